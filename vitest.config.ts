@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Tests run the sources, never a stale build of a sibling package.
+    alias: {
+      '@plinth/semantic': fileURLToPath(new URL('./packages/semantic/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts'],
+    // PGlite (WASM) and DuckDB (native) are happier in child processes than in worker threads.
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
