@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.js';
+import type { Store } from './store/store.js';
+import type { Services } from './services.js';
+import { authPlugin } from './http/auth.js';
+import { tenancyPlugin } from './http/tenancy.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { installValidation } from './http/validation.js';
+import { openApiPlugin } from './http/openapi.js';
+import { PlatformError } from './http/common-schemas.js';
+import { PageInfo } from './http/pagination.js';
+import { modules } from './modules/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    store: Store;
+    services: Services;
+  }
+}
+
+export type PlinthApp = FastifyInstance;
+
+export interface AppOptions {
+  config: Config;
+  store: Store;
+  services: Services;
+  /** Tests pass false; the server logs JSON lines. */
+  logger?: boolean;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp({ config, store, services, logger = true }: AppOptions): Promise<PlinthApp> {
+  const app = Fastify({
+    logger: logger && {
+      level: config.logLevel,
+      // Secrets travel in headers and a few bodies; none of them is ever written to a log.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
+    },
+    bodyLimit: BODY_LIMIT,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('config', config);
+  app.decorate('store', store);
+  app.decorate('services', services);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  // SCIM clients send application/scim+json; it is JSON and parsed as such.
+  app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.removeContentTypeParser('text/plain');
+
+  installValidation(app);
+  installErrorHandling(app);
+  app.addSchema(PlatformError);
+  app.addSchema(PageInfo);
+  await app.register(openApiPlugin, { config });
+  await app.register(tenancyPlugin);
+  await app.register(authPlugin);
+
+  for (const module of modules) {
+    for (const schema of module.schemas ?? []) app.addSchema(schema);
+  }
+  for (const module of modules) {
+    await app.register(module.routes);
+    module.onReady?.(app);
+  }
+  return app;
+}

@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Accounts are addressed as `{tenant}.{baseDomain}` when set. */
+  baseDomain: string | undefined;
+  /** The account created on an empty store, and the one every unmatched Host reaches. */
+  defaultTenant: string;
+  bootstrapApiKey: string | undefined;
+  maxExternalUsers: number;
+  /** Key for secrets stored encrypted; generated and kept in the store when not set. */
+  secretKey: string | undefined;
+  logLevel: string;
+}
+
+/** A setting that cannot be used; main prints its message as the one line the server dies with. */
+export class ConfigError extends Error {}
+
+const TENANT_NAME = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    fail('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  const baseDomain = optional(env, 'PLINTH_BASE_DOMAIN')?.toLowerCase();
+  if (baseDomain && !/^[a-z0-9.-]+(:\d+)?$/.test(baseDomain)) {
+    fail('PLINTH_BASE_DOMAIN', `"${baseDomain}" is not a host name`);
+  }
+  const defaultTenant = optional(env, 'PLINTH_TENANT') ?? 'demo';
+  if (!TENANT_NAME.test(defaultTenant)) {
+    fail('PLINTH_TENANT', 'must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter');
+  }
+  const bootstrapApiKey = optional(env, 'PLINTH_BOOTSTRAP_API_KEY');
+  if (bootstrapApiKey && !/^sk-[A-Za-z0-9]{20,}$/.test(bootstrapApiKey)) {
+    fail('PLINTH_BOOTSTRAP_API_KEY', 'must start with "sk-" followed by at least 20 letters or digits');
+  }
+  const secretKey = optional(env, 'PLINTH_SECRET_KEY');
+  if (secretKey && secretKey.length < 32) fail('PLINTH_SECRET_KEY', 'must be at least 32 characters');
+  const logLevel = optional(env, 'PLINTH_LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) fail('PLINTH_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+
+  return {
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    host: optional(env, 'HOST') ?? '127.0.0.1',
+    dataDir: resolve(optional(env, 'PLINTH_DATA_DIR') ?? './.plinth'),
+    databaseUrl,
+    baseDomain,
+    defaultTenant,
+    bootstrapApiKey,
+    maxExternalUsers: integer(env, 'PLINTH_MAX_EXTERNAL_USERS', 10_000, 1, 100_000_000),
+    secretKey,
+    logLevel,
+  };
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = optional(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) fail(name, `"${raw}" is not a whole number`);
+  const value = Number(raw);
+  if (value < min || value > max) fail(name, `${value} is outside ${min}..${max}`);
+  return value;
+}
+
+function fail(name: string, problem: string): never {
+  throw new ConfigError(`Invalid setting ${name}: ${problem}`);
+}

@@ -1,0 +1,15 @@
+import type { PlinthModule } from '../module.js';
+import { credentialRoutes } from './routes.js';
+import { credentialSchemas } from './schemas.js';
+
+export const credentialsModule: PlinthModule = {
+  name: 'credentials',
+  schemas: credentialSchemas,
+  routes: credentialRoutes,
+  onReady(app) {
+    const { verifiers } = app.services.credentials;
+    app.credentialVerifiers.apiKey = verifiers.apiKey;
+    app.credentialVerifiers.accessToken = verifiers.accessToken;
+    app.credentialVerifiers.scimToken = verifiers.scimToken;
+  },
+};

@@ -1,0 +1,62 @@
+import { Type } from '@sinclair/typebox';
+import { IntegerId, Timestamp } from '../../http/common-schemas.js';
+import { Connection } from '../../http/pagination.js';
+
+export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('member')], { $id: 'Role' });
+
+export const ApiKey = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    role: Type.Ref(RoleSchema),
+    deploymentIds: Type.Union([Type.Array(Type.Integer()), Type.Null()], {
+      description: 'Deployments the key is limited to; null for all.',
+    }),
+    prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
+    userId: Type.Integer({ description: 'Internal user the key acts for.' }),
+    createdAt: Timestamp,
+    lastUsedAt: Type.Union([Timestamp, Type.Null()]),
+    revokedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'ApiKey' },
+);
+
+export const CreatedApiKey = Type.Composite([ApiKey, Type.Object({ key: Type.String({ description: 'Shown once.' }) })], {
+  $id: 'CreatedApiKey',
+});
+
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    role: Type.Optional(Type.Ref(RoleSchema, { default: 'member' })),
+    deploymentIds: Type.Optional(Type.Union([Type.Array(IntegerId, { uniqueItems: true, maxItems: 1000 }), Type.Null()])),
+  },
+  { additionalProperties: false, $id: 'CreateApiKeyInput' },
+);
+
+export const ScimToken = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    prefix: Type.String(),
+    createdAt: Timestamp,
+    lastUsedAt: Type.Union([Timestamp, Type.Null()]),
+    revokedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'ScimToken' },
+);
+
+export const CreatedScimToken = Type.Composite(
+  [ScimToken, Type.Object({ token: Type.String({ description: 'Shown once.' }) })],
+  { $id: 'CreatedScimToken' },
+);
+
+export const CreateScimTokenBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false, $id: 'CreateScimTokenInput' },
+);
+
+export const ApiKeyList = Connection(ApiKey, 'ApiKeyList');
+export const ScimTokenList = Connection(ScimToken, 'ScimTokenList');
+
+export const credentialSchemas = [RoleSchema, ApiKey, CreatedApiKey, CreateApiKeyBody, ScimToken, CreatedScimToken, CreateScimTokenBody, ApiKeyList, ScimTokenList];

@@ -1,0 +1,128 @@
+import { sql, type Kysely } from 'kysely';
+import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, REFRESH_TOKEN_PREFIX, SCIM_TOKEN_PREFIX } from '../../http/credential-header.js';
+import { notFound } from '../../http/errors.js';
+import { pageSize, decodeCursor, toPage, type PageQuery } from '../../http/pagination.js';
+import { hashCredential, randomBase62 } from '../../lib/secrets.js';
+import type { Database, Role } from '../../store/schema.js';
+import { CredentialRepo } from './repo.js';
+import { CredentialVerifiers } from './verify.js';
+import { toApiKey, toScimToken } from './mappers.js';
+
+export const ACCESS_TOKEN_TTL_S = 3600;
+export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
+
+export interface NewApiKey {
+  name: string;
+  role: Role;
+  deploymentIds: number[] | null;
+}
+
+/** Issues, lists and revokes the credentials people hold; only hashes are ever stored. */
+export class CredentialService {
+  readonly verifiers: CredentialVerifiers;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.verifiers = new CredentialVerifiers(new CredentialRepo(db));
+  }
+
+  async createApiKey(accountId: number, userId: number, input: NewApiKey, secret = `${API_KEY_PREFIX}${randomBase62()}`) {
+    const row = await this.db
+      .insertInto('api_key')
+      .values({
+        account_id: accountId,
+        user_id: userId,
+        name: input.name,
+        role: input.role,
+        deployment_ids: input.deploymentIds,
+        key_hash: hashCredential(secret),
+        key_prefix: secret.slice(0, 8),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { ...toApiKey(row), key: secret };
+  }
+
+  async listApiKeys(accountId: number, query: PageQuery) {
+    const after = decodeCursor(query.after);
+    const rows = await this.db
+      .selectFrom('api_key')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .$if(after !== undefined, (q) => q.where('id', '>', after!))
+      .orderBy('id')
+      .limit(pageSize(query) + 1)
+      .execute();
+    return toPage(rows, query, toApiKey);
+  }
+
+  /** Revoking is idempotent and keeps the row, so the audit trail of a key survives it. */
+  async revokeApiKey(accountId: number, id: number): Promise<void> {
+    const row = await this.db
+      .updateTable('api_key')
+      .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw notFound(`API key ${id} not found`);
+  }
+
+  async createScimToken(accountId: number, userId: number | null, name: string) {
+    const secret = `${SCIM_TOKEN_PREFIX}${randomBase62()}`;
+    const row = await this.db
+      .insertInto('scim_token')
+      .values({
+        account_id: accountId,
+        created_by_user_id: userId,
+        name,
+        token_hash: hashCredential(secret),
+        token_prefix: secret.slice(0, 10),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { ...toScimToken(row), token: secret };
+  }
+
+  async listScimTokens(accountId: number, query: PageQuery) {
+    const after = decodeCursor(query.after);
+    const rows = await this.db
+      .selectFrom('scim_token')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .$if(after !== undefined, (q) => q.where('id', '>', after!))
+      .orderBy('id')
+      .limit(pageSize(query) + 1)
+      .execute();
+    return toPage(rows, query, toScimToken);
+  }
+
+  async revokeScimToken(accountId: number, id: number): Promise<void> {
+    const row = await this.db
+      .updateTable('scim_token')
+      .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw notFound(`SCIM token ${id} not found`);
+  }
+
+  /** A short-lived access token and the refresh token that renews it (the device flow issues these). */
+  async issueAccessToken(accountId: number, userId: number, ttlSeconds = ACCESS_TOKEN_TTL_S) {
+    const accessToken = `${ACCESS_TOKEN_PREFIX}${randomBase62()}`;
+    const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomBase62()}`;
+    const now = Date.now();
+    await this.db
+      .insertInto('access_token')
+      .values({
+        account_id: accountId,
+        user_id: userId,
+        token_hash: hashCredential(accessToken),
+        refresh_token_hash: hashCredential(refreshToken),
+        expires_at: new Date(now + ttlSeconds * 1000),
+        refresh_expires_at: new Date(now + REFRESH_TOKEN_TTL_S * 1000),
+      })
+      .execute();
+    return { accessToken, refreshToken, expiresIn: ttlSeconds, tokenType: 'Bearer' as const };
+  }
+}

@@ -1,0 +1,15 @@
+import type { PlinthModule } from './module.js';
+import { credentialsModule } from './credentials/index.js';
+import { deploymentsModule } from './deployments/index.js';
+import { healthModule } from './health/index.js';
+import { oauthIntegrationsModule } from './oauth-integrations/index.js';
+import { specModule } from './spec/index.js';
+
+/** Every domain module the server serves. A new module adds one line here. */
+export const modules: PlinthModule[] = [
+  healthModule,
+  specModule,
+  credentialsModule,
+  deploymentsModule,
+  oauthIntegrationsModule,
+];

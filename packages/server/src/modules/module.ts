@@ -1,0 +1,13 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyPluginAsync } from 'fastify';
+import type { PlinthApp } from '../app.js';
+
+/** What a domain module contributes to the app: its shared schemas and its routes. */
+export interface PlinthModule {
+  name: string;
+  /** Component schemas with `$id`, registered at the root so any route and the spec can refer to them. */
+  schemas?: TSchema[];
+  routes: FastifyPluginAsync;
+  /** Wiring that needs the finished app, e.g. registering a credential verifier. */
+  onReady?: (app: PlinthApp) => void;
+}

@@ -1,0 +1,9 @@
+import type { PlinthModule } from '../module.js';
+import { oauthIntegrationRoutes } from './routes.js';
+import { oauthIntegrationSchemas } from './schemas.js';
+
+export const oauthIntegrationsModule: PlinthModule = {
+  name: 'oauth-integrations',
+  schemas: oauthIntegrationSchemas,
+  routes: oauthIntegrationRoutes,
+};

@@ -1,0 +1,91 @@
+import type { Static } from '@sinclair/typebox';
+import type { Kysely, Updateable } from 'kysely';
+import { toIso } from '../../http/common-schemas.js';
+import { notFound } from '../../http/errors.js';
+import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import type { SecretBox } from '../../lib/secrets.js';
+import type { Database, OAuthIntegrationRow, OAuthIntegrationTable } from '../../store/schema.js';
+import { OAuthIntegrationRepo } from './repo.js';
+import type { CreateOAuthIntegrationBody, OAuthIntegration, UpdateOAuthIntegrationBody } from './schemas.js';
+
+export type OAuthIntegrationView = Static<typeof OAuthIntegration>;
+
+/** OAuth integrations (sections 2.1, 4.1). An id of another account is as missing as an unknown one. */
+export class OAuthIntegrationService {
+  private readonly repo: OAuthIntegrationRepo;
+
+  constructor(db: Kysely<Database>, private readonly secrets: SecretBox) {
+    this.repo = new OAuthIntegrationRepo(db);
+  }
+
+  async get(accountId: number, id: number): Promise<OAuthIntegrationView> {
+    const row = await this.repo.find(accountId, id);
+    if (!row) throw notFound(`OAuth integration ${id} not found`);
+    return toView(row);
+  }
+
+  async list(accountId: number, query: PageQuery) {
+    const rows = await this.repo.list(accountId, decodeCursor(query.after), pageSize(query) + 1);
+    return toPage(rows, query, toView);
+  }
+
+  async create(accountId: number, input: Static<typeof CreateOAuthIntegrationBody>): Promise<OAuthIntegrationView> {
+    const row = await this.repo.insert({
+      account_id: accountId,
+      name: input.name,
+      type: input.type,
+      auth_url: input.authUrl,
+      token_url: input.tokenUrl,
+      client_id: input.clientId,
+      client_secret_encrypted: input.clientSecret === undefined ? null : this.secrets.seal(input.clientSecret),
+      redirect_uri: input.redirectUri,
+      config: input.config == null ? null : JSON.stringify(input.config),
+      scopes: input.scopes == null ? null : JSON.stringify(input.scopes),
+    });
+    return toView(row);
+  }
+
+  async update(accountId: number, id: number, input: Static<typeof UpdateOAuthIntegrationBody>) {
+    const changes: Updateable<OAuthIntegrationTable> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.type !== undefined) changes.type = input.type;
+    if (input.authUrl !== undefined) changes.auth_url = input.authUrl;
+    if (input.tokenUrl !== undefined) changes.token_url = input.tokenUrl;
+    if (input.clientId !== undefined) changes.client_id = input.clientId;
+    if (input.clientSecret !== undefined) changes.client_secret_encrypted = this.secrets.seal(input.clientSecret);
+    if (input.redirectUri !== undefined) changes.redirect_uri = input.redirectUri;
+    if (input.config !== undefined) changes.config = input.config === null ? null : JSON.stringify(input.config);
+    if (input.scopes !== undefined) changes.scopes = input.scopes === null ? null : JSON.stringify(input.scopes);
+    const row = await this.repo.update(accountId, id, changes);
+    if (!row) throw notFound(`OAuth integration ${id} not found`);
+    return toView(row);
+  }
+
+  async delete(accountId: number, id: number): Promise<void> {
+    if (!(await this.repo.delete(accountId, id))) throw notFound(`OAuth integration ${id} not found`);
+  }
+
+  /** For the server's own use when it talks to the provider; never reaches an API response. */
+  async clientSecret(accountId: number, id: number): Promise<string | null> {
+    const row = await this.repo.find(accountId, id);
+    if (!row) throw notFound(`OAuth integration ${id} not found`);
+    return row.client_secret_encrypted === null ? null : this.secrets.open(row.client_secret_encrypted);
+  }
+}
+
+function toView(row: OAuthIntegrationRow): OAuthIntegrationView {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    authUrl: row.auth_url,
+    tokenUrl: row.token_url,
+    clientId: row.client_id,
+    redirectUri: row.redirect_uri,
+    config: row.config ?? null,
+    scopes: row.scopes ?? null,
+    hasClientSecret: row.client_secret_encrypted !== null,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}

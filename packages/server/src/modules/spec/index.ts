@@ -1,0 +1,4 @@
+import type { PlinthModule } from '../module.js';
+import { specRoutes } from './routes.js';
+
+export const specModule: PlinthModule = { name: 'spec', routes: specRoutes };

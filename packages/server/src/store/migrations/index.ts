@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as foundation from './0001_foundation.js';
+
+/**
+ * Every migration, in order. Names sort in apply order; a module adds its own file and one line
+ * here. Never edit a migration that has shipped: add a new one.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': foundation,
+};

@@ -1,0 +1,179 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Kysely's view of the metadata store. Modules that add tables add their interfaces here. */
+export interface Database {
+  instance_secret: InstanceSecretTable;
+  account: AccountTable;
+  tenant_settings: TenantSettingsTable;
+  app_user: AppUserTable;
+  api_key: ApiKeyTable;
+  access_token: AccessTokenTable;
+  scim_token: ScimTokenTable;
+  user_group: UserGroupTable;
+  group_member: GroupMemberTable;
+  user_attribute: UserAttributeTable;
+  user_attribute_value: UserAttributeValueTable;
+  deployment: DeploymentTable;
+  oauth_integration: OAuthIntegrationTable;
+}
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** jsonb columns: written as a JSON string (both drivers), read back parsed. */
+export type Json<T = unknown> = ColumnType<T, string, string>;
+
+export interface InstanceSecretTable {
+  name: string;
+  value: string;
+  created_at: CreatedAt;
+}
+
+export interface AccountTable {
+  id: Generated<number>;
+  name: string;
+  custom_domain: string | null;
+  created_at: CreatedAt;
+}
+export type AccountRow = Selectable<AccountTable>;
+
+export interface TenantSettingsTable {
+  account_id: number;
+  use_creator_mode: Generated<boolean>;
+  bulk_action_limit: Generated<number>;
+  show_dashboard_chat: Generated<boolean>;
+  updated_at: UpdatedAt;
+}
+
+export type Role = 'admin' | 'member';
+
+export interface AppUserTable {
+  id: Generated<number>;
+  account_id: number;
+  uuid: Generated<string>;
+  email: string;
+  display_name: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  external_id: string | null;
+  role: Role;
+  active: Generated<boolean>;
+  password_hash: string | null;
+  version: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type AppUserRow = Selectable<AppUserTable>;
+export type NewAppUser = Insertable<AppUserTable>;
+export type AppUserUpdate = Updateable<AppUserTable>;
+
+export interface ApiKeyTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  role: Role;
+  deployment_ids: number[] | null;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+export type ApiKeyRow = Selectable<ApiKeyTable>;
+
+export interface AccessTokenTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  token_hash: string;
+  refresh_token_hash: string | null;
+  expires_at: Timestamp;
+  refresh_expires_at: Timestamp | null;
+  created_at: CreatedAt;
+  revoked_at: Timestamp | null;
+}
+
+export interface ScimTokenTable {
+  id: Generated<number>;
+  account_id: number;
+  created_by_user_id: number | null;
+  name: string;
+  token_hash: string;
+  token_prefix: string;
+  created_at: CreatedAt;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+export type ScimTokenRow = Selectable<ScimTokenTable>;
+
+export interface UserGroupTable {
+  id: Generated<number>;
+  account_id: number;
+  uuid: Generated<string>;
+  name: string;
+  description: string | null;
+  external_id: string | null;
+  version: Generated<number>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type UserGroupRow = Selectable<UserGroupTable>;
+
+export interface GroupMemberTable {
+  group_id: number;
+  user_id: number;
+  account_id: number;
+  created_at: CreatedAt;
+}
+
+export type AttributeType = 'string' | 'number' | 'string_array' | 'number_array';
+
+export interface UserAttributeTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  type: AttributeType;
+  display_name: string | null;
+  default_value: string | null;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type UserAttributeRow = Selectable<UserAttributeTable>;
+
+export interface UserAttributeValueTable {
+  attribute_id: number;
+  user_id: number;
+  account_id: number;
+  value: Json;
+  updated_at: UpdatedAt;
+}
+
+export interface DeploymentTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  region: string | null;
+  creation_step: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type DeploymentRow = Selectable<DeploymentTable>;
+
+export interface OAuthIntegrationTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  type: string;
+  auth_url: string;
+  token_url: string;
+  client_id: string;
+  client_secret_encrypted: string | null;
+  redirect_uri: string;
+  config: Json<Record<string, unknown> | null> | null;
+  scopes: Json<unknown[] | null> | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type OAuthIntegrationRow = Selectable<OAuthIntegrationTable>;

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.js';
+import type { Database } from './schema.js';
+
+export type StoreKind = 'pglite' | 'postgres';
+
+export interface Store {
+  readonly kind: StoreKind;
+  readonly db: Kysely<Database>;
+  /** The PostgreSQL schema that holds Plinth's tables (`public` unless a test isolates itself). */
+  readonly schema: string;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type StoreOptions =
+  | { kind: 'pglite'; dataDir?: string | undefined }
+  | { kind: 'postgres'; url: string; schema?: string | undefined; poolSize?: number | undefined };
+
+// The one place where the two drivers' differences are normalised: `pg` returns int8 (count(*),
+// bigint ids) and numeric as strings, PGlite returns int8 as a number. Plinth never stores an int8
+// past 2^53, so both parse int8 as a number; numeric stays a string on both, as PGlite returns it.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.kind === 'postgres') return openPostgres(options.url, options.schema ?? 'public', options.poolSize);
+  return openPGlite(options.dataDir);
+}
+
+async function openPostgres(url: string, schema: string, poolSize = 20): Promise<Store> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypes,
+    ...(schema === 'public' ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
+  });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  if (schema !== 'public') await pool.query(`create schema if not exists ${quoteIdent(schema)}`);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    schema,
+    async ping() {
+      await pool.query('select 1');
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPGlite(dataDir: string | undefined): Promise<Store> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return {
+    kind: 'pglite',
+    db,
+    schema: 'public',
+    async ping() {
+      await pglite.query('select 1');
+    },
+    async close() {
+      await db.destroy();
+      await pglite.close();
+    },
+  };
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { migrateToLatest } from '../store/migrate.js';
+import { openStore, type Store, type StoreKind } from '../store/store.js';
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set (CI sets it). */
+export const storeKinds: StoreKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * A migrated store of its own for one test file. On PostgreSQL it lives in a fresh schema that is
+ * dropped on close, so test files running side by side on one database never see each other.
+ */
+export async function openTestStore(kind: StoreKind): Promise<Store> {
+  if (kind === 'pglite') {
+    const store = await openStore({ kind: 'pglite' });
+    await migrateToLatest(store);
+    return store;
+  }
+  const url = process.env.DATABASE_URL!;
+  const schema = `plinth_test_${randomBytes(6).toString('hex')}`;
+  const store = await openStore({ kind: 'postgres', url, schema, poolSize: 5 });
+  await migrateToLatest(store);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      const cleanup = await openStore({ kind: 'postgres', url, poolSize: 1 });
+      await cleanup.db.schema.dropSchema(schema).ifExists().cascade().execute();
+      await cleanup.close();
+    },
+  };
+}
