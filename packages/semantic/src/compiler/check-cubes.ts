@@ -1,0 +1,95 @@
+import type { Cube, Member, SqlTemplate } from '../model.js';
+import type { Diagnostics } from './diagnostics.js';
+import type { DraftCube } from './draft.js';
+import { stringList, str } from './fields.js';
+import { findMember } from './link-cubes.js';
+import { templateRefs } from './template.js';
+
+export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+
+export function memberTemplates(m: Member): SqlTemplate[] {
+  const out: SqlTemplate[] = [];
+  if (m.kind !== 'segment' && m.sql) out.push(m.sql);
+  if (m.kind === 'segment') out.push(m.sql);
+  if (m.kind === 'measure') out.push(...m.filters);
+  if (m.kind === 'dimension' && m.case) {
+    for (const w of m.case.when) {
+      out.push(w.sql);
+      if (typeof w.label !== 'string') out.push(w.label);
+    }
+    if (m.case.else !== undefined && typeof m.case.else !== 'string') out.push(m.case.else);
+  }
+  return out;
+}
+
+function memberRefs(m: Member): string[] {
+  return memberTemplates(m).flatMap(templateRefs).flatMap((r) => (r.kind === 'member' ? [`${r.cube}.${r.member}`] : []));
+}
+
+/** Rules that need the whole model: what may reference what, and no member defined through itself. */
+export function checkCubes(cubes: ReadonlyMap<string, Cube>, diagnostics: Diagnostics): void {
+  const all = new Map<string, Member>();
+  for (const cube of cubes.values()) {
+    for (const m of [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()]) all.set(m.path, m);
+  }
+  for (const m of all.values()) {
+    const cube = cubes.get(m.cube);
+    for (const ref of memberRefs(m)) {
+      const target = all.get(ref);
+      if (target?.kind !== 'measure') continue;
+      if (m.kind !== 'measure') {
+        diagnostics.error(cube?.fileName ?? '', `${m.kind === 'dimension' ? 'Dimension' : 'Segment'} ${m.path} references measure ${ref}; only measures of type number can reference measures`);
+      } else if (m.type !== 'number' && m.type !== 'string' && m.type !== 'time' && m.type !== 'boolean') {
+        diagnostics.error(cube?.fileName ?? '', `Measure ${m.path} of type ${m.type} references measure ${ref}; only measures of type number can reference measures`);
+      }
+    }
+  }
+  // Depth-first search with three colours finds every cycle; each is reported once from its first member.
+  const state = new Map<string, 'active' | 'done'>();
+  const stack: string[] = [];
+  const visit = (path: string): void => {
+    state.set(path, 'active');
+    stack.push(path);
+    const m = all.get(path);
+    for (const ref of m ? memberRefs(m) : []) {
+      const s = state.get(ref);
+      if (s === 'active') {
+        const cycle = [...stack.slice(stack.indexOf(ref)), ref];
+        const owner = all.get(ref);
+        diagnostics.error(cubes.get(owner?.cube ?? '')?.fileName ?? '', `Circular reference: ${cycle.join(' -> ')}`);
+      } else if (s === undefined && all.has(ref)) {
+        visit(ref);
+      }
+    }
+    stack.pop();
+    state.set(path, 'done');
+  };
+  for (const path of all.keys()) if (!state.has(path)) visit(path);
+}
+
+/** Pre-aggregations are not used for planning yet, but a model that names missing members must not pass. */
+export function checkPreAggregations(drafts: readonly DraftCube[], cubes: ReadonlyMap<string, Cube>, diagnostics: Diagnostics): void {
+  const TYPES = new Set(['rollup', 'original_sql', 'rollup_join', 'rollup_lambda', 'originalSql', 'rollupJoin', 'rollupLambda']);
+  for (const d of drafts) {
+    for (const pa of d.preAggregations) {
+      const where = `Pre-aggregation ${d.name}.${pa.name || '(unnamed)'}`;
+      if (!pa.name) diagnostics.error(d.fileName, `A pre-aggregation of cube ${d.name} needs a \`name\``, pa.at);
+      const type = str(pa.value['type']) ?? 'rollup';
+      if (!TYPES.has(type)) diagnostics.error(d.fileName, `${where} has unknown type '${type}'`, pa.at);
+      const granularity = str(pa.value['granularity']);
+      if (granularity && !(GRANULARITIES as readonly string[]).includes(granularity)) {
+        diagnostics.error(d.fileName, `${where} has unknown granularity '${granularity}'`, pa.at);
+      }
+      const refs = [
+        ...(stringList(pa.value['measures']) ?? []), ...(stringList(pa.value['dimensions']) ?? []),
+        ...(stringList(pa.value['segments']) ?? []), ...(stringList(pa.value['time_dimension'] ?? pa.value['timeDimension']) ?? []),
+      ];
+      for (const ref of refs) {
+        const parts = ref.replace(/^CUBE\./, `${d.name}.`).split('.');
+        const [cube, member] = parts.length === 1 ? [d.name, parts[0] ?? ''] : [parts[0] ?? '', parts[1] ?? ''];
+        if (!cubes.has(cube)) diagnostics.error(d.fileName, `Cube ${cube} doesn't exist (referenced by ${where})`, pa.at);
+        else if (!findMember(cubes, cube, member)) diagnostics.error(d.fileName, `${where} references ${cube}.${member}, which does not exist`, pa.at);
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import type { DataModel, View } from '../model.js';
+import { checkCubes, checkPreAggregations } from './check-cubes.js';
+import { Diagnostics, type CompileError } from './diagnostics.js';
+import type { DraftCube } from './draft.js';
+import { linkCubes } from './link-cubes.js';
+import { readCube } from './read-cube.js';
+import { readView } from './views.js';
+import { isModelFile, readModelFile, type RawEntry } from './yaml-files.js';
+
+export interface CompileResult {
+  readonly valid: boolean;
+  readonly errors: readonly CompileError[];
+  readonly cubesCount: number;
+  /** Present even when invalid, with whatever could be compiled, so tools can still show it. */
+  readonly model: DataModel;
+}
+
+/** Files in (path → text), model or every error out. Only YAML under `model/` is read. */
+export function compile(files: ReadonlyMap<string, string> | Readonly<Record<string, string>>): CompileResult {
+  const diagnostics = new Diagnostics();
+  const entries = [...(files instanceof Map ? files.entries() : Object.entries(files))]
+    .filter(([path]) => isModelFile(path))
+    // Sorted so that errors and the model never depend on the order the caller listed files in.
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([path, text]) => readModelFile(path, text as string, diagnostics));
+
+  const drafts: DraftCube[] = [];
+  const viewEntries: RawEntry[] = [];
+  const declaredIn = new Map<string, string>();
+  for (const entry of entries) {
+    const name = typeof entry.value['name'] === 'string' ? entry.value['name'] : undefined;
+    if (name !== undefined) {
+      const first = declaredIn.get(name);
+      if (first !== undefined) {
+        diagnostics.error(entry.fileName, `Duplicate cube or view name ${name} (first defined in ${first})`, entry.locate([]));
+        continue;
+      }
+      declaredIn.set(name, entry.fileName);
+    }
+    if (entry.kind === 'view') {
+      viewEntries.push(entry);
+    } else {
+      const draft = readCube(entry, diagnostics);
+      if (draft) drafts.push(draft);
+    }
+  }
+  const memberNames = new Map(drafts.map((d) => [d.name, new Set(d.members.map((m) => m.name))]));
+  const cubes = linkCubes(drafts, {
+    hasCube: (n) => memberNames.has(n),
+    hasMember: (c, m) => memberNames.get(c)?.has(m) ?? false,
+  }, diagnostics);
+  checkCubes(cubes, diagnostics);
+  checkPreAggregations(drafts, cubes, diagnostics);
+  const views = new Map<string, View>();
+  for (const entry of viewEntries) {
+    const view = readView(entry, cubes, diagnostics);
+    if (view) views.set(view.name, view);
+  }
+  return { valid: diagnostics.errors.length === 0, errors: diagnostics.errors, cubesCount: cubes.size + views.size, model: { cubes, views } };
+}

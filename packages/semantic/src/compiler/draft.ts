@@ -1,0 +1,47 @@
+import type { Location } from './diagnostics.js';
+import type { Obj } from './fields.js';
+import type { RawTemplate } from './template.js';
+
+/** A cube as read from YAML, before references are resolved against the whole model. */
+export interface DraftMember {
+  readonly kind: 'measure' | 'dimension' | 'segment';
+  readonly name: string;
+  readonly type: string;
+  readonly sql?: RawTemplate;
+  readonly filters: readonly RawTemplate[];
+  readonly caseWhen?: {
+    when: Array<{ sql: RawTemplate; label: string | RawTemplate }>;
+    else?: string | RawTemplate;
+  };
+  readonly primaryKey: boolean;
+  readonly title?: string;
+  readonly description?: string;
+  readonly public: boolean;
+  readonly meta?: unknown;
+  readonly format?: string;
+  readonly at?: Location;
+}
+
+export interface DraftJoin {
+  readonly to: string;
+  readonly relationship: 'many_to_one' | 'one_to_many' | 'one_to_one';
+  readonly sql?: RawTemplate;
+  readonly at?: Location;
+}
+
+export interface DraftCube {
+  readonly name: string;
+  readonly fileName: string;
+  readonly at?: Location;
+  readonly title?: string;
+  readonly description?: string;
+  readonly public: boolean;
+  readonly meta?: unknown;
+  readonly sqlTable?: string;
+  readonly sql?: RawTemplate;
+  readonly members: DraftMember[];
+  readonly joins: DraftJoin[];
+  readonly accessPolicy?: unknown;
+  readonly preAggregations: Array<{ name: string; value: Obj; at?: Location }>;
+  locate(path: ReadonlyArray<string | number>): Location | undefined;
+}

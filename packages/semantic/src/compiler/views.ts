@@ -1,0 +1,78 @@
+import type { Cube, Member, View, ViewMember } from '../model.js';
+import type { Diagnostics } from './diagnostics.js';
+import { isObj, NAME, pick, str } from './fields.js';
+import { readPolicies } from './policies.js';
+import { titleize } from './titles.js';
+import type { RawEntry } from './yaml-files.js';
+
+/** Reads a view: every included cube member becomes a view member bound to its join path. */
+export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diagnostics: Diagnostics): View | undefined {
+  const v = entry.value;
+  const file = entry.fileName;
+  const name = str(v['name']);
+  if (!name || !NAME.test(name)) {
+    diagnostics.error(file, name ? `View name '${name}' must be letters, digits and underscores` : 'A view needs a `name`', entry.locate([]));
+    return undefined;
+  }
+  const members = new Map<string, ViewMember>();
+  const viewTitle = str(v['title']) ?? titleize(name);
+  const list = Array.isArray(v['cubes']) ? (v['cubes'] as unknown[]) : [];
+  if (list.length === 0) diagnostics.error(file, `View ${name} needs a \`cubes\` list with join_path entries`, entry.locate([]));
+  let root: string | undefined;
+  list.forEach((item, index) => {
+    const at = entry.locate(['cubes', index]);
+    if (!isObj(item)) return;
+    const joinPath = (str(pick(item, 'join_path')) ?? '').split('.').map((s) => s.trim()).filter(Boolean);
+    const cubeName = joinPath[joinPath.length - 1];
+    if (!cubeName) {
+      diagnostics.error(file, `Each cube entry of view ${name} needs a \`join_path\``, at);
+      return;
+    }
+    const missing = joinPath.find((c) => !cubes.has(c));
+    if (missing) {
+      diagnostics.error(file, `Cube ${missing} doesn't exist (join_path ${joinPath.join('.')} of view ${name})`, at);
+      return;
+    }
+    for (let i = 0; i + 1 < joinPath.length; i++) {
+      const from = joinPath[i] ?? '';
+      const to = joinPath[i + 1] ?? '';
+      if (!cubes.get(from)?.joins.has(to)) diagnostics.error(file, `join_path ${joinPath.join('.')} of view ${name} needs a join from ${from} to ${to}, and ${from} has none`, at);
+    }
+    root ??= joinPath[0];
+    if (joinPath[0] !== root) diagnostics.error(file, `All join_paths of view ${name} must start at the same cube (${root}), not ${joinPath[0]}`, at);
+    const cube = cubes.get(cubeName);
+    if (!cube) return;
+    const all: Member[] = [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()];
+    const byName = new Map(all.map((m) => [m.name, m]));
+    const prefix = item['prefix'] === true ? `${str(item['alias']) ?? cubeName}_` : '';
+    const excludes = new Set(Array.isArray(item['excludes']) ? (item['excludes'] as unknown[]).map((x) => str(x) ?? '') : []);
+    const includes: Array<{ member: string; alias?: string; title?: string }> =
+      item['includes'] === '*'
+        ? all.map((m) => ({ member: m.name }))
+        : (Array.isArray(item['includes']) ? (item['includes'] as unknown[]) : []).map((x) =>
+            isObj(x) ? { member: str(x['name']) ?? '', alias: str(x['alias']), title: str(x['title']) } : { member: str(x) ?? '' });
+    for (const inc of includes) {
+      if (excludes.has(inc.member)) continue;
+      const target = byName.get(inc.member);
+      if (!target) {
+        diagnostics.error(file, `View ${name} includes ${cubeName}.${inc.member}, which does not exist`, at);
+        continue;
+      }
+      const memberName = inc.alias ?? `${prefix}${inc.member}`;
+      if (members.has(memberName)) {
+        diagnostics.error(file, `View ${name} exposes ${memberName} twice; use prefix: true or an alias`, at);
+        continue;
+      }
+      const shortTitle = inc.title ?? (inc.alias || prefix ? titleize(memberName) : target.shortTitle);
+      members.set(memberName, {
+        view: name, name: memberName, path: `${name}.${memberName}`, kind: target.kind, target, joinPath,
+        title: `${viewTitle} ${shortTitle}`, shortTitle, description: target.description, public: target.public,
+      });
+    }
+  });
+  const accessPolicy = readPolicies(pick(v, 'access_policy'), name, file, entry.locate(['access_policy']), (n) => members.has(n), diagnostics);
+  return {
+    kind: 'view', name, fileName: file, title: viewTitle, description: str(v['description']),
+    public: v['public'] !== false && v['shown'] !== false, meta: v['meta'], members, accessPolicy,
+  };
+}

@@ -1,0 +1,16 @@
+import type { Granularity } from '../planner/query.js';
+import type { Dialect, ParamType } from './dialect.js';
+
+const TYPES: Record<ParamType, string> = { string: 'VARCHAR', number: 'DOUBLE', integer: 'BIGINT', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
+
+export const duckdbDialect: Dialect = {
+  name: 'duckdb',
+  quote: (id) => `"${id.replace(/"/g, '""')}"`,
+  param: (i) => `$${i}`,
+  castParam: (p, type) => `CAST(${p} AS ${TYPES[type]})`,
+  truncate: (g: Granularity, expr) => `date_trunc('${g}', ${expr})`,
+  // Naive timestamps are UTC by convention; ICU's timezone() gives the local wall-clock time.
+  convertTz: (expr, zone) => `timezone(${zone}, (${expr}) AT TIME ZONE 'UTC')`,
+  ilike: (expr, pattern, not) => `${expr}${not ? ' NOT' : ''} ILIKE ${pattern} ESCAPE '\\'`,
+  countDistinctApprox: (expr) => `approx_count_distinct(${expr})`,
+};

@@ -1,0 +1,69 @@
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { duckdbDialect } from '../dialects/duckdb.js';
+import { QueryTimeoutError } from '../errors.js';
+import { withCancellation, type QueryOptions, type QueryResult, type Warehouse } from './warehouse.js';
+
+export interface DuckDBOptions {
+  /** A database file, or `:memory:` (the default) for an embedded in-memory database. */
+  readonly path?: string;
+  readonly readOnly?: boolean;
+}
+
+/**
+ * DuckDB in-process. A connection runs one statement at a time, so idle connections are kept in a
+ * small pool; `interrupt()` on the running connection is how a query is cancelled.
+ */
+export class DuckDBWarehouse implements Warehouse {
+  readonly dialect = duckdbDialect;
+  private readonly idle: DuckDBConnection[] = [];
+  private closed = false;
+
+  private constructor(readonly instance: DuckDBInstance) {}
+
+  static async open(options: DuckDBOptions = {}): Promise<DuckDBWarehouse> {
+    const config: Record<string, string> = options.readOnly ? { access_mode: 'READ_ONLY' } : {};
+    return new DuckDBWarehouse(await DuckDBInstance.create(options.path ?? ':memory:', config));
+  }
+
+  async query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult> {
+    if (this.closed) throw new Error('Warehouse is closed');
+    const connection = this.idle.pop() ?? (await this.instance.connect());
+    try {
+      const values = params.map(toDuckDB);
+      const reader = await withCancellation(
+        () => (values.length > 0 ? connection.runAndReadAll(sql, values) : connection.runAndReadAll(sql)),
+        () => connection.interrupt(),
+        options,
+        () => new QueryTimeoutError(),
+        () => new QueryTimeoutError('Query was cancelled'),
+      );
+      return { rows: reader.getRowObjectsJson() as Array<Record<string, unknown>> };
+    } finally {
+      if (this.closed) connection.closeSync();
+      else this.idle.push(connection);
+    }
+  }
+
+  /** Runs statements that return nothing, e.g. loading data. */
+  async exec(sql: string): Promise<void> {
+    const connection = await this.instance.connect();
+    try {
+      await connection.run(sql);
+    } finally {
+      connection.closeSync();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const c of this.idle.splice(0)) c.closeSync();
+    this.instance.closeSync();
+  }
+}
+
+function toDuckDB(v: unknown): DuckDBValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'bigint') return v;
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  return String(v);
+}

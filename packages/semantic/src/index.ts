@@ -1,0 +1,17 @@
+export { compile, type CompileResult } from './compiler/compile.js';
+export type { CompileError } from './compiler/diagnostics.js';
+export type * from './model.js';
+export { QueryError, QueryTimeoutError } from './errors.js';
+export { planQuery, type PlanOptions, type QueryPlan, type ResultColumn } from './planner/plan.js';
+export type { Query, NormalizedQuery, Filter, TimeDimension, Granularity, Operator } from './planner/query.js';
+export type { Annotation, MemberAnnotation } from './planner/annotation.js';
+export type { Dialect, ParamType } from './dialects/dialect.js';
+export { duckdbDialect } from './dialects/duckdb.js';
+export { postgresDialect } from './dialects/postgres.js';
+export type { Warehouse, QueryOptions, QueryResult } from './drivers/warehouse.js';
+export { DuckDBWarehouse, type DuckDBOptions } from './drivers/duckdb.js';
+export { PostgresWarehouse, type PostgresOptions } from './drivers/postgres.js';
+export { openWarehouse } from './drivers/open.js';
+export { load, type LoadOptions, type LoadResponse } from './load.js';
+export { meta, type MetaCube, type MetaMember } from './meta.js';
+export { writeSample, sampleModelFiles, type SampleOptions } from './sample/sample.js';
