@@ -18,6 +18,8 @@ declare module 'fastify' {
     config: Config;
     store: Store;
     services: Services;
+    /** `METHOD /path/{param}` of every route, as registered; the spec test compares it with the document. */
+    registeredRoutes: string[];
   }
 }
 
@@ -44,12 +46,20 @@ export async function buildApp({ config, store, services, logger = true }: AppOp
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
+    // HEAD twins of GET routes would be operations missing from the spec.
+    exposeHeadRoutes: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('store', store);
   app.decorate('services', services);
+  app.decorate('registeredRoutes', [] as string[]);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    for (const method of methods) app.registeredRoutes.push(`${method} ${path}`);
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -27,6 +27,7 @@ const securityScheme: Record<CredentialKind, string> = {
 export const errorSchemaId: Record<Surface, string> = { platform: 'Error', scim: 'ScimError', data: 'DataApiError' };
 
 const describe: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 207: 'Multi-status', 304: 'Not modified',
   400: 'Invalid request', 401: 'Missing, malformed, unknown, revoked or wrong-kind credential',
   403: 'Credential lacks the role or deployment scope', 404: 'Not found', 409: 'Conflict',
   412: 'Precondition failed', 413: 'Body larger than 1 MiB', 415: 'Unsupported content type',
@@ -92,8 +93,8 @@ function completeOperation(route: RouteOptions) {
     response[code] ??= Type.Ref(errorSchemaId[surface], { description: describe[code] });
   }
   for (const [code, value] of Object.entries(response)) {
-    if (Number(code) >= 400 && value && typeof value === 'object' && !('description' in value)) {
-      response[code] = { ...value, description: describe[Number(code)] ?? 'Error' };
+    if (value && typeof value === 'object' && !('description' in value)) {
+      response[code] = { ...value, description: describe[Number(code)] ?? (Number(code) >= 400 ? 'Error' : 'Success') };
     }
   }
 }
