@@ -20,7 +20,7 @@ export function readModelFile(fileName: string, text: string, diagnostics: Diagn
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     for (const error of doc.errors) {
-      const pos = error.linePos?.[0];
+      const pos = error.linePos?.[0] ?? lineCounter.linePos(error.pos[0]);
       const at = pos ? { line: pos.line, column: pos.col } : undefined;
       const where = at ? ` at line ${at.line}, column ${at.column}` : '';
       diagnostics.error(fileName, `YAML syntax error${where}: ${error.message.split('\n')[0]}`, at);
