@@ -27,7 +27,7 @@ export function utcToWall(utcMs: number, tz: string): number {
   return wall + (((utcMs % 1000) + 1000) % 1000);
 }
 
-/** The UTC instant of a wall time in `tz`; in a DST gap or overlap it picks the earlier offset. */
+/** The UTC instant of a wall time in `tz`; a wall time in a spring-forward gap moves forward, as with moment. */
 export function wallToUtc(wall: number, tz: string): number {
   const offset1 = utcToWall(wall, tz) - wall;
   const guess = wall - offset1;
