@@ -6,6 +6,10 @@ import { CredentialService } from './modules/credentials/service.js';
 import { DeploymentService } from './modules/deployments/service.js';
 import { OAuthIntegrationService } from './modules/oauth-integrations/service.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
+import { UserService } from './modules/users/service.js';
+import { GroupService } from './modules/groups/service.js';
+import { UserAttributeService } from './modules/user-attributes/service.js';
+import { TenantSettingsService } from './modules/tenant-settings/service.js';
 
 /**
  * Every domain service, built once per process from the store and the config. Routes reach them
@@ -17,16 +21,25 @@ export interface Services {
   credentials: CredentialService;
   deployments: DeploymentService;
   oauthIntegrations: OAuthIntegrationService;
+  users: UserService;
+  groups: GroupService;
+  userAttributes: UserAttributeService;
+  tenantSettings: TenantSettingsService;
 }
 
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
   const accounts = new AccountService(store.db);
   const credentials = new CredentialService(store.db);
+  const users = new UserService(store.db);
   return {
     accounts,
     credentials,
     deployments: new DeploymentService(store.db),
     oauthIntegrations: new OAuthIntegrationService(store.db, secrets),
+    users,
+    groups: new GroupService(store.db, users),
+    userAttributes: new UserAttributeService(store.db, users),
+    tenantSettings: new TenantSettingsService(store.db, config.maxExternalUsers),
   };
 }

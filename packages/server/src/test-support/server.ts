@@ -98,11 +98,7 @@ export async function createTestAccount(app: PlinthApp, services: Services): Pro
 
   const addUser = async (role: Role): Promise<TestUser> => {
     const email = `${role}-${randomBytes(4).toString('hex')}@${name}.example.com`;
-    const user = await app.store.db
-      .insertInto('app_user')
-      .values({ account_id: account.id, email, role, display_name: `${role} user` })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const user = await services.users.create(account.id, { email, role, displayName: `${role} user` });
     const key = await services.credentials.createApiKey(account.id, user.id, { name: `${role} key`, role, deploymentIds: null });
     return { id: user.id, email, apiKey: key.key, apiKeyId: key.id };
   };

@@ -1,0 +1,212 @@
+import type { Kysely, Updateable } from 'kysely';
+import { toIso } from '../../http/common-schemas.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { inTransaction, isUniqueViolation, type Executor } from '../../store/executor.js';
+import type { Database, UserGroupRow, UserGroupTable } from '../../store/schema.js';
+import { userNotFound, type UserRecord, type UserService } from '../users/service.js';
+import { GroupRepo, type GroupSearch } from './repo.js';
+
+export interface GroupRecord {
+  id: number;
+  /** SCIM's string id of the group. */
+  uuid: string;
+  name: string;
+  description: string | null;
+  externalId: string | null;
+  userCount: number;
+  /** Bumped on every change, memberships included; SCIM's ETag. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewGroup {
+  name: string;
+  description?: string | null;
+  externalId?: string | null;
+}
+export type GroupChanges = Partial<NewGroup>;
+
+export const MAX_GROUP_NAME = 200;
+
+/**
+ * Tenant-wide groups of internal users. Names are unique per account and case-sensitive. Member
+ * ids are checked against the account through the users service: an id of another account is
+ * reported exactly like an unknown one. Methods take the account first and an optional executor last.
+ */
+export class GroupService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly users: UserService,
+  ) {}
+
+  async get(accountId: number, id: number, db: Executor = this.db): Promise<GroupRecord> {
+    const row = await new GroupRepo(db).find(accountId, id);
+    if (!row) throw groupNotFound(id);
+    return toRecord(row);
+  }
+
+  async findByUuid(accountId: number, uuid: string, db: Executor = this.db): Promise<GroupRecord | undefined> {
+    if (!UUID.test(uuid)) return undefined;
+    const row = await new GroupRepo(db).findByUuid(accountId, uuid);
+    return row && toRecord(row);
+  }
+
+  /** The groups among `names` that exist (any order); callers report the missing ones. */
+  async findByNames(accountId: number, names: string[], db: Executor = this.db): Promise<GroupRecord[]> {
+    return (await new GroupRepo(db).findByNames(accountId, [...new Set(names)])).map(toRecord);
+  }
+
+  async list(accountId: number, query: PageQuery, db: Executor = this.db): Promise<Page<GroupRecord>> {
+    const rows = await new GroupRepo(db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
+    return toPage(rows, query, toRecord);
+  }
+
+  /** Offset paging with a total, for SCIM's `startIndex`/`count`/`totalResults`. */
+  async search(accountId: number, search: GroupSearch, db: Executor = this.db): Promise<{ total: number; items: GroupRecord[] }> {
+    const { rows, total } = await new GroupRepo(db).search(accountId, search);
+    return { total, items: rows.map(toRecord) };
+  }
+
+  async groupsOfUser(accountId: number, userId: number, db: Executor = this.db): Promise<GroupRecord[]> {
+    return (await new GroupRepo(db).ofUser(accountId, userId)).map(toRecord);
+  }
+
+  async create(accountId: number, input: NewGroup, db: Executor = this.db): Promise<GroupRecord> {
+    const name = checkName(input.name);
+    return inTransaction(db, async (trx) => {
+      const repo = new GroupRepo(trx);
+      // Checked first so a caller's transaction is not aborted by the unique index in the usual case.
+      if ((await repo.findByNames(accountId, [name])).length > 0) throw nameTaken(name);
+      const { id } = await uniqueName(name, () =>
+        repo.insert({ account_id: accountId, name, description: input.description ?? null, external_id: input.externalId ?? null }),
+      );
+      return this.get(accountId, id, trx);
+    });
+  }
+
+  async update(accountId: number, id: number, input: GroupChanges, db: Executor = this.db): Promise<GroupRecord> {
+    const changes: Updateable<UserGroupTable> = {};
+    if (input.name !== undefined) changes.name = checkName(input.name);
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.externalId !== undefined) changes.external_id = input.externalId;
+    return inTransaction(db, async (trx) => {
+      const repo = new GroupRepo(trx);
+      if (changes.name !== undefined && (await repo.findByNames(accountId, [changes.name])).some((g) => g.id !== id)) {
+        throw nameTaken(changes.name);
+      }
+      const updated = await uniqueName(input.name ?? '', () => repo.update(accountId, id, changes));
+      if (!updated) throw groupNotFound(id);
+      return this.get(accountId, id, trx);
+    });
+  }
+
+  /** Memberships go with the group. */
+  async delete(accountId: number, id: number, db: Executor = this.db): Promise<void> {
+    if (!(await new GroupRepo(db).delete(accountId, id))) throw groupNotFound(id);
+  }
+
+  /** Adds users to the group; ones already in it stay, so repeating a call changes nothing. */
+  async addMembers(accountId: number, groupId: number, userIds: number[], db: Executor = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const repo = new GroupRepo(trx);
+      await this.get(accountId, groupId, trx);
+      const ids = await this.checkUsers(accountId, userIds, trx);
+      await repo.addMembers(accountId, ids.map((userId) => ({ groupId, userId })));
+      await repo.touch(accountId, groupId);
+    });
+  }
+
+  /** Idempotent: removing a user who is not a member succeeds; an unknown group or user is 404. */
+  async removeMember(accountId: number, groupId: number, userId: number, db: Executor = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const repo = new GroupRepo(trx);
+      await this.get(accountId, groupId, trx);
+      if (!(await this.users.find(accountId, userId, trx))) throw userNotFound(userId);
+      if (await repo.removeMember(accountId, groupId, userId)) await repo.touch(accountId, groupId);
+    });
+  }
+
+  /** Replaces the group's members with exactly `userIds` (SCIM PUT of a group). */
+  async setMembers(accountId: number, groupId: number, userIds: number[], db: Executor = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const repo = new GroupRepo(trx);
+      await this.get(accountId, groupId, trx);
+      const ids = await this.checkUsers(accountId, userIds, trx);
+      await repo.removeMembersExcept(accountId, groupId, ids);
+      await repo.addMembers(accountId, ids.map((userId) => ({ groupId, userId })));
+      await repo.touch(accountId, groupId);
+    });
+  }
+
+  /** Replaces the user's memberships with exactly `groupIds`; empty clears them (section 2.7). */
+  async setUserGroups(accountId: number, userId: number, groupIds: number[], db: Executor = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const repo = new GroupRepo(trx);
+      if (!(await this.users.find(accountId, userId, trx))) throw userNotFound(userId);
+      const wanted = [...new Set(groupIds)];
+      const found = (await repo.many(accountId, wanted)).map((g) => g.id);
+      const missing = wanted.filter((id) => !found.includes(id));
+      if (missing.length > 0) throw badRequest(`Groups not found: ${missing.join(', ')}`);
+      await repo.removeUserFromGroupsExcept(accountId, userId, wanted);
+      await repo.addMembers(accountId, wanted.map((groupId) => ({ groupId, userId })));
+    });
+  }
+
+  /** Every member, ordered by user id. */
+  async listMembers(accountId: number, groupId: number, db: Executor = this.db): Promise<UserRecord[]> {
+    await this.get(accountId, groupId, db);
+    return this.users.getMany(accountId, await new GroupRepo(db).memberIds(accountId, groupId), db);
+  }
+
+  async pageMembers(accountId: number, groupId: number, query: PageQuery, db: Executor = this.db): Promise<Page<UserRecord>> {
+    await this.get(accountId, groupId, db);
+    const ids = await new GroupRepo(db).memberIds(accountId, groupId, decodeCursor(query.after), pageSize(query) + 1);
+    return toPage(await this.users.getMany(accountId, ids, db), query, (user) => user);
+  }
+
+  private async checkUsers(accountId: number, userIds: number[], db: Executor): Promise<number[]> {
+    const wanted = [...new Set(userIds)];
+    const found = new Set((await this.users.getMany(accountId, wanted, db)).map((u) => u.id));
+    const missing = wanted.filter((id) => !found.has(id));
+    if (missing.length > 0) throw badRequest(`Users not found: ${missing.join(', ')}`);
+    return wanted;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const groupNotFound = (id: number | string) => notFound(`Group ${id} not found`);
+
+const nameTaken = (name: string) => conflict(`A group named "${name}" already exists`);
+
+function checkName(name: string): string {
+  if (name.length < 1 || name.length > MAX_GROUP_NAME) throw badRequest(`Group name must be 1 to ${MAX_GROUP_NAME} characters`);
+  return name;
+}
+
+async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(name);
+    throw error;
+  }
+}
+
+type GroupRow = UserGroupRow & { user_count: number | string | null };
+
+function toRecord(row: GroupRow): GroupRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    name: row.name,
+    description: row.description,
+    externalId: row.external_id,
+    userCount: Number(row.user_count ?? 0),
+    version: row.version,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}

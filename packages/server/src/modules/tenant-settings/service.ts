@@ -1,0 +1,52 @@
+import type { Kysely, Updateable } from 'kysely';
+import { badRequest } from '../../http/errors.js';
+import type { Executor } from '../../store/executor.js';
+import type { Database, TenantSettingsTable } from '../../store/schema.js';
+import { TenantSettingsRepo } from './repo.js';
+
+export interface TenantSettings {
+  useCreatorMode: boolean;
+  bulkActionLimit: number;
+  showDashboardChat: boolean;
+  /** Section 8: set for the whole installation by PLINTH_MAX_EXTERNAL_USERS, never per account. */
+  maxExternalUsers: number;
+}
+
+export type TenantSettingsChanges = Partial<Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat'>>;
+
+export const BULK_ACTION_LIMIT = { min: 1, max: 100_000, default: 1000 } as const;
+
+/** Account-wide switches: creator mode for embedding, the bulk-action limit (section 4.5 rule 6), dashboard chat. */
+export class TenantSettingsService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly maxExternalUsers: number,
+  ) {}
+
+  async get(accountId: number, db: Executor = this.db): Promise<TenantSettings> {
+    const row = await new TenantSettingsRepo(db).find(accountId);
+    // Accounts get their row when created; the defaults cover one made some other way.
+    return {
+      useCreatorMode: row?.use_creator_mode ?? false,
+      bulkActionLimit: row?.bulk_action_limit ?? BULK_ACTION_LIMIT.default,
+      showDashboardChat: row?.show_dashboard_chat ?? true,
+      maxExternalUsers: this.maxExternalUsers,
+    };
+  }
+
+  async update(accountId: number, input: TenantSettingsChanges & { maxExternalUsers?: unknown }, db: Executor = this.db): Promise<TenantSettings> {
+    if (input.maxExternalUsers !== undefined) {
+      throw badRequest('maxExternalUsers is read-only: it is set for the installation by PLINTH_MAX_EXTERNAL_USERS');
+    }
+    const limit = input.bulkActionLimit;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < BULK_ACTION_LIMIT.min || limit > BULK_ACTION_LIMIT.max)) {
+      throw badRequest(`bulkActionLimit must be an integer from ${BULK_ACTION_LIMIT.min} to ${BULK_ACTION_LIMIT.max}`);
+    }
+    const changes: Updateable<TenantSettingsTable> = {};
+    if (input.useCreatorMode !== undefined) changes.use_creator_mode = input.useCreatorMode;
+    if (limit !== undefined) changes.bulk_action_limit = limit;
+    if (input.showDashboardChat !== undefined) changes.show_dashboard_chat = input.showDashboardChat;
+    await new TenantSettingsRepo(db).save(accountId, changes);
+    return this.get(accountId, db);
+  }
+}

@@ -1,0 +1,212 @@
+import type { Kysely, Updateable } from 'kysely';
+import { toIso } from '../../http/common-schemas.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { inTransaction, isUniqueViolation, type Executor } from '../../store/executor.js';
+import type { AppUserRow, AppUserTable, Database, Role } from '../../store/schema.js';
+import { UserRepo, type UserSearch } from './repo.js';
+
+/** An internal user as the other modules see it (the HTTP shape is a subset, see schemas.ts). */
+export interface UserRecord {
+  id: number;
+  /** SCIM's string id of the user. */
+  uuid: string;
+  email: string;
+  displayName: string | null;
+  givenName: string | null;
+  familyName: string | null;
+  externalId: string | null;
+  role: Role;
+  active: boolean;
+  /** Bumped on every change; SCIM's ETag. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewUser {
+  email: string;
+  displayName?: string | null;
+  givenName?: string | null;
+  familyName?: string | null;
+  externalId?: string | null;
+  role?: Role;
+  active?: boolean;
+}
+
+export type UserChanges = Partial<NewUser>;
+
+export interface UserListQuery extends PageQuery {
+  /** Exact address, compared case-insensitively. */
+  email?: string;
+}
+
+// The "full" e-mail format of ajv-formats, so the service and the route schema agree on what is valid.
+const EMAIL =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+export const MAX_EMAIL_LENGTH = 254;
+
+export function isValidEmail(email: string): boolean {
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email);
+}
+
+/**
+ * Internal users of an account. An id of another account is as missing as an unknown one. The
+ * account always keeps at least one active admin, so it can never lock itself out. Every method
+ * takes the account first and, last, an optional executor to run inside the caller's transaction.
+ */
+export class UserService {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async get(accountId: number, id: number, db: Executor = this.db): Promise<UserRecord> {
+    const row = await new UserRepo(db).find(accountId, id);
+    if (!row) throw userNotFound(id);
+    return toRecord(row);
+  }
+
+  async find(accountId: number, id: number, db: Executor = this.db): Promise<UserRecord | undefined> {
+    const row = await new UserRepo(db).find(accountId, id);
+    return row && toRecord(row);
+  }
+
+  async findByUuid(accountId: number, uuid: string, db: Executor = this.db): Promise<UserRecord | undefined> {
+    // A malformed uuid would make PostgreSQL raise; it names no user either way.
+    if (!UUID.test(uuid)) return undefined;
+    const row = await new UserRepo(db).findByUuid(accountId, uuid);
+    return row && toRecord(row);
+  }
+
+  async findByEmail(accountId: number, email: string, db: Executor = this.db): Promise<UserRecord | undefined> {
+    const row = await new UserRepo(db).findByEmail(accountId, email.trim());
+    return row && toRecord(row);
+  }
+
+  async findByExternalId(accountId: number, externalId: string, db: Executor = this.db): Promise<UserRecord | undefined> {
+    const row = await new UserRepo(db).findByExternalId(accountId, externalId);
+    return row && toRecord(row);
+  }
+
+  /** The users of `ids` that belong to the account, ordered by id; unknown ids are simply absent. */
+  async getMany(accountId: number, ids: number[], db: Executor = this.db): Promise<UserRecord[]> {
+    return (await new UserRepo(db).many(accountId, [...new Set(ids)])).map(toRecord);
+  }
+
+  async list(accountId: number, query: UserListQuery, db: Executor = this.db): Promise<Page<UserRecord>> {
+    const rows = await new UserRepo(db).list(accountId, decodeCursor(query.after), pageSize(query) + 1, query.email?.trim());
+    return toPage(rows, query, toRecord);
+  }
+
+  /** Offset paging with a total, for SCIM's `startIndex`/`count`/`totalResults`. */
+  async search(accountId: number, search: UserSearch, db: Executor = this.db): Promise<{ total: number; items: UserRecord[] }> {
+    const { rows, total } = await new UserRepo(db).search(accountId, search);
+    return { total, items: rows.map(toRecord) };
+  }
+
+  async create(accountId: number, input: NewUser, db: Executor = this.db): Promise<UserRecord> {
+    const email = checkEmail(input.email);
+    return inTransaction(db, async (trx) => {
+      const repo = new UserRepo(trx);
+      if (await repo.findByEmail(accountId, email)) throw emailTaken(email);
+      const row = await uniqueEmail(email, () =>
+        repo.insert({
+          account_id: accountId,
+          email,
+          display_name: input.displayName ?? null,
+          given_name: input.givenName ?? null,
+          family_name: input.familyName ?? null,
+          external_id: input.externalId ?? null,
+          role: input.role ?? 'member',
+          active: input.active ?? true,
+        }),
+      );
+      return toRecord(row);
+    });
+  }
+
+  async update(accountId: number, id: number, input: UserChanges, db: Executor = this.db): Promise<UserRecord> {
+    const email = input.email === undefined ? undefined : checkEmail(input.email);
+    return inTransaction(db, async (trx) => {
+      const repo = new UserRepo(trx);
+      const current = await repo.find(accountId, id);
+      if (!current) throw userNotFound(id);
+      if (current.role === 'admin' && current.active) {
+        if (input.active === false) await assertAnotherAdmin(repo, accountId, id, 'deactivate');
+        if (input.role === 'member') await assertAnotherAdmin(repo, accountId, id, 'demote');
+      }
+      if (email !== undefined) {
+        const holder = await repo.findByEmail(accountId, email);
+        if (holder && holder.id !== id) throw emailTaken(email);
+      }
+      const changes: Updateable<AppUserTable> = {};
+      if (email !== undefined) changes.email = email;
+      if (input.displayName !== undefined) changes.display_name = input.displayName;
+      if (input.givenName !== undefined) changes.given_name = input.givenName;
+      if (input.familyName !== undefined) changes.family_name = input.familyName;
+      if (input.externalId !== undefined) changes.external_id = input.externalId;
+      if (input.role !== undefined) changes.role = input.role;
+      if (input.active !== undefined) changes.active = input.active;
+      const row = await uniqueEmail(email ?? current.email, () => repo.update(accountId, id, changes));
+      return toRecord(row!);
+    });
+  }
+
+  /** Deactivating stops the user's API keys and access tokens at once; reactivating restores them. */
+  setActive(accountId: number, id: number, active: boolean, db: Executor = this.db): Promise<UserRecord> {
+    return this.update(accountId, id, { active }, db);
+  }
+
+  /** Credentials, memberships and attribute values go with the user (foreign keys cascade). */
+  async delete(accountId: number, id: number, db: Executor = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const repo = new UserRepo(trx);
+      const current = await repo.find(accountId, id);
+      if (!current) throw userNotFound(id);
+      if (current.role === 'admin' && current.active) await assertAnotherAdmin(repo, accountId, id, 'delete');
+      await repo.delete(accountId, id);
+    });
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const userNotFound = (id: number | string) => notFound(`User ${id} not found`);
+const emailTaken = (email: string) => conflict(`A user with email ${email} already exists`);
+
+function checkEmail(raw: string): string {
+  const email = raw.trim();
+  if (!isValidEmail(email)) throw badRequest(`"${raw}" is not a valid email address`);
+  return email;
+}
+
+async function assertAnotherAdmin(repo: UserRepo, accountId: number, id: number, action: string) {
+  if ((await repo.otherActiveAdmins(accountId, id)) === 0) {
+    throw conflict(`Cannot ${action} the last active admin of the account; make another user an active admin first`);
+  }
+}
+
+/** The pre-check answers the common case; the unique index settles a race between two writers. */
+async function uniqueEmail<T>(email: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken(email);
+    throw error;
+  }
+}
+
+export function toRecord(row: AppUserRow): UserRecord {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    email: row.email,
+    displayName: row.display_name,
+    givenName: row.given_name,
+    familyName: row.family_name,
+    externalId: row.external_id,
+    role: row.role,
+    active: row.active,
+    version: row.version,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
