@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration from the environment (issue 2 point 2)', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      baseDomain: undefined,
+      defaultTenant: 'demo',
+      bootstrapApiKey: undefined,
+      maxExternalUsers: 10_000,
+    });
+    expect(config.dataDir).toMatch(/\.plinth$/);
+  });
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PLINTH_DATA_DIR: '/var/lib/plinth',
+      DATABASE_URL: 'postgres://u@db:5432/plinth',
+      PLINTH_BASE_DOMAIN: 'Analytics.Example.com',
+      PLINTH_TENANT: 'acme',
+      PLINTH_BOOTSTRAP_API_KEY: 'sk-abcdefghijklmnopqrstuvwxyz012345',
+      PLINTH_MAX_EXTERNAL_USERS: '25',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/plinth',
+      databaseUrl: 'postgres://u@db:5432/plinth',
+      baseDomain: 'analytics.example.com',
+      defaultTenant: 'acme',
+      bootstrapApiKey: 'sk-abcdefghijklmnopqrstuvwxyz012345',
+      maxExternalUsers: 25,
+    });
+  });
+
+  it.each([
+    ['PORT', 'eighty', /Invalid setting PORT: "eighty" is not a whole number/],
+    ['PORT', '70000', /Invalid setting PORT: 70000 is outside 0\.\.65535/],
+    ['DATABASE_URL', 'mysql://x', /Invalid setting DATABASE_URL: must be a postgres/],
+    ['PLINTH_TENANT', 'Acme Corp', /Invalid setting PLINTH_TENANT/],
+    ['PLINTH_BOOTSTRAP_API_KEY', 'abc123', /Invalid setting PLINTH_BOOTSTRAP_API_KEY: must start with "sk-"/],
+    ['PLINTH_BOOTSTRAP_API_KEY', 'sk-short', /Invalid setting PLINTH_BOOTSTRAP_API_KEY/],
+    ['PLINTH_MAX_EXTERNAL_USERS', '0', /Invalid setting PLINTH_MAX_EXTERNAL_USERS: 0 is outside/],
+    ['PLINTH_MAX_EXTERNAL_USERS', '-5', /Invalid setting PLINTH_MAX_EXTERNAL_USERS/],
+    ['PLINTH_BASE_DOMAIN', 'exa mple.com', /Invalid setting PLINTH_BASE_DOMAIN/],
+    ['PLINTH_SECRET_KEY', 'too-short', /Invalid setting PLINTH_SECRET_KEY/],
+    ['PLINTH_LOG_LEVEL', 'chatty', /Invalid setting PLINTH_LOG_LEVEL/],
+  ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
+    let thrown: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toMatch(message);
+    expect((thrown as Error).message).not.toContain('\n');
+  });
+});

@@ -1,0 +1,128 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+interface Running {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `plinth-server` as a real process (TypeScript through tsx) and waits until it listens. */
+async function startServer(env: Record<string, string>): Promise<Running> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const running = { child, port, output: () => output, exited };
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) return running;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (response.ok) return running;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`server did not start:\n${output}`);
+}
+
+describe('plinth-server process (issue 2 points 2, 4, 11)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plinth-main-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('starts on the embedded defaults, prints the key once, serves it, and keeps secrets out of its logs', async () => {
+    const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    try {
+      const saved = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8'));
+      expect(statSync(join(dataDir, 'bootstrap.json')).mode & 0o777).toBe(0o600);
+      expect(saved.tenant).toBe('demo');
+      expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`);
+
+      const headers = { authorization: `Api-Key ${saved.apiKey}`, 'content-type': 'application/json' };
+      const base = `http://127.0.0.1:${server.port}`;
+      const created = await fetch(`${base}/api/v1/api-keys`, { method: 'POST', headers, body: JSON.stringify({ name: 'x' }) });
+      expect(created.status).toBe(201);
+      const { key } = (await created.json()) as { key: string };
+      const integration = await fetch(`${base}/api/v1/oauth-integrations`, {
+        method: 'POST', headers,
+        body: JSON.stringify({
+          name: 'n', type: 't', authUrl: 'https://a.example.com', tokenUrl: 'https://a.example.com/t', clientId: 'c',
+          clientSecret: 'client-secret-value', redirectUri: 'https://a.example.com/r',
+        }),
+      });
+      expect(integration.status).toBe(201);
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+
+      const logLines = server.output().split('\n').filter((line) => line.startsWith('{'));
+      expect(logLines.length).toBeGreaterThan(0);
+      for (const secret of [saved.apiKey, key, 'client-secret-value']) {
+        expect(logLines.join('\n')).not.toContain(secret);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  });
+
+  it('on restart with the same data dir creates nothing and prints no key', async () => {
+    const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    try {
+      expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
+      expect(server.output()).not.toContain('Admin API key');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('SIGTERM finishes the request in flight, then exits 0', async () => {
+    const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    const body = JSON.stringify({ name: 'in flight' });
+    // Headers and half the body now; the rest only after SIGTERM has arrived.
+    socket.write(
+      `POST /api/v1/deployments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.write(body.slice(5));
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    expect(reply).toMatch(/^HTTP\/1\.1 401 /);
+    expect(reply).toContain('Missing Authorization header');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('a bad setting stops the server at start with one line naming it', async () => {
+    const server = await startServer({ PLINTH_DATA_DIR: dataDir, PORT: 'not-a-port' });
+    expect(await server.exited).toBe(2);
+    expect(server.output().trim()).toBe('plinth-server: Invalid setting PORT: "not-a-port" is not a whole number');
+  });
+});

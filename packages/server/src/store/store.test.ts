@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from './migrate.js';
+import { migrations } from './migrations/index.js';
+import { openStore } from './store.js';
+import { openTestStore, storeKinds } from '../test-support/stores.js';
+
+describe.each(storeKinds)('metadata store [%s]', (kind) => {
+  it('normalises the drivers: count(*) and int8 are numbers, numeric stays a string', async () => {
+    const store = await openTestStore(kind);
+    try {
+      const row = await sql<{ c: unknown; big: unknown; num: unknown }>`
+        select count(*) as c, 9007199254740991::bigint as big, 1.50::numeric as num`.execute(store.db);
+      expect(row.rows[0]).toEqual({ c: 1, big: 9007199254740991, num: '1.50' });
+      const counted = await store.db.selectFrom('account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      expect(counted.n).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a second migration run applies nothing', async () => {
+    const store = await openTestStore(kind);
+    try {
+      expect(await migrateToLatest(store)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('embedded store on disk', () => {
+  it('keeps its data across a restart in the data dir', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plinth-pglite-'));
+    try {
+      const first = await openStore({ kind: 'pglite', dataDir: dir });
+      expect(await migrateToLatest(first)).toEqual(Object.keys(migrations));
+      await first.db.insertInto('account').values({ name: 'kept' }).execute();
+      await first.close();
+      const second = await openStore({ kind: 'pglite', dataDir: dir });
+      expect(await migrateToLatest(second)).toEqual([]);
+      const row = await second.db.selectFrom('account').select('name').executeTakeFirst();
+      expect(row?.name).toBe('kept');
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(process.env.DATABASE_URL)('migrations under a lock on PostgreSQL', () => {
+  it('two servers starting together on one database both come up, with each migration applied once', async () => {
+    const schema = `plinth_race_${randomBytes(5).toString('hex')}`;
+    const url = process.env.DATABASE_URL!;
+    const [a, b] = await Promise.all([
+      openStore({ kind: 'postgres', url, schema, poolSize: 3 }),
+      openStore({ kind: 'postgres', url, schema, poolSize: 3 }),
+    ]);
+    try {
+      const [appliedByA, appliedByB] = await Promise.all([migrateToLatest(a), migrateToLatest(b)]);
+      expect([...appliedByA, ...appliedByB].sort()).toEqual(Object.keys(migrations).sort());
+      const rows = await sql<{ name: string }>`select name from ${sql.table(`${schema}.kysely_migration`)}`.execute(a.db);
+      expect(rows.rows.map((r) => r.name).sort()).toEqual(Object.keys(migrations).sort());
+    } finally {
+      await a.close();
+      await b.db.schema.dropSchema(schema).cascade().execute();
+      await b.close();
+    }
+  });
+});
