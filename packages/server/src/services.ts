@@ -10,6 +10,8 @@ import { UserService } from './modules/users/service.js';
 import { GroupService } from './modules/groups/service.js';
 import { UserAttributeService } from './modules/user-attributes/service.js';
 import { TenantSettingsService } from './modules/tenant-settings/service.js';
+import { LoginService } from './modules/login/service.js';
+import { TelemetryService } from './modules/telemetry/service.js';
 
 /**
  * Every domain service, built once per process from the store and the config. Routes reach them
@@ -25,6 +27,8 @@ export interface Services {
   groups: GroupService;
   userAttributes: UserAttributeService;
   tenantSettings: TenantSettingsService;
+  login: LoginService;
+  telemetry: TelemetryService;
 }
 
 export async function createServices(store: Store, config: Config): Promise<Services> {
@@ -41,5 +45,7 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     groups: new GroupService(store.db, users),
     userAttributes: new UserAttributeService(store.db, users),
     tenantSettings: new TenantSettingsService(store.db, config.maxExternalUsers),
+    login: new LoginService(store.db, credentials),
+    telemetry: new TelemetryService(store.db),
   };
 }

@@ -4,6 +4,8 @@ import { deploymentsModule } from './deployments/index.js';
 import { healthModule } from './health/index.js';
 import { oauthIntegrationsModule } from './oauth-integrations/index.js';
 import { specModule } from './spec/index.js';
+import { loginModule } from './login/index.js';
+import { telemetryModule } from './telemetry/index.js';
 
 /** Every domain module the server serves. A new module adds one line here. */
 export const modules: PlinthModule[] = [
@@ -12,4 +14,6 @@ export const modules: PlinthModule[] = [
   credentialsModule,
   deploymentsModule,
   oauthIntegrationsModule,
+  loginModule,
+  telemetryModule,
 ];

@@ -15,6 +15,12 @@ export interface Database {
   user_attribute_value: UserAttributeValueTable;
   deployment: DeploymentTable;
   oauth_integration: OAuthIntegrationTable;
+  // CLI login and telemetry (migration 0400).
+  device_authorization: DeviceAuthorizationTable;
+  login_session: LoginSessionTable;
+  login_token: LoginTokenTable;
+  user_invite: UserInviteTable;
+  telemetry_event: TelemetryEventTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -177,3 +183,56 @@ export interface OAuthIntegrationTable {
   updated_at: UpdatedAt;
 }
 export type OAuthIntegrationRow = Selectable<OAuthIntegrationTable>;
+
+// CLI login and telemetry (migration 0400).
+export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied' | 'consumed';
+export interface DeviceAuthorizationTable {
+  id: Generated<number>;
+  account_id: number;
+  device_code_hash: string;
+  user_code: string;
+  client_name: string | null;
+  status: Generated<DeviceAuthorizationStatus>;
+  user_id: number | null;
+  interval_s: number;
+  last_polled_at: Timestamp | null;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+export type DeviceAuthorizationRow = Selectable<DeviceAuthorizationTable>;
+
+export interface LoginSessionTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  client_name: string | null;
+  created_at: CreatedAt;
+  revoked_at: Timestamp | null;
+}
+
+export interface LoginTokenTable {
+  access_token_id: number;
+  session_id: number;
+}
+
+export interface UserInviteTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  token_hash: string;
+  created_by_user_id: number | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface TelemetryEventTable {
+  id: Generated<number>;
+  account_id: number;
+  command: string;
+  success: boolean;
+  version: string;
+  platform: string;
+  machine_id: string;
+  created_at: CreatedAt;
+}

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation.js';
+import * as login from './0400_login.js';
 
 /**
  * Every migration, in order. Names sort in apply order; a module adds its own file and one line
@@ -7,4 +8,5 @@ import * as foundation from './0001_foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0400_login': login,
 };
