@@ -12,6 +12,7 @@ import { UserAttributeService } from './modules/user-attributes/service.js';
 import { TenantSettingsService } from './modules/tenant-settings/service.js';
 import { LoginService } from './modules/login/service.js';
 import { TelemetryService } from './modules/telemetry/service.js';
+import { ScimService } from './modules/scim/service.js';
 
 /**
  * Every domain service, built once per process from the store and the config. Routes reach them
@@ -29,6 +30,7 @@ export interface Services {
   tenantSettings: TenantSettingsService;
   login: LoginService;
   telemetry: TelemetryService;
+  scim: ScimService;
 }
 
 export async function createServices(store: Store, config: Config): Promise<Services> {
@@ -36,15 +38,18 @@ export async function createServices(store: Store, config: Config): Promise<Serv
   const accounts = new AccountService(store.db);
   const credentials = new CredentialService(store.db);
   const users = new UserService(store.db);
+  const groups = new GroupService(store.db, users);
+  const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);
   return {
     accounts,
     credentials,
     deployments: new DeploymentService(store.db),
     oauthIntegrations: new OAuthIntegrationService(store.db, secrets),
     users,
-    groups: new GroupService(store.db, users),
+    groups,
     userAttributes: new UserAttributeService(store.db, users),
-    tenantSettings: new TenantSettingsService(store.db, config.maxExternalUsers),
+    tenantSettings,
+    scim: new ScimService(store.db, { users, groups, tenantSettings }),
     login: new LoginService(store.db, credentials),
     telemetry: new TelemetryService(store.db),
   };

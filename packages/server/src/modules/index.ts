@@ -6,6 +6,7 @@ import { oauthIntegrationsModule } from './oauth-integrations/index.js';
 import { specModule } from './spec/index.js';
 import { loginModule } from './login/index.js';
 import { telemetryModule } from './telemetry/index.js';
+import { scimModule } from './scim/index.js';
 
 /** Every domain module the server serves. A new module adds one line here. */
 export const modules: PlinthModule[] = [
@@ -16,4 +17,5 @@ export const modules: PlinthModule[] = [
   oauthIntegrationsModule,
   loginModule,
   telemetryModule,
+  scimModule,
 ];

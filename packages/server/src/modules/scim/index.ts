@@ -1,0 +1,20 @@
+import { setErrorRenderer } from '../../http/error-handler.js';
+import type { PlinthModule } from '../module.js';
+import { ScimBulkRequest, ScimBulkResponse } from './bulk.js';
+import { ScimResourceType, ScimResourceTypeList, ScimSchema, ScimSchemaList, ScimServiceProviderConfig } from './discovery.js';
+import { renderScimError } from './errors.js';
+import { scimRoutes } from './routes.js';
+import { ScimError, ScimGroup, ScimGroupList, ScimPatchOp, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
+
+export const scimModule: PlinthModule = {
+  name: 'scim',
+  schemas: [
+    ScimError, ScimUser, ScimGroup, ScimUserList, ScimGroupList, ScimPatchOp, ScimSearchRequest,
+    ScimBulkRequest, ScimBulkResponse, ScimServiceProviderConfig, ScimResourceType, ScimSchema,
+    ScimResourceTypeList, ScimSchemaList,
+  ],
+  routes: scimRoutes,
+  onReady() {
+    setErrorRenderer('scim', renderScimError);
+  },
+};

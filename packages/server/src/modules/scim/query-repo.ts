@@ -1,0 +1,171 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Executor } from '../../store/executor.js';
+import type { AppUserRow, UserGroupRow } from '../../store/schema.js';
+import { resourceTypes } from './attributes.js';
+import type { FilterTarget } from './filter.js';
+
+/**
+ * The read side of SCIM: filter, sort and offset paging over the account's users and tenant-wide
+ * groups. It reads app_user and user_group directly (every write still goes through the users and
+ * groups services) because the SCIM filter → SQL translation is SCIM-specific and belongs nowhere
+ * else. Every query filters on account_id.
+ */
+export interface ListQuery {
+  where?: RawBuilder<unknown> | undefined;
+  orderBy?: { column: RawBuilder<unknown>; descending: boolean } | undefined;
+  offset: number;
+  limit: number;
+}
+
+export interface MemberRow {
+  group_id: number;
+  user_id: number;
+  uuid: string;
+  email: string;
+  display_name: string | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+const userColumns: Record<string, RawBuilder<unknown>> = {
+  id: sql`u.uuid::text`,
+  username: sql`u.email`,
+  'name.givenname': sql`u.given_name`,
+  'name.familyname': sql`u.family_name`,
+  'name.formatted': sql`nullif(concat_ws(' ', u.given_name, u.family_name), '')`,
+  displayname: sql`u.display_name`,
+  active: sql`u.active`,
+  externalid: sql`u.external_id`,
+  'meta.created': sql`u.created_at`,
+  'meta.lastmodified': sql`u.updated_at`,
+  'meta.resourcetype': sql`'User'::text`,
+  'meta.version': sql`'W/"' || u.version || '"'`,
+};
+
+export const userTarget: FilterTarget = {
+  type: resourceTypes.User,
+  column: (path) => userColumns[path],
+  multi(name) {
+    if (name !== 'emails') return undefined;
+    // The one derived address: the condition on it needs no EXISTS.
+    const items: Record<string, RawBuilder<unknown>> = { value: sql`u.email`, type: sql`'work'::text`, primary: sql`true` };
+    return { item: (sub) => items[sub], exists: (condition) => condition };
+  },
+};
+
+const groupColumns: Record<string, RawBuilder<unknown>> = {
+  id: sql`g.uuid::text`,
+  displayname: sql`g.name`,
+  externalid: sql`g.external_id`,
+  'meta.created': sql`g.created_at`,
+  'meta.lastmodified': sql`g.updated_at`,
+  'meta.resourcetype': sql`'Group'::text`,
+  'meta.version': sql`'W/"' || g.version || '"'`,
+};
+
+export const groupTarget: FilterTarget = {
+  type: resourceTypes.Group,
+  column: (path) => groupColumns[path],
+  multi(name) {
+    if (name !== 'members') return undefined;
+    const items: Record<string, RawBuilder<unknown>> = {
+      value: sql`mu.uuid::text`,
+      display: sql`coalesce(mu.display_name, mu.email)`,
+      type: sql`'User'::text`,
+    };
+    return {
+      item: (sub) => items[sub],
+      exists: (condition) =>
+        sql`exists (select 1 from group_member gm join app_user mu on mu.id = gm.user_id
+          where gm.group_id = g.id and gm.account_id = g.account_id and (${condition}))`,
+    };
+  },
+};
+
+export class ScimQueryRepo {
+  constructor(private readonly db: Executor) {}
+
+  async listUsers(accountId: number, query: ListQuery): Promise<{ total: number; rows: AppUserRow[] }> {
+    const where = query.where ?? sql`true`;
+    const { rows: counted } = await sql<{ total: number }>`
+      select count(*)::int as total from app_user u where u.account_id = ${accountId} and (${where})`.execute(this.db);
+    const total = counted[0]?.total ?? 0;
+    if (query.limit === 0 || query.offset >= total) return { total, rows: [] };
+    const order = orderClause(query.orderBy, sql`u.id`);
+    // The page's ids come from the narrowest scan the planner can find (index-only on
+    // (account_id, id) when unfiltered), so a deep startIndex does not fetch every skipped row.
+    const { rows } = await sql<AppUserRow>`
+      select u.* from app_user u where u.account_id = ${accountId} and u.id in (
+        select u.id from app_user u where u.account_id = ${accountId} and (${where})
+        order by ${order} offset ${query.offset} limit ${query.limit})
+      order by ${order}`.execute(this.db);
+    return { total, rows };
+  }
+
+  async listGroups(accountId: number, query: ListQuery): Promise<{ total: number; rows: UserGroupRow[] }> {
+    const where = query.where ?? sql`true`;
+    const { rows: counted } = await sql<{ total: number }>`
+      select count(*)::int as total from user_group g where g.account_id = ${accountId} and (${where})`.execute(this.db);
+    const total = counted[0]?.total ?? 0;
+    if (query.limit === 0 || query.offset >= total) return { total, rows: [] };
+    const order = orderClause(query.orderBy, sql`g.id`);
+    const { rows } = await sql<UserGroupRow>`
+      select g.* from user_group g where g.account_id = ${accountId} and (${where})
+      order by ${order} offset ${query.offset} limit ${query.limit}`.execute(this.db);
+    return { total, rows };
+  }
+
+  findUser(accountId: number, uuid: string, lock = false): Promise<AppUserRow | undefined> {
+    if (!isUuid(uuid)) return Promise.resolve(undefined);
+    return this.db
+      .selectFrom('app_user')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('uuid', '=', uuid)
+      .$if(lock, (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  findGroup(accountId: number, uuid: string, lock = false): Promise<UserGroupRow | undefined> {
+    if (!isUuid(uuid)) return Promise.resolve(undefined);
+    return this.db
+      .selectFrom('user_group')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('uuid', '=', uuid)
+      .$if(lock, (q) => q.forUpdate())
+      .executeTakeFirst();
+  }
+
+  /** Users of the account among `uuids`; ids that are not UUIDs or not the account's are absent. */
+  usersByUuid(accountId: number, uuids: string[]) {
+    const valid = [...new Set(uuids.filter(isUuid).map((u) => u.toLowerCase()))];
+    if (valid.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('app_user')
+      .select(['id', 'uuid', 'email', 'display_name'])
+      .where('account_id', '=', accountId)
+      .where('uuid', 'in', valid)
+      .execute();
+  }
+
+  members(accountId: number, groupIds: number[]): Promise<MemberRow[]> {
+    if (groupIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('group_member as gm')
+      .innerJoin('app_user as mu', 'mu.id', 'gm.user_id')
+      .select(['gm.group_id', 'gm.user_id', 'mu.uuid', 'mu.email', 'mu.display_name'])
+      .where('gm.account_id', '=', accountId)
+      .where('gm.group_id', 'in', groupIds)
+      .orderBy('gm.group_id')
+      .orderBy('mu.id')
+      .execute();
+  }
+}
+
+function orderClause(orderBy: ListQuery['orderBy'], id: RawBuilder<unknown>): RawBuilder<unknown> {
+  if (!orderBy) return id;
+  const direction = sql.raw(orderBy.descending ? 'desc' : 'asc');
+  return sql`${orderBy.column} ${direction} nulls last, ${id} ${direction}`;
+}

@@ -1,0 +1,111 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/schema.js';
+import type { UserService } from '../users/service.js';
+import { notFound } from '../../http/errors.js';
+import { inTransaction } from '../../store/executor.js';
+import { resourceTypes } from './attributes.js';
+import { uniqueness } from './errors.js';
+import { checkIfMatch } from './etag.js';
+import { listResponse, planList, type ListParams } from './list-params.js';
+import { toScimUser, type Meta, type ScimResource } from './mappers.js';
+import { applyPatch, type PatchOperation } from './patch.js';
+import { Projection } from './projection.js';
+import { ScimQueryRepo, userTarget } from './query-repo.js';
+import { userChanges, userDocOf, userFieldsOf, userPatchTarget, type UserDoc } from './user-doc.js';
+
+/** Who is asking: the account, and the SCIM base URL its resources' `meta.location` is built on. */
+export interface ScimContext extends Meta {
+  accountId: number;
+}
+
+export interface Precondition {
+  ifMatch?: string | undefined;
+}
+
+export const userNotFound = (id: string) => notFound(`User ${id} not found`);
+
+/**
+ * SCIM Users (RFC 7644 §3) as a projection of the account's internal users. Reads use the SCIM
+ * query repository; every write goes through the users service inside one transaction, so a
+ * request that fails part-way changes nothing.
+ */
+export class ScimUserService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly users: UserService,
+  ) {}
+
+  async get(ctx: ScimContext, id: string, db: Kysely<Database> = this.db) {
+    const row = await new ScimQueryRepo(db).findUser(ctx.accountId, id);
+    if (!row) throw userNotFound(id);
+    return { resource: toScimUser(row, ctx), version: row.version };
+  }
+
+  async list(ctx: ScimContext, params: ListParams) {
+    const plan = planList(params, userTarget);
+    const { total, rows } = await new ScimQueryRepo(this.db).listUsers(ctx.accountId, plan.query);
+    const resources = rows.map((row) => plan.projection.apply(toScimUser(row, ctx)));
+    return listResponse(resources, total, plan.startIndex);
+  }
+
+  async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
+    const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx)) as UserDoc;
+    const fields = userFieldsOf(doc);
+    return inTransaction(db, async (trx) => {
+      await this.assertUnique(ctx, fields.email, undefined, trx);
+      const created = await this.users.create(ctx.accountId, { ...fields, role: 'member' }, trx);
+      return (await this.get(ctx, created.uuid, trx)).resource;
+    });
+  }
+
+  /** PUT: attributes the body leaves out are cleared, except `active`, which only a client that sends it changes. */
+  async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition, db: Kysely<Database> = this.db) {
+    return this.modify(ctx, id, pre, db, (row) => {
+      return applyPatch({ active: row.active }, [{ op: 'replace', value: body }], userPatchTarget(row, ctx)) as UserDoc;
+    });
+  }
+
+  async patch(ctx: ScimContext, id: string, operations: PatchOperation[], pre: Precondition, db: Kysely<Database> = this.db) {
+    return this.modify(ctx, id, pre, db, (row) => applyPatch(userDocOf(row), operations, userPatchTarget(row, ctx)) as UserDoc);
+  }
+
+  /** Hard delete: the user's keys, tokens and memberships go with it, and a later GET is 404. */
+  async delete(ctx: ScimContext, id: string, pre: Precondition, db: Kysely<Database> = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
+      if (!row) throw userNotFound(id);
+      checkIfMatch(pre.ifMatch, row.version);
+      await this.users.delete(ctx.accountId, row.id, trx);
+    });
+  }
+
+  projection(params: { attributes?: string | undefined; excludedAttributes?: string | undefined }) {
+    return Projection.of(resourceTypes.User, params.attributes, params.excludedAttributes);
+  }
+
+  private async modify(
+    ctx: ScimContext,
+    id: string,
+    pre: Precondition,
+    db: Kysely<Database>,
+    edit: (row: NonNullable<Awaited<ReturnType<ScimQueryRepo['findUser']>>>) => UserDoc,
+  ): Promise<ScimResource> {
+    return inTransaction(db, async (trx) => {
+      const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
+      if (!row) throw userNotFound(id);
+      checkIfMatch(pre.ifMatch, row.version);
+      const changes = userChanges(row, edit(row));
+      if (Object.keys(changes).length > 0) {
+        if (changes.email !== undefined) await this.assertUnique(ctx, changes.email, row.id, trx);
+        await this.users.update(ctx.accountId, row.id, changes, trx);
+      }
+      return (await this.get(ctx, id, trx)).resource;
+    });
+  }
+
+  private async assertUnique(ctx: ScimContext, userName: string, selfId: number | undefined, trx: Kysely<Database>) {
+    const holder = await this.users.findByEmail(ctx.accountId, userName, trx);
+    if (holder && holder.id !== selfId) throw uniqueness(`userName "${userName}" is already taken in this account`);
+  }
+}
+
