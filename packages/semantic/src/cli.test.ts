@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sampleModelFiles } from './sample/sample.js';
+
+const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
+// `--import tsx` resolves from the working directory, so run from this package.
+const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'plinth-semantic-cli-'));
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: PACKAGE }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('plinth-semantic', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('validate, sql, sample and load on a DuckDB file', async () => {
+    const bad = join(dir, 'bad');
+    mkdirSync(join(bad, 'model'), { recursive: true });
+    writeFileSync(join(bad, 'model', 'a.yml'), 'cubes:\n  - name: a\n');
+    const invalid = await run(['validate', bad]);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout)).toMatchObject({ valid: false, errors: [{ fileName: 'model/a.yml' }], cubesCount: 1 });
+
+    const db = join(dir, 'sample.duckdb');
+    const modelDir = join(dir, 'sample-model');
+    expect((await run(['sample', '--warehouse', `duckdb:${db}`, '--scale', '2000', '--model', modelDir])).code).toBe(0);
+    const valid = await run(['validate', modelDir]);
+    expect(JSON.parse(valid.stdout)).toEqual({ valid: true, errors: [], cubesCount: 5 });
+
+    const sql = await run(['sql', modelDir, '--query', '{"measures":["orders.count"],"filters":[{"member":"orders.status","operator":"equals","values":["x"]}]}', '--caller', '{"groups":["admin"]}']);
+    expect(JSON.parse(sql.stdout)).toMatchObject({ params: ['x', 10000] });
+
+    const loaded = await run(['load', modelDir, '--warehouse', `duckdb:${db}`, '--query', '{"measures":["sales.count"]}', '--caller', '{"groups":[]}']);
+    expect(JSON.parse(loaded.stdout)).toMatchObject({ data: [{ 'sales.count': '2000' }], annotation: { measures: { 'sales.count': { type: 'number' } } } });
+
+    const refused = await run(['load', modelDir, '--warehouse', `duckdb:${db}`, '--query', '{"measures":["nope.count"]}']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Cube 'nope' not found for path 'nope.count'");
+  });
+}, 60_000);
