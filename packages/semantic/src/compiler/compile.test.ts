@@ -90,6 +90,11 @@ const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: 
     errors: [{ fileName: 'model/a.yml', message: /Access policy of orders names member secret/ }],
   },
   {
+    name: 'access policy conditions, which are not supported',
+    files: { 'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ securityContext.is_admin }"\n` },
+    errors: [{ fileName: 'model/a.yml', message: /Access policy `conditions` of orders are not supported yet/ }],
+  },
+  {
     name: 'pre-aggregation naming a missing member',
     files: { 'model/a.yml': `${ORDERS}    pre_aggregations:\n      - name: main\n        measures: [CUBE.nothing]\n` },
     errors: [{ fileName: 'model/a.yml', message: /Pre-aggregation orders\.main references orders\.nothing/ }],

@@ -32,6 +32,11 @@ export function readPolicies(
       diagnostics.error(fileName, `An access policy of ${owner} needs \`group\` or \`groups\` (use "*" for everyone)`, at);
       continue;
     }
+    if (p['conditions'] !== undefined) {
+      // Ignoring a condition would grant access it was meant to withhold, so refuse the model instead.
+      diagnostics.error(fileName, `Access policy \`conditions\` of ${owner} are not supported yet; express the rule with groups and row_level filters`, at);
+      continue;
+    }
     const memberLevel = pick(p, 'member_level');
     let includes: AccessPolicy['includes'] = '*';
     let excludes: string[] = [];
