@@ -13,6 +13,7 @@ import { TenantSettingsService } from './modules/tenant-settings/service.js';
 import { LoginService } from './modules/login/service.js';
 import { TelemetryService } from './modules/telemetry/service.js';
 import { ScimService } from './modules/scim/service.js';
+import { createEmbedServices, type EmbedServices } from './modules/embed/services.js';
 
 /**
  * Every domain service, built once per process from the store and the config. Routes reach them
@@ -31,6 +32,9 @@ export interface Services {
   login: LoginService;
   telemetry: TelemetryService;
   scim: ScimService;
+  embed: EmbedServices['embed'];
+  embedTenants: EmbedServices['embedTenants'];
+  embedProvisioning: EmbedServices['embedProvisioning'];
 }
 
 export async function createServices(store: Store, config: Config): Promise<Services> {
@@ -40,7 +44,7 @@ export async function createServices(store: Store, config: Config): Promise<Serv
   const users = new UserService(store.db);
   const groups = new GroupService(store.db, users);
   const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);
-  return {
+  const core = {
     accounts,
     credentials,
     deployments: new DeploymentService(store.db),
@@ -53,4 +57,5 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     login: new LoginService(store.db, credentials),
     telemetry: new TelemetryService(store.db),
   };
+  return { ...core, ...createEmbedServices(store.db, secrets, config.maxExternalUsers, core) };
 }

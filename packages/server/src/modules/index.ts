@@ -7,6 +7,8 @@ import { specModule } from './spec/index.js';
 import { loginModule } from './login/index.js';
 import { telemetryModule } from './telemetry/index.js';
 import { scimModule } from './scim/index.js';
+import { embedModule } from './embed/index.js';
+import { embedTenantsModule } from './embed-tenants/index.js';
 
 /** Every domain module the server serves. A new module adds one line here. */
 export const modules: PlinthModule[] = [
@@ -18,4 +20,6 @@ export const modules: PlinthModule[] = [
   loginModule,
   telemetryModule,
   scimModule,
+  embedModule,
+  embedTenantsModule,
 ];

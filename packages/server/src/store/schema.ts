@@ -21,6 +21,17 @@ export interface Database {
   login_token: LoginTokenTable;
   user_invite: UserInviteTable;
   telemetry_event: TelemetryEventTable;
+  // Signed embedding (migration 0200).
+  embed_account: EmbedAccountTable;
+  embed_tenant: EmbedTenantTable;
+  embed_group: EmbedGroupTable;
+  embed_user_attribute: EmbedUserAttributeTable;
+  external_user: ExternalUserTable;
+  external_user_group: ExternalUserGroupTable;
+  external_user_attribute_value: ExternalUserAttributeValueTable;
+  external_user_tenant_group: ExternalUserTenantGroupTable;
+  external_user_tenant_attribute_value: ExternalUserTenantAttributeValueTable;
+  embed_session: EmbedSessionTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -183,6 +194,106 @@ export interface OAuthIntegrationTable {
   updated_at: UpdatedAt;
 }
 export type OAuthIntegrationRow = Selectable<OAuthIntegrationTable>;
+
+// Signed embedding (migration 0200).
+export interface EmbedAccountTable {
+  account_id: number;
+  signing_secret_sealed: string | null;
+  external_user_count: Generated<number>;
+}
+
+export interface EmbedTenantTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  created_at: CreatedAt;
+}
+export type EmbedTenantRow = Selectable<EmbedTenantTable>;
+
+export interface EmbedGroupTable {
+  id: Generated<number>;
+  account_id: number;
+  embed_tenant_id: number;
+  name: string;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type EmbedGroupRow = Selectable<EmbedGroupTable>;
+
+export interface EmbedUserAttributeTable {
+  id: Generated<number>;
+  account_id: number;
+  embed_tenant_id: number;
+  name: string;
+  type: AttributeType;
+  display_name: string | null;
+  default_value: string | null;
+  description: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type EmbedUserAttributeRow = Selectable<EmbedUserAttributeTable>;
+
+export interface ExternalUserTable {
+  id: Generated<number>;
+  account_id: number;
+  embed_tenant_id: number;
+  external_id: string;
+  email: string | null;
+  display_name: string | null;
+  picture: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type ExternalUserRow = Selectable<ExternalUserTable>;
+
+export interface ExternalUserGroupTable {
+  external_user_id: number;
+  group_id: number;
+  account_id: number;
+}
+
+export interface ExternalUserAttributeValueTable {
+  external_user_id: number;
+  attribute_id: number;
+  account_id: number;
+  value: Json;
+}
+
+export interface ExternalUserTenantGroupTable {
+  external_user_id: number;
+  embed_group_id: number;
+  account_id: number;
+}
+
+export interface ExternalUserTenantAttributeValueTable {
+  external_user_id: number;
+  embed_attribute_id: number;
+  account_id: number;
+  value: Json;
+}
+
+export interface EmbedSessionTable {
+  id: Generated<number>;
+  account_id: number;
+  session_hash: string;
+  api_key_id: number | null;
+  deployment_id: number;
+  embed_tenant_id: number;
+  external_user_id: number | null;
+  internal_user_id: number | null;
+  /** The external user's externalId or the internal user's e-mail, kept for the audit list. */
+  user_ref: string;
+  creator_mode: boolean;
+  show_dashboard_chat: boolean | null;
+  claims: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  exchange_by: Timestamp;
+  exchanged_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+export type EmbedSessionRow = Selectable<EmbedSessionTable>;
 
 // CLI login and telemetry (migration 0400).
 export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied' | 'consumed';

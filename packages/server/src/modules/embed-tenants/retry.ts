@@ -1,0 +1,24 @@
+import type { Executor } from '../../store/executor.js';
+
+// deadlock_detected, serialization_failure, and the two a concurrent writer can cause between our
+// read and our write: a group deleted under us (foreign_key_violation), a row created under us
+// (unique_violation). A fresh attempt sees the new state and either succeeds or fails cleanly.
+const RETRYABLE = new Set(['40P01', '40001', '23503', '23505']);
+const ATTEMPTS = 5;
+
+/**
+ * Runs `work` in a transaction of its own, again from the start when PostgreSQL aborted it for a
+ * reason a retry cures. Inside an existing transaction it just runs, and the caller owns retries.
+ */
+export async function transactionWithRetry<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { sql, type Insertable } from 'kysely';
+import type { Executor } from '../../store/executor.js';
+import type { EmbedSessionTable } from '../../store/schema.js';
+
+/** embed_session and the signing secret in embed_account; every query is bounded by the account. */
+export class EmbedSessionRepo {
+  constructor(private readonly db: Executor) {}
+
+  async insert(values: Insertable<EmbedSessionTable>): Promise<void> {
+    await this.db.insertInto('embed_session').values(values).execute();
+  }
+
+  /**
+   * Marks the session exchanged if it still may be: one statement, so two simultaneous exchanges
+   * of one id cannot both succeed.
+   */
+  consume(accountId: number, sessionHash: string) {
+    return this.db
+      .updateTable('embed_session')
+      .set({ exchanged_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .where('session_hash', '=', sessionHash)
+      .where('exchanged_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .where('exchange_by', '>', sql<Date>`now()`)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async revoke(accountId: number, sessionHash: string): Promise<void> {
+    await this.db
+      .updateTable('embed_session')
+      .set({ revoked_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .where('session_hash', '=', sessionHash)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  findById(accountId: number, id: number) {
+    return this.db
+      .selectFrom('embed_session')
+      .select(['id', 'revoked_at'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  list(accountId: number, after: number | undefined, limit: number) {
+    return this.db
+      .selectFrom('embed_session as s')
+      .innerJoin('embed_tenant as t', 't.id', 's.embed_tenant_id')
+      .select([
+        's.id', 's.created_at', 's.api_key_id', 's.deployment_id', 's.external_user_id', 's.internal_user_id',
+        's.user_ref', 's.creator_mode', 's.exchanged_at', 's.revoked_at', 't.name as embed_tenant_name',
+      ])
+      .where('s.account_id', '=', accountId)
+      .$if(after !== undefined, (q) => q.where('s.id', '>', after!))
+      .orderBy('s.id')
+      .limit(limit)
+      .execute();
+  }
+
+  async signingSecret(accountId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('embed_account')
+      .select('signing_secret_sealed')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row?.signing_secret_sealed ?? null;
+  }
+
+  /** Stores `sealed` unless a secret is already there, and returns whichever is stored: first writer wins. */
+  async keepSigningSecret(accountId: number, sealed: string): Promise<string> {
+    const result = await sql<{ sealed: string }>`
+      insert into embed_account (account_id, signing_secret_sealed) values (${accountId}, ${sealed})
+      on conflict (account_id) do update
+        set signing_secret_sealed = coalesce(embed_account.signing_secret_sealed, excluded.signing_secret_sealed)
+      returning signing_secret_sealed as sealed`.execute(this.db);
+    return result.rows[0]!.sealed;
+  }
+}

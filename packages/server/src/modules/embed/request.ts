@@ -1,0 +1,81 @@
+import { badRequest } from '../../http/errors.js';
+import type { ExternalUserChange } from '../embed-tenants/external-users.js';
+import { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId } from '../embed-tenants/rules.js';
+import type { Definitions } from '../embed-tenants/service.js';
+import type { GenerateSessionInput } from './schemas.js';
+
+/** Fields of 2.4 that describe an external user; with internalId the user's own permissions apply instead. */
+const EXTERNAL_ONLY = [
+  'email', 'userProfile', 'userAttributes', 'groups', 'userAttributeDefinitions', 'groupDefinitions', 'securityContext',
+] as const;
+const DEFINITIONS = ['userAttributeDefinitions', 'groupDefinitions'] as const;
+
+export type SessionUser =
+  | { kind: 'external'; change: ExternalUserChange; definitions: Definitions }
+  | { kind: 'internal'; username: string };
+
+export interface SessionRequest {
+  deploymentId: number;
+  embedTenantName: string | undefined;
+  creatorMode: boolean;
+  securityContext: Record<string, unknown> | null;
+  /** Tri-state (2.10): undefined inherits the account-wide setting. */
+  showDashboardChat: boolean | undefined;
+  user: SessionUser;
+}
+
+/**
+ * The rules of 2.4–2.10 that need no store, in the order a caller would fix them. Everything that
+ * needs the store (deployment, tenant flag, internal user, names) is the service's.
+ */
+export function parseSessionRequest(input: GenerateSessionInput): SessionRequest {
+  const { externalId, internalId } = input;
+  if (externalId !== undefined && internalId !== undefined) throw badRequest('Send exactly one of externalId and internalId, not both');
+  if (externalId === undefined && internalId === undefined) throw badRequest('Send exactly one of externalId and internalId');
+  const common = {
+    deploymentId: input.deploymentId,
+    embedTenantName: input.embedTenantName,
+    creatorMode: input.creatorMode === true,
+    securityContext: input.securityContext ?? null,
+    showDashboardChat: input.settings?.showDashboardChat,
+  };
+
+  if (internalId !== undefined) {
+    const refused = EXTERNAL_ONLY.filter((field) => input[field] !== undefined);
+    if (refused.length > 0) {
+      throw badRequest(`${refused.join(', ')} cannot be sent with internalId: the internal user's own permissions apply`);
+    }
+    if (internalId.trim() === '') throw badRequest('internalId must not be empty');
+    return { ...common, user: { kind: 'internal', username: internalId.trim() } };
+  }
+
+  for (const field of DEFINITIONS) {
+    if (input[field] === undefined) continue;
+    if (input.creatorMode !== true) throw badRequest(`${field} requires creatorMode: true`);
+    if (input.embedTenantName === undefined) throw badRequest(`${field} requires an embedTenantName`);
+  }
+  if (input.userAttributes) assertNoDuplicates(input.userAttributes.map((a) => a.name), 'userAttributes');
+  if (input.userAttributeDefinitions) assertNoDuplicates(input.userAttributeDefinitions.map((a) => a.name), 'userAttributeDefinitions');
+  if (input.groupDefinitions) assertNoDuplicates(input.groupDefinitions.map((g) => g.name), 'groupDefinitions');
+
+  const catalog = common.creatorMode ? 'tenant' : 'account';
+  const profile = input.userProfile ?? {};
+  const change: ExternalUserChange = {
+    externalId: normaliseExternalId(externalId!),
+    profile: {
+      email: input.email === undefined ? undefined : checkEmail(input.email),
+      displayName: profile.displayName,
+      picture: profile.picture === undefined ? undefined : checkPicture(profile.picture),
+    },
+    groups: input.groups === undefined ? {} : { [catalog]: input.groups },
+    values: input.userAttributes === undefined ? {} : { [catalog]: input.userAttributes },
+  };
+  return {
+    ...common,
+    user: {
+      kind: 'external',
+      change,
+      definitions: { groupDefinitions: input.groupDefinitions, userAttributeDefinitions: input.userAttributeDefinitions },
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../../http/auth.js';
+import { NoContent } from '../../http/common-schemas.js';
+import { PageQuery } from '../../http/pagination.js';
+import { API_KEY_ONLY, PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { EmbedSessionIdInput, EmbedSessionList, EmbedTokenResponse, GenerateSessionInput, GenerateSessionResponse } from './schemas.js';
+
+const tags = ['Embed'];
+// The session id is the credential of the exchange and the revocation; the Host still names the account.
+const bySessionId = { auth: 'public' as const, needsAccount: true };
+
+export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const embed = app.services.embed;
+
+  app.post('/api/v1/embed/generate-session', {
+    config: { auth: { kinds: API_KEY_ONLY } },
+    schema: {
+      operationId: 'generateSession',
+      tags,
+      summary: 'Generate an embed session',
+      description:
+        'Mints a one-time session for an external user (`externalId`) or an internal one (`internalId`), saving the ' +
+        "external user's profile, groups and attribute values first. Exchange the `sessionId` within 5 minutes with " +
+        'postTokenBySessionId. A key scoped to other deployments gets 403; a new external user past the account limit gets 422.',
+      body: Type.Ref(GenerateSessionInput),
+      response: { 200: Type.Ref(GenerateSessionResponse), 422: Type.Ref('Error') },
+    },
+    handler: async (request) => embed.generateSession(request.account, principalOf(request), request.body),
+  });
+
+  app.post('/api/v1/embed/session/token', {
+    config: bySessionId,
+    schema: {
+      operationId: 'postTokenBySessionId',
+      tags,
+      summary: 'Exchange a session for an embed token',
+      description: 'Single use, within 5 minutes of generate-session. An unknown, used, revoked or expired session gets 401.',
+      body: Type.Ref(EmbedSessionIdInput),
+      response: { 200: Type.Ref(EmbedTokenResponse), 401: Type.Ref('Error') },
+    },
+    handler: async (request) => embed.exchange(request.account, request.body.sessionId),
+  });
+
+  app.post('/api/v1/embed/session/revoke', {
+    config: bySessionId,
+    schema: {
+      operationId: 'revokeEmbedSession',
+      tags,
+      summary: 'Revoke an embed session',
+      description: 'Idempotent. The session can no longer be exchanged, and tokens issued from it stop being accepted.',
+      body: Type.Ref(EmbedSessionIdInput),
+      response: { 204: NoContent },
+    },
+    handler: async (request, reply) => {
+      await embed.revoke(request.account, request.body.sessionId);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/api/v1/embed/sessions', {
+    config: { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' } },
+    schema: {
+      operationId: 'listEmbedSessions',
+      tags,
+      summary: 'List minted embed sessions (audit)',
+      description: 'When, by which API key, for which user, deployment and embed tenant; exchanged or not, revoked or not. Never the session id.',
+      querystring: PageQuery,
+      response: { 200: Type.Ref(EmbedSessionList) },
+    },
+    handler: async (request) => embed.list(request.account.id, request.query),
+  });
+};

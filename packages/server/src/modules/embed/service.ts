@@ -1,0 +1,191 @@
+import type { Kysely } from 'kysely';
+import { assertDeploymentInScope } from '../../http/auth.js';
+import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
+import { badRequest, notFound, unauthenticated } from '../../http/errors.js';
+import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import type { Principal } from '../../http/principal.js';
+import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.js';
+import type { Executor } from '../../store/executor.js';
+import type { Database } from '../../store/schema.js';
+import type { DeploymentService } from '../deployments/service.js';
+import { ExternalUserRepo, type Catalog } from '../embed-tenants/external-user-repo.js';
+import { transactionWithRetry } from '../embed-tenants/retry.js';
+import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
+import type { GroupService } from '../groups/service.js';
+import type { TenantSettingsService } from '../tenant-settings/service.js';
+import type { UserAttributeService } from '../user-attributes/service.js';
+import type { UserService } from '../users/service.js';
+import { EmbedSessionRepo } from './repo.js';
+import { parseSessionRequest, type SessionRequest } from './request.js';
+import type { EmbedSessionRecord, GenerateSessionInput } from './schemas.js';
+import { EmbedSigningKeys, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
+
+/** How long a minted session may wait for its exchange (DESIGN.md credentials table). */
+export const SESSION_EXCHANGE_WINDOW_MS = 5 * 60 * 1000;
+
+export interface EmbedServiceDeps {
+  deployments: DeploymentService;
+  users: UserService;
+  groups: GroupService;
+  userAttributes: UserAttributeService;
+  tenantSettings: TenantSettingsService;
+  embedTenants: EmbedTenantService;
+}
+
+/**
+ * Signed embedding (4.3): generate-session mints a one-time session holding everything the embed
+ * token will say; the exchange turns it, once and within 5 minutes, into a 24-hour JWT.
+ */
+export class EmbedService {
+  readonly keys: EmbedSigningKeys;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    secrets: SecretBox,
+    private readonly deps: EmbedServiceDeps,
+  ) {
+    this.keys = new EmbedSigningKeys(db, secrets);
+  }
+
+  /** Every check runs before the first write, and every write is in one transaction: a failure leaves nothing. */
+  async generateSession(account: AccountRef, principal: Principal, input: GenerateSessionInput): Promise<{ sessionId: string }> {
+    const request = parseSessionRequest(input);
+    const deployment = await this.deps.deployments.find(account.id, request.deploymentId);
+    if (!deployment) throw notFound(`Deployment ${request.deploymentId} not found`);
+    assertDeploymentInScope(principal, request.deploymentId);
+    const settings = await this.deps.tenantSettings.get(account.id);
+    if (request.creatorMode && !settings.useCreatorMode) {
+      throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');
+    }
+    const internal = request.user.kind === 'internal' ? await this.internalUser(account.id, request.user.username) : undefined;
+
+    const sessionId = randomBase62(43);
+    await transactionWithRetry(this.db, async (trx) => {
+      const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true }, trx);
+      const minted = internal
+        ? await this.internalClaims(account.id, internal, trx)
+        : await this.externalClaims(account.id, tenant.id, request, trx);
+      const claims: EmbedClaims = {
+        accountId: account.id,
+        deploymentId: request.deploymentId,
+        embedTenant: tenant.name,
+        ...minted.claims,
+        securityContext: request.securityContext,
+        settings: { showDashboardChat: request.showDashboardChat ?? settings.showDashboardChat },
+        creatorMode: request.creatorMode,
+      };
+      await new EmbedSessionRepo(trx).insert({
+        account_id: account.id,
+        session_hash: hashCredential(sessionId),
+        api_key_id: principal.kind === 'apiKey' ? principal.credentialId : null,
+        deployment_id: request.deploymentId,
+        embed_tenant_id: tenant.id,
+        external_user_id: minted.externalUserId,
+        internal_user_id: internal?.id ?? null,
+        user_ref: minted.userRef,
+        creator_mode: request.creatorMode,
+        show_dashboard_chat: request.showDashboardChat ?? null,
+        claims: JSON.stringify(claims),
+        exchange_by: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
+      });
+    });
+    return { sessionId };
+  }
+
+  /** Once, within the exchange window, and never after a revocation; otherwise 401. */
+  async exchange(account: AccountRef, sessionId: string): Promise<{ token: string }> {
+    const row = await new EmbedSessionRepo(this.db).consume(account.id, hashCredential(sessionId));
+    if (!row) throw unauthenticated('Unknown, already exchanged, revoked or expired embed session');
+    const claims = row.claims as unknown as EmbedClaims;
+    return { token: await this.keys.sign(claims, row.id, row.user_ref) };
+  }
+
+  /** Idempotent, and silent about ids it does not know: the id is the credential. */
+  async revoke(account: AccountRef, sessionId: string): Promise<void> {
+    await new EmbedSessionRepo(this.db).revoke(account.id, hashCredential(sessionId));
+  }
+
+  /** For the data API and embed pages: signature, expiry, account, and a session not revoked since. */
+  async verifyEmbedToken(account: AccountRef, token: string): Promise<VerifiedEmbedToken> {
+    const verified = await this.keys.verify(account.id, token);
+    const session = await new EmbedSessionRepo(this.db).findById(account.id, verified.sessionId);
+    if (!session) throw unauthenticated('Invalid embed token');
+    if (session.revoked_at) throw unauthenticated('The embed session of this token has been revoked');
+    return verified;
+  }
+
+  async list(accountId: number, query: PageQuery) {
+    const rows = await new EmbedSessionRepo(this.db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
+    return toPage(rows, query, (r): EmbedSessionRecord => ({
+      id: r.id,
+      createdAt: toIso(r.created_at),
+      apiKeyId: r.api_key_id,
+      deploymentId: r.deployment_id,
+      embedTenantName: r.embed_tenant_name,
+      externalId: r.internal_user_id === null && r.external_user_id !== null ? r.user_ref : null,
+      internalId: r.internal_user_id !== null ? r.user_ref : null,
+      creatorMode: r.creator_mode,
+      exchanged: r.exchanged_at !== null,
+      exchangedAt: toIsoOrNull(r.exchanged_at),
+      revoked: r.revoked_at !== null,
+      revokedAt: toIsoOrNull(r.revoked_at),
+    }));
+  }
+
+  private async internalUser(accountId: number, username: string) {
+    const user = await this.deps.users.findByEmail(accountId, username);
+    if (!user) throw badRequest(`internalId "${username}" does not name an existing user of this account`);
+    if (!user.active) throw badRequest(`internalId "${username}" names a deactivated user`);
+    return user;
+  }
+
+  /** An internal user brings their own tenant-wide groups and attribute values (2.4). */
+  private async internalClaims(accountId: number, user: { id: number; email: string }, trx: Executor) {
+    const groups = await this.deps.groups.groupsOfUser(accountId, user.id, trx);
+    const values = await this.deps.userAttributes.getValues(accountId, user.id, trx);
+    return {
+      externalUserId: null,
+      userRef: user.email,
+      claims: {
+        user: { type: 'internal' as const, id: user.id, email: user.email },
+        groups: groups.map((g) => g.name).sort(),
+        userAttributes: Object.fromEntries(values.map((v) => [v.name, v.value])),
+      },
+    };
+  }
+
+  /**
+   * Definitions first (2.9 rule 4), then names resolved and checked, then the user written under
+   * its row lock; the token carries the user's memberships and values as they now stand.
+   */
+  private async externalClaims(accountId: number, tenantId: number, request: SessionRequest, trx: Executor) {
+    if (request.user.kind !== 'external') throw new Error('unreachable');
+    const { change, definitions } = request.user;
+    const users = this.deps.embedTenants.externalUsers;
+    if (definitions.groupDefinitions || definitions.userAttributeDefinitions) {
+      await this.deps.embedTenants.applyDefinitions(accountId, tenantId, definitions, trx);
+    }
+    const resolved = await users.resolve(change, users.catalogs(accountId, tenantId, trx));
+    const { id } = await users.write(accountId, tenantId, resolved, trx);
+    const catalog: Catalog = request.creatorMode ? 'tenant' : 'account';
+    const repo = new ExternalUserRepo(trx);
+    const supplied = change.groups[catalog];
+    const groups = supplied ? [...new Set(supplied)] : ((await repo.groupNames(catalog, accountId, [id])).get(id) ?? []);
+    const values = (await repo.attributeValues(catalog, accountId, [id])).get(id) ?? [];
+    const user = (await repo.findById(accountId, id))!;
+    return {
+      externalUserId: id,
+      userRef: user.external_id,
+      claims: {
+        user: {
+          type: 'external' as const,
+          externalId: user.external_id,
+          email: user.email,
+          userProfile: { displayName: user.display_name, picture: user.picture },
+        },
+        groups: groups.sort(),
+        userAttributes: Object.fromEntries(values.map((v) => [v.name, v.value])),
+      },
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Kysely } from 'kysely';
+import { unauthenticated } from '../../http/errors.js';
+import type { SecretBox } from '../../lib/secrets.js';
+import type { Database } from '../../store/schema.js';
+import { EmbedSessionRepo } from './repo.js';
+
+export const TOKEN_ISSUER = 'plinth';
+export const TOKEN_AUDIENCE = 'plinth-embed';
+export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
+
+export type EmbedTokenUser =
+  | { type: 'external'; externalId: string; email: string | null; userProfile: { displayName: string | null; picture: string | null } }
+  | { type: 'internal'; id: number; email: string };
+
+/** What an embed token says, fixed when its session was minted (DESIGN.md: embed session → embed token). */
+export interface EmbedClaims {
+  accountId: number;
+  deploymentId: number;
+  embedTenant: string;
+  user: EmbedTokenUser;
+  groups: string[];
+  userAttributes: Record<string, unknown>;
+  securityContext: Record<string, unknown> | null;
+  settings: { showDashboardChat: boolean };
+  creatorMode: boolean;
+}
+
+/** A verified token: its claims plus the session it came from and its registered times. */
+export interface VerifiedEmbedToken extends EmbedClaims {
+  sessionId: number;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Per-account HS256 keys. A key is generated on the account's first use, stored sealed, and kept
+ * in memory afterwards: it never changes, and every exchange and verification needs it.
+ */
+export class EmbedSigningKeys {
+  private readonly keys = new Map<number, Uint8Array>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async key(accountId: number): Promise<Uint8Array> {
+    const cached = this.keys.get(accountId);
+    if (cached) return cached;
+    const repo = new EmbedSessionRepo(this.db);
+    const sealed =
+      (await repo.signingSecret(accountId)) ??
+      (await repo.keepSigningSecret(accountId, this.secrets.seal(randomBytes(32).toString('base64url'))));
+    const key = new Uint8Array(Buffer.from(this.secrets.open(sealed), 'base64url'));
+    this.keys.set(accountId, key);
+    return key;
+  }
+
+  async sign(claims: EmbedClaims, sessionId: number, subject: string): Promise<string> {
+    return new SignJWT({ ...claims, sid: sessionId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject(subject)
+      .setIssuedAt()
+      .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
+      .sign(await this.key(claims.accountId));
+  }
+
+  /** Signature, issuer, audience, expiry and account; the caller checks the session. */
+  async verify(accountId: number, token: string): Promise<VerifiedEmbedToken> {
+    try {
+      const { payload } = await jwtVerify(token, await this.key(accountId), {
+        issuer: TOKEN_ISSUER,
+        audience: TOKEN_AUDIENCE,
+        algorithms: ['HS256'],
+      });
+      if (payload.accountId !== accountId || typeof payload.sid !== 'number') throw unauthenticated('Invalid embed token');
+      const { sid, iat, exp, iss: _i, aud: _a, sub: _s, nbf: _n, jti: _j, ...claims } = payload;
+      return { ...(claims as unknown as EmbedClaims), sessionId: sid, issuedAt: iat!, expiresAt: exp! };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw unauthenticated('The embed token has expired');
+      if (error instanceof joseErrors.JOSEError) throw unauthenticated('Invalid embed token');
+      throw error;
+    }
+  }
+}
