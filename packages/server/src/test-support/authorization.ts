@@ -80,7 +80,22 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       }
     });
 
-    it(`${op.operation}: 401 for a revoked key, a deactivated user and another account's key`, async () => {
+    // Routes that take no API key (SCIM) are checked with their own kind of credential below.
+    if (op.kinds.includes('scimToken') && !op.kinds.includes('apiKey')) {
+      it(`${op.operation}: 401 for a revoked SCIM token and another account's SCIM token`, async () => {
+        const account = await server().newAccount();
+        const other = await server().newAccount();
+        const { id, token } = await server().services.credentials.createScimToken(account.id, account.admin.id, 'revoked');
+        await server().services.credentials.revokeScimToken(account.id, id);
+        const revoked = await call(account, `Bearer ${token}`);
+        expect(revoked.status).toBe(401);
+        expect(message(revoked)).toMatch(/revoked/);
+
+        const foreign = await call(account, `Bearer ${await other.scimToken()}`);
+        expect(foreign.status).toBe(401);
+        expect(message(foreign)).toMatch(/Unknown/);
+      });
+    } else it(`${op.operation}: 401 for a revoked key, a deactivated user and another account's key`, async () => {
       const account = await server().newAccount();
       const other = await server().newAccount();
       const user = await account.addUser(op.role ?? 'member');
@@ -114,7 +129,8 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
         const account = await server().newAccount();
         const other = await server().newAccount();
         const { url, body } = await op.prepare(other, server());
-        const response = await account.request({ method: op.method, url, body, as: privileged(account) });
+        const as = op.kinds.includes('apiKey') ? privileged(account) : await credentialOf(op.kinds[0]!, account, privileged(account));
+        const response = await account.request({ method: op.method, url, body, as });
         expect(response.status, response.text).toBe(404);
       });
     }
