@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
@@ -45,6 +45,8 @@ export async function buildApp({ config, store, services, logger = true }: AppOp
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    // One line per request (below) instead of Fastify's two: the same facts at half the cost.
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: true,
     // HEAD twins of GET routes would be operations missing from the spec.
     exposeHeadRoutes: false,
@@ -62,6 +64,13 @@ export async function buildApp({ config, store, services, logger = true }: AppOp
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The URL without its query string: queries may carry filters with personal data.
+    request.log.info(
+      { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
   // SCIM clients send application/scim+json; it is JSON and parsed as such.
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));

@@ -1,0 +1,90 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+
+/** Shared plumbing for the HTTP benchmarks: free ports, child servers, load runs, machine facts. */
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ChildServer {
+  child: ChildProcess;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns a server process and waits until `readyPath` answers; returns how long that took. */
+export async function spawnServer(
+  script: string,
+  env: Record<string, string>,
+  readyPath = '/readyz',
+): Promise<ChildServer & { readyMs: number }> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PLINTH_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${readyPath}`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    child,
+    port,
+    readyMs,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
+  const run = (duration: number) =>
+    autocannon({ url, connections: options.connections, duration, headers: options.headers ?? {} });
+  await run(2); // warm-up: JIT, connection pools, caches
+  const result = await run(options.seconds);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export function machine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  let pg = 'n/a';
+  try {
+    pg = execFileSync('psql', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    // no psql on this machine
+  }
+  return `${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${pg}`;
+}
+
+export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
