@@ -4,6 +4,10 @@ import { deploymentsModule } from './deployments/index.js';
 import { healthModule } from './health/index.js';
 import { oauthIntegrationsModule } from './oauth-integrations/index.js';
 import { specModule } from './spec/index.js';
+import { usersModule } from './users/index.js';
+import { groupsModule } from './groups/index.js';
+import { userAttributesModule } from './user-attributes/index.js';
+import { tenantSettingsModule } from './tenant-settings/index.js';
 import { loginModule } from './login/index.js';
 import { telemetryModule } from './telemetry/index.js';
 import { scimModule } from './scim/index.js';
@@ -17,6 +21,10 @@ export const modules: PlinthModule[] = [
   credentialsModule,
   deploymentsModule,
   oauthIntegrationsModule,
+  usersModule,
+  groupsModule,
+  userAttributesModule,
+  tenantSettingsModule,
   loginModule,
   telemetryModule,
   scimModule,

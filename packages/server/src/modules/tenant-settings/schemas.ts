@@ -1,0 +1,34 @@
+import { Type } from '@sinclair/typebox';
+import { BULK_ACTION_LIMIT } from './service.js';
+
+const BulkActionLimit = Type.Integer({
+  minimum: BULK_ACTION_LIMIT.min,
+  maximum: BULK_ACTION_LIMIT.max,
+  description: 'Most entries one bulk request may carry, e.g. bulk embed user provisioning.',
+});
+
+export const TenantSettings = Type.Object(
+  {
+    useCreatorMode: Type.Boolean({ description: 'Allows creator-mode embed sessions.' }),
+    bulkActionLimit: BulkActionLimit,
+    showDashboardChat: Type.Boolean(),
+    maxExternalUsers: Type.Integer({ readOnly: true, description: 'External users allowed per account; set by PLINTH_MAX_EXTERNAL_USERS.' }),
+  },
+  { $id: 'TenantSettings' },
+);
+
+/**
+ * `maxExternalUsers` is accepted by the schema only so the service can say why it cannot be
+ * changed, rather than the caller getting a bare "unknown property".
+ */
+export const UpdateTenantSettingsBody = Type.Object(
+  {
+    useCreatorMode: Type.Optional(Type.Boolean()),
+    bulkActionLimit: Type.Optional(BulkActionLimit),
+    showDashboardChat: Type.Optional(Type.Boolean()),
+    maxExternalUsers: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: sending it fails.' })),
+  },
+  { additionalProperties: false, minProperties: 1, $id: 'UpdateTenantSettingsInput' },
+);
+
+export const tenantSettingsSchemas = [TenantSettings, UpdateTenantSettingsBody];

@@ -1,0 +1,61 @@
+import { expect, it } from 'vitest';
+import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { authorizationSuite } from '../../test-support/authorization.js';
+import { describeOnStores } from '../../test-support/server.js';
+
+describeOnStores(
+  'tenant settings',
+  (server) => {
+    it('getTenantSettings: defaults and maxExternalUsers from PLINTH_MAX_EXTERNAL_USERS', async () => {
+      const account = await server().newAccount();
+      const response = await account.request({ method: 'GET', url: '/api/v1/tenant-settings', as: account.member });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ useCreatorMode: false, bulkActionLimit: 1000, showDashboardChat: true, maxExternalUsers: 777 });
+    });
+
+    it('updateTenantSettings changes only what is sent', async () => {
+      const account = await server().newAccount();
+      const response = await account.request({
+        method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { useCreatorMode: true, showDashboardChat: false },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({ useCreatorMode: true, bulkActionLimit: 1000, showDashboardChat: false, maxExternalUsers: 777 });
+      const limit = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { bulkActionLimit: 5 } });
+      expect(limit.body).toMatchObject({ useCreatorMode: true, bulkActionLimit: 5 });
+    });
+
+    it.each([
+      [{ bulkActionLimit: 0 }, 'bulkActionLimit'],
+      [{ bulkActionLimit: 100_001 }, 'bulkActionLimit'],
+      [{ bulkActionLimit: 1.5 }, 'bulkActionLimit'],
+      [{ bulkActionLimit: '10' }, 'bulkActionLimit'],
+      [{ maxExternalUsers: 20_000 }, 'read-only'],
+      [{ colour: 'red' }, 'colour'],
+      [{}, 'properties'],
+    ])('400 for %j', async (body, message) => {
+      const account = await server().newAccount();
+      const response = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toContain(message);
+    });
+
+    it('maxExternalUsers is read-only and says where it is set', async () => {
+      const account = await server().newAccount();
+      const response = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { maxExternalUsers: 5 } });
+      expect(response.body.error).toContain('PLINTH_MAX_EXTERNAL_USERS');
+      expect((await server().services.tenantSettings.get(account.id)).maxExternalUsers).toBe(777);
+    });
+
+    authorizationSuite(server, [
+      {
+        operation: 'getTenantSettings', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
+        prepare: async () => ({ url: '/api/v1/tenant-settings' }),
+      },
+      {
+        operation: 'updateTenantSettings', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin', targetsResource: false,
+        prepare: async () => ({ url: '/api/v1/tenant-settings', body: { showDashboardChat: false } }),
+      },
+    ]);
+  },
+  { PLINTH_MAX_EXTERNAL_USERS: '777' },
+);

@@ -1,0 +1,103 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { principalOf } from '../../http/auth.js';
+import { NoContent } from '../../http/common-schemas.js';
+import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery, UserParams } from './schemas.js';
+import { userNotFound } from './service.js';
+import { toUserPage, toUserView } from './view.js';
+
+const tags = ['Users Admin'];
+const readers = { auth: { kinds: PLATFORM_CREDENTIALS } };
+const admins = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
+const Conflict = Type.Ref('Error', { description: 'The email is taken, or the change would leave the account without an active admin.' });
+
+export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { users, groups } = app.services;
+  const withGroups = async (accountId: number, id: number) =>
+    toUserView(await users.get(accountId, id), await groups.groupsOfUser(accountId, id));
+
+  app.post('/api/v1/users', {
+    config: admins,
+    schema: {
+      operationId: 'createUser',
+      tags,
+      summary: 'Create an internal user',
+      body: Type.Ref(CreateUserBody),
+      response: { 201: Type.Ref(User), 409: Conflict },
+    },
+    handler: async (request, reply) => reply.code(201).send(toUserView(await users.create(request.account.id, request.body))),
+  });
+
+  app.get('/api/v1/users', {
+    config: readers,
+    schema: {
+      operationId: 'listUsers',
+      tags,
+      summary: 'List internal users',
+      querystring: UserListQuery,
+      response: { 200: Type.Ref(UserList) },
+    },
+    handler: async (request) => toUserPage(await users.list(request.account.id, request.query)),
+  });
+
+  app.get('/api/v1/users/me', {
+    config: readers,
+    schema: {
+      operationId: 'getMe',
+      tags,
+      summary: 'Get the calling user',
+      description: 'The user the API key or access token acts for.',
+      response: { 200: Type.Ref(User) },
+    },
+    handler: async (request) => {
+      const { userId } = principalOf(request);
+      if (userId === null) throw userNotFound('me');
+      return withGroups(request.account.id, userId);
+    },
+  });
+
+  app.get('/api/v1/users/:id', {
+    config: readers,
+    schema: {
+      operationId: 'getUser',
+      tags,
+      summary: 'Get an internal user',
+      params: UserParams,
+      response: { 200: Type.Ref(User) },
+    },
+    handler: async (request) => withGroups(request.account.id, request.params.id),
+  });
+
+  app.patch('/api/v1/users/:id', {
+    config: admins,
+    schema: {
+      operationId: 'updateUser',
+      tags,
+      summary: 'Update an internal user',
+      description:
+        'Only the supplied fields change. `active: false` makes the user\'s API keys and access tokens stop working until reactivated. ' +
+        'The last active admin of the account can be neither deactivated nor demoted.',
+      params: UserParams,
+      body: Type.Ref(UpdateUserBody),
+      response: { 200: Type.Ref(User), 409: Conflict },
+    },
+    handler: async (request) => toUserView(await users.update(request.account.id, request.params.id, request.body)),
+  });
+
+  app.delete('/api/v1/users/:id', {
+    config: admins,
+    schema: {
+      operationId: 'deleteUser',
+      tags,
+      summary: 'Delete an internal user',
+      description: 'Their credentials, group memberships and attribute values go with them. The last active admin cannot be deleted.',
+      params: UserParams,
+      response: { 204: NoContent, 409: Conflict },
+    },
+    handler: async (request, reply) => {
+      await users.delete(request.account.id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  });
+};
