@@ -1,0 +1,39 @@
+import { bodyOf, pairs } from '../../core/body.js';
+import { defineVerb } from '../../core/define.js';
+import { DATA_OPTION, id, listVerb } from '../../core/rest.js';
+
+export const values = {
+  ...listVerb({
+    summary: "List a user's attribute values (getUserAttributeValues)",
+    args: ['<user_id>'],
+    paged: false,
+    path: ([u]) => `/api/v1/users/${id(u, 'user_id')}/attribute-values`,
+    columns: [['Name', 'name'], ['Value', 'value']],
+  }),
+  name: 'values',
+  aliases: undefined,
+};
+
+/** A value typed on the command line: JSON when it parses (numbers, arrays, null), text otherwise. */
+function parseValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export const setValues = defineVerb({
+  name: 'set-values',
+  summary: "Set a user's attribute values (setUserAttributeValues); null clears one",
+  args: ['<user_id>', '[name=value...]'],
+  options: [DATA_OPTION],
+  examples: ['plinth attributes set-values 7 region=emea level=3 tags=\'["a","b"]\' old=null'],
+  async run(f, [userId, assignments], opts) {
+    const body = await bodyOf(f.io, opts.data, {});
+    const given = pairs(assignments as unknown as string[], 'name=value').map(([name, value]) => ({ name, value: parseValue(value) }));
+    if (given.length > 0) body.values = [...((body.values as unknown[]) ?? []), ...given];
+    const response = await (await f.client()).request('PUT', `/api/v1/users/${id(userId, 'user_id')}/attribute-values`, { body });
+    f.output.list(response, [['Name', 'name'], ['Value', 'value']]);
+  },
+});

@@ -1,0 +1,23 @@
+import { bodyVerb, deleteVerb, getVerb, id, listVerb } from '../../core/rest.js';
+
+const options = [
+  { flags: '--name <name>', description: 'Group name' },
+  { flags: '--description <text>', description: 'Description' },
+];
+const fields = (opts: Record<string, any>) => ({ name: opts.name, description: opts.description });
+
+export const list = listVerb({
+  summary: 'List groups (listGroups)',
+  path: () => '/api/v1/user-groups',
+  columns: [['ID', 'id'], ['Name', 'name'], ['Users', 'userCount'], ['Description', 'description']],
+});
+export const get = getVerb({ summary: 'Show one group (getGroup)', path: ([g]) => `/api/v1/user-groups/${id(g)}` });
+export const create = bodyVerb({
+  name: 'create', summary: 'Create a group (createGroup)', method: 'POST', path: () => '/api/v1/user-groups', options, fields,
+  done: (_a, data) => `Created group ${data?.id}`,
+});
+export const update = bodyVerb({
+  name: 'update', summary: 'Rename or describe a group (updateGroup)', method: 'PATCH', args: ['<id>'],
+  path: ([g]) => `/api/v1/user-groups/${id(g)}`, options, fields,
+});
+export const remove = deleteVerb({ summary: 'Delete a group (deleteGroup)', path: ([g]) => `/api/v1/groups/${id(g)}`, what: ([g]) => `group ${g}` });

@@ -1,0 +1,44 @@
+import type { Group, Verb } from '../core/define.js';
+
+/**
+ * Every command of `plinth`: its name, one line of help, and how to load it. Nothing here imports
+ * a command module; the tree loads only the entry a run asks for. A new group adds one line.
+ */
+export interface Entry {
+  name: string;
+  summary: string;
+  aliases?: string[];
+  load(): Promise<Group | { verb: Verb }>;
+}
+
+const group = (name: string, summary: string, load: () => Promise<{ group: Group }>, aliases?: string[]): Entry => ({
+  name,
+  summary,
+  aliases,
+  load: async () => (await load()).group,
+});
+
+export const manifest: Entry[] = [
+  { name: 'login', summary: 'Log in to a Plinth server (browser device flow or API key)', load: () => import('./auth/login.js') },
+  { name: 'logout', summary: "Remove a context's credentials and revoke its login", load: () => import('./auth/logout.js') },
+  { name: 'whoami', summary: 'Show the account, user or key, role and credential in use', load: () => import('./auth/whoami.js') },
+  group('context', 'List, switch and show saved contexts', () => import('./context/index.js')),
+  group('deployments', 'Deployments: list, get, create', () => import('./deployments/index.js')),
+  group('users', 'Internal users: list, get, create, update, delete, passwords and invites', () => import('./users/index.js')),
+  group('groups', 'User groups and their members', () => import('./groups/index.js')),
+  group('attributes', 'User attributes and the values users hold', () => import('./attributes/index.js')),
+  group('tenant', 'Tenant settings of the account', () => import('./tenant/index.js')),
+  group('integrations', 'OAuth integrations', () => import('./integrations/index.js')),
+  group('api-keys', 'API keys of the account', () => import('./api-keys/index.js')),
+  group('scim', 'SCIM 2.0 users and groups (with a SCIM token), and SCIM tokens', () => import('./scim/index.js')),
+  group('embed', 'Signed embedding: sessions, tokens, audit, embed tenants and their users', () => import('./embed/index.js')),
+  { name: 'spec', summary: 'List the operations of the API, or print its OpenAPI document', load: () => import('./spec/spec.js') },
+  { name: 'api', summary: 'Send an authenticated request to any path of the API', load: () => import('./api/api.js') },
+  { name: 'update', summary: 'Install the latest release of plinth (--check only reports)', load: () => import('./update/update.js') },
+  { name: 'completion', summary: 'Print a shell completion script (bash, zsh or fish)', load: () => import('./completion/completion.js') },
+];
+
+/** Every entry loaded, for completion scripts. */
+export async function loadAll(): Promise<Array<{ entry: Entry; loaded: Group | { verb: Verb } }>> {
+  return Promise.all(manifest.map(async (entry) => ({ entry, loaded: await entry.load() })));
+}

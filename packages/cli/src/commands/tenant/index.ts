@@ -1,0 +1,5 @@
+import type { Group } from '../../core/define.js';
+import { show } from './show.js';
+import { update } from './update.js';
+
+export const group: Group = { name: 'tenant', summary: 'Tenant settings', verbs: [show, update] };

@@ -1,0 +1,21 @@
+import { bool, int } from '../../core/body.js';
+import { bodyVerb } from '../../core/rest.js';
+
+export const update = bodyVerb({
+  name: 'update',
+  summary: 'Change tenant settings (updateTenantSettings)',
+  method: 'PATCH',
+  path: () => '/api/v1/tenant-settings',
+  options: [
+    { flags: '--use-creator-mode <bool>', description: 'Allow creator-mode embed sessions' },
+    { flags: '--bulk-action-limit <n>', description: 'Largest bulk request (e.g. embed user provisioning)' },
+    { flags: '--show-dashboard-chat <bool>', description: 'Show the AI chat on embedded dashboards by default' },
+    { flags: '--max-external-users <n>', description: 'External (embed) users allowed' },
+  ],
+  fields: (opts) => ({
+    useCreatorMode: bool(opts.useCreatorMode, '--use-creator-mode'),
+    bulkActionLimit: int(opts.bulkActionLimit, '--bulk-action-limit'),
+    showDashboardChat: bool(opts.showDashboardChat, '--show-dashboard-chat'),
+    maxExternalUsers: int(opts.maxExternalUsers, '--max-external-users'),
+  }),
+});

@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { CliError } from '../../core/errors.js';
+
+const run = promisify(execFile);
+
+/**
+ * The layout install.sh creates, which `update` keeps: `<dir>/versions/<version>/` holds an
+ * unpacked release and `<dir>/bin/plinth` links to the current one's `dist/main.js`.
+ */
+export function installRootOf(env: Record<string, string | undefined>): string | undefined {
+  if (env.PLINTH_INSTALL_DIR) return env.PLINTH_INSTALL_DIR;
+  const packageRoot = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+  return basename(dirname(packageRoot)) === 'versions' ? dirname(dirname(packageRoot)) : undefined;
+}
+
+export async function installRelease(root: string, version: string, tarball: Buffer, sha256: string | undefined): Promise<string> {
+  const digest = createHash('sha256').update(tarball).digest('hex');
+  if (sha256 && digest !== sha256) throw new CliError(`The downloaded release ${version} does not match its checksum`);
+  const versions = join(root, 'versions');
+  await mkdir(versions, { recursive: true });
+  const work = await mkdtemp(join(tmpdir(), 'plinth-update-'));
+  try {
+    const file = join(work, 'release.tgz');
+    await writeFile(file, tarball);
+    const staged = join(versions, `.${version}.${process.pid}`);
+    await rm(staged, { recursive: true, force: true });
+    await mkdir(staged, { recursive: true });
+    await run('tar', ['-xzf', file, '-C', staged, '--strip-components=1']);
+    const target = join(versions, version);
+    await rm(target, { recursive: true, force: true });
+    await rename(staged, target);
+    // Swap the link atomically: a new link beside the old one, renamed over it.
+    await mkdir(join(root, 'bin'), { recursive: true });
+    const link = join(root, 'bin', 'plinth');
+    const next = `${link}.${process.pid}`;
+    await rm(next, { force: true });
+    await symlink(join('..', 'versions', version, 'dist', 'main.js'), next);
+    await rename(next, link);
+    return link;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

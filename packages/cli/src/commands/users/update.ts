@@ -1,0 +1,12 @@
+import { bodyVerb, id } from '../../core/rest.js';
+import { userFields, userOptions } from './fields.js';
+
+export const update = bodyVerb({
+  name: 'update',
+  summary: 'Change an internal user (updateUser)',
+  method: 'PATCH',
+  args: ['<id>'],
+  path: ([userId]) => `/api/v1/users/${id(userId)}`,
+  options: userOptions,
+  fields: userFields,
+});

@@ -1,0 +1,105 @@
+import { AuthError, HttpError, messageOf, NetworkError } from './errors.js';
+import { authorization, type Target } from './target.js';
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined | Array<string>>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Send no Authorization header (public endpoints such as the spec and the token endpoint). */
+  anonymous?: boolean;
+  /** Return 4xx/5xx responses instead of throwing. */
+  allowErrors?: boolean;
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  /** The body exactly as received, for `--json` passthrough. */
+  text: string;
+  /** The parsed body; undefined when empty or not JSON. */
+  data: T;
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+}
+
+/**
+ * The HTTP client commands use. It sends the target's credential, and when an access token is
+ * refused (401) and a refresh token is known, it refreshes once, saves the new pair through
+ * `onRefresh` and retries the request.
+ */
+export class HttpClient {
+  constructor(
+    readonly target: Target,
+    private readonly userAgent: string,
+    private readonly onRefresh: (pair: TokenPair) => Promise<void>,
+  ) {}
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+    let response = await this.send<T>(method, path, options);
+    if (response.status === 401 && !options.anonymous && this.target.refreshToken && this.target.scheme === 'bearer') {
+      if (await this.refresh()) response = await this.send<T>(method, path, options);
+    }
+    if (response.status >= 400 && !options.allowErrors) throw this.errorOf(response);
+    return response;
+  }
+
+  url(path: string, query?: RequestOptions['query']): string {
+    const url = new URL(path.startsWith('/') ? `${this.target.url}${path}` : `${this.target.url}/${path}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
+    }
+    return url.toString();
+  }
+
+  errorOf(response: Response): HttpError {
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    return new HttpError(response.status, messageOf(response.status, response.data, response.text), response.data, requestId);
+  }
+
+  private async send<T>(method: string, path: string, options: RequestOptions): Promise<Response<T>> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent, ...options.headers };
+    const auth = options.anonymous ? undefined : authorization(this.target);
+    if (auth) headers.authorization = auth;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    let raw: globalThis.Response;
+    const url = this.url(path, options.query);
+    try {
+      raw = await fetch(url, { method: method.toUpperCase(), headers, body, redirect: 'manual' });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new NetworkError(`Cannot reach ${this.target.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, 'Check the URL of the context (`plinth context show`) and that the server is running.');
+    }
+    const text = await raw.text();
+    let data: any;
+    try {
+      data = text ? JSON.parse(text) : undefined;
+    } catch {
+      data = undefined;
+    }
+    return { status: raw.status, headers: raw.headers, text, data };
+  }
+
+  private async refresh(): Promise<boolean> {
+    const response = await this.send<TokenPair>('POST', '/api/v1/auth/token', {
+      anonymous: true,
+      body: { grant_type: 'refresh_token', refresh_token: this.target.refreshToken },
+    });
+    if (response.status !== 200 || !response.data?.access_token) {
+      const reason = (response.data as { error_description?: string } | undefined)?.error_description;
+      throw new AuthError(`Your login has expired${reason ? `: ${reason}` : ''}`, 'Run `plinth login` again.');
+    }
+    this.target.credential = response.data.access_token;
+    this.target.refreshToken = response.data.refresh_token;
+    await this.onRefresh(response.data);
+    return true;
+  }
+}

@@ -1,0 +1,100 @@
+import { bodyOf, positiveInt } from './body.js';
+import type { Verb, OptionSpec } from './define.js';
+import type { Factory } from './factory.js';
+import type { Column } from './output.js';
+
+/**
+ * Builders for the verbs most groups share (list, get, create, update, delete). Each returns a
+ * plain Verb, so a group's file per verb stays a short declaration of paths, columns and flags.
+ */
+type PathOf = (args: string[], opts: Record<string, any>) => string;
+
+export const DATA_OPTION: OptionSpec = { flags: '-d, --data <json>', description: 'Request body as JSON, @file, or - for standard input' };
+const PAGE_OPTIONS: OptionSpec[] = [
+  { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
+  { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
+];
+
+export function pageQuery(opts: Record<string, any>) {
+  return { first: opts.first === undefined ? undefined : positiveInt(opts.first, '--first'), after: opts.after };
+}
+
+export function listVerb(spec: { summary: string; path: PathOf; columns: Column[]; args?: string[]; options?: OptionSpec[]; paged?: boolean; query?: (opts: Record<string, any>) => Record<string, any> }): Verb {
+  return {
+    name: 'list',
+    aliases: ['ls'],
+    summary: spec.summary,
+    args: spec.args,
+    options: [...(spec.paged === false ? [] : PAGE_OPTIONS), ...(spec.options ?? [])],
+    async run(f, args, opts) {
+      const client = await f.client();
+      const query = { ...(spec.paged === false ? {} : pageQuery(opts)), ...spec.query?.(opts) };
+      f.output.list(await client.request('GET', spec.path(args, opts), { query }), spec.columns);
+    },
+  };
+}
+
+export function getVerb(spec: { summary: string; path: PathOf; args?: string[]; fields?: Column[]; name?: string }): Verb {
+  return {
+    name: spec.name ?? 'get',
+    summary: spec.summary,
+    args: spec.args ?? ['<id>'],
+    async run(f, args, opts) {
+      const client = await f.client();
+      f.output.object(await client.request('GET', spec.path(args, opts)), spec.fields);
+    },
+  };
+}
+
+/** A verb that sends a JSON body built from `-d` and flags, then prints the answer. */
+export function bodyVerb(spec: {
+  name: string;
+  summary: string;
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: PathOf;
+  args?: string[];
+  options?: OptionSpec[];
+  /** Body fields from flags; undefined values are left out. */
+  fields?: (opts: Record<string, any>, args: string[]) => Record<string, unknown>;
+  show?: Column[];
+  /** The body may be empty (no -d, no flags). */
+  optionalBody?: boolean;
+  done?: (args: string[], data: any) => string;
+  description?: string;
+  examples?: string[];
+}): Verb {
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    description: spec.description,
+    examples: spec.examples,
+    args: spec.args,
+    options: [...(spec.options ?? []), DATA_OPTION],
+    async run(f, args, opts) {
+      const body = await bodyOf(f.io, opts.data, spec.fields?.(opts, args) ?? {});
+      const client = await f.client();
+      const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
+      const response = await client.request(spec.method, spec.path(args, opts), { body: send });
+      if (spec.done) f.output.status(spec.done(args, response.data));
+      if (response.text) f.output.object(response, spec.show);
+    },
+  };
+}
+
+export function deleteVerb(spec: { summary: string; path: PathOf; args?: string[]; what: (args: string[]) => string; name?: string }): Verb {
+  return {
+    name: spec.name ?? 'delete',
+    aliases: spec.name ? undefined : ['rm'],
+    summary: spec.summary,
+    args: spec.args ?? ['<id>'],
+    async run(f: Factory, args) {
+      const client = await f.client();
+      const response = await client.request('DELETE', spec.path(args, {}));
+      if (f.output.json && response.text) f.output.raw(response);
+      f.output.status(`Deleted ${spec.what(args)}`);
+    },
+  };
+}
+
+export const id = (value: string | undefined, what = 'id') => positiveInt(value ?? '', what);
+export const enc = encodeURIComponent;
