@@ -24,7 +24,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
         "external user's profile, groups and attribute values first. Exchange the `sessionId` within 5 minutes with " +
         'postTokenBySessionId. A key scoped to other deployments gets 403; a new external user past the account limit gets 422.',
       body: Type.Ref(GenerateSessionInput),
-      response: { 200: Type.Ref(GenerateSessionResponse), 422: Type.Ref('Error') },
+      response: { 200: Type.Ref(GenerateSessionResponse), 404: Type.Ref('Error'), 422: Type.Ref('Error') },
     },
     handler: async (request) => embed.generateSession(request.account, principalOf(request), request.body),
   });
