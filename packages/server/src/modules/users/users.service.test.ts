@@ -88,6 +88,20 @@ describeOnStores('users service', (server) => {
       await expect(act(users(), account.id, account.admin.id)).resolves.not.toThrow();
     });
 
+    it('two admins demoting each other at once: exactly one succeeds, one active admin remains', async () => {
+      const account = await server().newAccount();
+      const second = await account.addUser('admin');
+      const results = await Promise.allSettled([
+        users().update(account.id, account.admin.id, { role: 'member' }),
+        users().setActive(account.id, second.id, false),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(rejected.reason).toMatchObject({ status: 409 });
+      const admins = (await users().list(account.id, {})).items.filter((u) => u.role === 'admin' && u.active);
+      expect(admins).toHaveLength(1);
+    });
+
     it('a member can be deactivated, demoted further and deleted freely', async () => {
       const account = await server().newAccount();
       await users().setActive(account.id, account.member.id, false);
