@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PostgresListeners } from './postgres-listeners.js';
+import { WriteWatchPlugin, type WatchedWrites } from './write-watch.js';
 import type { Database } from './schema.js';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -12,6 +14,14 @@ export interface Store {
   /** The PostgreSQL schema that holds Plinth's tables (`public` unless a test isolates itself). */
   readonly schema: string;
   ping(): Promise<void>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel`, from this process or any other
+   * on the same database. After a lost connection it calls `onMessage(null)`: messages may have
+   * been missed, so whatever they would have invalidated must be treated as stale.
+   */
+  listen(channel: string, onMessage: (payload: string | null) => void): Promise<void>;
+  /** Calls `onWrite` right after this process updates or deletes the watched rows. */
+  watchWrites(writes: WatchedWrites, onWrite: () => void): void;
   close(): Promise<void>;
 }
 
@@ -45,7 +55,9 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   if (schema !== 'public') await pool.query(`create schema if not exists ${quoteIdent(schema)}`);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const writes = new WriteWatchPlugin();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+  const listeners = new PostgresListeners(url);
   return {
     kind: 'postgres',
     db,
@@ -53,7 +65,10 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
     async ping() {
       await pool.query('select 1');
     },
+    listen: (channel, onMessage) => listeners.add(channel, onMessage),
+    watchWrites: (watched, onWrite) => writes.watch(watched, onWrite),
     async close() {
+      await listeners.close();
       await db.destroy();
     },
   };
@@ -63,7 +78,8 @@ async function openPGlite(dataDir: string | undefined): Promise<Store> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const writes = new WriteWatchPlugin();
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [writes] });
   return {
     kind: 'pglite',
     db,
@@ -71,6 +87,10 @@ async function openPGlite(dataDir: string | undefined): Promise<Store> {
     async ping() {
       await pglite.query('select 1');
     },
+    async listen(channel, onMessage) {
+      await pglite.listen(channel, onMessage);
+    },
+    watchWrites: (watched, onWrite) => writes.watch(watched, onWrite),
     async close() {
       await db.destroy();
       await pglite.close();

@@ -6,6 +6,24 @@ import type { Role } from '../../store/schema.js';
 import type { CredentialRecord, CredentialRepo } from './repo.js';
 
 const TOUCH_EVERY_MS = 60_000;
+/** How long a verified credential is trusted without asking the store again (a backstop only). */
+const CACHE_MS = 5_000;
+const CACHE_MAX_ENTRIES = 100_000;
+
+/** What a change to these columns can take away from a credential; mirrored by migration 0002's triggers. */
+export const CREDENTIAL_WRITES = {
+  api_key: ['revoked_at', 'role', 'deployment_ids', 'user_id', 'key_hash'],
+  access_token: ['revoked_at', 'expires_at', 'token_hash', 'user_id'],
+  scim_token: ['revoked_at', 'token_hash'],
+  app_user: ['active', 'role', 'account_id'],
+} as const;
+
+interface CachedPrincipal {
+  principal: Principal;
+  /** When an access token itself expires; the cache never outlives it. */
+  expiresAt: number | null;
+  cachedUntil: number;
+}
 
 /**
  * Verifiers for the credential kinds this module issues. A credential of another account is
@@ -13,33 +31,75 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export class CredentialVerifiers {
   private readonly lastTouched = new Map<string, number>();
+  /**
+   * Verified credentials by hash. Every change that could take one away empties the account's
+   * entries at once (see `forgetAccount`, wired to the store's write watch and NOTIFY), so the
+   * cache saves a query per request without ever honouring a revoked key.
+   */
+  private readonly verified = new Map<string, CachedPrincipal>();
 
   constructor(private readonly repo: CredentialRepo) {}
 
   apiKey: CredentialVerifier = async (account, secret) => {
     const hash = hashCredential(secret);
-    const record = await this.repo.findApiKeyByHash(hash);
-    const principal = this.check(record, account.id, 'API key');
+    const principal =
+      this.cached(`k${hash}`, account.id) ??
+      this.remember(`k${hash}`, { ...this.check(await this.repo.findApiKeyByHash(hash), account.id, 'API key'), kind: 'apiKey' }, null);
     this.touch(`k${principal.credentialId}`, () => this.repo.touchApiKey(principal.credentialId));
-    return { ...principal, kind: 'apiKey' };
+    return principal;
   };
 
   accessToken: CredentialVerifier = async (account, secret) => {
-    const record = await this.repo.findAccessTokenByHash(hashCredential(secret));
+    const hash = hashCredential(secret);
+    const hit = this.cached(`a${hash}`, account.id);
+    if (hit) return hit;
+    const record = await this.repo.findAccessTokenByHash(hash);
     const principal = this.check(record, account.id, 'access token');
-    if (record!.expires_at && record!.expires_at.getTime() <= Date.now()) {
+    const expiresAt = record!.expires_at ? record!.expires_at.getTime() : null;
+    if (expiresAt !== null && expiresAt <= Date.now()) {
       throw unauthenticated('The access token has expired; refresh it or run `plinth login`');
     }
-    return { ...principal, kind: 'accessToken' };
+    return this.remember(`a${hash}`, { ...principal, kind: 'accessToken' }, expiresAt);
   };
 
   scimToken: CredentialVerifier = async (account, secret) => {
-    const record = await this.repo.findScimTokenByHash(hashCredential(secret));
+    const hash = hashCredential(secret);
+    const hit = this.cached(`s${hash}`, account.id);
+    if (hit) return hit;
+    const record = await this.repo.findScimTokenByHash(hash);
     if (!record || record.account_id !== account.id) throw unauthenticated('Unknown SCIM token');
     if (record.revoked_at) throw unauthenticated('The SCIM token has been revoked');
     this.touch(`s${record.id}`, () => this.repo.touchScimToken(record.id));
-    return { kind: 'scimToken', accountId: account.id, credentialId: record.id, userId: null, role: 'admin', deploymentIds: null };
+    const principal: Principal = {
+      kind: 'scimToken', accountId: account.id, credentialId: record.id, userId: null, role: 'admin', deploymentIds: null,
+    };
+    return this.remember(`s${hash}`, principal, null);
   };
+
+  forgetAccount(accountId: number): void {
+    for (const [key, entry] of this.verified) if (entry.principal.accountId === accountId) this.verified.delete(key);
+  }
+
+  forgetAll(): void {
+    this.verified.clear();
+  }
+
+  private cached(key: string, accountId: number): Principal | undefined {
+    const entry = this.verified.get(key);
+    if (!entry) return undefined;
+    const now = Date.now();
+    if (entry.cachedUntil <= now || (entry.expiresAt !== null && entry.expiresAt <= now) || entry.principal.accountId !== accountId) {
+      this.verified.delete(key);
+      return undefined;
+    }
+    return entry.principal;
+  }
+
+  private remember(key: string, principal: Principal, expiresAt: number | null): Principal {
+    if (this.verified.size >= CACHE_MAX_ENTRIES) this.verified.clear();
+    this.verified.set(key, { principal, expiresAt, cachedUntil: Date.now() + CACHE_MS });
+    return principal;
+  }
 
   private check(record: CredentialRecord | undefined, accountId: number, what: string): Omit<Principal, 'kind'> {
     if (!record || record.account_id !== accountId) throw unauthenticated(`Unknown ${what}`);
