@@ -3,6 +3,7 @@ import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
 import { AccountService } from './modules/accounts/service.js';
 import { CredentialService } from './modules/credentials/service.js';
+import { watchCredentialChanges } from './modules/credentials/invalidation.js';
 import { DeploymentService } from './modules/deployments/service.js';
 import { OAuthIntegrationService } from './modules/oauth-integrations/service.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
@@ -41,6 +42,7 @@ export async function createServices(store: Store, config: Config): Promise<Serv
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
   const accounts = new AccountService(store.db);
   const credentials = new CredentialService(store.db);
+  await watchCredentialChanges(store, credentials);
   const users = new UserService(store.db);
   const groups = new GroupService(store.db, users);
   const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation.js';
+import * as credentialNotify from './0002_credential_notify.js';
 import * as embed from './0200_embed.js';
 import * as scim from './0300_scim.js';
 import * as login from './0400_login.js';
@@ -10,6 +11,7 @@ import * as login from './0400_login.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_credential_notify': credentialNotify,
   '0200_embed': embed,
   '0300_scim': scim,
   '0400_login': login,
