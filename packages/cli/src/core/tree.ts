@@ -83,7 +83,8 @@ function addVerb(command: Command, verb: Verb, group: string, io: IO, version: s
   if (verb.examples?.length) command.addHelpText('after', `\nExamples:\n${verb.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
   command.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Command;
-    const args = self.args.slice(0, verb.args?.length ?? 0);
+    // processedArgs holds one entry per declared argument; a variadic one is an array.
+    const args = self.processedArgs as string[];
     const factory = new Factory(io, program.opts<GlobalFlags>(), version);
     state.ran = group;
     state.factory = factory;
