@@ -69,6 +69,9 @@ export class HttpClient {
     if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
+    } else {
+      // A content type without a body is refused by the server (an empty JSON body is invalid).
+      delete headers['content-type'];
     }
     let raw: globalThis.Response;
     const url = this.url(path, options.query);
