@@ -1,0 +1,65 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { expect, it } from 'vitest';
+import { cliRunner, describeCli } from '../test-support/harness.js';
+import { runBackgroundJob } from './background.js';
+import { compareVersions } from './releases.js';
+
+describeCli('plinth telemetry and update check', (ctx, home) => {
+  const plinth = cliRunner(home);
+  const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, PLINTH_NO_UPDATE_CHECK: '1' });
+
+  it('5: sends command group, outcome, version, platform and a hashed machine id to the server, which stores it', async () => {
+    const ok = await plinth(['deployments', 'list'], { env: env() });
+    const failed = await plinth(['deployments', 'get', '424242'], { env: env() });
+    const jobs = [...ok.jobs, ...failed.jobs];
+    expect(jobs).toHaveLength(2);
+    expect(jobs[0]).toMatchObject({ kind: 'telemetry', url: `${ctx().url}/api/v1/telemetry`, event: { command: 'deployments', success: true, platform: expect.stringMatching(/^linux-/) } });
+    const machine = (jobs[0] as { event: { machineId: string } }).event.machineId;
+    expect(machine).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(jobs)).not.toContain(ctx().admin.apiKey);
+    for (const job of jobs) await runBackgroundJob(job);
+    expect(await ctx().server.services.telemetry.summary(ctx().accountId)).toEqual([
+      { command: 'deployments', success: false, count: 1 },
+      { command: 'deployments', success: true, count: 1 },
+    ]);
+  });
+
+  it.each([['PLINTH_NO_TELEMETRY'], ['PLINTH_TELEMETRY_DISABLED'], ['CI']])('5: %s turns telemetry off', async (variable) => {
+    const result = await plinth(['deployments', 'list'], { env: { ...env(), [variable]: '1' } });
+    expect(result.jobs).toEqual([]);
+  });
+
+  it('4.8 rule 2: checks a local release source in the background, at most daily, with a notice on a terminal only', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'plinth-releases-'));
+    await writeFile(join(dir, 'index.json'), JSON.stringify({ latest: '9.0.0', releases: { '9.0.0': { tarball: 'plinth-cli-9.0.0.tgz' } } }));
+    const source = pathToFileURL(dir).toString();
+    const withUpdates = { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, PLINTH_RELEASE_URL: source, PLINTH_NO_TELEMETRY: '1' };
+    const first = await plinth(['deployments', 'list'], { env: withUpdates, stderrIsTTY: true });
+    expect(first.jobs).toEqual([{ kind: 'update-check', releaseUrl: source, cacheFile: join(home(), 'plinth', 'update-check.json') }]);
+    expect(first.stderr).not.toContain('new release');
+    await runBackgroundJob(first.jobs[0]!);
+
+    const second = await plinth(['deployments', 'list'], { env: withUpdates, stderrIsTTY: true });
+    expect(second.jobs).toEqual([]);
+    expect(second.stderr).toContain('A new release of plinth is available: 0.1.0 → 9.0.0\nRun `plinth update` to install it.\n');
+    const piped = await plinth(['deployments', 'list'], { env: withUpdates, stderrIsTTY: false });
+    expect(piped.stderr).not.toContain('new release');
+    const off = await plinth(['deployments', 'list'], { env: { ...withUpdates, CI: 'true' }, stderrIsTTY: true });
+    expect(off.stderr).not.toContain('new release');
+
+    const check = await plinth(['update', '--check'], { env: withUpdates });
+    expect(check).toMatchObject({ code: 0, stdout: 'A new release is available: 0.1.0 → 9.0.0\n' });
+    const unreachable = await plinth(['update', '--check'], { env: { ...withUpdates, PLINTH_RELEASE_URL: pathToFileURL(join(dir, 'missing')).toString() } });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toMatch(/^error: Cannot read the release index at file:/);
+  });
+
+  it('compares versions numerically', () => {
+    expect(compareVersions('0.10.0', '0.9.9')).toBe(1);
+    expect(compareVersions('v1.2.0', '1.2.0')).toBe(0);
+    expect(compareVersions('1.0.0-rc.1', '1.0.0')).toBe(-1);
+  });
+});
