@@ -1,0 +1,49 @@
+#!/bin/sh
+# Installs the plinth command-line client from a release index.
+#   PLINTH_RELEASE_URL  release index (index.json) or the directory holding it; http(s):// or file://
+#   PLINTH_VERSION      release to install (default: the latest)
+#   PLINTH_INSTALL_DIR  where to install (default: $HOME/.plinth); the command is $PLINTH_INSTALL_DIR/bin/plinth
+# Needs Node.js 20 or newer and tar. Nothing is fetched but the release tarball itself.
+set -eu
+
+RELEASE_URL="${PLINTH_RELEASE_URL:-https://releases.plinth.dev/cli/}"
+VERSION="${PLINTH_VERSION:-latest}"
+DIR="${PLINTH_INSTALL_DIR:-$HOME/.plinth}"
+
+command -v node >/dev/null 2>&1 || { echo "install.sh: plinth needs Node.js 20 or newer (node not found)" >&2; exit 1; }
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { echo "install.sh: plinth needs Node.js 20 or newer" >&2; exit 1; }
+
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# Node reads the index and downloads the tarball (http, https or file), checking its sha256.
+RESOLVED="$(node --input-type=module - "$RELEASE_URL" "$VERSION" "$TMP/release.tgz" <<'JS'
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const [source, wanted, target] = process.argv.slice(2);
+const indexUrl = source.endsWith('.json') ? source : `${source.replace(/\/+$/, '')}/index.json`;
+const get = async (url) => url.startsWith('file:') ? readFileSync(fileURLToPath(url)) : Buffer.from(await (await fetch(url).then((r) => { if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`); return r; })).arrayBuffer());
+const index = JSON.parse((await get(indexUrl)).toString('utf8'));
+const version = wanted === 'latest' ? index.latest : wanted.replace(/^v/, '');
+const release = index.releases?.[version];
+if (!release) { console.error(`install.sh: no release ${version} at ${indexUrl} (available: ${Object.keys(index.releases ?? {}).join(', ')})`); process.exit(1); }
+const tarball = await get(new URL(release.tarball, indexUrl).toString());
+if (release.sha256 && createHash('sha256').update(tarball).digest('hex') !== release.sha256) { console.error('install.sh: checksum mismatch'); process.exit(1); }
+writeFileSync(target, tarball);
+console.log(version);
+JS
+)"
+
+mkdir -p "$DIR/versions/$RESOLVED.tmp" "$DIR/bin"
+tar -xzf "$TMP/release.tgz" -C "$DIR/versions/$RESOLVED.tmp" --strip-components=1
+rm -rf "$DIR/versions/$RESOLVED"
+mv "$DIR/versions/$RESOLVED.tmp" "$DIR/versions/$RESOLVED"
+chmod +x "$DIR/versions/$RESOLVED/dist/main.js"
+ln -sfn "../versions/$RESOLVED/dist/main.js" "$DIR/bin/plinth"
+
+echo "Installed plinth $RESOLVED to $DIR/bin/plinth"
+case ":$PATH:" in
+  *":$DIR/bin:"*) ;;
+  *) echo "Add it to your PATH: export PATH=\"$DIR/bin:\$PATH\"" ;;
+esac
