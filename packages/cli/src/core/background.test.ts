@@ -17,7 +17,7 @@ describeCli('plinth telemetry and update check', (ctx, home) => {
     const jobs = [...ok.jobs, ...failed.jobs];
     expect(jobs).toHaveLength(2);
     expect(jobs[0]).toMatchObject({ kind: 'telemetry', url: `${ctx().url}/api/v1/telemetry`, event: { command: 'deployments', success: true, platform: expect.stringMatching(/^linux-/) } });
-    const machine = (jobs[0] as { event: { machineId: string } }).event.machineId;
+    const machine = (jobs[0] as unknown as { event: { machineId: string } }).event.machineId;
     expect(machine).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(jobs)).not.toContain(ctx().admin.apiKey);
     for (const job of jobs) await runBackgroundJob(job);
