@@ -16,7 +16,7 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'scimGetServiceProviderConfig', tags, summary: 'Get the SCIM service provider configuration',
       response: { 200: Type.Ref(ScimServiceProviderConfig) },
     },
-    handler: async (request) => scim.serviceProviderConfig(contextOf(request)),
+    handler: async (request) => scim.serviceProviderConfig(contextOf(request), app.initialConfig.bodyLimit ?? 1024 * 1024),
   });
 
   app.get(`${SCIM_PREFIX}/ResourceTypes`, {

@@ -1,6 +1,4 @@
 import { Type } from '@sinclair/typebox';
-// Read at call time only, so the import cycle through app.ts is harmless.
-import { BODY_LIMIT } from '../../app.js';
 import { resourceTypes, type AttributeDef, type ResourceTypeDef } from './attributes.js';
 import { URN } from './errors.js';
 import { MAX_RESULTS } from './list-params.js';
@@ -10,12 +8,12 @@ import type { Meta } from './mappers.js';
  * RFC 7644 §4 discovery, generated from the same attribute definitions the filter, sort and patch
  * code use, so what it advertises is what the server does.
  */
-export function serviceProviderConfig(ctx: Meta, bulkActionLimit: number) {
+export function serviceProviderConfig(ctx: Meta, bulkActionLimit: number, maxPayloadSize: number) {
   return {
     schemas: [URN.serviceProviderConfig],
     documentationUri: 'https://datatracker.ietf.org/doc/html/rfc7644',
     patch: { supported: true },
-    bulk: { supported: true, maxOperations: bulkActionLimit, maxPayloadSize: BODY_LIMIT },
+    bulk: { supported: true, maxOperations: bulkActionLimit, maxPayloadSize },
     filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: false },
     sort: { supported: true },

@@ -86,34 +86,57 @@ export const groupTarget: FilterTarget = {
 export class ScimQueryRepo {
   constructor(private readonly db: Executor) {}
 
-  async listUsers(accountId: number, query: ListQuery): Promise<{ total: number; rows: AppUserRow[] }> {
+  listUsers(accountId: number, query: ListQuery): Promise<{ total: number; rows: AppUserRow[] }> {
     const where = query.where ?? sql`true`;
-    const { rows: counted } = await sql<{ total: number }>`
-      select count(*)::int as total from app_user u where u.account_id = ${accountId} and (${where})`.execute(this.db);
-    const total = counted[0]?.total ?? 0;
-    if (query.limit === 0 || query.offset >= total) return { total, rows: [] };
     const order = orderClause(query.orderBy, sql`u.id`);
-    // The page's ids come from the narrowest scan the planner can find (index-only on
-    // (account_id, id) when unfiltered), so a deep startIndex does not fetch every skipped row.
-    const { rows } = await sql<AppUserRow>`
-      select u.* from app_user u where u.account_id = ${accountId} and u.id in (
-        select u.id from app_user u where u.account_id = ${accountId} and (${where})
-        order by ${order} offset ${query.offset} limit ${query.limit})
-      order by ${order}`.execute(this.db);
-    return { total, rows };
+    return this.paged(
+      sql`select count(*)::int as total from app_user u where u.account_id = ${accountId} and (${where})`,
+      // The page's ids come from the narrowest scan the planner can find (index-only on
+      // (account_id, id) when unfiltered), so a deep startIndex does not fetch every skipped row.
+      (limit) => sql<AppUserRow>`
+        select u.* from app_user u where u.account_id = ${accountId} and u.id in (
+          select u.id from app_user u where u.account_id = ${accountId} and (${where})
+          order by ${order} offset ${query.offset} limit ${limit})
+        order by ${order}`,
+      query,
+    );
   }
 
-  async listGroups(accountId: number, query: ListQuery): Promise<{ total: number; rows: UserGroupRow[] }> {
+  listGroups(accountId: number, query: ListQuery): Promise<{ total: number; rows: UserGroupRow[] }> {
     const where = query.where ?? sql`true`;
-    const { rows: counted } = await sql<{ total: number }>`
-      select count(*)::int as total from user_group g where g.account_id = ${accountId} and (${where})`.execute(this.db);
-    const total = counted[0]?.total ?? 0;
-    if (query.limit === 0 || query.offset >= total) return { total, rows: [] };
     const order = orderClause(query.orderBy, sql`g.id`);
-    const { rows } = await sql<UserGroupRow>`
-      select g.* from user_group g where g.account_id = ${accountId} and (${where})
-      order by ${order} offset ${query.offset} limit ${query.limit}`.execute(this.db);
-    return { total, rows };
+    return this.paged(
+      sql`select count(*)::int as total from user_group g where g.account_id = ${accountId} and (${where})`,
+      (limit) => sql<UserGroupRow>`
+        select g.* from user_group g where g.account_id = ${accountId} and (${where})
+        order by ${order} offset ${query.offset} limit ${limit}`,
+      query,
+    );
+  }
+
+  /**
+   * A first page that is not full tells the total by itself (the `userName eq` probe of every
+   * identity provider), so the count runs only when it is needed; a later page runs the count
+   * beside the page query rather than after it.
+   */
+  private async paged<Row>(
+    count: RawBuilder<unknown>,
+    page: (limit: number) => RawBuilder<Row>,
+    query: ListQuery,
+  ): Promise<{ total: number; rows: Row[] }> {
+    const total = async () => ((await count.execute(this.db)).rows[0] as { total: number } | undefined)?.total ?? 0;
+    if (query.limit === 0) return { total: await total(), rows: [] };
+    if (query.offset === 0) {
+      const { rows } = await page(query.limit + 1).execute(this.db);
+      if (rows.length <= query.limit) return { total: rows.length, rows };
+      return { total: await total(), rows: rows.slice(0, query.limit) };
+    }
+    if (this.db.isTransaction) {
+      const { rows } = await page(query.limit).execute(this.db);
+      return { total: await total(), rows };
+    }
+    const [{ rows }, all] = await Promise.all([page(query.limit).execute(this.db), total()]);
+    return { total: all, rows };
   }
 
   findUser(accountId: number, uuid: string, lock = false): Promise<AppUserRow | undefined> {

@@ -30,9 +30,10 @@ export class ScimService {
   }
 
   /** `bulk.maxOperations` is the account's bulkActionLimit tenant setting. */
-  async serviceProviderConfig(ctx: ScimContext) {
+  /** `maxPayloadSize` is the server's body limit, which the HTTP layer knows. */
+  async serviceProviderConfig(ctx: ScimContext, maxPayloadSize: number) {
     const settings = await this.deps.tenantSettings.get(ctx.accountId);
-    return serviceProviderConfig(ctx, settings.bulkActionLimit);
+    return serviceProviderConfig(ctx, settings.bulkActionLimit, maxPayloadSize);
   }
 
   async bulk(ctx: ScimContext, request: Parameters<typeof runBulk>[1]) {
