@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
+import type { ExternalUserRow } from '../../store/schema.js';
 
 /**
  * Which catalog a membership or value belongs to: the account's tenant-wide groups and attributes
@@ -34,7 +35,7 @@ export class ExternalUserRepo {
    * Omitted profile fields keep their stored values (2.5 rule 3).
    */
   async upsert(accountId: number, tenantId: number, externalId: string, profile: ProfileWrite) {
-    const row = await sql<{ id: number; inserted: boolean }>`
+    const row = await sql<ExternalUserRow & { inserted: boolean }>`
       insert into external_user (account_id, embed_tenant_id, external_id, email, display_name, picture)
       values (${accountId}, ${tenantId}, ${externalId}, ${profile.email ?? null}, ${profile.displayName ?? null}, ${profile.picture ?? null})
       on conflict (embed_tenant_id, external_id) do update set
@@ -42,7 +43,7 @@ export class ExternalUserRepo {
         display_name = coalesce(excluded.display_name, external_user.display_name),
         picture = coalesce(excluded.picture, external_user.picture),
         updated_at = now()
-      returning id, (xmax = 0) as inserted`.execute(this.db);
+      returning *, (xmax = 0) as inserted`.execute(this.db);
     return row.rows[0]!;
   }
 
@@ -59,27 +60,36 @@ export class ExternalUserRepo {
     return result.rows.length > 0;
   }
 
+  /** One statement: the delete and the insert touch disjoint rows, so they can share a snapshot. */
   async replaceGroups(catalog: Catalog, accountId: number, userId: number, groupIds: number[]) {
     const t = tables[catalog];
-    await sql`delete from ${sql.table(t.members)} where account_id = ${accountId} and external_user_id = ${userId}`.execute(this.db);
-    if (groupIds.length === 0) return;
-    const rows = groupIds.map((id) => sql`(${userId}, ${id}, ${accountId})`);
-    await sql`insert into ${sql.table(t.members)} (external_user_id, ${sql.ref(t.groupId)}, account_id)
-      values ${sql.join(rows)} on conflict do nothing`.execute(this.db);
+    const keep = sql`array[${sql.join([0, ...groupIds])}]::integer[]`;
+    await sql`
+      with gone as (
+        delete from ${sql.table(t.members)}
+        where account_id = ${accountId} and external_user_id = ${userId} and ${sql.ref(t.groupId)} <> all(${keep})
+      )
+      insert into ${sql.table(t.members)} (external_user_id, ${sql.ref(t.groupId)}, account_id)
+      select ${userId}, g, ${accountId} from unnest(${keep}) as g where g <> 0
+      on conflict do nothing`.execute(this.db);
   }
 
-  /** `null` clears a value (2.6); the other supplied names are overwritten, the rest kept. */
+  /** `null` clears a value (2.6); the other supplied names are overwritten, the rest kept. One statement. */
   async setValues(catalog: Catalog, accountId: number, userId: number, values: Array<{ attributeId: number; value: unknown }>) {
+    if (values.length === 0) return;
     const t = tables[catalog];
-    const cleared = values.filter((v) => v.value === null).map((v) => v.attributeId);
+    const cleared = sql`array[${sql.join([0, ...values.filter((v) => v.value === null).map((v) => v.attributeId)])}]::integer[]`;
     const kept = values.filter((v) => v.value !== null);
-    if (cleared.length > 0) {
-      await sql`delete from ${sql.table(t.values)} where account_id = ${accountId} and external_user_id = ${userId}
-        and ${sql.ref(t.attributeId)} in (${sql.join(cleared)})`.execute(this.db);
-    }
-    if (kept.length === 0) return;
     const rows = kept.map((v) => sql`(${userId}, ${v.attributeId}, ${accountId}, ${JSON.stringify(v.value)}::jsonb)`);
-    await sql`insert into ${sql.table(t.values)} (external_user_id, ${sql.ref(t.attributeId)}, account_id, value)
+    const clear = sql`delete from ${sql.table(t.values)}
+      where account_id = ${accountId} and external_user_id = ${userId} and ${sql.ref(t.attributeId)} = any(${cleared})`;
+    if (rows.length === 0) {
+      await clear.execute(this.db);
+      return;
+    }
+    await sql`
+      with gone as (${clear})
+      insert into ${sql.table(t.values)} (external_user_id, ${sql.ref(t.attributeId)}, account_id, value)
       values ${sql.join(rows)}
       on conflict (external_user_id, ${sql.ref(t.attributeId)}) do update set value = excluded.value`.execute(this.db);
   }

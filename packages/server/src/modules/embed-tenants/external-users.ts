@@ -1,6 +1,6 @@
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Executor } from '../../store/executor.js';
-import type { AttributeType } from '../../store/schema.js';
+import type { AttributeType, ExternalUserRow } from '../../store/schema.js';
 import type { GroupService } from '../groups/service.js';
 import { attributeTypeLabel, checkAttributeValue, type UserAttributeService } from '../user-attributes/service.js';
 import { ExternalUserRepo, type Catalog, type ProfileWrite } from './external-user-repo.js';
@@ -99,13 +99,13 @@ export class ExternalUsers {
   }
 
   /** Writes a resolved change; a new user takes one of the account's slots (section 8) or fails. */
-  async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor): Promise<{ id: number; created: boolean }> {
+  async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor): Promise<{ user: ExternalUserRow; created: boolean }> {
     const repo = new ExternalUserRepo(db);
-    const { id, inserted } = await repo.upsert(accountId, tenantId, change.externalId, change.profile);
+    const { inserted, ...user } = await repo.upsert(accountId, tenantId, change.externalId, change.profile);
     if (inserted && !(await repo.takeSlot(accountId, this.maxExternalUsers))) throw this.limitReached();
-    for (const [catalog, ids] of entries(change.groups)) await repo.replaceGroups(catalog, accountId, id, ids);
-    for (const [catalog, values] of entries(change.values)) await repo.setValues(catalog, accountId, id, values);
-    return { id, created: inserted };
+    for (const [catalog, ids] of entries(change.groups)) await repo.replaceGroups(catalog, accountId, user.id, ids);
+    for (const [catalog, values] of entries(change.values)) await repo.setValues(catalog, accountId, user.id, values);
+    return { user, created: inserted };
   }
 
   limitReached() {

@@ -1,12 +1,12 @@
 import { Value } from '@sinclair/typebox/value';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { TenantSettingsService } from '../tenant-settings/service.js';
 import type { Catalog } from './external-user-repo.js';
 import type { Catalogs, ExternalUserChange } from './external-users.js';
-import { transactionWithRetry } from './retry.js';
+import { isRetryable, transactionWithRetry } from './retry.js';
 import { checkEmail, checkPicture, normaliseExternalId } from './rules.js';
 import { EmbedUserProfile, ProvisionEmbedUserInput, type ProvisionEmbedUsersResult } from './schemas.js';
 import type { AccountRef, EmbedTenantService, EmbedTenantUserView } from './service.js';
@@ -30,15 +30,17 @@ export class EmbedProvisioningService {
     return transactionWithRetry(this.db, async (trx) => {
       const tenant = await this.tenants.tenant(account, tenantName, { create: true }, trx);
       const resolved = await users.resolve(change, users.catalogs(account.id, tenant.id, trx));
-      const { id } = await users.write(account.id, tenant.id, resolved, trx);
-      return this.tenants.userView(account.id, id, trx);
+      const { user } = await users.write(account.id, tenant.id, resolved, trx);
+      return this.tenants.userView(account.id, user.id, trx);
     });
   }
 
   /**
-   * Partial success (4.5 rule 5): entries apply in order, each in a transaction of its own, as if
-   * sent one by one; a failed entry leaves nothing behind and the others go on. Names are looked up
-   * once for the whole request, and again only for an entry whose write hit a concurrent change.
+   * Partial success (4.5 rule 5): entries apply in order, as if sent one by one, each inside a
+   * savepoint of one transaction, so a failed entry leaves nothing behind and the others go on,
+   * and the request costs one commit instead of one per entry. Names are looked up once for the
+   * whole request. When PostgreSQL aborts the transaction (deadlock with a concurrent caller, a
+   * group deleted under us) the whole request starts again from the first entry.
    */
   async provisionUsers(account: AccountRef, tenantName: string, entries: unknown[]): Promise<ProvisionEmbedUsersResult> {
     const { bulkActionLimit } = await this.settings.get(account.id);
@@ -47,31 +49,37 @@ export class EmbedProvisioningService {
         `users has ${entries.length} entries; the account's bulk-action limit (bulkActionLimit) is ${bulkActionLimit} per request`,
       );
     }
-    const tenant = await transactionWithRetry(this.db, (trx) => this.tenants.tenant(account, tenantName, { create: true }, trx));
     const users = this.tenants.externalUsers;
     const parsed = entries.map((raw) => attempt(() => toChange(parseEntry(raw))));
-    const shared = cached(users.catalogs(account.id, tenant.id, this.db));
-    await prefetch(shared, parsed.flatMap((p) => ('change' in p ? [p.change] : [])));
-
-    const result: ProvisionEmbedUsersResult = { succeeded: [], failed: [] };
-    for (const [index, entry] of parsed.entries()) {
-      if ('error' in entry) {
-        result.failed.push({ index, externalId: rawExternalId(entries[index]), error: entry.error });
-        continue;
-      }
-      let first = true;
-      const outcome = await attemptAsync(() =>
-        transactionWithRetry(this.db, async (trx: Executor) => {
-          const catalogs = first ? shared : users.catalogs(account.id, tenant.id, trx);
-          first = false;
+    return transactionWithRetry(this.db, async (trx: Executor) => {
+      const tenant = await this.tenants.tenant(account, tenantName, { create: true }, trx);
+      const catalogs = cached(users.catalogs(account.id, tenant.id, trx));
+      await prefetch(catalogs, parsed.flatMap((p) => ('change' in p ? [p.change] : [])));
+      const result: ProvisionEmbedUsersResult = { succeeded: [], failed: [] };
+      for (const [index, entry] of parsed.entries()) {
+        if ('error' in entry) {
+          result.failed.push({ index, externalId: rawExternalId(entries[index]), error: entry.error });
+          continue;
+        }
+        const { externalId } = entry.change;
+        try {
           const resolved = await users.resolve(entry.change, catalogs);
-          await users.write(account.id, tenant.id, resolved, trx);
-        }),
-      );
-      if ('error' in outcome) result.failed.push({ index, externalId: entry.change.externalId, error: outcome.error });
-      else result.succeeded.push({ index, externalId: entry.change.externalId });
-    }
-    return result;
+          await sql`savepoint provision_entry`.execute(trx);
+          try {
+            await users.write(account.id, tenant.id, resolved, trx);
+          } catch (error) {
+            await sql`rollback to savepoint provision_entry`.execute(trx);
+            throw error;
+          }
+          await sql`release savepoint provision_entry`.execute(trx);
+          result.succeeded.push({ index, externalId });
+        } catch (error) {
+          if (isRetryable(error)) throw error;
+          result.failed.push({ index, externalId, error: describe(error) });
+        }
+      }
+      return result;
+    });
   }
 }
 
@@ -115,15 +123,6 @@ type Outcome<T> = { change: T } | { error: { status: number; message: string } }
 function attempt<T>(work: () => T): Outcome<T> {
   try {
     return { change: work() };
-  } catch (error) {
-    return { error: describe(error) };
-  }
-}
-
-async function attemptAsync(work: () => Promise<unknown>): Promise<{ ok: true } | { error: { status: number; message: string } }> {
-  try {
-    await work();
-    return { ok: true };
   } catch (error) {
     return { error: describe(error) };
   }

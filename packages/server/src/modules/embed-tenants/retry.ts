@@ -6,6 +6,12 @@ import type { Executor } from '../../store/executor.js';
 const RETRYABLE = new Set(['40P01', '40001', '23503', '23505']);
 const ATTEMPTS = 5;
 
+/** Whether PostgreSQL aborted the work for a reason that a fresh attempt of the whole transaction cures. */
+export function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE.has(code);
+}
+
 /**
  * Runs `work` in a transaction of its own, again from the start when PostgreSQL aborted it for a
  * reason a retry cures. Inside an existing transaction it just runs, and the caller owns retries.
@@ -16,8 +22,7 @@ export async function transactionWithRetry<T>(db: Executor, work: (trx: Executor
     try {
       return await db.transaction().execute(work);
     } catch (error) {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+      if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
     }
   }

@@ -41,6 +41,7 @@ export interface EmbedTenantUserView {
  */
 export class EmbedTenantService {
   readonly externalUsers: ExternalUsers;
+  private readonly knownTenants = new Map<string, EmbedTenantRow>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -62,7 +63,15 @@ export class EmbedTenantService {
       return row;
     }
     if (!valid) throw badRequest(EMBED_TENANT_NAME_RULE);
-    return repo.ensureTenant(account.id, tenantName);
+    const key = `${account.id}:${tenantName}`;
+    const known = this.knownTenants.get(key);
+    if (known) return known;
+    const found = await repo.findTenant(account.id, tenantName);
+    if (!found) return repo.ensureTenant(account.id, tenantName);
+    // Only committed rows are remembered; embed tenants are never deleted except with their account.
+    if (this.knownTenants.size >= 10_000) this.knownTenants.clear();
+    this.knownTenants.set(key, found);
+    return found;
   }
 
   /**

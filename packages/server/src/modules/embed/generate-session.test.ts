@@ -352,6 +352,22 @@ describeOnStores(
       const other = await embedAccount(server());
       expect((await other.generate({ externalId: 'u3' })).status).toBe(200);
     });
+
+    it('8 and 4.5: bulk entries that would pass the limit fail alone; updates of existing users still apply', async () => {
+      const account = await embedAccount(server());
+      await account.generate({ externalId: 'old', userProfile: { displayName: 'Old' } });
+      const response = await account.request({
+        method: 'POST',
+        url: `/api/v1/embed-tenants/${account.name}/users`,
+        as: account.admin,
+        body: { users: [{ externalId: 'n1' }, { externalId: 'n2' }, { externalId: 'old', userProfile: { displayName: 'Renamed' } }] },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.succeeded).toEqual([{ index: 0, externalId: 'n1' }, { index: 2, externalId: 'old' }]);
+      expect(response.body.failed).toEqual([{ index: 1, externalId: 'n2', error: { status: 422, message: expect.stringMatching(/limit of 2 external users/) } }]);
+      expect(await account.externalUser('n2')).toBeUndefined();
+      expect((await account.externalUser('old')).userProfile.displayName).toBe('Renamed');
+    });
   },
   { PLINTH_MAX_EXTERNAL_USERS: '2' },
 );

@@ -166,13 +166,13 @@ export class EmbedService {
       await this.deps.embedTenants.applyDefinitions(accountId, tenantId, definitions, trx);
     }
     const resolved = await users.resolve(change, users.catalogs(accountId, tenantId, trx));
-    const { id } = await users.write(accountId, tenantId, resolved, trx);
+    const { user } = await users.write(accountId, tenantId, resolved, trx);
+    const id = user.id;
     const catalog: Catalog = request.creatorMode ? 'tenant' : 'account';
     const repo = new ExternalUserRepo(trx);
     const supplied = change.groups[catalog];
     const groups = supplied ? [...new Set(supplied)] : ((await repo.groupNames(catalog, accountId, [id])).get(id) ?? []);
     const values = (await repo.attributeValues(catalog, accountId, [id])).get(id) ?? [];
-    const user = (await repo.findById(accountId, id))!;
     return {
       externalUserId: id,
       userRef: user.external_id,
