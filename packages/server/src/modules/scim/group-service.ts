@@ -9,7 +9,6 @@ import { checkIfMatch } from './etag.js';
 import { listResponse, planList, type ListParams } from './list-params.js';
 import { toScimGroup, type ScimResource } from './mappers.js';
 import { applyPatch, type Doc, type PatchOperation, type PatchTarget } from './patch.js';
-import type { Projection } from './projection.js';
 import { ScimQueryRepo, groupTarget, type MemberRow } from './query-repo.js';
 import type { Precondition, ScimContext } from './user-service.js';
 
@@ -90,10 +89,6 @@ export class ScimGroupService {
 
   get resourceType() {
     return resourceTypes.Group;
-  }
-
-  wantsMembers(projection: Projection) {
-    return projection.wants('members');
   }
 
   private async modify(
