@@ -9,17 +9,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'node:http';
-// @ts-expect-error autocannon ships no type declarations; the part used here is typed below.
-import autocannonUntyped from 'autocannon';
+import autocannon from 'autocannon';
 import { machine } from './lib.js';
-
-interface LoadRun {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-const autocannon = autocannonUntyped as (options: Record<string, unknown>) => Promise<LoadRun>;
 
 const SELF = fileURLToPath(import.meta.url);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 32);
@@ -75,7 +66,7 @@ async function sessions(kind: string, ready: Ready) {
       url: `http://127.0.0.1:${ready.port}/api/v1/embed/generate-session`,
       connections: CONNECTIONS,
       duration,
-      requests: [{ method: 'POST', setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body() }) }],
+      requests: [{ method: 'POST', setupRequest: (req) => ({ ...req, body: body() }) }],
       headers: { host: ready.host, authorization: `Api-Key ${ready.adminKey}`, 'content-type': 'application/json' },
     });
   await run(3);

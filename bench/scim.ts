@@ -81,7 +81,7 @@ async function run(base: string, token: string, path: () => string): Promise<Res
       connections: CONNECTIONS,
       duration,
       headers: { authorization: `Bearer ${token}` },
-      requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: path() }) }],
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) }],
     });
   await go(2);
   const r = await go(SECONDS);
