@@ -56,7 +56,7 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     userAttributes: new UserAttributeService(store.db, users),
     tenantSettings,
     scim: new ScimService(store.db, { users, groups, tenantSettings }),
-    login: new LoginService(store.db, credentials),
+    login: new LoginService(store.db, credentials, users),
     telemetry: new TelemetryService(store.db),
   };
   return { ...core, ...createEmbedServices(store.db, secrets, config.maxExternalUsers, core) };

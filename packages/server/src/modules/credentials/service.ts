@@ -112,7 +112,7 @@ export class CredentialService {
     const accessToken = `${ACCESS_TOKEN_PREFIX}${randomBase62()}`;
     const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomBase62()}`;
     const now = Date.now();
-    await this.db
+    const row = await this.db
       .insertInto('access_token')
       .values({
         account_id: accountId,
@@ -122,7 +122,61 @@ export class CredentialService {
         expires_at: new Date(now + ttlSeconds * 1000),
         refresh_expires_at: new Date(now + REFRESH_TOKEN_TTL_S * 1000),
       })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { id: row.id, accessToken, refreshToken, expiresIn: ttlSeconds, tokenType: 'Bearer' as const };
+  }
+
+  /** The access token a refresh token belongs to, for rotation; undefined when unknown. */
+  findByRefreshToken(accountId: number, refreshToken: string) {
+    return this.db
+      .selectFrom('access_token')
+      .select(['id', 'user_id as userId', 'revoked_at as revokedAt', 'refresh_expires_at as refreshExpiresAt'])
+      .where('account_id', '=', accountId)
+      .where('refresh_token_hash', '=', hashCredential(refreshToken))
+      .executeTakeFirst();
+  }
+
+  async findAccessTokenId(accountId: number, accessToken: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('access_token')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('token_hash', '=', hashCredential(accessToken))
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Revokes one access token unless it already was; false means it was (a refresh token replayed). */
+  async revokeAccessTokenOnce(accountId: number, id: number): Promise<boolean> {
+    const row = await this.db
+      .updateTable('access_token')
+      .set({ revoked_at: new Date() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async revokeAccessTokens(accountId: number, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('access_token')
+      .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
       .execute();
-    return { accessToken, refreshToken, expiresIn: ttlSeconds, tokenType: 'Bearer' as const };
+  }
+
+  /** Name and prefix of an API key, to show whoever holds it (whoami). */
+  describeApiKey(accountId: number, id: number) {
+    return this.db
+      .selectFrom('api_key')
+      .select(['name', 'key_prefix as prefix'])
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 }

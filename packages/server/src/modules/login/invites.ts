@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { badRequest, notFound } from '../../http/errors.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
+import type { UserService } from '../users/service.js';
 import { hashPassword } from './password-hash.js';
 import { assertAcceptable } from './sign-in.js';
 
@@ -15,16 +16,13 @@ export const INVITE_PAGE_PATH = '/login/invite';
  * but each works once and expires after seven days.
  */
 export class InviteService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly users: UserService,
+  ) {}
 
   async create(accountId: number, userId: number, createdBy: number | null, baseUrl: string) {
-    const user = await this.db
-      .selectFrom('app_user')
-      .select(['id', 'email', 'active'])
-      .where('account_id', '=', accountId)
-      .where('id', '=', userId)
-      .executeTakeFirst();
-    if (!user) throw notFound(`User ${userId} not found`);
+    const user = await this.users.get(accountId, userId);
     if (!user.active) throw badRequest(`User ${userId} is deactivated`);
     const token = `${INVITE_PREFIX}${randomBase62()}`;
     const expiresAt = new Date(Date.now() + INVITE_TTL_S * 1000);
@@ -60,22 +58,22 @@ export class InviteService {
       .returning('id')
       .executeTakeFirst();
     if (!claimed) throw badRequest('This invite link has already been used');
-    await this.db.updateTable('app_user').set({ password_hash: hash, updated_at: new Date() }).where('id', '=', invite.user_id).execute();
+    await this.users.setPasswordHash(accountId, invite.user_id, hash);
     return { email: invite.email };
   }
 
   private async find(accountId: number, token: string) {
     const invite = await this.db
-      .selectFrom('user_invite as i')
-      .innerJoin('app_user as u', 'u.id', 'i.user_id')
-      .select(['i.id', 'i.user_id', 'i.used_at', 'i.expires_at', 'u.email', 'u.active'])
-      .where('i.account_id', '=', accountId)
-      .where('i.token_hash', '=', hashCredential(token))
+      .selectFrom('user_invite')
+      .select(['id', 'user_id', 'used_at', 'expires_at'])
+      .where('account_id', '=', accountId)
+      .where('token_hash', '=', hashCredential(token))
       .executeTakeFirst();
-    if (!invite) throw notFound('This invite link is not valid');
+    const user = invite && (await this.users.find(accountId, invite.user_id));
+    if (!invite || !user) throw notFound('This invite link is not valid');
     if (invite.used_at) throw badRequest('This invite link has already been used');
     if (invite.expires_at.getTime() <= Date.now()) throw badRequest('This invite link has expired; ask an admin for a new one');
-    if (!invite.active) throw badRequest('This user is deactivated');
-    return invite;
+    if (!user.active) throw badRequest('This user is deactivated');
+    return { ...invite, email: user.email };
   }
 }

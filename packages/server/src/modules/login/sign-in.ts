@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import { ApiError, badRequest, notFound } from '../../http/errors.js';
-import type { Database } from '../../store/schema.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import type { UserService } from '../users/service.js';
 import { decoyHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password-hash.js';
-import { LoginRepo } from './repo.js';
 
 const WINDOW_MS = 15 * 60_000;
 const MAX_FAILURES = 10;
@@ -18,18 +16,14 @@ export interface SignedInUser {
  * (per process), which slows guessing without a table of its own.
  */
 export class SignInService {
-  private readonly repo: LoginRepo;
   private readonly failures = new Map<string, { count: number; since: number }>();
 
-  constructor(db: Kysely<Database>) {
-    this.repo = new LoginRepo(db);
-  }
+  constructor(private readonly users: UserService) {}
 
   async setPassword(accountId: number, userId: number, password: string): Promise<void> {
     assertAcceptable(password);
-    const user = await this.repo.findUser(accountId, userId);
-    if (!user) throw notFound(`User ${userId} not found`);
-    await this.repo.setPasswordHash(accountId, userId, await hashPassword(password));
+    await this.users.get(accountId, userId);
+    await this.users.setPasswordHash(accountId, userId, await hashPassword(password));
   }
 
   /** The user an e-mail and password name, or an error whose message is safe to show. */
@@ -39,7 +33,8 @@ export class SignInService {
     if (record && Date.now() - record.since < WINDOW_MS && record.count >= MAX_FAILURES) {
       throw new ApiError('too_many_requests', 'Too many failed sign-in attempts; try again in 15 minutes');
     }
-    const user = await this.repo.findSignInUser(accountId, email.trim());
+    const found = await this.users.findForSignIn(accountId, email);
+    const user = found && { ...found.user, password_hash: found.passwordHash };
     const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
     if (!user || !user.password_hash || !ok || !user.active) {
       this.recordFailure(key);

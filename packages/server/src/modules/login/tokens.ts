@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from '../../http/credential-header.js';
-import { hashCredential } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 import { ACCESS_TOKEN_TTL_S, type CredentialService } from '../credentials/service.js';
+import type { UserService } from '../users/service.js';
 import { OAuthError } from './oauth-error.js';
 import { LoginRepo } from './repo.js';
 
@@ -24,14 +24,18 @@ export class TokenService {
   private readonly repo: LoginRepo;
   accessTokenTtlSeconds = ACCESS_TOKEN_TTL_S;
 
-  constructor(db: Kysely<Database>, private readonly credentials: CredentialService) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly credentials: CredentialService,
+    private readonly users: UserService,
+  ) {
     this.repo = new LoginRepo(db);
   }
 
   async issue(accountId: number, userId: number, clientName: string | null, sessionId?: number): Promise<TokenResponse> {
     const session = sessionId ?? (await this.repo.insertSession(accountId, userId, clientName)).id;
     const issued = await this.credentials.issueAccessToken(accountId, userId, this.accessTokenTtlSeconds);
-    await this.repo.linkToken(session, hashCredential(issued.accessToken));
+    await this.repo.linkToken(session, issued.id);
     return {
       access_token: issued.accessToken,
       token_type: 'Bearer',
@@ -41,18 +45,21 @@ export class TokenService {
   }
 
   async refresh(accountId: number, refreshToken: string): Promise<TokenResponse> {
-    const row = await this.repo.findByRefreshHash(accountId, hashCredential(refreshToken));
-    if (!row) throw new OAuthError('invalid_grant', 'Unknown refresh token');
-    const reuse = row.revoked_at !== null || row.session_revoked_at !== null || !(await this.repo.revokeTokenOnce(row.id));
+    const token = await this.credentials.findByRefreshToken(accountId, refreshToken);
+    if (!token) throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    const session = await this.repo.sessionOfToken(token.id);
+    const reuse =
+      token.revokedAt !== null || (session?.revokedAt ?? null) !== null || !(await this.credentials.revokeAccessTokenOnce(accountId, token.id));
     if (reuse) {
-      if (row.session_id !== null) await this.repo.revokeSession(row.session_id);
+      if (session) await this.revokeSession(accountId, session.sessionId);
       throw new OAuthError('invalid_grant', 'The refresh token was already used or revoked; the login is revoked, run `plinth login` again');
     }
-    if (row.refresh_expires_at !== null && row.refresh_expires_at.getTime() <= Date.now()) {
+    if (token.refreshExpiresAt !== null && token.refreshExpiresAt.getTime() <= Date.now()) {
       throw new OAuthError('invalid_grant', 'The refresh token has expired; run `plinth login` again');
     }
-    if (row.user_active === false) throw new OAuthError('invalid_grant', 'The user of this login is deactivated');
-    return this.issue(accountId, row.user_id, row.client_name ?? null, row.session_id ?? undefined);
+    const user = await this.users.find(accountId, token.userId);
+    if (!user?.active) throw new OAuthError('invalid_grant', 'The user of this login is deactivated');
+    return this.issue(accountId, token.userId, session?.clientName ?? null, session?.sessionId);
   }
 
   /**
@@ -60,14 +67,18 @@ export class TokenService {
    * not an error, so the answer tells a caller nothing about tokens it does not hold.
    */
   async revoke(accountId: number, token: string): Promise<void> {
-    const hash = hashCredential(token);
-    const row = token.startsWith(REFRESH_TOKEN_PREFIX)
-      ? await this.repo.findByRefreshHash(accountId, hash)
+    const tokenId = token.startsWith(REFRESH_TOKEN_PREFIX)
+      ? (await this.credentials.findByRefreshToken(accountId, token))?.id
       : token.startsWith(ACCESS_TOKEN_PREFIX)
-        ? await this.repo.findByAccessHash(accountId, hash)
+        ? await this.credentials.findAccessTokenId(accountId, token)
         : undefined;
-    if (!row) return;
-    if (row.session_id !== null) await this.repo.revokeSession(row.session_id);
-    else await this.repo.revokeToken(row.id);
+    if (tokenId === undefined) return;
+    const session = await this.repo.sessionOfToken(tokenId);
+    if (session) await this.revokeSession(accountId, session.sessionId);
+    else await this.credentials.revokeAccessTokens(accountId, [tokenId]);
+  }
+
+  private async revokeSession(accountId: number, sessionId: number): Promise<void> {
+    await this.credentials.revokeAccessTokens(accountId, await this.repo.revokeSession(sessionId));
   }
 }

@@ -155,6 +155,21 @@ export class UserService {
     return this.update(accountId, id, { active }, db);
   }
 
+  /**
+   * The user an e-mail names, with the hash of their password, for signing in. The hash is never
+   * part of a UserRecord, so no other path can hand it out by accident.
+   */
+  async findForSignIn(accountId: number, email: string, db: Executor = this.db) {
+    const row = await new UserRepo(db).findByEmail(accountId, email.trim());
+    return row && { user: toRecord(row), passwordHash: row.password_hash };
+  }
+
+  /** Stores a password hash computed by the login module (which owns the hashing scheme). */
+  async setPasswordHash(accountId: number, id: number, passwordHash: string, db: Executor = this.db): Promise<void> {
+    const row = await new UserRepo(db).update(accountId, id, { password_hash: passwordHash });
+    if (!row) throw userNotFound(id);
+  }
+
   /** Credentials, memberships and attribute values go with the user (foreign keys cascade). */
   async delete(accountId: number, id: number, db: Executor = this.db): Promise<void> {
     await inTransaction(db, async (trx) => {
