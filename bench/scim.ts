@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-// @ts-ignore -- autocannon 8 ships no type declarations
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, machine, ms } from './lib.js';
