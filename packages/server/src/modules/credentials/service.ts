@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, REFRESH_TOKEN_PREFIX, SCIM_TOKEN_PREFIX } from '../../http/credential-header.js';
 import { notFound } from '../../http/errors.js';
 import { pageSize, decodeCursor, toPage, type PageQuery } from '../../http/pagination.js';
@@ -43,28 +43,12 @@ export class CredentialService {
   }
 
   async listApiKeys(accountId: number, query: PageQuery) {
-    const after = decodeCursor(query.after);
-    const rows = await this.db
-      .selectFrom('api_key')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(pageSize(query) + 1)
-      .execute();
-    return toPage(rows, query, toApiKey);
+    return toPage(await this.listRows('api_key', accountId, query), query, toApiKey);
   }
 
   /** Revoking is idempotent and keeps the row, so the audit trail of a key survives it. */
   async revokeApiKey(accountId: number, id: number): Promise<void> {
-    const row = await this.db
-      .updateTable('api_key')
-      .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returning('id')
-      .executeTakeFirst();
-    if (!row) throw notFound(`API key ${id} not found`);
+    if (!(await this.revokeRow('api_key', accountId, id))) throw notFound(`API key ${id} not found`);
   }
 
   async createScimToken(accountId: number, userId: number | null, name: string) {
@@ -84,27 +68,35 @@ export class CredentialService {
   }
 
   async listScimTokens(accountId: number, query: PageQuery) {
+    return toPage(await this.listRows('scim_token', accountId, query), query, toScimToken);
+  }
+
+  async revokeScimToken(accountId: number, id: number): Promise<void> {
+    if (!(await this.revokeRow('scim_token', accountId, id))) throw notFound(`SCIM token ${id} not found`);
+  }
+
+  /** API keys and SCIM tokens list and revoke alike: by account, keyset-paged, revoked once. */
+  private listRows<T extends 'api_key' | 'scim_token'>(table: T, accountId: number, query: PageQuery) {
     const after = decodeCursor(query.after);
-    const rows = await this.db
-      .selectFrom('scim_token')
+    return this.db
+      .selectFrom(table as 'api_key' | 'scim_token')
       .selectAll()
       .where('account_id', '=', accountId)
       .$if(after !== undefined, (q) => q.where('id', '>', after!))
       .orderBy('id')
       .limit(pageSize(query) + 1)
-      .execute();
-    return toPage(rows, query, toScimToken);
+      .execute() as Promise<Selectable<Database[T]>[]>;
   }
 
-  async revokeScimToken(accountId: number, id: number): Promise<void> {
+  private async revokeRow(table: 'api_key' | 'scim_token', accountId: number, id: number): Promise<boolean> {
     const row = await this.db
-      .updateTable('scim_token')
+      .updateTable(table)
       .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .returning('id')
       .executeTakeFirst();
-    if (!row) throw notFound(`SCIM token ${id} not found`);
+    return row !== undefined;
   }
 
   /** A short-lived access token and the refresh token that renews it (the device flow issues these). */
