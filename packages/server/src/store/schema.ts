@@ -15,13 +15,13 @@ export interface Database {
   user_attribute_value: UserAttributeValueTable;
   deployment: DeploymentTable;
   oauth_integration: OAuthIntegrationTable;
-  // CLI login and telemetry (migration 0400).
+  // CLI login and telemetry (migration 0005).
   device_authorization: DeviceAuthorizationTable;
   login_session: LoginSessionTable;
   login_token: LoginTokenTable;
   user_invite: UserInviteTable;
   telemetry_event: TelemetryEventTable;
-  // Signed embedding (migration 0200).
+  // Signed embedding (migration 0003).
   embed_account: EmbedAccountTable;
   embed_tenant: EmbedTenantTable;
   embed_group: EmbedGroupTable;
@@ -195,7 +195,7 @@ export interface OAuthIntegrationTable {
 }
 export type OAuthIntegrationRow = Selectable<OAuthIntegrationTable>;
 
-// Signed embedding (migration 0200).
+// Signed embedding (migration 0003).
 export interface EmbedAccountTable {
   account_id: number;
   signing_secret_sealed: string | null;
@@ -295,7 +295,7 @@ export interface EmbedSessionTable {
 }
 export type EmbedSessionRow = Selectable<EmbedSessionTable>;
 
-// CLI login and telemetry (migration 0400).
+// CLI login and telemetry (migration 0005).
 export type DeviceAuthorizationStatus = 'pending' | 'approved' | 'denied' | 'consumed';
 export interface DeviceAuthorizationTable {
   id: Generated<number>;

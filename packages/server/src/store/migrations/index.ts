@@ -1,18 +1,20 @@
 import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation.js';
 import * as credentialNotify from './0002_credential_notify.js';
-import * as embed from './0200_embed.js';
-import * as scim from './0300_scim.js';
-import * as login from './0400_login.js';
+import * as embed from './0003_embed.js';
+import * as scim from './0004_scim.js';
+import * as login from './0005_login.js';
 
 /**
- * Every migration, in order. Names sort in apply order; a module adds its own file and one line
- * here. Never edit a migration that has shipped: add a new one.
+ * Every migration, applied in the order of its name. A new migration takes the next number after
+ * the highest one here, whichever module it belongs to: a lower number would sort before
+ * migrations a store has already applied, and the migrator refuses to start on such a store.
+ * Never edit a migration that has shipped; add a new one.
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_credential_notify': credentialNotify,
-  '0200_embed': embed,
-  '0300_scim': scim,
-  '0400_login': login,
+  '0003_embed': embed,
+  '0004_scim': scim,
+  '0005_login': login,
 };
