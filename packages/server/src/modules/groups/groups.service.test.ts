@@ -43,6 +43,15 @@ describeOnStores('groups service', (server) => {
     expect(await groups().findByNames(account.id, [])).toEqual([]);
   });
 
+  it('idsByNames returns only id and name of the groups that exist, and only in this account', async () => {
+    const account = await server().newAccount();
+    const other = await server().newAccount();
+    const a = await groups().create(account.id, { name: 'a' });
+    await groups().create(other.id, { name: 'c' });
+    expect(await groups().idsByNames(account.id, ['a', 'c', 'missing', 'a'])).toEqual([{ id: a.id, name: 'a' }]);
+    expect(await groups().idsByNames(account.id, [])).toEqual([]);
+  });
+
   it('addMembers is idempotent and counts users; removeMember is idempotent', async () => {
     const account = await server().newAccount();
     const group = await groups().create(account.id, { name: 'g' });

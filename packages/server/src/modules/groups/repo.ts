@@ -26,6 +26,17 @@ export class GroupRepo {
     return this.base(accountId).where('g.name', 'in', names).orderBy('g.id').execute();
   }
 
+  /** Ids only: no member count, so resolving names costs one index lookup per name. */
+  idsByNames(accountId: number, names: string[]) {
+    if (names.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('user_group')
+      .select(['id', 'name'])
+      .where('account_id', '=', accountId)
+      .where('name', 'in', names)
+      .execute();
+  }
+
   many(accountId: number, ids: number[]) {
     if (ids.length === 0) return Promise.resolve([]);
     return this.base(accountId).where('g.id', 'in', ids).orderBy('g.id').execute();

@@ -58,6 +58,11 @@ export class GroupService {
     return (await new GroupRepo(db).findByNames(accountId, [...new Set(names)])).map(toRecord);
   }
 
+  /** Like findByNames, but only id and name, for callers that resolve names in bulk or per request. */
+  async idsByNames(accountId: number, names: string[], db: Executor = this.db): Promise<Array<{ id: number; name: string }>> {
+    return new GroupRepo(db).idsByNames(accountId, [...new Set(names)]);
+  }
+
   async list(accountId: number, query: PageQuery, db: Executor = this.db): Promise<Page<GroupRecord>> {
     const rows = await new GroupRepo(db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
     return toPage(rows, query, toRecord);
