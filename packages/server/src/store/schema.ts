@@ -76,9 +76,17 @@ export interface AppUserTable {
   role: Role;
   active: Generated<boolean>;
   password_hash: string | null;
+  /** Addresses a SCIM client sent (migration 0006); null when none were, see StoredEmail. */
+  emails: ColumnType<StoredEmail[] | null, string | null | undefined, string | null>;
   version: Generated<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+export interface StoredEmail {
+  value: string;
+  type?: string;
+  primary?: boolean;
+  display?: string;
 }
 export type AppUserRow = Selectable<AppUserTable>;
 export type NewAppUser = Insertable<AppUserTable>;

@@ -4,6 +4,7 @@ import * as credentialNotify from './0002_credential_notify.js';
 import * as embed from './0003_embed.js';
 import * as scim from './0004_scim.js';
 import * as login from './0005_login.js';
+import * as scimEmailsGroupNames from './0006_scim_emails_group_names.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0003_embed': embed,
   '0004_scim': scim,
   '0005_login': login,
+  '0006_scim_emails_group_names': scimEmailsGroupNames,
 };
