@@ -1,7 +1,10 @@
+import { bodyOf, int } from '../../core/body.js';
+import type { OptionSpec, Verb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
 import type { Factory } from '../../core/factory.js';
-import type { HttpClient } from '../../core/http.js';
-import type { OptionSpec } from '../../core/define.js';
+import type { HttpClient, Response } from '../../core/http.js';
+import { itemsOf, type Column } from '../../core/output.js';
+import { DATA_OPTION } from '../../core/rest.js';
 
 export const SCIM_TOKEN_OPTION: OptionSpec = { flags: '--scim-token <token>', description: 'SCIM token (default: PLINTH_SCIM_TOKEN)' };
 export const SCIM_JSON = { 'content-type': 'application/scim+json', accept: 'application/scim+json, application/json' };
@@ -17,4 +20,66 @@ export async function scimClient(f: Factory, opts: Record<string, any>): Promise
     throw new UsageError('SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN', 'Create one with `plinth scim tokens create --name <name>`.');
   }
   return f.clientFor({ url: target.url, credential: token, scheme: 'bearer', source: opts.scimToken ? 'flag' : 'env PLINTH_SCIM_TOKEN' });
+}
+
+export const SCIM_URN = {
+  searchRequest: 'urn:ietf:params:scim:api:messages:2.0:SearchRequest',
+  bulkRequest: 'urn:ietf:params:scim:api:messages:2.0:BulkRequest',
+} as const;
+
+/** Options of a SCIM list or search (RFC 7644 §3.4.2): as query parameters of a GET, or the body of a `.search`. */
+export const SCIM_LIST_OPTIONS: OptionSpec[] = [
+  { flags: '--filter <filter>', description: 'SCIM filter expression, e.g. \'userName sw "a"\'' },
+  { flags: '--start-index <n>', description: '1-based index of the first result' },
+  { flags: '--count <n>', description: 'Page size' },
+  { flags: '--sort-by <attribute>', description: 'Attribute to sort by' },
+  { flags: '--sort-order <order>', description: 'ascending or descending' },
+  { flags: '--attributes <list>', description: 'Comma-separated attributes to return' },
+  { flags: '--excluded-attributes <list>', description: 'Comma-separated attributes to leave out' },
+];
+
+export function scimListParams(opts: Record<string, any>) {
+  return {
+    filter: opts.filter as string | undefined,
+    startIndex: int(opts.startIndex, '--start-index'),
+    count: int(opts.count, '--count'),
+    sortBy: opts.sortBy as string | undefined,
+    sortOrder: opts.sortOrder as string | undefined,
+    attributes: opts.attributes as string | undefined,
+    excludedAttributes: opts.excludedAttributes as string | undefined,
+  };
+}
+
+/** A SCIM ListResponse as a table, with a hint on stderr when `totalResults` goes beyond this page. */
+export function printScimList(f: Factory, response: Response, columns: Column[]): void {
+  f.output.list(response, columns);
+  if (f.output.json) return;
+  const body = (response.data ?? {}) as { totalResults?: unknown; startIndex?: unknown };
+  const shown = itemsOf(response.data).length;
+  const start = typeof body.startIndex === 'number' ? body.startIndex : 1;
+  if (typeof body.totalResults === 'number' && shown > 0 && start - 1 + shown < body.totalResults) {
+    f.output.notice(`More results: add --start-index ${start + shown} (${body.totalResults} in all)`);
+  }
+}
+
+/**
+ * A `.search` (RFC 7644 §3.4.3): the list parameters in a SearchRequest body, from the flags on
+ * top of `-d`; attribute lists go as arrays, and `schemas` defaults to the SearchRequest URN.
+ */
+export function searchVerb(spec: { name?: string; summary: string; path: string; columns: Column[]; description?: string; examples?: string[] }): Verb {
+  return {
+    name: spec.name ?? 'search',
+    summary: spec.summary,
+    description: spec.description,
+    examples: spec.examples,
+    options: [...SCIM_LIST_OPTIONS, DATA_OPTION, SCIM_TOKEN_OPTION],
+    async run(f, _args, opts) {
+      const { attributes, excludedAttributes, ...rest } = scimListParams(opts);
+      const list = (value: string | undefined) => value?.split(',').map((a) => a.trim()).filter(Boolean);
+      const body = await bodyOf(f.io, opts.data, { ...rest, attributes: list(attributes), excludedAttributes: list(excludedAttributes) });
+      if (!body.schemas) body.schemas = [SCIM_URN.searchRequest];
+      const client = await scimClient(f, opts);
+      printScimList(f, await client.request('POST', spec.path, { body, headers: SCIM_JSON }), spec.columns);
+    },
+  };
 }

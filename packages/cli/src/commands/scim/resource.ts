@@ -1,8 +1,8 @@
-import { bodyOf, int } from '../../core/body.js';
+import { bodyOf } from '../../core/body.js';
 import type { Group, OptionSpec, Verb } from '../../core/define.js';
 import type { Column } from '../../core/output.js';
 import { DATA_OPTION } from '../../core/rest.js';
-import { SCIM_JSON, SCIM_TOKEN_OPTION, scimClient } from './client.js';
+import { printScimList, SCIM_JSON, SCIM_LIST_OPTIONS, scimClient, scimListParams, SCIM_TOKEN_OPTION, searchVerb } from './client.js';
 
 interface ResourceSpec {
   group: string;
@@ -13,7 +13,7 @@ interface ResourceSpec {
   createFields: (opts: Record<string, any>) => Record<string, unknown>;
 }
 
-/** The SCIM verbs of one resource type: list (filter, paging), get, create, replace, patch, delete. */
+/** The SCIM verbs of one resource type: list (filter, paging), search, get, create, replace, patch, delete. */
 export function scimResource(spec: ResourceSpec): Group {
   const base = `/api/scim/v2/${spec.resource}`;
   const path = (scimId: string | undefined) => `${base}/${encodeURIComponent(scimId ?? '')}`;
@@ -39,16 +39,16 @@ export function scimResource(spec: ResourceSpec): Group {
         name: 'list',
         aliases: ['ls'],
         summary: `List SCIM ${spec.group} (filter with --filter 'userName eq "a@b.c"')`,
-        options: [
-          { flags: '--filter <filter>', description: 'SCIM filter expression' },
-          { flags: '--start-index <n>', description: '1-based index of the first result' },
-          { flags: '--count <n>', description: 'Page size' },
-        ],
+        options: SCIM_LIST_OPTIONS,
         async run(f, _args, opts) {
           const client = await scimClient(f, opts);
-          const query = { filter: opts.filter, startIndex: int(opts.startIndex, '--start-index'), count: int(opts.count, '--count') };
-          f.output.list(await client.request('GET', base, { query, headers: SCIM_JSON }), spec.columns);
+          printScimList(f, await client.request('GET', base, { query: scimListParams(opts), headers: SCIM_JSON }), spec.columns);
         },
+      }),
+      searchVerb({
+        summary: `Search SCIM ${spec.group} with the query in a POST body (${spec.resource}/.search)`,
+        path: `${base}/.search`,
+        columns: spec.columns,
       }),
       verb({
         name: 'get',

@@ -74,7 +74,7 @@ describeCli('plinth spec, api and completion', (ctx, home) => {
     const bash = await plinth(['completion', 'bash']);
     expect(bash.code).toBe(0);
     expect(bash.stdout).toContain('complete -F _plinth plinth');
-    expect(bash.stdout).toContain('"scim users"|"scim users "*) words="list get create replace patch delete"');
+    expect(bash.stdout).toContain('"scim users"|"scim users "*) words="list search get create replace patch delete"');
     expect(bash.stdout).toContain('"deployments create"|"deployments create "*) words="--name --region --data --json --context --help"');
     const dir = await mkdtemp(join(tmpdir(), 'plinth-completion-'));
     await writeFile(join(dir, 'plinth.bash'), bash.stdout);
