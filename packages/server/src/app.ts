@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
@@ -29,19 +30,15 @@ export interface AppOptions {
   config: Config;
   store: Store;
   services: Services;
-  /** Tests pass false; the server logs JSON lines. */
-  logger?: boolean;
+  /** The server passes its log (http/logger.ts); tests leave it out and log nothing. */
+  logger?: Logger | false;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp({ config, store, services, logger = true }: AppOptions): Promise<PlinthApp> {
+export async function buildApp({ config, store, services, logger }: AppOptions): Promise<PlinthApp> {
   const app = Fastify({
-    logger: logger && {
-      level: config.logLevel,
-      // Secrets travel in headers and a few bodies; none of them is ever written to a log.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'],
-    },
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     requestIdHeader: false,

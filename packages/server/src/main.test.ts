@@ -4,7 +4,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 
@@ -76,14 +76,20 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', () => {
       expect(integration.status).toBe(201);
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
+      // Log lines are buffered; a normal stop writes every one of them out.
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
       const logLines = server.output().split('\n').filter((line) => line.startsWith('{'));
-      expect(logLines.length).toBeGreaterThan(0);
+      const requestLines = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+      expect(requestLines.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(
+        expect.arrayContaining(['POST /api/v1/api-keys 201', 'POST /api/v1/oauth-integrations 201', 'GET /healthz 200']),
+      );
       for (const secret of [saved.apiKey, key, 'client-secret-value']) {
         expect(logLines.join('\n')).not.toContain(secret);
       }
     } finally {
-      server.child.kill('SIGTERM');
-      expect(await server.exited).toBe(0);
+      if (server.child.exitCode === null) server.child.kill('SIGTERM');
+      await server.exited;
     }
   });
 
@@ -92,6 +98,8 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', () => {
     try {
       expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
       expect(server.output()).not.toContain('Admin API key');
+      // Buffered log lines still reach the log while the server runs, not only when it stops.
+      await vi.waitFor(() => expect(server.output()).toContain('"path":"/readyz"'), { timeout: 10_000, interval: 100 });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createServerLog } from './http/logger.js';
 import { bootstrap } from './modules/accounts/bootstrap.js';
 import { createServices } from './services.js';
 import { migrateToLatest } from './store/migrate.js';
@@ -28,7 +29,8 @@ async function main() {
   await migrateToLatest(store);
   const services = await createServices(store, config);
   const boot = await bootstrap(store, services, config);
-  const app = await buildApp({ config, store, services });
+  const log = createServerLog(config.logLevel);
+  const app = await buildApp({ config, store, services, logger: log.logger });
   await app.listen({ port: config.port, host: config.host });
 
   if (boot.created) {
@@ -47,6 +49,7 @@ async function main() {
     app.log.info({ signal }, 'finishing in-flight requests');
     await app.close();
     await store.close();
+    log.flushSync();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
