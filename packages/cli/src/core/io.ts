@@ -9,6 +9,13 @@ export interface IO {
   /** Reads all of standard input (for `-d -`). */
   readStdin(): Promise<string>;
   env: Record<string, string | undefined>;
+  /** Standard input is a terminal: a person can be asked for a password. */
+  stdinIsTTY: boolean;
+  /**
+   * Asks for a secret on the terminal without echoing it (the prompt goes to stderr). Only called
+   * when `stdinIsTTY`; rejects when the person presses Ctrl-C or Ctrl-D.
+   */
+  promptSecret(prompt: string): Promise<string>;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
   platform: NodeJS.Platform;
@@ -39,6 +46,8 @@ export async function processIO(): Promise<IO> {
       return Buffer.concat(chunks).toString('utf8');
     },
     env: process.env,
+    stdinIsTTY: process.stdin.isTTY === true,
+    promptSecret: (prompt) => promptSecret(prompt),
     stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     platform: process.platform,
@@ -56,4 +65,32 @@ export async function processIO(): Promise<IO> {
       });
     },
   };
+}
+
+/** Reads one line from the terminal in raw mode, echoing nothing; Backspace edits, Ctrl-C/Ctrl-D cancel. */
+function promptSecret(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(prompt);
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = (error?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish();
+        if (char === '\u0003' || char === '\u0004') return finish(new Error('Cancelled'));
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else if (char >= ' ') value += char;
+      }
+    };
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.on('data', onData);
+  });
 }

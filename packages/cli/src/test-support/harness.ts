@@ -35,6 +35,9 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   stderrIsTTY?: boolean;
+  /** Standard input is a terminal; `secrets` answers its password prompts, in order. */
+  stdinIsTTY?: boolean;
+  secrets?: string[];
   /** Called with stderr as it grows (the device flow test reads the code from it). */
   onStderr?: (text: string) => void;
 }
@@ -45,6 +48,7 @@ export function cliRunner(configHome: () => string) {
     let stdout = '';
     let stderr = '';
     const jobs: BackgroundJob[] = [];
+    const secrets = [...(options.secrets ?? [])];
     const io: IO = {
       stdout: { write: (text: string) => (stdout += text) },
       stderr: {
@@ -55,6 +59,13 @@ export function cliRunner(configHome: () => string) {
       },
       readStdin: async () => options.stdin ?? '',
       env: { XDG_CONFIG_HOME: configHome(), HOME: configHome(), ...options.env },
+      stdinIsTTY: options.stdinIsTTY ?? false,
+      promptSecret: async (prompt) => {
+        stderr += `${prompt}\n`;
+        const answer = secrets.shift();
+        if (answer === undefined) throw new Error(`Unexpected prompt: ${prompt}`);
+        return answer;
+      },
       stdoutIsTTY: false,
       stderrIsTTY: options.stderrIsTTY ?? false,
       platform: 'linux',

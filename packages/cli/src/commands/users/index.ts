@@ -1,4 +1,5 @@
 import type { Group } from '../../core/define.js';
+import { acceptInvite } from './accept-invite.js';
 import { create } from './create.js';
 import { remove } from './delete.js';
 import { get } from './get.js';
@@ -8,4 +9,4 @@ import { me } from './me.js';
 import { setPassword } from './set-password.js';
 import { update } from './update.js';
 
-export const group: Group = { name: 'users', summary: 'Internal users', verbs: [list, get, me, create, update, remove, setPassword, invite] };
+export const group: Group = { name: 'users', summary: 'Internal users', verbs: [list, get, me, create, update, remove, setPassword, invite, acceptInvite] };
