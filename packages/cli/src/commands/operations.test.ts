@@ -1,0 +1,188 @@
+import type { Command } from 'commander';
+import { expect, it } from 'vitest';
+import { buildProgram } from '../core/tree.js';
+import type { IO } from '../core/io.js';
+import { cliRunner, describeCli } from '../test-support/harness.js';
+import { manifest } from './index.js';
+
+/** An operation a person never runs as a command of its own, and why. */
+const none = (reason: string) => ({ none: reason });
+
+/**
+ * Every operation of the served OpenAPI document and the `plinth` command that performs it. A new
+ * server operation fails the first test below until it has a command (and a row here); a row may
+ * name no command only with one of the reasons allowed for that.
+ *
+ * Awaiting the server: POST /api/scim/v2/.search (RFC 7644 §3.4.3 across resource types) is being
+ * added; its command is `scim search`. Add its row when the server serves it.
+ */
+const COMMANDS: Record<string, string | { none: string }> = {
+  getHealth: none('health endpoint, for load balancers and orchestrators'),
+  getReadiness: none('health endpoint, for load balancers and orchestrators'),
+  getOpenApiSpec: 'spec',
+
+  createApiKey: 'api-keys create',
+  listApiKeys: 'api-keys list',
+  revokeApiKey: 'api-keys revoke',
+  createScimToken: 'scim tokens create',
+  listScimTokens: 'scim tokens list',
+  revokeScimToken: 'scim tokens revoke',
+
+  createDeployment: 'deployments create',
+  getDeployments: 'deployments list',
+  getDeployment: 'deployments get',
+
+  listOAuthIntegrations: 'integrations list',
+  getOAuthIntegration: 'integrations get',
+  createOAuthIntegration: 'integrations create',
+  updateOAuthIntegration: 'integrations update',
+  deleteOAuthIntegration: 'integrations delete',
+
+  listUsers: 'users list',
+  getUser: 'users get',
+  getMe: 'users me',
+  createUser: 'users create',
+  updateUser: 'users update',
+  deleteUser: 'users delete',
+  setUserPassword: 'users set-password',
+  createUserInvite: 'users invite',
+  acceptInvite: 'users accept-invite',
+
+  listGroups: 'groups list',
+  getGroup: 'groups get',
+  createGroup: 'groups create',
+  updateGroup: 'groups update',
+  deleteGroup: 'groups delete',
+  listGroupMembers: 'groups members',
+  addGroupMembers: 'groups add-members',
+  removeGroupMember: 'groups remove-member',
+
+  listUserAttributes: 'attributes list',
+  getUserAttribute: 'attributes get',
+  createUserAttribute: 'attributes create',
+  updateUserAttribute: 'attributes update',
+  deleteUserAttribute: 'attributes delete',
+  getUserAttributeValues: 'attributes values',
+  setUserAttributeValues: 'attributes set-values',
+
+  getTenantSettings: 'tenant show',
+  updateTenantSettings: 'tenant update',
+
+  createDeviceCode: none('device flow: called by `plinth login` itself'),
+  createToken: none('device flow and refresh: called by `plinth login` and by every command when an access token expires'),
+  revokeToken: 'logout',
+  getWhoAmI: 'whoami',
+  getDeviceVerificationPage: none('public browser page (HTML) where a person approves a device login'),
+  submitDeviceVerification: none('public browser page (HTML form) where a person approves a device login'),
+  getInvitePage: none('public browser page (HTML) of an invite link; `users accept-invite` does the same from the terminal'),
+  submitInvite: none('public browser page (HTML form) of an invite link; `users accept-invite` does the same from the terminal'),
+  recordTelemetry: none('telemetry: sent by the client itself after each command'),
+
+  scimListUsers: 'scim users list',
+  scimSearchUsers: 'scim users search',
+  scimGetUser: 'scim users get',
+  scimCreateUser: 'scim users create',
+  scimReplaceUser: 'scim users replace',
+  scimPatchUser: 'scim users patch',
+  scimDeleteUser: 'scim users delete',
+  scimListGroups: 'scim groups list',
+  scimSearchGroups: 'scim groups search',
+  scimGetGroup: 'scim groups get',
+  scimCreateGroup: 'scim groups create',
+  scimReplaceGroup: 'scim groups replace',
+  scimPatchGroup: 'scim groups patch',
+  scimDeleteGroup: 'scim groups delete',
+  scimBulk: 'scim bulk',
+  scimGetServiceProviderConfig: 'scim service-provider-config',
+  scimListResourceTypes: 'scim resource-types list',
+  scimGetResourceType: 'scim resource-types get',
+  scimListSchemas: 'scim schemas list',
+  scimGetSchema: 'scim schemas get',
+
+  generateSession: 'embed generate-session',
+  postTokenBySessionId: 'embed token',
+  revokeEmbedSession: 'embed revoke',
+  listEmbedSessions: 'embed sessions',
+  listEmbedTenantGroups: 'embed groups list',
+  deleteEmbedTenantGroup: 'embed groups delete',
+  listEmbedTenantUserAttributes: 'embed attributes list',
+  deleteEmbedTenantUserAttribute: 'embed attributes delete',
+  listEmbedTenantUsers: 'embed users list',
+  getEmbedTenantUser: 'embed users get',
+  provisionEmbedUser: 'embed provision',
+  provisionEmbedUsers: 'embed provision-bulk',
+};
+
+/** The reasons section 4 of the brief allows for an operation without a command. */
+const ALLOWED = [/^health endpoint/, /^public browser page \(HTML/, /^device flow/, /^telemetry: sent by the client itself/];
+
+interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  summary: string;
+}
+
+/** Every command of the real tree, as `group verb` paths, with its one-line summary. */
+async function commandTree(): Promise<Map<string, string>> {
+  const io: IO = {
+    stdout: { write: () => true }, stderr: { write: () => true }, readStdin: async () => '', env: {}, stdinIsTTY: false,
+    promptSecret: async () => '', stdoutIsTTY: false, stderrIsTTY: false, platform: 'linux', homedir: '/nonexistent', background: () => {},
+  };
+  const commands = new Map<string, string>();
+  const walk = (command: Command, path: string[]) => {
+    if (command.commands.length === 0) commands.set(path.join(' '), command.description().split('\n')[0]!);
+    for (const child of command.commands) walk(child, [...path, child.name()]);
+  };
+  for (const entry of manifest) {
+    const { program } = await buildProgram(io, '0.0.0', [entry.name]);
+    const top = program.commands.find((c) => c.name() === entry.name)!;
+    walk(top, [entry.name]);
+  }
+  return commands;
+}
+
+describeCli('every operation of the served spec has a command', (ctx, home) => {
+  const plinth = cliRunner(home);
+  const served = async (): Promise<Operation[]> => {
+    const spec = await plinth(['spec', '--json'], { env: { PLINTH_API_URL: ctx().url } });
+    expect(spec.code, spec.stderr).toBe(0);
+    const doc = JSON.parse(spec.stdout) as { paths: Record<string, Record<string, { operationId: string; summary: string }>> };
+    return Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ operationId: op.operationId, method: method.toUpperCase(), path, summary: op.summary })),
+    );
+  };
+
+  it('each served operationId is in the table, with a command or an allowed reason', async () => {
+    const operations = await served();
+    const missing = operations.filter((op) => !(op.operationId in COMMANDS)).map((op) => `${op.operationId} (${op.method} ${op.path}): ${op.summary}`);
+    expect(
+      missing,
+      `Operations without a command: add one under packages/cli/src/commands, then its row in COMMANDS of ${import.meta.url.split('/').slice(-2).join('/')}:\n  ${missing.join('\n  ')}\n`,
+    ).toEqual([]);
+    const unexplained = Object.entries(COMMANDS)
+      .filter(([, to]) => typeof to !== 'string' && !ALLOWED.some((reason) => reason.test(to.none)))
+      .map(([operationId, to]) => `${operationId}: ${(to as { none: string }).none}`);
+    expect(unexplained, 'Only health endpoints, browser pages, the device flow and telemetry may go without a command').toEqual([]);
+  });
+
+  it('each command in the table exists in the command tree, and each row names a served operation', async () => {
+    const operations = new Set((await served()).map((op) => op.operationId));
+    const tree = await commandTree();
+    const absent = Object.entries(COMMANDS).filter(([, to]) => typeof to === 'string' && !tree.has(to)).map(([op, to]) => `${op} → plinth ${to}`);
+    expect(absent, 'Rows naming a command that does not exist').toEqual([]);
+    const stale = Object.keys(COMMANDS).filter((op) => !operations.has(op));
+    expect(stale, 'Rows naming an operation the server no longer serves').toEqual([]);
+  });
+
+  it('a command whose summary names an operationId is the command the table gives for it', async () => {
+    const operations = new Set((await served()).map((op) => op.operationId));
+    const tree = await commandTree();
+    const mismatched: string[] = [];
+    for (const [command, summary] of tree) {
+      const named = /\(([a-z][A-Za-z]+)\)$/.exec(summary)?.[1];
+      if (named && operations.has(named) && COMMANDS[named] !== command) mismatched.push(`plinth ${command} says (${named}), the table says ${JSON.stringify(COMMANDS[named])}`);
+    }
+    expect(mismatched).toEqual([]);
+  });
+});
