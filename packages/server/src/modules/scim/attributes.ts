@@ -40,12 +40,13 @@ export const userAttributes: AttributeDef[] = [
   }),
   attr({ name: 'displayName', description: 'Name of the user suitable for display.' }),
   attr({
-    name: 'emails', type: 'complex', multiValued: true, mutability: 'readOnly',
-    description: 'E-mail addresses. One item, derived from userName; values sent are not stored.',
+    name: 'emails', type: 'complex', multiValued: true,
+    description: 'E-mail addresses; at most one is primary. When none are stored, userName is presented as the primary work address.',
     subAttributes: [
-      attr({ name: 'value', mutability: 'readOnly', description: 'The address (the userName).' }),
-      attr({ name: 'type', mutability: 'readOnly', canonicalValues: ['work'], description: 'Always "work".' }),
-      attr({ name: 'primary', type: 'boolean', mutability: 'readOnly', description: 'Always true.' }),
+      attr({ name: 'value', required: true, description: 'The address.' }),
+      attr({ name: 'display', description: 'A human-readable form of the address.' }),
+      attr({ name: 'type', canonicalValues: ['work', 'home', 'other'], description: 'What the address is for.' }),
+      attr({ name: 'primary', type: 'boolean', description: 'The preferred address; making one primary clears the others.' }),
     ],
   }),
   attr({

@@ -49,13 +49,14 @@ function sortOf(params: ListParams, target: FilterTarget): ListQuery['orderBy'] 
   let path: string | undefined;
   if (resolved?.top.multiValued) {
     // A multi-valued attribute sorts by its primary value (§3.4.2.3); only emails has one here.
-    path = resolved.top.name === 'emails' && (!resolved.sub || resolved.sub.name === 'value') ? 'username' : undefined;
+    path = resolved.top.name === 'emails' && (!resolved.sub || resolved.sub.name === 'value') ? 'emails.$primary' : undefined;
   } else if (resolved) {
     path = (resolved.sub ? `${resolved.top.name}.${resolved.sub.name}` : resolved.top.name).toLowerCase();
   }
   const column = path && target.column(path);
   if (!column) throw invalidFilter(`sortBy "${params.sortBy}" is not a sortable attribute of ${target.type.name}`);
-  const def = resolved!.sub ?? resolved!.top;
+  const { top, sub } = resolved!;
+  const def = sub ?? (top.multiValued ? top.subAttributes?.find((a) => a.name === 'value') : undefined) ?? top;
   return {
     column: def.type === 'string' && !def.caseExact ? sql`lower(${column})` : column,
     descending: order === 'descending',

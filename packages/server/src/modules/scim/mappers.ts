@@ -1,5 +1,5 @@
 import { toIso } from '../../http/common-schemas.js';
-import type { AppUserRow, UserGroupRow } from '../../store/schema.js';
+import type { AppUserRow, StoredEmail, UserGroupRow } from '../../store/schema.js';
 import { URN } from './errors.js';
 import type { MemberRow } from './query-repo.js';
 
@@ -27,7 +27,7 @@ export function toScimUser(row: AppUserRow, ctx: Meta): ScimResource {
     userName: row.email,
     name: Object.keys(name).length > 0 ? name : null,
     displayName: row.display_name,
-    emails: [{ value: row.email, type: 'work', primary: true }],
+    emails: emailsOf(row),
     active: row.active,
     meta: {
       resourceType: 'User',
@@ -37,6 +37,13 @@ export function toScimUser(row: AppUserRow, ctx: Meta): ScimResource {
       version: etagOf(row.version),
     },
   }) as ScimResource;
+}
+
+/** What a user with no stored addresses presents: userName as the primary work address. */
+export const derivedEmails = (userName: string): StoredEmail[] => [{ value: userName, type: 'work', primary: true }];
+
+export function emailsOf(row: Pick<AppUserRow, 'email' | 'emails'>): StoredEmail[] {
+  return row.emails && row.emails.length > 0 ? row.emails : derivedEmails(row.email);
 }
 
 /** RFC 7643 §4.2. `members` is left out when the caller excluded it, so it is never loaded. */

@@ -1,7 +1,7 @@
 import { commonAttributes, findAttr, type AttributeDef, type ResourceTypeDef } from './attributes.js';
 import { invalidPath, invalidSyntax, invalidValue, mutability, noTarget } from './errors.js';
 import { parsePatchPath, type PatchPath } from './patch-path.js';
-import { matchesItem } from './value-filter.js';
+import { applyMulti } from './patch-multi.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -59,7 +59,7 @@ function applyOne(doc: Doc, op: string, path: PatchPath, value: unknown, target:
   if (def.name === 'id' || def.name === 'meta') return guardReadOnly(def.name, op, path, value, target);
   const stored = target.stored[def.name];
   if (!stored) return;
-  if (def.multiValued) return applyMulti(doc, op, path, value, def);
+  if (def.multiValued) return applyMulti(doc, op, path, value, def, stored === true ? [] : stored, coerce);
   if (path.filter) throw invalidPath(`"${path.text}": ${def.name} is not multi-valued`);
   if (def.type === 'complex') return applyComplex(doc, op, path, value, def, stored === true ? [] : stored);
   if (path.sub) throw invalidPath(`"${path.text}": ${def.name} has no sub-attributes`);
@@ -88,58 +88,6 @@ function applyComplex(doc: Doc, op: string, path: PatchPath, value: unknown, def
     for (const [key, v] of Object.entries(value)) setSub(key, v);
   }
   doc[def.name] = current;
-}
-
-function applyMulti(doc: Doc, op: string, path: PatchPath, value: unknown, def: AttributeDef) {
-  const items = (Array.isArray(doc[def.name]) ? doc[def.name] : []) as Doc[];
-  // Sub-attributes of stored items are all derived or immutable (members' display, type, $ref).
-  if (path.sub) return;
-  const matches = (item: Doc) => (path.filter ? matchesItem(path.filter, item, def) : true);
-  if (op === 'remove') {
-    if (path.filter) {
-      doc[def.name] = items.filter((item) => !matches(item));
-    } else if (value !== undefined && value !== null) {
-      // Entra ID removes members as {op: remove, path: members, value: [{value: id}]}.
-      const gone = new Set(toItems(value, def).map((item) => item.value));
-      doc[def.name] = items.filter((item) => !gone.has(item.value));
-    } else {
-      doc[def.name] = [];
-    }
-    return;
-  }
-  const incoming = value === null ? [] : toItems(value, def);
-  if (op === 'replace') {
-    if (path.filter) {
-      if (!items.some(matches)) throw noTarget(`No ${def.name} match "${path.text}"`);
-      doc[def.name] = merge(items.filter((item) => !matches(item)), incoming);
-    } else {
-      doc[def.name] = merge([], incoming);
-    }
-    return;
-  }
-  doc[def.name] = merge(items, incoming);
-}
-
-/** Appends items whose value is not there yet: adding an existing member is not an error. */
-function merge(items: Doc[], incoming: Doc[]): Doc[] {
-  const seen = new Set(items.map((item) => item.value));
-  const out = [...items];
-  for (const item of incoming) {
-    if (seen.has(item.value)) continue;
-    seen.add(item.value);
-    out.push(item);
-  }
-  return out;
-}
-
-function toItems(value: unknown, def: AttributeDef): Doc[] {
-  const list = Array.isArray(value) ? value : [value];
-  return list.map((item) => {
-    if (!isObject(item) || typeof item.value !== 'string' || item.value === '') {
-      throw invalidValue(`Each item of ${def.name} needs a "value" string`);
-    }
-    return { value: item.value };
-  });
 }
 
 /**

@@ -28,6 +28,15 @@ export interface MemberRow {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
+/** The addresses a user presents (mappers.ts emailsOf): the stored ones, or userName as the primary work one. */
+const userEmails = sql`coalesce(nullif(u.emails, '[]'::jsonb),
+  jsonb_build_array(jsonb_build_object('value', u.email, 'type', 'work', 'primary', true)))`;
+
+/** sortBy emails: the primary address, else the first (RFC 7644 §3.4.2.3). */
+const userPrimaryEmail = sql`coalesce(
+  (select ue.item->>'value' from jsonb_array_elements(${userEmails}) as ue(item) where (ue.item->>'primary')::boolean limit 1),
+  ${userEmails}->0->>'value')`;
+
 const userColumns: Record<string, RawBuilder<unknown>> = {
   id: sql`u.uuid::text`,
   username: sql`u.email`,
@@ -41,6 +50,8 @@ const userColumns: Record<string, RawBuilder<unknown>> = {
   'meta.lastmodified': sql`u.updated_at`,
   'meta.resourcetype': sql`'User'::text`,
   'meta.version': sql`'W/"' || u.version || '"'`,
+  // Not a filterable path (no attribute is named so); only list-params' sortBy asks for it.
+  'emails.$primary': userPrimaryEmail,
 };
 
 export const userTarget: FilterTarget = {
@@ -48,9 +59,16 @@ export const userTarget: FilterTarget = {
   column: (path) => userColumns[path],
   multi(name) {
     if (name !== 'emails') return undefined;
-    // The one derived address: the condition on it needs no EXISTS.
-    const items: Record<string, RawBuilder<unknown>> = { value: sql`u.email`, type: sql`'work'::text`, primary: sql`true` };
-    return { item: (sub) => items[sub], exists: (condition) => condition };
+    const items: Record<string, RawBuilder<unknown>> = {
+      value: sql`ue.item->>'value'`,
+      display: sql`ue.item->>'display'`,
+      type: sql`ue.item->>'type'`,
+      primary: sql`(ue.item->>'primary')::boolean`,
+    };
+    return {
+      item: (sub) => items[sub],
+      exists: (condition) => sql`exists (select 1 from jsonb_array_elements(${userEmails}) as ue(item) where ${condition})`,
+    };
   },
 };
 

@@ -1,8 +1,8 @@
-import type { AppUserRow } from '../../store/schema.js';
+import type { AppUserRow, StoredEmail } from '../../store/schema.js';
 import type { UserChanges } from '../users/service.js';
 import { resourceTypes } from './attributes.js';
 import { invalidValue } from './errors.js';
-import { toScimUser, type Meta } from './mappers.js';
+import { derivedEmails, emailsOf, toScimUser, type Meta } from './mappers.js';
 import type { Doc, PatchTarget } from './patch.js';
 
 /** The writable part of a SCIM User, as the patch engine edits it; see attributes.ts for the schema. */
@@ -12,9 +12,14 @@ export interface UserDoc extends Doc {
   displayName?: string;
   active?: boolean;
   externalId?: string;
+  emails?: StoredEmail[];
 }
 
-const stored = { userName: true, name: ['givenName', 'familyName'], displayName: true, active: true, externalId: true } as const;
+const stored = {
+  userName: true, name: ['givenName', 'familyName'], displayName: true, active: true, externalId: true,
+  emails: ['value', 'display', 'type', 'primary'],
+} as const;
+
 
 /** A client that echoes a resource it read (GET, edit, PUT) restates its meta: that is not a change. */
 export function userPatchTarget(row: AppUserRow | undefined, ctx: Meta): PatchTarget {
@@ -30,7 +35,8 @@ export function userDocOf(row: AppUserRow): UserDoc {
   const name: UserDoc['name'] = {};
   if (row.given_name !== null) name.givenName = row.given_name;
   if (row.family_name !== null) name.familyName = row.family_name;
-  const doc: UserDoc = { userName: row.email, name, active: row.active };
+  // The derived address too, so `emails[type eq "work"].value` finds it on a user created without emails.
+  const doc: UserDoc = { userName: row.email, name, active: row.active, emails: structuredClone(emailsOf(row)) };
   if (row.display_name !== null) doc.displayName = row.display_name;
   if (row.external_id !== null) doc.externalId = row.external_id;
   return doc;
@@ -46,7 +52,18 @@ export function userFieldsOf(doc: UserDoc): Required<Omit<UserChanges, 'role'>> 
     displayName: doc.displayName ?? null,
     externalId: doc.externalId ?? null,
     active: doc.active ?? true,
+    emails: storedEmails(doc, doc.userName),
   };
+}
+
+/**
+ * Null (present the derived address) when the document's addresses are exactly what a user
+ * without stored ones shows: an unchanged echo must not pin the old userName as an address.
+ */
+function storedEmails(doc: UserDoc, userName: string): StoredEmail[] | null {
+  const emails = doc.emails ?? [];
+  if (emails.length === 0 || sameEmails(emails, derivedEmails(userName))) return null;
+  return emails;
 }
 
 /** Only what differs from the row, so a request that changes nothing leaves the version alone. */
@@ -59,5 +76,14 @@ export function userChanges(row: AppUserRow, doc: UserDoc): UserChanges {
   if (next.displayName !== row.display_name) changes.displayName = next.displayName;
   if (next.externalId !== row.external_id) changes.externalId = next.externalId;
   if (next.active !== row.active) changes.active = next.active;
+  // An echo of the address derived from the old userName is not a request to store it.
+  const echo = row.emails === null || row.emails.length === 0 ? sameEmails(doc.emails ?? [], derivedEmails(row.email)) : false;
+  const wanted = echo ? null : next.emails;
+  if (!sameEmails(wanted ?? [], row.emails ?? [])) changes.emails = wanted;
   return changes;
+}
+
+function sameEmails(a: StoredEmail[], b: StoredEmail[]): boolean {
+  const canon = (list: StoredEmail[]) => JSON.stringify(list.map((e) => [e.value, e.type ?? null, e.primary ?? null, e.display ?? null]));
+  return canon(a) === canon(b);
 }

@@ -3,7 +3,7 @@ import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
 import { inTransaction, isUniqueViolation, type Executor } from '../../store/executor.js';
-import type { AppUserRow, AppUserTable, Database, Role } from '../../store/schema.js';
+import type { AppUserRow, AppUserTable, Database, Role, StoredEmail } from '../../store/schema.js';
 import { UserRepo, type UserSearch } from './repo.js';
 
 /** An internal user as the other modules see it (the HTTP shape is a subset, see schemas.ts). */
@@ -18,6 +18,8 @@ export interface UserRecord {
   externalId: string | null;
   role: Role;
   active: boolean;
+  /** Addresses a provisioning client sent, at most one primary; empty when none were. */
+  emails: UserEmail[];
   /** Bumped on every change; SCIM's ETag. */
   version: number;
   createdAt: string;
@@ -32,7 +34,12 @@ export interface NewUser {
   externalId?: string | null;
   role?: Role;
   active?: boolean;
+  /** Null or empty: none. The platform API leaves these alone; SCIM sets them. */
+  emails?: UserEmail[] | null;
 }
+
+export type UserEmail = StoredEmail;
+export const MAX_EMAILS = 20;
 
 export type UserChanges = Partial<NewUser>;
 
@@ -104,6 +111,7 @@ export class UserService {
 
   async create(accountId: number, input: NewUser, db: Executor = this.db): Promise<UserRecord> {
     const email = checkEmail(input.email);
+    const emails = emailsColumn(input.emails);
     return inTransaction(db, async (trx) => {
       const repo = new UserRepo(trx);
       if (await repo.findByEmail(accountId, email)) throw emailTaken(email);
@@ -117,6 +125,7 @@ export class UserService {
           external_id: input.externalId ?? null,
           role: input.role ?? 'member',
           active: input.active ?? true,
+          emails,
         }),
       );
       return toRecord(row);
@@ -125,6 +134,7 @@ export class UserService {
 
   async update(accountId: number, id: number, input: UserChanges, db: Executor = this.db): Promise<UserRecord> {
     const email = input.email === undefined ? undefined : checkEmail(input.email);
+    const emails = input.emails === undefined ? undefined : emailsColumn(input.emails);
     return inTransaction(db, async (trx) => {
       const repo = new UserRepo(trx);
       const current = await repo.find(accountId, id);
@@ -145,6 +155,7 @@ export class UserService {
       if (input.externalId !== undefined) changes.external_id = input.externalId;
       if (input.role !== undefined) changes.role = input.role;
       if (input.active !== undefined) changes.active = input.active;
+      if (emails !== undefined) changes.emails = emails;
       const row = await uniqueEmail(email ?? current.email, () => repo.update(accountId, id, changes));
       return toRecord(row!);
     });
@@ -209,6 +220,22 @@ async function uniqueEmail<T>(email: string, write: () => Promise<T>): Promise<T
   }
 }
 
+/** Validated before the transaction starts, like the address itself; stored as null when empty. */
+function emailsColumn(emails: UserEmail[] | null | undefined): string | null {
+  if (!emails || emails.length === 0) return null;
+  if (emails.length > MAX_EMAILS) throw badRequest(`A user can have at most ${MAX_EMAILS} email addresses`);
+  if (emails.filter((e) => e.primary === true).length > 1) throw badRequest('At most one email address can be primary');
+  const clean = emails.map((e) => {
+    if (typeof e.value !== 'string') throw badRequest('Each email address needs a value');
+    const item: UserEmail = { value: checkEmail(e.value) };
+    if (e.type !== undefined) item.type = e.type;
+    if (e.primary !== undefined) item.primary = e.primary;
+    if (e.display !== undefined) item.display = e.display;
+    return item;
+  });
+  return JSON.stringify(clean);
+}
+
 export function toRecord(row: AppUserRow): UserRecord {
   return {
     id: row.id,
@@ -220,6 +247,7 @@ export function toRecord(row: AppUserRow): UserRecord {
     externalId: row.external_id,
     role: row.role,
     active: row.active,
+    emails: row.emails ?? [],
     version: row.version,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),

@@ -150,4 +150,19 @@ describeOnStores('users service', (server) => {
     ).rejects.toThrow('roll back');
     expect(await users().findByEmail(account.id, 'ghost@x.com')).toBeUndefined();
   });
+  it('stores e-mail addresses (at most one primary); updates that leave them out keep them', async () => {
+    const account = await server().newAccount();
+    const plain = await users().create(account.id, { email: 'plain@x.com' });
+    expect(plain.emails).toEqual([]);
+    const emails = [{ value: ' w@x.com ', type: 'work', primary: true }, { value: 'h@x.com', type: 'home' }];
+    const user = await users().create(account.id, { email: 'e@x.com', emails });
+    expect(user.emails).toEqual([{ value: 'w@x.com', type: 'work', primary: true }, { value: 'h@x.com', type: 'home' }]);
+    const renamed = await users().update(account.id, user.id, { displayName: 'E' });
+    expect(renamed.emails).toEqual(user.emails);
+    expect((await users().update(account.id, user.id, { emails: [] })).emails).toEqual([]);
+    const twoPrimaries = [{ value: 'a@x.com', primary: true }, { value: 'b@x.com', primary: true }];
+    expect((await failure(users().update(account.id, user.id, { emails: twoPrimaries }))).status).toBe(400);
+    expect((await failure(users().create(account.id, { email: 'f@x.com', emails: [{ value: 'nope' }] }))).status).toBe(400);
+    expect(await users().findByEmail(account.id, 'f@x.com')).toBeUndefined();
+  });
 });
