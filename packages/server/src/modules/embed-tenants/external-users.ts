@@ -3,7 +3,8 @@ import type { Executor } from '../../store/executor.js';
 import type { AttributeType, ExternalUserRow } from '../../store/schema.js';
 import type { GroupService } from '../groups/service.js';
 import { attributeTypeLabel, checkAttributeValue, type UserAttributeService } from '../user-attributes/service.js';
-import { ExternalUserRepo, type Catalog, type ProfileWrite } from './external-user-repo.js';
+import type { Catalog, ProfileWrite } from './external-user-repo.js';
+import { ExternalUserWrites, type CatalogWrite } from './external-user-writes.js';
 import { EmbedTenantRepo } from './repo.js';
 import { assertNoDuplicates, attributesNotFound, groupsNotFound } from './rules.js';
 
@@ -30,7 +31,14 @@ export interface ResolvedChange {
   externalId: string;
   profile: ProfileWrite;
   groups: Partial<Record<Catalog, number[]>>;
-  values: Partial<Record<Catalog, Array<{ attributeId: number; value: unknown }>>>;
+  values: Partial<Record<Catalog, Array<{ attributeId: number; name: string; value: unknown }>>>;
+}
+
+/** A user as a write left it, in the catalog the caller asked about (for an embed token's claims). */
+export interface WrittenState {
+  /** The stored memberships' names, read only when the write left them as they were (groups omitted). */
+  groups: string[];
+  values: Array<{ name: string; value: unknown }>;
 }
 
 interface Definition {
@@ -63,7 +71,7 @@ export class ExternalUsers {
     return {
       groups: async (catalog, names) =>
         byName(catalog === 'account'
-          ? await this.groupService.findByNames(accountId, names, db)
+          ? await this.groupService.idsByNames(accountId, names, db)
           : await tenant.groupsByNames(accountId, tenantId, names)),
       attributes: async (catalog, names) =>
         byName(catalog === 'account'
@@ -92,20 +100,53 @@ export class ExternalUsers {
         if (value !== null && !checkAttributeValue(type!, value)) {
           throw badRequest(`User attribute "${name}" has type ${type}: its value must be ${attributeTypeLabel[type!]} or null`);
         }
-        return { attributeId: id, value };
+        return { attributeId: id, name, value };
       });
     }
     return resolved;
   }
 
-  /** Writes a resolved change; a new user takes one of the account's slots (section 8) or fails. */
-  async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor): Promise<{ user: ExternalUserRow; created: boolean }> {
-    const repo = new ExternalUserRepo(db);
-    const { inserted, ...user } = await repo.upsert(accountId, tenantId, change.externalId, change.profile);
-    if (inserted && !(await repo.takeSlot(accountId, this.maxExternalUsers))) throw this.limitReached();
-    for (const [catalog, ids] of entries(change.groups)) await repo.replaceGroups(catalog, accountId, user.id, ids);
-    for (const [catalog, values] of entries(change.values)) await repo.setValues(catalog, accountId, user.id, values);
-    return { user, created: inserted };
+  /**
+   * Writes a resolved change: the user's row lock first, then a slot if the user is new (section 8),
+   * then one statement per catalog written. With `readBack`, also returns the user's state in that
+   * catalog as this write leaves it.
+   */
+  async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor, readBack?: Catalog) {
+    const writes = new ExternalUserWrites(db);
+    const [{ inserted, ...user }] = (await writes.upsert(accountId, tenantId, [{ externalId: change.externalId, ...change.profile }])) as [
+      ExternalUserRow & { inserted: boolean },
+    ];
+    if (inserted && (await writes.takeSlots(accountId, 1, this.maxExternalUsers)) === 0) throw this.limitReached();
+    let state: WrittenState | undefined;
+    for (const catalog of ['account', 'tenant'] as const) {
+      const write = catalogWrite([{ id: user.id, change }], catalog);
+      if (catalog !== readBack && write.groups.length + write.values.length === 0) continue;
+      const read = catalog === readBack ? { userId: user.id, groups: !change.groups[catalog] } : undefined;
+      const stored = await writes.apply(catalog, accountId, write, read);
+      if (read) state = writtenState(change, catalog, stored);
+    }
+    return { user, created: inserted, state };
+  }
+
+  /**
+   * Writes many resolved changes with distinct externalIds, set-based. New users take slots in
+   * the order given; those past the limit are removed again and reported, as if each change had
+   * been sent alone. Returns, per change, its user or its error.
+   */
+  async writeMany(accountId: number, tenantId: number, changes: ResolvedChange[], db: Executor) {
+    const writes = new ExternalUserWrites(db);
+    const rows = await writes.upsert(accountId, tenantId, changes.map((c) => ({ externalId: c.externalId, ...c.profile })));
+    const byId = new Map(rows.map((r) => [r.external_id, r]));
+    const created = changes.filter((c) => byId.get(c.externalId)!.inserted);
+    const granted = await writes.takeSlots(accountId, created.length, this.maxExternalUsers);
+    const refused = new Set(created.slice(granted).map((c) => c.externalId));
+    await writes.deleteInserted(accountId, [...refused].map((e) => byId.get(e)!.id));
+    const kept = changes.filter((c) => !refused.has(c.externalId)).map((change) => ({ id: byId.get(change.externalId)!.id, change }));
+    for (const catalog of ['account', 'tenant'] as const) {
+      const write = catalogWrite(kept, catalog);
+      if (write.groups.length + write.values.length > 0) await writes.apply(catalog, accountId, write);
+    }
+    return changes.map((c) => (refused.has(c.externalId) ? { error: this.limitReached() } : { user: byId.get(c.externalId)! }));
   }
 
   limitReached() {
@@ -119,4 +160,17 @@ export class ExternalUsers {
 
 function entries<V>(record: Partial<Record<Catalog, V>>): Array<[Catalog, V]> {
   return (Object.entries(record) as Array<[Catalog, V | undefined]>).filter((e): e is [Catalog, V] => e[1] !== undefined);
+}
+
+function catalogWrite(users: Array<{ id: number; change: ResolvedChange }>, catalog: Catalog): CatalogWrite {
+  return {
+    groups: users.flatMap(({ id, change }) => (change.groups[catalog] ? [{ userId: id, groupIds: change.groups[catalog] }] : [])),
+    values: users.flatMap(({ id, change }) => (change.values[catalog] ?? []).map((v) => ({ userId: id, attributeId: v.attributeId, value: v.value }))),
+  };
+}
+
+/** Final values: the stored ones the write did not name, plus the named ones it did not clear. */
+function writtenState(change: ResolvedChange, catalog: Catalog, stored: WrittenState): WrittenState {
+  const supplied = (change.values[catalog] ?? []).filter((v) => v.value !== null).map(({ name, value }) => ({ name, value }));
+  return { groups: stored.groups, values: [...stored.values, ...supplied] };
 }

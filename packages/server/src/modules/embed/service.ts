@@ -8,7 +8,7 @@ import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.
 import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
-import { ExternalUserRepo, type Catalog } from '../embed-tenants/external-user-repo.js';
+import type { Catalog } from '../embed-tenants/external-user-repo.js';
 import { transactionWithRetry } from '../embed-tenants/retry.js';
 import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
 import type { GroupService } from '../groups/service.js';
@@ -166,15 +166,13 @@ export class EmbedService {
       await this.deps.embedTenants.applyDefinitions(accountId, tenantId, definitions, trx);
     }
     const resolved = await users.resolve(change, users.catalogs(accountId, tenantId, trx));
-    const { user } = await users.write(accountId, tenantId, resolved, trx);
-    const id = user.id;
     const catalog: Catalog = request.creatorMode ? 'tenant' : 'account';
-    const repo = new ExternalUserRepo(trx);
+    const { user, state } = await users.write(accountId, tenantId, resolved, trx, catalog);
     const supplied = change.groups[catalog];
-    const groups = supplied ? [...new Set(supplied)] : ((await repo.groupNames(catalog, accountId, [id])).get(id) ?? []);
-    const values = (await repo.attributeValues(catalog, accountId, [id])).get(id) ?? [];
+    const groups = supplied ? [...new Set(supplied)] : state!.groups;
+    const values = [...state!.values].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return {
-      externalUserId: id,
+      externalUserId: user.id,
       userRef: user.external_id,
       claims: {
         user: {
