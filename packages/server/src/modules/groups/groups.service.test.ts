@@ -16,18 +16,24 @@ describeOnStores('groups service', (server) => {
   const memberIds = async (accountId: number, groupId: number) =>
     (await groups().listMembers(accountId, groupId)).map((u) => u.id);
 
-  it('creates groups with unique, case-sensitive names per account', async () => {
+  it('creates groups with names unique per account ignoring case; lookup by name stays exact', async () => {
     const account = await server().newAccount();
     const other = await server().newAccount();
     const sales = await groups().create(account.id, { name: 'Sales', description: 'EMEA' });
     expect(sales).toMatchObject({ name: 'Sales', description: 'EMEA', userCount: 0, version: 1, externalId: null });
-    await expect(groups().create(account.id, { name: 'sales' })).resolves.toMatchObject({ name: 'sales' });
-    await expect(groups().create(other.id, { name: 'Sales' })).resolves.toMatchObject({ name: 'Sales' });
+    const lower = await failure(groups().create(account.id, { name: 'sales' }));
+    expect(lower.status).toBe(409);
+    expect(lower.message).toContain('"Sales"');
+    await expect(groups().create(other.id, { name: 'sales' })).resolves.toMatchObject({ name: 'sales' });
+    expect(await groups().findByNames(account.id, ['SALES'])).toEqual([]);
+    expect((await groups().findNameHolder(account.id, 'SALES'))?.id).toBe(sales.id);
     const duplicate = await failure(groups().create(account.id, { name: 'Sales' }));
     expect(duplicate.status).toBe(409);
     expect(duplicate.message).toContain('"Sales"');
-    const rename = await failure(groups().update(account.id, sales.id, { name: 'sales' }));
+    const second = await groups().create(account.id, { name: 'Support' });
+    const rename = await failure(groups().update(account.id, second.id, { name: 'SALES' }));
     expect(rename.status).toBe(409);
+    await expect(groups().update(account.id, sales.id, { name: 'SALES' })).resolves.toMatchObject({ name: 'SALES' });
     expect((await failure(groups().create(account.id, { name: '' }))).status).toBe(400);
     expect((await failure(groups().create(account.id, { name: 'x'.repeat(201) }))).status).toBe(400);
   });

@@ -1,4 +1,4 @@
-import type { Updateable } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { UserGroupTable } from '../../store/schema.js';
 
@@ -24,6 +24,16 @@ export class GroupRepo {
   findByNames(accountId: number, names: string[]) {
     if (names.length === 0) return Promise.resolve([]);
     return this.base(accountId).where('g.name', 'in', names).orderBy('g.id').execute();
+  }
+
+  /** Groups whose name equals `name` ignoring case; served by the unique index user_group_lower_name. */
+  holdersOfName(accountId: number, name: string) {
+    return this.db
+      .selectFrom('user_group')
+      .select(['id', 'name'])
+      .where('account_id', '=', accountId)
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .execute();
   }
 
   /** Ids only: no member count, so resolving names costs one index lookup per name. */

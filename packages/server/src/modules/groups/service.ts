@@ -31,7 +31,8 @@ export type GroupChanges = Partial<NewGroup>;
 export const MAX_GROUP_NAME = 200;
 
 /**
- * Tenant-wide groups of internal users. Names are unique per account and case-sensitive. Member
+ * Tenant-wide groups of internal users. Names are unique per account ignoring case (SCIM's
+ * displayName is caseExact false), but looking a group up by name is exact. Member
  * ids are checked against the account through the users service: an id of another account is
  * reported exactly like an unknown one. Methods take the account first and an optional executor last.
  */
@@ -56,6 +57,11 @@ export class GroupService {
   /** The groups among `names` that exist (any order); callers report the missing ones. */
   async findByNames(accountId: number, names: string[], db: Executor = this.db): Promise<GroupRecord[]> {
     return (await new GroupRepo(db).findByNames(accountId, [...new Set(names)])).map(toRecord);
+  }
+
+  /** The group, if any, whose name differs from `name` at most in case: the one that would make it taken. */
+  async findNameHolder(accountId: number, name: string, db: Executor = this.db): Promise<{ id: number; name: string } | undefined> {
+    return (await new GroupRepo(db).holdersOfName(accountId, name))[0];
   }
 
   /** Like findByNames, but only id and name, for callers that resolve names in bulk or per request. */
@@ -83,7 +89,8 @@ export class GroupService {
     return inTransaction(db, async (trx) => {
       const repo = new GroupRepo(trx);
       // Checked first so a caller's transaction is not aborted by the unique index in the usual case.
-      if ((await repo.findByNames(accountId, [name])).length > 0) throw nameTaken(name);
+      const holder = (await repo.holdersOfName(accountId, name))[0];
+      if (holder) throw nameTaken(holder.name);
       const { id } = await uniqueName(name, () =>
         repo.insert({ account_id: accountId, name, description: input.description ?? null, external_id: input.externalId ?? null }),
       );
@@ -98,9 +105,8 @@ export class GroupService {
     if (input.externalId !== undefined) changes.external_id = input.externalId;
     return inTransaction(db, async (trx) => {
       const repo = new GroupRepo(trx);
-      if (changes.name !== undefined && (await repo.findByNames(accountId, [changes.name])).some((g) => g.id !== id)) {
-        throw nameTaken(changes.name);
-      }
+      const holder = changes.name === undefined ? undefined : (await repo.holdersOfName(accountId, changes.name)).find((g) => g.id !== id);
+      if (holder) throw nameTaken(holder.name);
       const updated = await uniqueName(input.name ?? '', () => repo.update(accountId, id, changes));
       if (!updated) throw groupNotFound(id);
       return this.get(accountId, id, trx);

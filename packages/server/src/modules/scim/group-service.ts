@@ -133,8 +133,9 @@ export class ScimGroupService {
   }
 
   private async assertUnique(ctx: ScimContext, name: string, selfId: number | undefined, trx: Kysely<Database>) {
-    const holders = await this.groups.findByNames(ctx.accountId, [name], trx);
-    if (holders.some((g) => g.id !== selfId)) throw uniqueness(`displayName "${name}" is already taken in this account`);
+    // displayName is caseExact false, so "Admins" takes "admins" too; renaming a group to another case of its own name does not.
+    const holder = await this.groups.findNameHolder(ctx.accountId, name, trx);
+    if (holder && holder.id !== selfId) throw uniqueness(`displayName "${name}" is already taken in this account (by "${holder.name}")`);
   }
 
   private target(row: UserGroupRow | undefined, _members: MemberRow[], ctx: ScimContext): PatchTarget {

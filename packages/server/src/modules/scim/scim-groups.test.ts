@@ -29,6 +29,22 @@ describeOnStores('SCIM Groups', (server) => {
     expectScimError(await scim.patch(`/Groups/${other.id}`, [{ op: 'replace', path: 'displayName', value: 'Taken' }]), 409, 'uniqueness');
   });
 
+  it('displayName is unique ignoring case (caseExact false): "Admins" takes "admins"; a group may change its own case', async () => {
+    const scim = await client();
+    const admins = await scim.createGroup({ displayName: 'Admins' });
+    expectScimError(await scim.call('POST', '/Groups', { schemas: [URN.group], displayName: 'admins' }), 409, 'uniqueness');
+    const other = await scim.createGroup();
+    expectScimError(await scim.patch(`/Groups/${other.id}`, [{ op: 'replace', path: 'displayName', value: 'ADMINS' }]), 409, 'uniqueness');
+    const recased = await scim.patch(`/Groups/${admins.id}`, [{ op: 'replace', path: 'displayName', value: 'ADMINS' }]);
+    expect(recased.status, recased.text).toBe(200);
+    expect(recased.body.displayName).toBe('ADMINS');
+    const bulk = await scim.call('POST', '/Bulk', {
+      schemas: [URN.bulkRequest],
+      Operations: [{ method: 'POST', bulkId: 'g', path: '/Groups', data: { schemas: [URN.group], displayName: 'admins' } }],
+    });
+    expect(bulk.body.Operations[0].status).toBe('409');
+  });
+
   it('PUT replaces displayName and members exactly', async () => {
     const scim = await client();
     const [a, b] = [await scim.createUser(), await scim.createUser()];
