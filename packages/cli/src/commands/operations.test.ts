@@ -12,9 +12,6 @@ const none = (reason: string) => ({ none: reason });
  * Every operation of the served OpenAPI document and the `plinth` command that performs it. A new
  * server operation fails the first test below until it has a command (and a row here); a row may
  * name no command only with one of the reasons allowed for that.
- *
- * Awaiting the server: POST /api/scim/v2/.search (RFC 7644 §3.4.3 across resource types) is being
- * added; its command is `scim search`. Add its row when the server serves it.
  */
 const COMMANDS: Record<string, string | { none: string }> = {
   getHealth: none('health endpoint, for load balancers and orchestrators'),
