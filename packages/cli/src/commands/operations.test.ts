@@ -89,6 +89,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   scimReplaceGroup: 'scim groups replace',
   scimPatchGroup: 'scim groups patch',
   scimDeleteGroup: 'scim groups delete',
+  scimSearchAll: 'scim search',
   scimBulk: 'scim bulk',
   scimGetServiceProviderConfig: 'scim service-provider-config',
   scimListResourceTypes: 'scim resource-types list',

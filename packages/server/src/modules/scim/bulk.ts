@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../http/errors.js';
 import type { ScimGroupService } from './group-service.js';
-import { scimError, scimErrorBody, URN, invalidSyntax } from './errors.js';
+import { scimError, scimErrorBody, URN, invalidSyntax, invalidValue } from './errors.js';
 import type { ScimResource } from './mappers.js';
 import type { PatchOperation } from './patch.js';
 import type { ScimContext, ScimUserService } from './user-service.js';
@@ -14,7 +14,7 @@ export const ScimBulkRequest = Type.Object(
       Type.Object(
         {
           method: Type.String({ description: 'POST, PUT, PATCH or DELETE.' }),
-          bulkId: Type.Optional(Type.String()),
+          bulkId: Type.Optional(Type.String({ description: 'Required for POST; other operations refer to it as bulkId:{bulkId}.' })),
           version: Type.Optional(Type.String()),
           path: Type.String({ description: 'e.g. /Users, /Groups/{id} or /Groups/bulkId:{bulkId}.' }),
           data: Type.Optional(Type.Unknown()),
@@ -133,6 +133,8 @@ async function runOne(
     const id = match[2];
     const pre = { ifMatch: op.version };
     if (method === 'POST') {
+      // RFC 7644 §3.7: REQUIRED for POST; without it the client cannot tell which result is whose.
+      if (!op.bulkId) throw invalidValue('bulkId is required for a POST operation');
       if (id) throw invalidSyntax('POST goes to /Users or /Groups, without an id');
       const resource = await service.create(ctx, asObject(data));
       if (op.bulkId) created.set(op.bulkId, resource.id);

@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ScimBulkRequest, ScimBulkResponse } from './bulk.js';
 import { ScimResourceType, ScimResourceTypeList, ScimSchema, ScimSchemaList, ScimServiceProviderConfig } from './discovery.js';
 import { contextOf, SCIM_PREFIX, scimErrorRef, scimRoute, tags } from './http.js';
+import { ScimResourceList, ScimSearchRequest } from './schemas.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 
-/** Discovery (RFC 7644 §4) and Bulk (§3.7). */
+/** The root-level endpoints: discovery (RFC 7644 §4), Bulk (§3.7) and search across types (§3.4.3). */
 export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const scim = app.services.scim;
 
@@ -66,5 +67,18 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(ScimBulkResponse), 413: scimErrorRef('More operations than bulkActionLimit, or a body over 1 MiB') },
     },
     handler: async (request) => scim.bulk(contextOf(request), request.body as Parameters<typeof scim.bulk>[1]),
+  });
+
+  app.post(`${SCIM_PREFIX}/.search`, {
+    config: scimRoute,
+    schema: {
+      operationId: 'scimSearchAll', tags, summary: 'Search SCIM users and groups together',
+      description:
+        'RFC 7644 §3.4.3 at the root: users, then groups, paged together. An attribute a type lacks compares false there, '
+        + 'so meta.resourceType eq "Group" narrows to groups.',
+      body: Type.Ref(ScimSearchRequest),
+      response: { 200: Type.Ref(ScimResourceList) },
+    },
+    handler: async (request) => scim.search(contextOf(request), request.body),
   });
 };

@@ -37,11 +37,21 @@ export function parseFilter(text: string): Filter {
  * compare as instants. Unknown attributes and operators that make no sense for a type are
  * `invalidFilter` rather than silently false, so a client's typo is not mistaken for "no match".
  */
-export function filterToSql(filter: Filter, target: FilterTarget): Sql {
-  return translate(filter, target, undefined);
+export function filterToSql(filter: Filter, target: FilterTarget, options: FilterOptions = {}): Sql {
+  return translate(filter, { ...target, ...options }, undefined);
 }
 
-function translate(filter: Filter, target: FilterTarget, scope: MultiScope | undefined): Sql {
+export interface FilterOptions {
+  /**
+   * A search across resource types (`POST /.search`) applies one filter to each: an attribute
+   * that a type does not have is absent there, so it compares false instead of being an error.
+   */
+  absentIfUnknown?: boolean;
+}
+
+type Target = FilterTarget & FilterOptions;
+
+function translate(filter: Filter, target: Target, scope: MultiScope | undefined): Sql {
   switch (filter.op) {
     case 'and':
     case 'or': {
@@ -56,6 +66,7 @@ function translate(filter: Filter, target: FilterTarget, scope: MultiScope | und
       const name = stripSchema(filter.attrPath, target.type);
       const def = findAttr(target.type.attributes, name);
       const multi = def?.multiValued ? target.multi(def.name.toLowerCase()) : undefined;
+      if (!def && target.absentIfUnknown) return sql`false`;
       if (!def || !multi) throw invalidFilter(`"${filter.attrPath}" is not a multi-valued attribute of ${target.type.name}`);
       return multi.exists(translate(filter.valFilter, target, { def, multi }));
     }
@@ -69,7 +80,7 @@ interface MultiScope {
   multi: MultiTarget;
 }
 
-function comparison(filter: Extract<Filter, { attrPath: string }> & { op: string }, target: FilterTarget, scope: MultiScope | undefined): Sql {
+function comparison(filter: Extract<Filter, { attrPath: string }> & { op: string }, target: Target, scope: MultiScope | undefined): Sql {
   const compValue = 'compValue' in filter ? filter.compValue : undefined;
   if (scope) {
     const sub = scope.def.subAttributes && findAttr(scope.def.subAttributes, filter.attrPath);
@@ -78,6 +89,7 @@ function comparison(filter: Extract<Filter, { attrPath: string }> & { op: string
     return compare(filter.op, column, sub, compValue, `${scope.def.name}.${sub.name}`);
   }
   const resolved = resolveAttribute(target.type, filter.attrPath);
+  if (!resolved && target.absentIfUnknown) return sql`false`;
   if (!resolved) throw invalidFilter(`"${filter.attrPath}" is not an attribute of ${target.type.name}`);
   const { top, sub } = resolved;
   if (top.multiValued) {

@@ -6,7 +6,7 @@ import { inTransaction } from '../../store/executor.js';
 import { resourceTypes } from './attributes.js';
 import { invalidValue, uniqueness } from './errors.js';
 import { checkIfMatch } from './etag.js';
-import { listResponse, planList, type ListParams } from './list-params.js';
+import { listResponse, planList, type ListParams, type PlannedList } from './list-params.js';
 import { toScimGroup, type ScimResource } from './mappers.js';
 import { applyPatch, type Doc, type PatchOperation, type PatchTarget } from './patch.js';
 import { ScimQueryRepo, groupTarget, type MemberRow } from './query-repo.js';
@@ -40,6 +40,11 @@ export class ScimGroupService {
 
   async list(ctx: ScimContext, params: ListParams) {
     const plan = planList(params, groupTarget);
+    const { total, resources } = await this.page(ctx, plan);
+    return listResponse(resources, total, plan.startIndex);
+  }
+
+  async page(ctx: ScimContext, plan: PlannedList): Promise<{ total: number; resources: ScimResource[] }> {
     const repo = new ScimQueryRepo(this.db);
     const { total, rows } = await repo.listGroups(ctx.accountId, plan.query);
     // Entra ID lists with excludedAttributes=members; a large group's members are then never read.
@@ -48,7 +53,7 @@ export class ScimGroupService {
       const own = members?.filter((m) => m.group_id === row.id);
       return plan.projection.apply(toScimGroup(row, own, ctx));
     });
-    return listResponse(resources, total, plan.startIndex);
+    return { total, resources };
   }
 
   async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {

@@ -4,14 +4,14 @@ import { ScimBulkRequest, ScimBulkResponse } from './bulk.js';
 import { ScimResourceType, ScimResourceTypeList, ScimSchema, ScimSchemaList, ScimServiceProviderConfig } from './discovery.js';
 import { renderScimError } from './errors.js';
 import { scimRoutes } from './routes.js';
-import { ScimError, ScimGroup, ScimGroupList, ScimPatchOp, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
+import { ScimError, ScimGroup, ScimGroupList, ScimPatchOp, ScimResourceList, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
 
 export const scimModule: PlinthModule = {
   name: 'scim',
   schemas: [
     ScimError, ScimUser, ScimGroup, ScimUserList, ScimGroupList, ScimPatchOp, ScimSearchRequest,
     ScimBulkRequest, ScimBulkResponse, ScimServiceProviderConfig, ScimResourceType, ScimSchema,
-    ScimResourceTypeList, ScimSchemaList,
+    ScimResourceTypeList, ScimSchemaList, ScimResourceList,
   ],
   routes: scimRoutes,
   onReady() {

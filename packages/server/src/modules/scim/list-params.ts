@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { resolveAttribute } from './attributes.js';
 import { invalidFilter, invalidValue, URN } from './errors.js';
-import { filterToSql, parseFilter, type FilterTarget } from './filter.js';
+import { filterToSql, parseFilter, type FilterOptions, type FilterTarget } from './filter.js';
 import { Projection } from './projection.js';
 import type { ListQuery } from './query-repo.js';
 import type { ScimResource } from './mappers.js';
@@ -27,19 +27,19 @@ export interface PlannedList {
   projection: Projection;
 }
 
-export function planList(params: ListParams, target: FilterTarget): PlannedList {
+export function planList(params: ListParams, target: FilterTarget, options: FilterOptions = {}): PlannedList {
   // §3.4.2.4: startIndex below 1 is read as 1, a negative count as 0.
   const startIndex = Math.max(1, Math.trunc(params.startIndex ?? 1));
   const count = Math.min(MAX_RESULTS, Math.max(0, Math.trunc(params.count ?? DEFAULT_COUNT)));
-  const where = params.filter !== undefined && params.filter.trim() !== '' ? filterToSql(parseFilter(params.filter), target) : undefined;
+  const where = params.filter !== undefined && params.filter.trim() !== '' ? filterToSql(parseFilter(params.filter), target, options) : undefined;
   return {
-    query: { where, orderBy: sortOf(params, target), offset: startIndex - 1, limit: count },
+    query: { where, orderBy: sortOf(params, target, options), offset: startIndex - 1, limit: count },
     startIndex,
     projection: Projection.of(target.type, params.attributes, params.excludedAttributes),
   };
 }
 
-function sortOf(params: ListParams, target: FilterTarget): ListQuery['orderBy'] {
+function sortOf(params: ListParams, target: FilterTarget, options: FilterOptions): ListQuery['orderBy'] {
   const order = params.sortOrder?.toLowerCase();
   if (order !== undefined && order !== 'ascending' && order !== 'descending') {
     throw invalidValue(`sortOrder must be "ascending" or "descending", not "${params.sortOrder}"`);
@@ -54,6 +54,7 @@ function sortOf(params: ListParams, target: FilterTarget): ListQuery['orderBy'] 
     path = (resolved.sub ? `${resolved.top.name}.${resolved.sub.name}` : resolved.top.name).toLowerCase();
   }
   const column = path && target.column(path);
+  if (!column && options.absentIfUnknown) return undefined;
   if (!column) throw invalidFilter(`sortBy "${params.sortBy}" is not a sortable attribute of ${target.type.name}`);
   const { top, sub } = resolved!;
   const def = sub ?? (top.multiValued ? top.subAttributes?.find((a) => a.name === 'value') : undefined) ?? top;

@@ -45,7 +45,12 @@ export const ScimUser = Type.Object(
     emails: Type.Optional(
       Type.Array(
         Type.Object(
-          { value: Type.Optional(Type.String()), type: Type.Optional(Type.String()), primary: Type.Optional(Type.Boolean()) },
+          {
+            value: Type.Optional(Type.String()),
+            type: Type.Optional(Type.String({ description: 'work, home or other.' })),
+            primary: Type.Optional(Type.Boolean({ description: 'At most one address is primary.' })),
+            display: Type.Optional(Type.String()),
+          },
           open,
         ),
       ),
@@ -77,21 +82,23 @@ export const ScimGroup = Type.Object(
   { ...open, $id: 'ScimGroup', description: 'RFC 7643 §4.2 Group: a tenant-wide group of internal users.' },
 );
 
-function listOf(item: { $id?: string }, $id: string) {
+function listOf(items: Array<{ $id?: string }>, $id: string) {
+  const refs = items.map((item) => Type.Ref(item.$id!));
   return Type.Object(
     {
       schemas: Schemas,
       totalResults: Type.Integer(),
       itemsPerPage: Type.Integer(),
       startIndex: Type.Integer(),
-      Resources: Type.Array(Type.Ref(item.$id!)),
+      Resources: Type.Array(refs.length === 1 ? refs[0]! : Type.Union(refs)),
     },
     { $id, description: 'RFC 7644 §3.4.2 ListResponse.' },
   );
 }
 
-export const ScimUserList = listOf(ScimUser, 'ScimUserList');
-export const ScimGroupList = listOf(ScimGroup, 'ScimGroupList');
+export const ScimUserList = listOf([ScimUser], 'ScimUserList');
+export const ScimGroupList = listOf([ScimGroup], 'ScimGroupList');
+export const ScimResourceList = listOf([ScimUser, ScimGroup], 'ScimResourceList');
 
 export const ScimPatchOp = Type.Object(
   {

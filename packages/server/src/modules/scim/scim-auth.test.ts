@@ -30,6 +30,7 @@ const cases: Array<Omit<OperationCase, 'kinds' | 'errorMessage'>> = [
   { operation: 'scimReplaceGroup', method: 'PUT', prepare: async (a) => ({ url: `/api/scim/v2/Groups/${(await group(a)).id}`, body: { schemas: [URN.group], displayName: uniqueEmail('g') } }) },
   { operation: 'scimPatchGroup', method: 'PATCH', prepare: async (a) => ({ url: `/api/scim/v2/Groups/${(await group(a)).id}`, body: patchBody }) },
   { operation: 'scimDeleteGroup', method: 'DELETE', successStatus: 204, prepare: async (a) => ({ url: `/api/scim/v2/Groups/${(await group(a)).id}` }) },
+  { operation: 'scimSearchAll', method: 'POST', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/.search', body: { schemas: [URN.searchRequest] } }) },
   { operation: 'scimBulk', method: 'POST', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/Bulk', body: { schemas: [URN.bulkRequest], Operations: [] } }) },
   { operation: 'scimGetServiceProviderConfig', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/ServiceProviderConfig' }) },
   { operation: 'scimListResourceTypes', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/ResourceTypes' }) },

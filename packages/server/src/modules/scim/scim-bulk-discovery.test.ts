@@ -44,6 +44,23 @@ describeOnStores('SCIM Bulk (RFC 7644 §3.7)', (server) => {
     expect(response.body.Operations[0].response).toMatchObject({ schemas: [URN.error], status: '409', scimType: 'uniqueness' });
   });
 
+  it('RFC 7644 §3.7: a POST without bulkId fails on its own with 400 invalidValue and creates nothing', async () => {
+    const scim = await client();
+    const [orphan, kept] = [uniqueEmail('nobulkid'), uniqueEmail('kept')];
+    const response = await scim.call('POST', '/Bulk', bulk([
+      { method: 'POST', path: '/Users', data: { schemas: [URN.user], userName: orphan } },
+      { method: 'POST', path: '/Users', bulkId: '', data: { schemas: [URN.user], userName: uniqueEmail() } },
+      { method: 'POST', path: '/Users', bulkId: 'k', data: { schemas: [URN.user], userName: kept } },
+    ]));
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.Operations.map((o: any) => [o.status, o.response?.scimType])).toEqual([
+      ['400', 'invalidValue'], ['400', 'invalidValue'], ['201', undefined],
+    ]);
+    expect(response.body.Operations[0].response.detail).toMatch(/bulkId/);
+    const found = await scim.call('GET', `/Users?filter=${encodeURIComponent(`userName eq "${orphan}"`)}`);
+    expect(found.body.totalResults).toBe(0);
+  });
+
   it('failOnErrors stops after that many errors', async () => {
     const scim = await client();
     const response = await scim.call('POST', '/Bulk', bulk([
@@ -121,7 +138,7 @@ describeOnStores('SCIM in the served spec and at the edges', (server) => {
     const operations = Object.entries(spec.paths as Record<string, Record<string, any>>)
       .filter(([path]) => path.startsWith('/api/scim/v2/'))
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
-    expect(operations.length).toBe(20);
+    expect(operations.length).toBe(21);
     for (const { op } of operations) {
       expect(op.tags).toEqual(['SCIM']);
       expect(op.security).toEqual([{ scimBearerAuth: [] }]);

@@ -11,6 +11,8 @@ import { notFound } from '../../http/errors.js';
 import { URN } from './errors.js';
 import { ScimGroupService } from './group-service.js';
 import type { Meta } from './mappers.js';
+import type { ListParams } from './list-params.js';
+import { searchAll } from './root-search.js';
 import { ScimUserService, type ScimContext } from './user-service.js';
 
 /**
@@ -39,6 +41,11 @@ export class ScimService {
   async bulk(ctx: ScimContext, request: Parameters<typeof runBulk>[1]) {
     const settings = await this.deps.tenantSettings.get(ctx.accountId);
     return runBulk(ctx, request, this, settings.bulkActionLimit);
+  }
+
+  /** `POST /.search` at the root: users and groups in one ListResponse. */
+  search(ctx: ScimContext, params: ListParams) {
+    return searchAll(ctx, params, this);
   }
 
   resourceTypes(ctx: Meta) {

@@ -6,7 +6,7 @@ import { inTransaction } from '../../store/executor.js';
 import { resourceTypes } from './attributes.js';
 import { uniqueness } from './errors.js';
 import { checkIfMatch } from './etag.js';
-import { listResponse, planList, type ListParams } from './list-params.js';
+import { listResponse, planList, type ListParams, type PlannedList } from './list-params.js';
 import { toScimUser, type Meta, type ScimResource } from './mappers.js';
 import { applyPatch, type PatchOperation } from './patch.js';
 import { Projection } from './projection.js';
@@ -43,9 +43,14 @@ export class ScimUserService {
 
   async list(ctx: ScimContext, params: ListParams) {
     const plan = planList(params, userTarget);
-    const { total, rows } = await new ScimQueryRepo(this.db).listUsers(ctx.accountId, plan.query);
-    const resources = rows.map((row) => plan.projection.apply(toScimUser(row, ctx)));
+    const { total, resources } = await this.page(ctx, plan);
     return listResponse(resources, total, plan.startIndex);
+  }
+
+  /** One planned page and the total it is part of; `POST /.search` joins it with the groups'. */
+  async page(ctx: ScimContext, plan: PlannedList): Promise<{ total: number; resources: ScimResource[] }> {
+    const { total, rows } = await new ScimQueryRepo(this.db).listUsers(ctx.accountId, plan.query);
+    return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx))) };
   }
 
   async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
