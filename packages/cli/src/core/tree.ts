@@ -69,6 +69,8 @@ function addGroup(command: Command, group: Group, top: string, io: IO, version: 
 
 function addVerb(command: Command, verb: Verb, group: string, io: IO, version: string, state: ProgramState, program: Command) {
   command.description(verb.description ? `${verb.summary}\n\n${verb.description}` : verb.summary);
+  // The parent's list of commands shows the one line; `--help` of the verb shows the whole text.
+  command.summary(verb.summary);
   if (verb.aliases) command.aliases(verb.aliases);
   for (const arg of verb.args ?? []) command.argument(arg);
   for (const option of verb.options ?? []) {

@@ -26,9 +26,9 @@ export const bulk = defineVerb({
   name: 'bulk',
   summary: 'Run many SCIM operations in one request, from a JSON file or standard input (Bulk)',
   description:
-    'The file holds a SCIM BulkRequest ({"Operations": [...]}) or just the array of operations. Operations may refer to\n' +
-    'resources created earlier in the request as bulkId:<id>. Each operation succeeds or fails on its own; the command\n' +
-    'prints one row per operation and exits non-zero when any failed.',
+    'The file holds a SCIM BulkRequest ({"Operations": [...]}) or just the array of operations. ' +
+    'Operations may refer to resources created earlier in the request as bulkId:<id>.\n' +
+    'Each operation succeeds or fails on its own; the command prints one row per operation and exits non-zero when any failed.',
   options: [
     { flags: '--file <path>', description: 'bulk.json, or - for standard input', required: true },
     { flags: '--fail-on-errors <n>', description: 'Stop after this many failed operations' },
