@@ -8,7 +8,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 
-/** Which writes matter: a table and, for updates, the columns whose change counts (all for deletes). */
+/** Which writes matter: a table and, for updates and upserts, the columns whose change counts (all for deletes). */
 export type WatchedWrites = Record<string, readonly string[]>;
 
 interface Watch {
@@ -17,9 +17,9 @@ interface Watch {
 }
 
 /**
- * Sees every statement this process runs through Kysely and calls back after a watched update or
- * delete. Database triggers tell other processes on commit; this tells this process at once, so a
- * request that follows a write here never sees what the write took away.
+ * Sees every statement this process runs through Kysely and calls back after a watched update,
+ * upsert or delete. Database triggers tell other processes on commit; this tells this process at
+ * once, so a request that follows a write here never sees what the write took away.
  */
 export class WriteWatchPlugin implements KyselyPlugin {
   private readonly watches: Watch[] = [];
@@ -46,6 +46,11 @@ export class WriteWatchPlugin implements KyselyPlugin {
 function touches(node: RootOperationNode, writes: WatchedWrites): boolean {
   if (node.kind === 'DeleteQueryNode') {
     return node.from.froms.some((from) => tableName(from) in writes);
+  }
+  // An upsert's update arm changes existing rows just as an update does.
+  if (node.kind === 'InsertQueryNode') {
+    const columns = node.into ? writes[tableName(node.into)] : undefined;
+    return !!columns && (node.onConflict?.updates ?? []).some((update) => columns.includes(columnName(update.column)));
   }
   if (node.kind === 'UpdateQueryNode') {
     const table = node.table ? tableName(node.table) : undefined;
