@@ -5,6 +5,7 @@ import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagin
 import type { Principal } from '../../http/principal.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { Database, DeploymentRow } from '../../store/schema.js';
+import type { Executor } from '../../store/executor.js';
 
 export interface DeploymentView {
   id: number;
@@ -53,8 +54,8 @@ export class DeploymentService {
     return toView(row, baseUrl);
   }
 
-  find(accountId: number, id: number) {
-    return this.db
+  find(accountId: number, id: number, db: Executor = this.db) {
+    return db
       .selectFrom('deployment')
       .selectAll()
       .where('account_id', '=', accountId)
