@@ -59,5 +59,5 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     login: new LoginService(store.db, credentials, users),
     telemetry: new TelemetryService(store.db),
   };
-  return { ...core, ...createEmbedServices(store.db, secrets, config.maxExternalUsers, core) };
+  return { ...core, ...(await createEmbedServices(store, secrets, config.maxExternalUsers, core)) };
 }

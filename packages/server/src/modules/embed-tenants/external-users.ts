@@ -1,10 +1,10 @@
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Executor } from '../../store/executor.js';
 import type { AttributeType, ExternalUserRow } from '../../store/schema.js';
-import type { GroupService } from '../groups/service.js';
-import { attributeTypeLabel, checkAttributeValue, type UserAttributeService } from '../user-attributes/service.js';
+import { attributeTypeLabel, checkAttributeValue } from '../user-attributes/service.js';
 import type { Catalog, ProfileWrite } from './external-user-repo.js';
 import { ExternalUserWrites, type CatalogWrite } from './external-user-writes.js';
+import type { EmbedLookups } from './lookups.js';
 import { EmbedTenantRepo } from './repo.js';
 import { assertNoDuplicates, attributesNotFound, groupsNotFound } from './rules.js';
 
@@ -60,8 +60,7 @@ export interface Catalogs {
  */
 export class ExternalUsers {
   constructor(
-    private readonly groupService: GroupService,
-    private readonly attributeService: UserAttributeService,
+    private readonly lookups: EmbedLookups,
     private readonly maxExternalUsers: number,
   ) {}
 
@@ -70,13 +69,11 @@ export class ExternalUsers {
     const byName = (rows: Definition[]) => new Map(rows.map((r) => [r.name, r]));
     return {
       groups: async (catalog, names) =>
-        byName(catalog === 'account'
-          ? await this.groupService.idsByNames(accountId, names, db)
-          : await tenant.groupsByNames(accountId, tenantId, names)),
+        catalog === 'account' ? this.lookups.groups(accountId, names, db) : byName(await tenant.groupsByNames(accountId, tenantId, names)),
       attributes: async (catalog, names) =>
-        byName(catalog === 'account'
-          ? await this.attributeService.findByNames(accountId, names, db)
-          : await tenant.attributesByNames(accountId, tenantId, names)),
+        catalog === 'account'
+          ? this.lookups.attributes(accountId, names, db)
+          : byName(await tenant.attributesByNames(accountId, tenantId, names)),
     };
   }
 

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { badRequest } from '../../http/errors.js';
 import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
-import type { TenantSettingsService } from '../tenant-settings/service.js';
 import { attempt, attemptAsync, cached, describe, inSavepoint, parseEntry, prefetch, rawExternalId, rounds, type Outcome } from './bulk.js';
 import type { Catalog } from './external-user-repo.js';
 import type { ExternalUserChange, ResolvedChange } from './external-users.js';
@@ -19,7 +18,6 @@ export class EmbedProvisioningService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly tenants: EmbedTenantService,
-    private readonly settings: TenantSettingsService,
   ) {}
 
   async provisionUser(account: AccountRef, tenantName: string, input: ProvisionEmbedUserInput): Promise<EmbedTenantUserView> {
@@ -43,7 +41,7 @@ export class EmbedProvisioningService {
    * concurrent caller, a group deleted under us) the whole request starts again.
    */
   async provisionUsers(account: AccountRef, tenantName: string, entries: unknown[]): Promise<ProvisionEmbedUsersResult> {
-    const { bulkActionLimit } = await this.settings.get(account.id);
+    const { bulkActionLimit } = await this.tenants.lookups.settings(account.id);
     if (entries.length > bulkActionLimit) {
       throw badRequest(
         `users has ${entries.length} entries; the account's bulk-action limit (bulkActionLimit) is ${bulkActionLimit} per request`,
@@ -74,7 +72,7 @@ export class EmbedProvisioningService {
         else result.succeeded.push({ index, externalId: externalId! });
       }
       return result;
-    });
+    }, () => this.tenants.lookups.forgetAccount(account.id));
   }
 }
 

@@ -14,15 +14,17 @@ export function isRetryable(error: unknown): boolean {
 
 /**
  * Runs `work` in a transaction of its own, again from the start when PostgreSQL aborted it for a
- * reason a retry cures. Inside an existing transaction it just runs, and the caller owns retries.
+ * reason a retry cures; `onRetry` runs first, to drop whatever remembered state may have caused
+ * it. Inside an existing transaction it just runs, and the caller owns retries.
  */
-export async function transactionWithRetry<T>(db: Executor, work: (trx: Executor) => Promise<T>): Promise<T> {
+export async function transactionWithRetry<T>(db: Executor, work: (trx: Executor) => Promise<T>, onRetry?: () => void): Promise<T> {
   if (db.isTransaction) return work(db);
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
     } catch (error) {
       if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
+      onRetry?.();
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
     }
   }

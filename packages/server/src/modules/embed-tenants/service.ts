@@ -4,10 +4,10 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Executor } from '../../store/executor.js';
 import type { Database, EmbedTenantRow, ExternalUserRow } from '../../store/schema.js';
-import type { GroupService } from '../groups/service.js';
-import { attributeTypeLabel, parseDefaultValue, type UserAttributeService } from '../user-attributes/service.js';
+import { attributeTypeLabel, parseDefaultValue } from '../user-attributes/service.js';
 import { ExternalUserRepo } from './external-user-repo.js';
 import { ExternalUsers } from './external-users.js';
+import type { EmbedLookups } from './lookups.js';
 import { EmbedTenantRepo, type AttributeDefinitionRow } from './repo.js';
 import { assertNoDuplicates, cannotChangeType, EMBED_TENANT_NAME, EMBED_TENANT_NAME_RULE } from './rules.js';
 
@@ -45,11 +45,10 @@ export class EmbedTenantService {
 
   constructor(
     private readonly db: Kysely<Database>,
-    groups: GroupService,
-    userAttributes: UserAttributeService,
+    readonly lookups: EmbedLookups,
     maxExternalUsers: number,
   ) {
-    this.externalUsers = new ExternalUsers(groups, userAttributes, maxExternalUsers);
+    this.externalUsers = new ExternalUsers(lookups, maxExternalUsers);
   }
 
   /** The named embed tenant (the default one when `name` is omitted), created when `create` is set. */

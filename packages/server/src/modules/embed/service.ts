@@ -50,17 +50,15 @@ export class EmbedService {
   /** Every check runs before the first write, and every write is in one transaction: a failure leaves nothing. */
   async generateSession(account: AccountRef, principal: Principal, input: GenerateSessionInput): Promise<{ sessionId: string }> {
     const request = parseSessionRequest(input);
-    const deployment = await this.deps.deployments.find(account.id, request.deploymentId);
-    if (!deployment) throw notFound(`Deployment ${request.deploymentId} not found`);
-    assertDeploymentInScope(principal, request.deploymentId);
-    const settings = await this.deps.tenantSettings.get(account.id);
-    if (request.creatorMode && !settings.useCreatorMode) {
-      throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');
-    }
+    let settings = await this.checkContext(account.id, principal, request);
     const internal = request.user.kind === 'internal' ? await this.internalUser(account.id, request.user.username) : undefined;
 
     const sessionId = randomBase62(43);
+    const lookups = this.deps.embedTenants.lookups;
+    let retried = false;
     await transactionWithRetry(this.db, async (trx) => {
+      // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
+      if (retried) settings = await this.checkContext(account.id, principal, request, trx);
       const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true }, trx);
       const minted = internal
         ? await this.internalClaims(account.id, internal, trx)
@@ -88,8 +86,23 @@ export class EmbedService {
         claims: JSON.stringify(claims),
         exchange_by: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
       });
+    }, () => {
+      retried = true;
+      lookups.forgetAccount(account.id);
     });
     return { sessionId };
+  }
+
+  /** The checks of 2.4 and 2.10 that need the store, in the order a caller would fix them. */
+  private async checkContext(accountId: number, principal: Principal, request: SessionRequest, db?: Executor) {
+    const lookups = this.deps.embedTenants.lookups;
+    if (!(await lookups.deploymentExists(accountId, request.deploymentId, db))) throw notFound(`Deployment ${request.deploymentId} not found`);
+    assertDeploymentInScope(principal, request.deploymentId);
+    const settings = await lookups.settings(accountId, db);
+    if (request.creatorMode && !settings.useCreatorMode) {
+      throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');
+    }
+    return settings;
   }
 
   /** Once, within the exchange window, and never after a revocation; otherwise 401. */

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { SecretBox } from '../../lib/secrets.js';
-import type { Database } from '../../store/schema.js';
+import type { Store } from '../../store/store.js';
+import { watchEmbedLookupChanges } from '../embed-tenants/invalidation.js';
+import { EmbedLookups } from '../embed-tenants/lookups.js';
 import { EmbedProvisioningService } from '../embed-tenants/provisioning.js';
 import { EmbedTenantService } from '../embed-tenants/service.js';
 import { EmbedService, type EmbedServiceDeps } from './service.js';
@@ -11,17 +12,20 @@ export interface EmbedServices {
   embedProvisioning: EmbedProvisioningService;
 }
 
-/** Signed embedding's services, built on the identity services they call. */
-export function createEmbedServices(
-  db: Kysely<Database>,
+/** Signed embedding's services, built on the identity services they call, with their lookups kept fresh. */
+export async function createEmbedServices(
+  store: Store,
   secrets: SecretBox,
   maxExternalUsers: number,
   deps: Omit<EmbedServiceDeps, 'embedTenants'>,
-): EmbedServices {
-  const embedTenants = new EmbedTenantService(db, deps.groups, deps.userAttributes, maxExternalUsers);
+): Promise<EmbedServices> {
+  const { db } = store;
+  const lookups = new EmbedLookups(deps);
+  await watchEmbedLookupChanges(store, lookups);
+  const embedTenants = new EmbedTenantService(db, lookups, maxExternalUsers);
   return {
     embed: new EmbedService(db, secrets, { ...deps, embedTenants }),
     embedTenants,
-    embedProvisioning: new EmbedProvisioningService(db, embedTenants, deps.tenantSettings),
+    embedProvisioning: new EmbedProvisioningService(db, embedTenants),
   };
 }

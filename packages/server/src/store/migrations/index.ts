@@ -5,6 +5,7 @@ import * as embed from './0003_embed.js';
 import * as scim from './0004_scim.js';
 import * as login from './0005_login.js';
 import * as scimEmailsGroupNames from './0006_scim_emails_group_names.js';
+import * as embedLookupNotify from './0007_embed_lookup_notify.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0004_scim': scim,
   '0005_login': login,
   '0006_scim_emails_group_names': scimEmailsGroupNames,
+  '0007_embed_lookup_notify': embedLookupNotify,
 };
