@@ -73,6 +73,11 @@ export class EmbedTenantService {
     return found;
   }
 
+  /** The embed tenant if this process has seen it committed: a session can then be minted without creating it. */
+  knownTenant(account: AccountRef, name: string | undefined): EmbedTenantRow | undefined {
+    return this.knownTenants.get(`${account.id}:${name ?? account.name}`);
+  }
+
   /**
    * Sections 2.8 and 2.9: upserts into the embed tenant's scope only. Missing names are inserted
    * first and every named row is then locked, so a concurrent definer of the same names waits and

@@ -9,19 +9,19 @@ import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
 import type { Catalog } from '../embed-tenants/external-user-repo.js';
-import { transactionWithRetry } from '../embed-tenants/retry.js';
+import { isRetryable, transactionWithRetry } from '../embed-tenants/retry.js';
 import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
 import type { GroupService } from '../groups/service.js';
 import type { TenantSettingsService } from '../tenant-settings/service.js';
 import type { UserAttributeService } from '../user-attributes/service.js';
 import type { UserService } from '../users/service.js';
+import { mintForKnownUser, sessionClaims } from './known-user.js';
 import { EmbedSessionRepo } from './repo.js';
 import { parseSessionRequest, type SessionRequest } from './request.js';
 import type { EmbedSessionRecord, GenerateSessionInput } from './schemas.js';
-import { EmbedSigningKeys, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
+import { EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
 
-/** How long a minted session may wait for its exchange (DESIGN.md credentials table). */
-export const SESSION_EXCHANGE_WINDOW_MS = 5 * 60 * 1000;
+export { SESSION_EXCHANGE_WINDOW_MS } from './tokens.js';
 
 export interface EmbedServiceDeps {
   deployments: DeploymentService;
@@ -47,7 +47,11 @@ export class EmbedService {
     this.keys = new EmbedSigningKeys(db, secrets);
   }
 
-  /** Every check runs before the first write, and every write is in one transaction: a failure leaves nothing. */
+  /**
+   * Every check runs before the first write, and every write is in one transaction or one
+   * statement: a failure leaves nothing. A known user's page view takes one statement; anything
+   * else, or a known user another request is changing, takes the transaction that locks the user.
+   */
   async generateSession(account: AccountRef, principal: Principal, input: GenerateSessionInput): Promise<{ sessionId: string }> {
     const request = parseSessionRequest(input);
     let settings = await this.checkContext(account.id, principal, request);
@@ -56,6 +60,14 @@ export class EmbedService {
     const sessionId = randomBase62(43);
     const lookups = this.deps.embedTenants.lookups;
     let retried = false;
+    try {
+      if (!internal && (await mintForKnownUser(this.db, this.deps.embedTenants, { account, principal, request, settings, sessionId }))) return { sessionId };
+    } catch (error) {
+      if (!isRetryable(error)) throw error;
+      // As after an aborted transaction: something remembered may be stale.
+      retried = true;
+      lookups.forgetAccount(account.id);
+    }
     await transactionWithRetry(this.db, async (trx) => {
       // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
       if (retried) settings = await this.checkContext(account.id, principal, request, trx);
@@ -63,15 +75,7 @@ export class EmbedService {
       const minted = internal
         ? await this.internalClaims(account.id, internal, trx)
         : await this.externalClaims(account.id, tenant.id, request, trx);
-      const claims: EmbedClaims = {
-        accountId: account.id,
-        deploymentId: request.deploymentId,
-        embedTenant: tenant.name,
-        ...minted.claims,
-        securityContext: request.securityContext,
-        settings: { showDashboardChat: request.showDashboardChat ?? settings.showDashboardChat },
-        creatorMode: request.creatorMode,
-      };
+      const claims: EmbedClaims = { ...sessionClaims(account.id, tenant.name, request, settings), ...minted.claims };
       await new EmbedSessionRepo(trx).insert({
         account_id: account.id,
         session_hash: hashCredential(sessionId),

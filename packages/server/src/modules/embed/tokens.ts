@@ -9,6 +9,8 @@ import { EmbedSessionRepo } from './repo.js';
 export const TOKEN_ISSUER = 'plinth';
 export const TOKEN_AUDIENCE = 'plinth-embed';
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
+/** How long a minted session may wait for its exchange (DESIGN.md credentials table). */
+export const SESSION_EXCHANGE_WINDOW_MS = 5 * 60 * 1000;
 
 export type EmbedTokenUser =
   | { type: 'external'; externalId: string; email: string | null; userProfile: { displayName: string | null; picture: string | null } }
