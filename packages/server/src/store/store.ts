@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PostgresListeners } from './postgres-listeners.js';
+import { preparingPool } from './prepared.js';
 import { WriteWatchPlugin, type WatchedWrites } from './write-watch.js';
 import type { Database } from './schema.js';
 
@@ -56,7 +57,7 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
   pool.on('error', () => {});
   if (schema !== 'public') await pool.query(`create schema if not exists ${quoteIdent(schema)}`);
   const writes = new WriteWatchPlugin();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), plugins: [writes] });
   const listeners = new PostgresListeners(url);
   return {
     kind: 'postgres',
