@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
+import { PREPARED } from '../../store/prepared.js';
 import { catalogTables, type Catalog, type ProfileWrite } from '../embed-tenants/external-user-repo.js';
 import type { EmbedClaims } from './tokens.js';
 
@@ -31,6 +32,7 @@ export interface ExistingUserSession {
  * means the snapshot holds the user's latest state, and replacing, reading it back for the claims
  * and inserting the session in one snapshot is exact. A new user, or one another request changed
  * meanwhile, updates nothing, writes nothing and returns false: the caller takes the locking path.
+ * Prepared, because planning this statement costs as much as running it.
  */
 export async function mintForExistingUser(db: Executor, s: ExistingUserSession): Promise<boolean> {
   const t = catalogTables[s.catalog];
@@ -40,7 +42,7 @@ export async function mintForExistingUser(db: Executor, s: ExistingUserSession):
     ? sql`${JSON.stringify(s.groups.names)}::jsonb`
     : sql`(select coalesce(jsonb_agg(g.name order by g.name collate "C"), '[]'::jsonb) from ${sql.table(t.members)} m
         join ${sql.table(t.groups)} g on g.id = m.${sql.ref(t.groupId)} where m.external_user_id = (select id from u))`;
-  const { rows } = await sql<{ id: number }>`
+  const { rows } = await sql<{ id: number }>`${sql.raw(PREPARED)}
     with seen as (
       select id, xmin from external_user
       where account_id = ${s.accountId} and embed_tenant_id = ${s.tenantId} and external_id = ${s.externalId}
