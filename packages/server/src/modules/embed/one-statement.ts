@@ -70,6 +70,7 @@ export async function mintForExistingUser(db: Executor, s: ExistingUserSession):
       insert into ${sql.table(t.values)} (external_user_id, ${sql.ref(t.attributeId)}, account_id, value)
       select u, a, ${s.accountId}, v::jsonb from v_want where v is not null
       on conflict (external_user_id, ${sql.ref(t.attributeId)}) do update set value = excluded.value
+        where ${sql.table(t.values)}.value is distinct from excluded.value
     ), final_values as (
       select a.name, x.value from ${sql.table(t.values)} x join ${sql.table(t.attributes)} a on a.id = x.${sql.ref(t.attributeId)}
       where x.external_user_id = (select id from u) and x.${sql.ref(t.attributeId)} <> all(${named}::integer[])
