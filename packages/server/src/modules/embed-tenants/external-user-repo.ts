@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
-import type { ExternalUserRow } from '../../store/schema.js';
 
 /**
  * Which catalog a membership or value belongs to: the account's tenant-wide groups and attributes
