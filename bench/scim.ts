@@ -2,7 +2,7 @@
  * Issue 4 benchmark: SCIM on PostgreSQL with 100,000 users in the account. Measures the
  * `filter=userName eq "…"` lookup (a different user on every request) and startIndex/count=100
  * paging from the first page to the last, 16 connections each. Run: `npx tsx bench/scim.ts`.
- * Prints a Markdown section for bench/RESULTS.md.
+ * Prints a Markdown section for bench/RESULTS.md. BENCH_NODE_ARGS adds flags to the server's node.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -32,7 +32,9 @@ async function freshDatabase(): Promise<string> {
 
 async function startServer(databaseUrl: string) {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server (NODE_OPTIONS refuses --cpu-prof).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PLINTH_DATA_DIR: join(ROOT, '.plinth-bench-scim') },
     stdio: ['ignore', 'ignore', 'inherit'],
