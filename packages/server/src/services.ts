@@ -5,7 +5,12 @@ import { AccountService } from './modules/accounts/service.js';
 import { CredentialService } from './modules/credentials/service.js';
 import { watchCredentialChanges } from './modules/credentials/invalidation.js';
 import { DeploymentService } from './modules/deployments/service.js';
-import { OAuthIntegrationService } from './modules/oauth-integrations/service.js';
+import {
+  OAUTH_INTEGRATION_WRITES,
+  OAUTH_INTEGRATIONS_CHANNEL,
+  OAuthIntegrationService,
+} from './modules/oauth-integrations/service.js';
+import { keepFresh } from './store/account-caches.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
 import { UserService } from './modules/users/service.js';
 import { GroupService } from './modules/groups/service.js';
@@ -46,11 +51,13 @@ export async function createServices(store: Store, config: Config): Promise<Serv
   const users = new UserService(store.db);
   const groups = new GroupService(store.db, users);
   const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);
+  const oauthIntegrations = new OAuthIntegrationService(store.db, secrets);
+  await keepFresh(store, OAUTH_INTEGRATIONS_CHANNEL, OAUTH_INTEGRATION_WRITES, oauthIntegrations.byId);
   const core = {
     accounts,
     credentials,
     deployments: new DeploymentService(store.db),
-    oauthIntegrations: new OAuthIntegrationService(store.db, secrets),
+    oauthIntegrations,
     users,
     groups,
     userAttributes: new UserAttributeService(store.db, users),

@@ -1,18 +1,11 @@
+import { keepFresh } from '../../store/account-caches.js';
 import type { Store } from '../../store/store.js';
 import { EMBED_LOOKUP_WRITES, type EmbedLookups } from './lookups.js';
 
+/** Channel of migration 0007's triggers. */
 export const EMBED_LOOKUPS_CHANNEL = 'plinth_embed_lookups';
 
-/**
- * Keeps the embedding lookups honest: a write in this process empties them at once, and a NOTIFY
- * from any process (sent on commit by migration 0007's triggers) empties the account's entries.
- * A lost LISTEN connection empties everything.
- */
-export async function watchEmbedLookupChanges(store: Store, lookups: EmbedLookups): Promise<void> {
-  store.watchWrites(EMBED_LOOKUP_WRITES, () => lookups.forgetAll());
-  await store.listen(EMBED_LOOKUPS_CHANNEL, (payload) => {
-    const accountId = Number(payload);
-    if (payload === null || !Number.isInteger(accountId)) lookups.forgetAll();
-    else lookups.forgetAccount(accountId);
-  });
+/** The embedding lookups forget an account the moment a deployment, setting or catalog name changes. */
+export function watchEmbedLookupChanges(store: Store, lookups: EmbedLookups): Promise<void> {
+  return keepFresh(store, EMBED_LOOKUPS_CHANNEL, EMBED_LOOKUP_WRITES, lookups);
 }

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { describe, expect, it, vi } from 'vitest';
+import { openStore } from '../../store/store.js';
 import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
@@ -165,5 +167,37 @@ describeOnStores('oauth integrations', (server) => {
         prepare: existing,
       },
     ]);
+  });
+});
+
+describeOnStores('oauth integrations: remembered reads stay exact', (server) => {
+  const get = (account: TestAccount, id: number) =>
+    account.request({ method: 'GET', url: `/api/v1/oauth-integrations/${id}`, as: account.admin });
+
+  it('an update or delete through the API is seen by the next read', async () => {
+    const account = await server().newAccount();
+    const { id } = await createIntegration(account);
+    expect((await get(account, id)).body.name).toBe(integration.name);
+    await account.request({ method: 'PATCH', url: `/api/v1/oauth-integrations/${id}`, as: account.admin, body: { name: 'Renamed' } });
+    expect((await get(account, id)).body.name).toBe('Renamed');
+    await account.request({ method: 'DELETE', url: `/api/v1/oauth-integrations/${id}`, as: account.admin });
+    expect((await get(account, id)).status).toBe(404);
+  });
+
+  it('a change made outside this server (another replica, or SQL by hand) reaches it through NOTIFY', async () => {
+    const account = await server().newAccount();
+    const { id } = await createIntegration(account);
+    expect((await get(account, id)).body.name).toBe(integration.name);
+    const { store } = server();
+    const rename = sql`update oauth_integration set name = 'Changed elsewhere' where id = ${id}`;
+    if (store.kind === 'pglite') {
+      await rename.execute(store.db); // raw SQL bypasses the in-process write watch: only NOTIFY can tell
+    } else {
+      const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 1 });
+      await rename.execute(other.db);
+      await other.close();
+    }
+    // Under the 5 s lifetime of a remembered read: only the NOTIFY can make this pass.
+    await vi.waitFor(async () => expect((await get(account, id)).body.name).toBe('Changed elsewhere'), { timeout: 3_000, interval: 50 });
   });
 });

@@ -4,24 +4,41 @@ import { toIso } from '../../http/common-schemas.js';
 import { notFound } from '../../http/errors.js';
 import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { SecretBox } from '../../lib/secrets.js';
+import { AccountKeyedCache } from '../../store/account-caches.js';
 import type { Database, OAuthIntegrationRow, OAuthIntegrationTable } from '../../store/schema.js';
 import { OAuthIntegrationRepo } from './repo.js';
 import type { CreateOAuthIntegrationBody, OAuthIntegration, UpdateOAuthIntegrationBody } from './schemas.js';
 
 export type OAuthIntegrationView = Static<typeof OAuthIntegration>;
 
+/** Every column: any update or delete can change what a read returns (migration 0008's trigger). */
+export const OAUTH_INTEGRATION_WRITES = {
+  oauth_integration: ['name', 'type', 'auth_url', 'token_url', 'client_id', 'client_secret_encrypted', 'redirect_uri', 'config', 'scopes', 'updated_at', 'account_id'],
+} as const;
+export const OAUTH_INTEGRATIONS_CHANNEL = 'plinth_oauth_integrations';
+
 /** OAuth integrations (sections 2.1, 4.1). An id of another account is as missing as an unknown one. */
 export class OAuthIntegrationService {
   private readonly repo: OAuthIntegrationRepo;
+  /**
+   * Integrations are configuration: read on every OAuth flow, changed rarely. Reads by id are kept
+   * until a change anywhere empties the account's entries (see services.ts, keepFresh).
+   */
+  readonly byId = new AccountKeyedCache<number, OAuthIntegrationView>();
 
   constructor(db: Kysely<Database>, private readonly secrets: SecretBox) {
     this.repo = new OAuthIntegrationRepo(db);
   }
 
   async get(accountId: number, id: number): Promise<OAuthIntegrationView> {
+    const cached = this.byId.get(accountId, id);
+    if (cached) return cached;
+    const generation = this.byId.generation;
     const row = await this.repo.find(accountId, id);
     if (!row) throw notFound(`OAuth integration ${id} not found`);
-    return toView(row);
+    const view = toView(row);
+    this.byId.remember(accountId, id, view, generation);
+    return view;
   }
 
   async list(accountId: number, query: PageQuery) {

@@ -6,6 +6,7 @@ import * as scim from './0004_scim.js';
 import * as login from './0005_login.js';
 import * as scimEmailsGroupNames from './0006_scim_emails_group_names.js';
 import * as embedLookupNotify from './0007_embed_lookup_notify.js';
+import * as oauthIntegrationNotify from './0008_oauth_integration_notify.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0005_login': login,
   '0006_scim_emails_group_names': scimEmailsGroupNames,
   '0007_embed_lookup_notify': embedLookupNotify,
+  '0008_oauth_integration_notify': oauthIntegrationNotify,
 };
