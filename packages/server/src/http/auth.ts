@@ -5,8 +5,11 @@ import { parseAuthorization, kindName } from './credential-header.js';
 import { credentialLabel, type CredentialKind, type Principal, type RouteAuth } from './principal.js';
 import type { AccountRow } from '../store/schema.js';
 
-/** Verifies a secret of one credential kind for an account; null when no such live credential. */
-export type CredentialVerifier = (account: AccountRow, secret: string) => Promise<Principal>;
+/**
+ * Verifies a secret of one credential kind for an account, or throws a 401. A verifier may answer
+ * synchronously (a credential it has just verified) so the common request never waits on a promise.
+ */
+export type CredentialVerifier = (account: AccountRow, secret: string) => Principal | Promise<Principal>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,21 +38,27 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
   });
 
-  app.addHook('preHandler', async (request) => {
+  // Callback style with a synchronous path: most requests carry a credential verified moments ago.
+  app.addHook('preHandler', (request, _reply, done) => {
     const auth = request.routeOptions.config.auth;
-    if (auth === undefined || auth === 'public') return;
-    request.principal = await authenticate(app, request, auth.kinds);
-    if (auth.role === 'admin' && request.principal.role !== 'admin') {
-      throw forbidden('This operation requires the admin role');
+    if (auth === undefined || auth === 'public') return done();
+    const admit = (principal: Principal) => {
+      request.principal = principal;
+      if (auth.role === 'admin' && principal.role !== 'admin') return done(forbidden('This operation requires the admin role'));
+      done();
+    };
+    let verified: Principal | Promise<Principal>;
+    try {
+      verified = authenticate(app, request, auth.kinds);
+    } catch (error) {
+      return done(error as Error);
     }
+    if (verified instanceof Promise) verified.then(admit, done);
+    else admit(verified);
   });
 });
 
-async function authenticate(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  kinds: readonly CredentialKind[],
-): Promise<Principal> {
+function authenticate(app: FastifyInstance, request: FastifyRequest, kinds: readonly CredentialKind[]): Principal | Promise<Principal> {
   const presented = parseAuthorization(request.headers.authorization);
   if (!kinds.includes(presented.kind)) {
     const wanted = kinds.map((k) => credentialLabel[k]).join(' or ');

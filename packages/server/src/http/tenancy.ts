@@ -12,12 +12,18 @@ declare module 'fastify' {
 /** Finds the request's account from its Host before anything else runs (DESIGN.md, Tenancy). */
 export const tenancyPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('account', null as unknown as AccountRow);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.auth === 'public' && !request.routeOptions.config.needsAccount) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.auth === 'public' && !request.routeOptions.config.needsAccount) return done();
     const host = request.headers.host ?? '';
-    const account = await app.services.accounts.resolveHost(host, app.config.baseDomain, app.config.defaultTenant);
-    if (!account) throw notFound(`No account is served at ${host}`);
-    request.account = account;
+    const found = (account: AccountRow | null) => {
+      if (!account) return done(notFound(`No account is served at ${host}`));
+      request.account = account;
+      done();
+    };
+    // Almost every request finds its host cached; only a miss pays for a promise.
+    const cached = app.services.accounts.cachedHost(host);
+    if (cached !== undefined) return found(cached);
+    app.services.accounts.resolveHost(host, app.config.baseDomain, app.config.defaultTenant).then(found, done);
   });
 });
 

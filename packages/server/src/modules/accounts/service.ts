@@ -33,8 +33,8 @@ export class AccountService {
    */
   async resolveHost(host: string, baseDomain: string | undefined, defaultTenant: string): Promise<AccountRow | null> {
     const key = host.toLowerCase();
-    const cached = this.byHost.get(key);
-    if (cached && Date.now() - cached.at < CACHE_MS) return cached.account;
+    const cached = this.cachedHost(host);
+    if (cached !== undefined) return cached;
     const account = await this.lookupHost(key, baseDomain, defaultTenant);
     if (this.byHost.size > 10_000) this.byHost.clear();
     this.byHost.set(key, { account, at: Date.now() });
@@ -54,6 +54,12 @@ export class AccountService {
       .where('custom_domain', '=', hostname)
       .executeTakeFirst();
     return custom ?? (await this.findByName(defaultTenant)) ?? null;
+  }
+
+  /** The account of a host if a recent lookup is at hand; undefined when the store must be asked. */
+  cachedHost(host: string): AccountRow | null | undefined {
+    const cached = this.byHost.get(host.toLowerCase());
+    return cached && Date.now() - cached.at < CACHE_MS ? cached.account : undefined;
   }
 
   forgetCachedHosts(): void {

@@ -40,14 +40,21 @@ export class CredentialVerifiers {
 
   constructor(private readonly repo: CredentialRepo) {}
 
-  apiKey: CredentialVerifier = async (account, secret) => {
+  apiKey: CredentialVerifier = (account, secret) => {
     const hash = hashCredential(secret);
-    const principal =
-      this.cached(`k${hash}`, account.id) ??
-      this.remember(`k${hash}`, { ...this.check(await this.repo.findApiKeyByHash(hash), account.id, 'API key'), kind: 'apiKey' }, null);
-    this.touch(`k${principal.credentialId}`, () => this.repo.touchApiKey(principal.credentialId));
-    return principal;
+    const hit = this.cached(`k${hash}`, account.id);
+    if (hit) {
+      this.touch(`k${hit.credentialId}`, () => this.repo.touchApiKey(hit.credentialId));
+      return hit;
+    }
+    return this.apiKeyFromStore(account.id, hash);
   };
+
+  private async apiKeyFromStore(accountId: number, hash: string): Promise<Principal> {
+    const principal = { ...this.check(await this.repo.findApiKeyByHash(hash), accountId, 'API key'), kind: 'apiKey' as const };
+    this.touch(`k${principal.credentialId}`, () => this.repo.touchApiKey(principal.credentialId));
+    return this.remember(`k${hash}`, principal, null);
+  }
 
   accessToken: CredentialVerifier = async (account, secret) => {
     const hash = hashCredential(secret);
