@@ -4,7 +4,7 @@
 //   node packages/cli/scripts/release.mjs <out-dir> [--version X.Y.Z]
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,8 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 const stage = mkdtempSync(join(tmpdir(), 'plinth-release-'));
 try {
   cpSync(join(cli, 'dist'), join(stage, 'dist'), { recursive: true, filter: (f) => !f.endsWith('.tsbuildinfo') && !f.includes('test-support') && !/\.test\./.test(f) });
+  // tsc writes 0644; the bin of the release must be executable however it is unpacked.
+  chmodSync(join(stage, 'dist', 'main.js'), 0o755);
   cpSync(join(cli, 'install.sh'), join(stage, 'install.sh'));
   const runtime = ['commander', 'smol-toml'];
   for (const dep of runtime) {

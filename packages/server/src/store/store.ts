@@ -55,7 +55,7 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  if (schema !== 'public') await pool.query(`create schema if not exists ${quoteIdent(schema)}`);
+  if (schema !== 'public') await createSchema(pool, schema);
   const writes = new WriteWatchPlugin();
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), plugins: [writes] });
   const listeners = new PostgresListeners(url);
@@ -97,6 +97,19 @@ async function openPGlite(dataDir: string | undefined): Promise<Store> {
       await pglite.close();
     },
   };
+}
+
+/**
+ * `create schema if not exists` is not safe against itself: two servers running it at once can both
+ * pass the check, and the loser fails on the catalog's unique index. Losing that race is success.
+ */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
+  try {
+    await pool.query(`create schema if not exists ${quoteIdent(schema)}`);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== '23505' && code !== '42P06') throw error;
+  }
 }
 
 export function quoteIdent(name: string): string {

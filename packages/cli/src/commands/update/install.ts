@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +32,8 @@ export async function installRelease(root: string, version: string, tarball: Buf
     await rm(staged, { recursive: true, force: true });
     await mkdir(staged, { recursive: true });
     await run('tar', ['-xzf', file, '-C', staged, '--strip-components=1']);
+    // A tarball need not carry the exec bit (tsc writes 0644); the link below must be runnable.
+    await chmod(join(staged, 'dist', 'main.js'), 0o755);
     const target = join(versions, version);
     await rm(target, { recursive: true, force: true });
     await rename(staged, target);
