@@ -7,6 +7,7 @@ import type { Database, Role } from '../../store/schema.js';
 import { CredentialRepo } from './repo.js';
 import { CredentialVerifiers } from './verify.js';
 import { toApiKey, toScimToken } from './mappers.js';
+import { afterId } from '../../store/keyset.js';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
@@ -82,9 +83,7 @@ export class CredentialService {
       .selectFrom(table as 'api_key' | 'scim_token')
       .selectAll()
       .where('account_id', '=', accountId)
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(pageSize(query) + 1)
+      .$call(afterId('id', after, pageSize(query) + 1))
       .execute() as Promise<Selectable<Database[T]>[]>;
   }
 

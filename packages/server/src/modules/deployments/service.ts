@@ -6,6 +6,7 @@ import type { Principal } from '../../http/principal.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { Database, DeploymentRow } from '../../store/schema.js';
 import type { Executor } from '../../store/executor.js';
+import { afterId } from '../../store/keyset.js';
 
 export interface DeploymentView {
   id: number;
@@ -40,9 +41,7 @@ export class DeploymentService {
       .selectAll()
       .where('account_id', '=', principal.accountId)
       .$if(principal.deploymentIds !== null, (q) => q.where('id', 'in', [...principal.deploymentIds!, 0]))
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(pageSize(query) + 1)
+      .$call(afterId('id', after, pageSize(query) + 1))
       .execute();
     return toPage(rows, query, (row) => toView(row, baseUrl));
   }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
+import { afterId } from '../../store/keyset.js';
 
 /**
  * Which catalog a membership or value belongs to: the account's tenant-wide groups and attributes
@@ -78,9 +79,7 @@ export class ExternalUserRepo {
       .selectAll()
       .where('account_id', '=', accountId)
       .where('embed_tenant_id', '=', tenantId)
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(limit)
+      .$call(afterId('id', after, limit))
       .execute();
   }
 }

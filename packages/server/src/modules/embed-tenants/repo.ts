@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { AttributeType } from '../../store/schema.js';
+import { afterId } from '../../store/keyset.js';
 
 /** embed_tenant, embed_group, embed_user_attribute and embed_account; every query is bounded by the account. */
 export class EmbedTenantRepo {
@@ -112,9 +113,7 @@ export class EmbedTenantRepo {
       )
       .where('g.account_id', '=', accountId)
       .where('g.embed_tenant_id', '=', tenantId)
-      .$if(after !== undefined, (q) => q.where('g.id', '>', after!))
-      .orderBy('g.id')
-      .limit(limit)
+      .$call(afterId('g.id', after, limit))
       .execute();
   }
 
@@ -124,9 +123,7 @@ export class EmbedTenantRepo {
       .selectAll()
       .where('account_id', '=', accountId)
       .where('embed_tenant_id', '=', tenantId)
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(limit)
+      .$call(afterId('id', after, limit))
       .execute();
   }
 

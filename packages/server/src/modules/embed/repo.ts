@@ -1,6 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { EmbedSessionTable } from '../../store/schema.js';
+import { afterId } from '../../store/keyset.js';
 
 /** embed_session and the signing secret in embed_account; every query is bounded by the account. */
 export class EmbedSessionRepo {
@@ -55,9 +56,7 @@ export class EmbedSessionRepo {
         's.user_ref', 's.creator_mode', 's.exchanged_at', 's.revoked_at', 't.name as embed_tenant_name',
       ])
       .where('s.account_id', '=', accountId)
-      .$if(after !== undefined, (q) => q.where('s.id', '>', after!))
-      .orderBy('s.id')
-      .limit(limit)
+      .$call(afterId('s.id', after, limit))
       .execute();
   }
 

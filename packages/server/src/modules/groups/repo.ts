@@ -1,6 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { UserGroupTable } from '../../store/schema.js';
+import { afterId } from '../../store/keyset.js';
 
 export interface GroupSearch {
   offset: number;
@@ -54,9 +55,7 @@ export class GroupRepo {
 
   list(accountId: number, after: number | undefined, limit: number) {
     return this.base(accountId)
-      .$if(after !== undefined, (q) => q.where('g.id', '>', after!))
-      .orderBy('g.id')
-      .limit(limit)
+      .$call(afterId('g.id', after, limit))
       .execute();
   }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, OAuthIntegrationTable } from '../../store/schema.js';
+import { afterId } from '../../store/keyset.js';
 
 export class OAuthIntegrationRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -18,9 +19,7 @@ export class OAuthIntegrationRepo {
       .selectFrom('oauth_integration')
       .selectAll()
       .where('account_id', '=', accountId)
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(limit)
+      .$call(afterId('id', after, limit))
       .execute();
   }
 

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { UserAttributeTable } from '../../store/schema.js';
+import { afterId } from '../../store/keyset.js';
 
 /** user_attribute (definitions) and user_attribute_value (per user); every query is bounded by the account. */
 export class UserAttributeRepo {
@@ -17,9 +18,7 @@ export class UserAttributeRepo {
 
   list(accountId: number, after: number | undefined, limit: number) {
     return this.base(accountId)
-      .$if(after !== undefined, (q) => q.where('id', '>', after!))
-      .orderBy('id')
-      .limit(limit)
+      .$call(afterId('id', after, limit))
       .execute();
   }
 
