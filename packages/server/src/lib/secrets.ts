@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -16,16 +16,11 @@ export function randomBase62(length = 43): string {
 
 /**
  * Credentials are high-entropy random strings, so a fast hash is enough to make a stolen table
- * useless; the lookup is by hash, and the found hash is compared again in constant time.
+ * useless. They are found by their hash, never compared byte by byte: a timing difference in the
+ * index lookup tells a caller about a hash it chose, not about any stored secret.
  */
 export function hashCredential(credential: string): string {
   return createHash('sha256').update(credential).digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** AES-256-GCM for secrets that must be read back (OAuth client secrets, signing keys). */
