@@ -143,7 +143,7 @@ async function serve(kind: 'pglite' | 'postgres') {
     PLINTH_LOG_LEVEL: 'silent',
   });
   const services = await createServices(store, config);
-  const app = await buildApp({ config, store, services, logger: false });
+  const app = await buildApp({ config, store, services, log: false });
 
   const seed = async (name: string) => {
     const account = await services.accounts.create(name);

@@ -30,7 +30,7 @@ async function main() {
   const services = await createServices(store, config);
   const boot = await bootstrap(store, services, config);
   const log = createServerLog(config.logLevel);
-  const app = await buildApp({ config, store, services, logger: log.logger });
+  const app = await buildApp({ config, store, services, log });
   await app.listen({ port: config.port, host: config.host });
 
   if (boot.created) {

@@ -28,7 +28,7 @@ export function setErrorRenderer(surface: Surface, renderer: ErrorRenderer) {
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((raw: FastifyError | ApiError, request, reply) => {
     const error = toApiError(raw);
-    if (error.status >= 500) request.log.error({ err: raw }, 'request failed');
+    if (error.status >= 500) request.log.error({ reqId: request.id, err: raw }, 'request failed');
     return send(error, request, reply);
   });
 

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hash, randomBytes } from 'node:crypto';
 
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -17,10 +17,11 @@ export function randomBase62(length = 43): string {
 /**
  * Credentials are high-entropy random strings, so a fast hash is enough to make a stolen table
  * useless. They are found by their hash, never compared byte by byte: a timing difference in the
- * index lookup tells a caller about a hash it chose, not about any stored secret.
+ * index lookup tells a caller about a hash it chose, not about any stored secret. It runs on every
+ * authenticated request, so it uses the one-shot `hash`, a third of `createHash`'s cost.
  */
 export function hashCredential(credential: string): string {
-  return createHash('sha256').update(credential).digest('hex');
+  return hash('sha256', credential, 'hex');
 }
 
 /** AES-256-GCM for secrets that must be read back (OAuth client secrets, signing keys). */

@@ -86,7 +86,7 @@ export async function startTestServer(kind: StoreKind, configOverrides?: Record<
   const config = testConfig(configOverrides);
   const store = await openTestStore(kind);
   const services = await createServices(store, config);
-  const app = await buildApp({ config, store, services, logger: false });
+  const app = await buildApp({ config, store, services, log: false });
   await app.ready();
   return { kind, app, store, services, config, newAccount: () => createTestAccount(app, services) };
 }

@@ -35,7 +35,7 @@ describe.each(storeKinds)('bootstrap on an empty store [%s] (issue 2 point 4)', 
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ baseUrl: result.baseUrl, tenant: 'acme', apiKey: result.apiKey });
 
-      const app = await buildApp({ config, store, services, logger: false });
+      const app = await buildApp({ config, store, services, log: false });
       const response = await app.inject({
         method: 'POST', url: '/api/v1/api-keys', headers: { host: '127.0.0.1:4000', authorization: `Api-Key ${result.apiKey}` },
         payload: { name: 'second' },

@@ -30,81 +30,89 @@ interface CachedPrincipal {
  * "unknown", exactly like one that never existed, so a probe learns nothing about other tenants.
  */
 export class CredentialVerifiers {
-  private readonly lastTouched = new Map<string, number>();
+  /** When each credential's last_used_at was last written, by credential id. */
+  private readonly lastTouched = { apiKey: new Map<number, number>(), scimToken: new Map<number, number>() };
   /**
-   * Verified credentials by hash. Every change that could take one away empties the account's
-   * entries at once (see `forgetAccount`, wired to the store's write watch and NOTIFY), so the
-   * cache saves a query per request without ever honouring a revoked key.
+   * Verified credentials of each kind by the secret as presented. Every change that could take one
+   * away empties the account's entries at once (see `forgetAccount`, wired to the store's write
+   * watch and NOTIFY), so the cache saves a query per request without ever honouring a revoked
+   * key. It is keyed by the secret itself, not its hash, because hashing on every request cost
+   * more than the rest of the check: the secret stays in this process's memory for at most
+   * CACHE_MS, as it does while its request is served; the store only ever holds hashes.
    */
-  private readonly verified = new Map<string, CachedPrincipal>();
+  private readonly verified = {
+    apiKey: new Map<string, CachedPrincipal>(),
+    accessToken: new Map<string, CachedPrincipal>(),
+    scimToken: new Map<string, CachedPrincipal>(),
+  };
 
   constructor(private readonly repo: CredentialRepo) {}
 
   apiKey: CredentialVerifier = (account, secret) => {
-    const hash = hashCredential(secret);
-    const hit = this.cached(`k${hash}`, account.id);
+    const hit = this.cached(this.verified.apiKey, secret, account.id);
     if (hit) {
-      this.touch(`k${hit.credentialId}`, () => this.repo.touchApiKey(hit.credentialId));
+      this.touch(this.lastTouched.apiKey, hit.credentialId, () => this.repo.touchApiKey(hit.credentialId));
       return hit;
     }
-    return this.apiKeyFromStore(account.id, hash);
+    return this.apiKeyFromStore(account.id, secret);
   };
 
-  private async apiKeyFromStore(accountId: number, hash: string): Promise<Principal> {
-    const principal = { ...this.check(await this.repo.findApiKeyByHash(hash), accountId, 'API key'), kind: 'apiKey' as const };
-    this.touch(`k${principal.credentialId}`, () => this.repo.touchApiKey(principal.credentialId));
-    return this.remember(`k${hash}`, principal, null);
+  private async apiKeyFromStore(accountId: number, secret: string): Promise<Principal> {
+    const record = await this.repo.findApiKeyByHash(hashCredential(secret));
+    const principal = { ...this.check(record, accountId, 'API key'), kind: 'apiKey' as const };
+    this.touch(this.lastTouched.apiKey, principal.credentialId, () => this.repo.touchApiKey(principal.credentialId));
+    return this.remember(this.verified.apiKey, secret, principal, null);
   }
 
   accessToken: CredentialVerifier = async (account, secret) => {
-    const hash = hashCredential(secret);
-    const hit = this.cached(`a${hash}`, account.id);
+    const hit = this.cached(this.verified.accessToken, secret, account.id);
     if (hit) return hit;
-    const record = await this.repo.findAccessTokenByHash(hash);
+    const record = await this.repo.findAccessTokenByHash(hashCredential(secret));
     const principal = this.check(record, account.id, 'access token');
     const expiresAt = record!.expires_at ? record!.expires_at.getTime() : null;
     if (expiresAt !== null && expiresAt <= Date.now()) {
       throw unauthenticated('The access token has expired; refresh it or run `plinth login`');
     }
-    return this.remember(`a${hash}`, { ...principal, kind: 'accessToken' }, expiresAt);
+    return this.remember(this.verified.accessToken, secret, { ...principal, kind: 'accessToken' }, expiresAt);
   };
 
   scimToken: CredentialVerifier = async (account, secret) => {
-    const hash = hashCredential(secret);
-    const hit = this.cached(`s${hash}`, account.id);
+    const hit = this.cached(this.verified.scimToken, secret, account.id);
     if (hit) return hit;
-    const record = await this.repo.findScimTokenByHash(hash);
+    const record = await this.repo.findScimTokenByHash(hashCredential(secret));
     if (!record || record.account_id !== account.id) throw unauthenticated('Unknown SCIM token');
     if (record.revoked_at) throw unauthenticated('The SCIM token has been revoked');
-    this.touch(`s${record.id}`, () => this.repo.touchScimToken(record.id));
+    this.touch(this.lastTouched.scimToken, record.id, () => this.repo.touchScimToken(record.id));
     const principal: Principal = {
       kind: 'scimToken', accountId: account.id, credentialId: record.id, userId: null, role: 'admin', deploymentIds: null,
     };
-    return this.remember(`s${hash}`, principal, null);
+    return this.remember(this.verified.scimToken, secret, principal, null);
   };
 
   forgetAccount(accountId: number): void {
-    for (const [key, entry] of this.verified) if (entry.principal.accountId === accountId) this.verified.delete(key);
+    for (const cache of Object.values(this.verified)) {
+      for (const [secret, entry] of cache) if (entry.principal.accountId === accountId) cache.delete(secret);
+    }
   }
 
   forgetAll(): void {
-    this.verified.clear();
+    for (const cache of Object.values(this.verified)) cache.clear();
   }
 
-  private cached(key: string, accountId: number): Principal | undefined {
-    const entry = this.verified.get(key);
+  private cached(cache: Map<string, CachedPrincipal>, secret: string, accountId: number): Principal | undefined {
+    const entry = cache.get(secret);
     if (!entry) return undefined;
     const now = Date.now();
     if (entry.cachedUntil <= now || (entry.expiresAt !== null && entry.expiresAt <= now) || entry.principal.accountId !== accountId) {
-      this.verified.delete(key);
+      cache.delete(secret);
       return undefined;
     }
     return entry.principal;
   }
 
-  private remember(key: string, principal: Principal, expiresAt: number | null): Principal {
-    if (this.verified.size >= CACHE_MAX_ENTRIES) this.verified.clear();
-    this.verified.set(key, { principal, expiresAt, cachedUntil: Date.now() + CACHE_MS });
+  private remember(cache: Map<string, CachedPrincipal>, secret: string, principal: Principal, expiresAt: number | null): Principal {
+    if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
+    cache.set(secret, { principal, expiresAt, cachedUntil: Date.now() + CACHE_MS });
     return principal;
   }
 
@@ -123,11 +131,11 @@ export class CredentialVerifiers {
   }
 
   /** last_used_at is for people auditing keys; a write per request would cost more than it tells. */
-  private touch(key: string, write: () => Promise<unknown>) {
+  private touch(lastTouched: Map<number, number>, credentialId: number, write: () => Promise<unknown>) {
     const now = Date.now();
-    if (now - (this.lastTouched.get(key) ?? 0) < TOUCH_EVERY_MS) return;
-    this.lastTouched.set(key, now);
-    write().catch(() => this.lastTouched.delete(key));
+    if (now - (lastTouched.get(credentialId) ?? 0) < TOUCH_EVERY_MS) return;
+    lastTouched.set(credentialId, now);
+    write().catch(() => lastTouched.delete(credentialId));
   }
 }
 
