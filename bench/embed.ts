@@ -30,7 +30,7 @@ else await main();
 
 async function main() {
   console.log(`Machine: ${machine()}`);
-  const kinds: Array<'pglite' | 'postgres'> = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const kinds = (process.env.STORES?.split(',') ?? (process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])) as Array<'pglite' | 'postgres'>;
   for (const kind of kinds) {
     const child = fork(SELF, ['serve', kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const ready = await new Promise<Ready>((resolve, reject) => {
@@ -136,6 +136,7 @@ async function serve(kind: 'pglite' | 'postgres') {
       ? await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema, poolSize: 20 })
       : await openStore({ kind: 'pglite' });
   await migrateToLatest(store);
+  if (process.env.EXP_SQL) await (await import('kysely')).sql.raw(process.env.EXP_SQL).execute(store.db);
   const config = loadConfig({
     PLINTH_BASE_DOMAIN: 'plinth.bench',
     PLINTH_MAX_EXTERNAL_USERS: '1000000',
