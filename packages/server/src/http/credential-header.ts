@@ -10,6 +10,7 @@ export const ACCESS_TOKEN_PREFIX = 'pla_';
 export const REFRESH_TOKEN_PREFIX = 'plr_';
 export const SCIM_TOKEN_PREFIX = 'scim_';
 export const API_KEY_PREFIX = 'sk-';
+const CANONICAL_API_KEY = 'Api-Key ';
 
 const WELL_FORMED: Record<CredentialKind, RegExp> = {
   apiKey: /^sk-[A-Za-z0-9]{20,128}$/,
@@ -24,6 +25,10 @@ const WELL_FORMED: Record<CredentialKind, RegExp> = {
  * token from a SCIM token. Every failure is a 401 whose message says what is wrong.
  */
 export function parseAuthorization(header: string | undefined): PresentedCredential {
+  // The form every client sends, checked without splitting the header apart.
+  if (header !== undefined && header.startsWith(CANONICAL_API_KEY) && WELL_FORMED.apiKey.test(header.slice(CANONICAL_API_KEY.length))) {
+    return { kind: 'apiKey', secret: header.slice(CANONICAL_API_KEY.length) };
+  }
   if (header === undefined || header.trim() === '') {
     throw unauthenticated('Missing Authorization header');
   }

@@ -51,7 +51,7 @@ export class CredentialVerifiers {
   apiKey: CredentialVerifier = (account, secret) => {
     const hit = this.cached(this.verified.apiKey, secret, account.id);
     if (hit) {
-      this.touch(this.lastTouched.apiKey, hit.credentialId, () => this.repo.touchApiKey(hit.credentialId));
+      this.touchApiKey(hit.credentialId);
       return hit;
     }
     return this.apiKeyFromStore(account.id, secret);
@@ -60,7 +60,7 @@ export class CredentialVerifiers {
   private async apiKeyFromStore(accountId: number, secret: string): Promise<Principal> {
     const record = await this.repo.findApiKeyByHash(hashCredential(secret));
     const principal = { ...this.check(record, accountId, 'API key'), kind: 'apiKey' as const };
-    this.touch(this.lastTouched.apiKey, principal.credentialId, () => this.repo.touchApiKey(principal.credentialId));
+    this.touchApiKey(principal.credentialId);
     return this.remember(this.verified.apiKey, secret, principal, null);
   }
 
@@ -82,7 +82,7 @@ export class CredentialVerifiers {
     const record = await this.repo.findScimTokenByHash(hashCredential(secret));
     if (!record || record.account_id !== account.id) throw unauthenticated('Unknown SCIM token');
     if (record.revoked_at) throw unauthenticated('The SCIM token has been revoked');
-    this.touch(this.lastTouched.scimToken, record.id, () => this.repo.touchScimToken(record.id));
+    this.touch(this.lastTouched.scimToken, record.id, (id) => this.repo.touchScimToken(id));
     const principal: Principal = {
       kind: 'scimToken', accountId: account.id, credentialId: record.id, userId: null, role: 'admin', deploymentIds: null,
     };
@@ -131,11 +131,17 @@ export class CredentialVerifiers {
   }
 
   /** last_used_at is for people auditing keys; a write per request would cost more than it tells. */
-  private touch(lastTouched: Map<number, number>, credentialId: number, write: () => Promise<unknown>) {
+  private touchApiKey(credentialId: number) {
+    this.touch(this.lastTouched.apiKey, credentialId, this.writeApiKeyUse);
+  }
+
+  private readonly writeApiKeyUse = (id: number) => this.repo.touchApiKey(id);
+
+  private touch(lastTouched: Map<number, number>, credentialId: number, write: (credentialId: number) => Promise<unknown>) {
     const now = Date.now();
     if (now - (lastTouched.get(credentialId) ?? 0) < TOUCH_EVERY_MS) return;
     lastTouched.set(credentialId, now);
-    write().catch(() => lastTouched.delete(credentialId));
+    write(credentialId).catch(() => lastTouched.delete(credentialId));
   }
 }
 
