@@ -2,7 +2,8 @@
  * Signed-embedding benchmarks (issue 3), on PGlite and, when DATABASE_URL is set, PostgreSQL:
  *   1. generate-session in read-only mode with 3 groups and 3 attributes, 32 connections;
  *   2. bulk provisioning of 10,000 new users in requests of 1,000.
- * Run: `npx tsx bench/embed.ts` (DATABASE_URL=postgres://… for the PostgreSQL rows).
+ * Run: `npx tsx bench/embed.ts` (DATABASE_URL=postgres://… for the PostgreSQL rows; STORES=postgres for those
+ * alone; EXP_SQL=… runs one statement after migrating, to try a schema change without a migration).
  * The server runs in a child process on 127.0.0.1 so the load generator does not share its event loop.
  */
 import { fork, type ChildProcess } from 'node:child_process';
