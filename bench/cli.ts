@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnServer } from './lib.js';
+import { freePort, median, spawnServer } from './lib.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 40);
 const root = new URL('..', import.meta.url).pathname;
@@ -47,7 +47,6 @@ for (let round = -3; round < ROUNDS; round++) {
 await server.stop();
 rmSync(data, { recursive: true, force: true });
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!;
 const base = median(times['node -e 0']!);
 console.log(`Machine: ${cpus().length} CPU (${cpus()[0]?.model}), Node ${process.version}; ${ROUNDS} interleaved rounds after 3 warm-up rounds.\n`);

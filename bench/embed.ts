@@ -3,7 +3,7 @@
  *   1. generate-session in read-only mode with 3 groups and 3 attributes, 32 connections;
  *   2. bulk provisioning of 10,000 new users in requests of 1,000.
  * Run: `npx tsx bench/embed.ts` (DATABASE_URL=postgres://… for the PostgreSQL rows; STORES=postgres for those
- * alone; EXP_SQL=… runs one statement after migrating, to try a schema change without a migration).
+ * alone).
  * The server runs in a child process on 127.0.0.1 so the load generator does not share its event loop.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -137,7 +137,6 @@ async function serve(kind: 'pglite' | 'postgres') {
       ? await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema, poolSize: 20 })
       : await openStore({ kind: 'pglite' });
   await migrateToLatest(store);
-  if (process.env.EXP_SQL) await (await import('kysely')).sql.raw(process.env.EXP_SQL).execute(store.db);
   const config = loadConfig({
     PLINTH_BASE_DOMAIN: 'plinth.bench',
     PLINTH_MAX_EXTERNAL_USERS: '1000000',

@@ -87,4 +87,11 @@ export function machine(): string {
   return `${cpus().length} cores (${cpu}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${pg}`;
 }
 
+/** The middle value; the mean of the two middle ones for an even count. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { load, machine, ms, spawnServer, type LoadResult } from './lib.js';
+import { load, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'packages/server/dist/main.js');
@@ -76,8 +76,6 @@ async function measureStart(): Promise<{ empty: number; existing: number }> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main() {
   execFileSync('npx', ['tsc', '-b', 'packages/semantic', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });

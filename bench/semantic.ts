@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { compile, duckdbDialect, DuckDBWarehouse, load, planQuery, writeSample, type Query } from '@plinth/semantic';
+import { median } from './lib.js';
 
 const LINE_ITEMS = Number(process.env['LINE_ITEMS'] ?? 1_000_000);
 const ROUNDS = Number(process.env['ROUNDS'] ?? 30);
@@ -34,12 +35,6 @@ const QUERIES: Array<{ name: string; query: Query; sql: string }> = [
     sql: "SELECT o.status, sum(li.quantity * li.price), sum(li.quantity) FROM line_items li LEFT JOIN orders o ON li.order_id = o.id WHERE o.created_at >= TIMESTAMP '2024-01-01' AND o.created_at <= TIMESTAMP '2024-06-30 23:59:59.999' AND (o.status <> 'cancelled' OR o.status IS NULL) GROUP BY 1 ORDER BY 2 DESC",
   },
 ];
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-}
 
 function bigModel(): Record<string, string> {
   const cubes = Array.from({ length: 500 }, (_, i) => {

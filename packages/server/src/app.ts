@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { Services } from './services.js';
 import { authPlugin } from './http/auth.js';
-import type { ServerLog } from './http/logger.js';
+import { pathOf, type ServerLog } from './http/logger.js';
 import { tenancyPlugin } from './http/tenancy.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
@@ -95,9 +95,4 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     module.onReady?.(app);
   }
   return app;
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
 }

@@ -55,6 +55,13 @@ describeOnStores('bad input', (server) => {
     expect(response.body).toMatchObject({ code: 'route_not_found', error: `No route ${method} ${url}` });
   });
 
+  it('an unknown route is named without its query string, which may carry personal data', async () => {
+    const account = await server().newAccount();
+    const response = await account.request({ method: 'GET', url: '/api/v1/no-such-thing?email=ann@example.com', as: account.admin });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ error: 'No route GET /api/v1/no-such-thing' });
+  });
+
   it('every response carries a request id, successes included, each one different', async () => {
     const account = await server().newAccount();
     const a = await account.request({ method: 'GET', url: '/api/v1/oauth-integrations', as: account.admin });

@@ -26,8 +26,9 @@ const WELL_FORMED: Record<CredentialKind, RegExp> = {
  */
 export function parseAuthorization(header: string | undefined): PresentedCredential {
   // The form every client sends, checked without splitting the header apart.
-  if (header !== undefined && header.startsWith(CANONICAL_API_KEY) && WELL_FORMED.apiKey.test(header.slice(CANONICAL_API_KEY.length))) {
-    return { kind: 'apiKey', secret: header.slice(CANONICAL_API_KEY.length) };
+  if (header?.startsWith(CANONICAL_API_KEY)) {
+    const secret = header.slice(CANONICAL_API_KEY.length);
+    if (WELL_FORMED.apiKey.test(secret)) return { kind: 'apiKey', secret };
   }
   if (header === undefined || header.trim() === '') {
     throw unauthenticated('Missing Authorization header');

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorStatus, type ErrorCode } from './errors.js';
+import { pathOf } from './logger.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,8 +34,7 @@ export function installErrorHandling(app: FastifyInstance) {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return send(new ApiError('route_not_found', `No route ${request.method} ${path}`), request, reply);
+    return send(new ApiError('route_not_found', `No route ${request.method} ${pathOf(request.url)}`), request, reply);
   });
 }
 

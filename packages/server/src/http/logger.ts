@@ -11,6 +11,12 @@ export interface AccessEntry {
   ms: number;
 }
 
+/** A request URL without its query string. */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
 /** The server's log: JSON lines on stdout, secrets redacted. */
 export interface ServerLog {
   logger: Logger;

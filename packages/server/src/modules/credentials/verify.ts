@@ -51,7 +51,7 @@ export class CredentialVerifiers {
   apiKey: CredentialVerifier = (account, secret) => {
     const hit = this.cached(this.verified.apiKey, secret, account.id);
     if (hit) {
-      this.touchApiKey(hit.credentialId);
+      this.touch('apiKey', hit.credentialId);
       return hit;
     }
     return this.apiKeyFromStore(account.id, secret);
@@ -60,7 +60,7 @@ export class CredentialVerifiers {
   private async apiKeyFromStore(accountId: number, secret: string): Promise<Principal> {
     const record = await this.repo.findApiKeyByHash(hashCredential(secret));
     const principal = { ...this.check(record, accountId, 'API key'), kind: 'apiKey' as const };
-    this.touchApiKey(principal.credentialId);
+    this.touch('apiKey', principal.credentialId);
     return this.remember(this.verified.apiKey, secret, principal, null);
   }
 
@@ -82,7 +82,7 @@ export class CredentialVerifiers {
     const record = await this.repo.findScimTokenByHash(hashCredential(secret));
     if (!record || record.account_id !== account.id) throw unauthenticated('Unknown SCIM token');
     if (record.revoked_at) throw unauthenticated('The SCIM token has been revoked');
-    this.touch(this.lastTouched.scimToken, record.id, (id) => this.repo.touchScimToken(id));
+    this.touch('scimToken', record.id);
     const principal: Principal = {
       kind: 'scimToken', accountId: account.id, credentialId: record.id, userId: null, role: 'admin', deploymentIds: null,
     };
@@ -131,17 +131,13 @@ export class CredentialVerifiers {
   }
 
   /** last_used_at is for people auditing keys; a write per request would cost more than it tells. */
-  private touchApiKey(credentialId: number) {
-    this.touch(this.lastTouched.apiKey, credentialId, this.writeApiKeyUse);
-  }
-
-  private readonly writeApiKeyUse = (id: number) => this.repo.touchApiKey(id);
-
-  private touch(lastTouched: Map<number, number>, credentialId: number, write: (credentialId: number) => Promise<unknown>) {
+  private touch(kind: 'apiKey' | 'scimToken', credentialId: number) {
+    const lastTouched = this.lastTouched[kind];
     const now = Date.now();
     if (now - (lastTouched.get(credentialId) ?? 0) < TOUCH_EVERY_MS) return;
     lastTouched.set(credentialId, now);
-    write(credentialId).catch(() => lastTouched.delete(credentialId));
+    const write = kind === 'apiKey' ? this.repo.touchApiKey(credentialId) : this.repo.touchScimToken(credentialId);
+    write.catch(() => lastTouched.delete(credentialId));
   }
 }
 
