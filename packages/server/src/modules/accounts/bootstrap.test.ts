@@ -8,7 +8,8 @@ import { openTestStore, storeKinds } from '../../test-support/stores.js';
 import { testConfig } from '../../test-support/server.js';
 import { bootstrap, UnknownTenantError } from './bootstrap.js';
 
-describe.each(storeKinds)('bootstrap on an empty store [%s] (issue 2 point 4)', (kind) => {
+// Each test opens a store of its own, which is slow on a loaded machine.
+describe.each(storeKinds)('bootstrap on an empty store [%s] (issue 2 point 4)', { timeout: 120_000 }, (kind) => {
   const withStore = async (overrides: Record<string, string>, body: (ctx: Awaited<ReturnType<typeof setup>>) => Promise<void>) => {
     const ctx = await setup(overrides);
     try {
