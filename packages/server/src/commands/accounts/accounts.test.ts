@@ -71,19 +71,20 @@ describeOnStores('plinth-server accounts', (server) => {
     expect((await run(server(), ['list'])).find((line) => line.startsWith('demo '))).toMatch(/default \(PLINTH_TENANT\)$/);
   });
 
-  describe('on PostgreSQL, a disable run by another process', () => {
-    it('reaches a running server at once, through the notification', async ({ skip }) => {
+  describe('on PostgreSQL, create and disable run by another process', () => {
+    it('reach a running server at once, through the notification', async ({ skip }) => {
       if (server().kind !== 'postgres') skip();
       const name = newName();
-      const key = (await run(server(), ['create', name]))[1]!.split(': ')[1]!;
-      expect((await me(name, key)).statusCode).toBe(200); // the server now has the host cached
+      expect((await me(name, 'sk-none')).statusCode).toBe(404); // the server now remembers that no account has that name
       const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: server().store.schema, poolSize: 1 });
       try {
+        const key = (await run(server(), ['create', name], other.db))[1]!.split(': ')[1]!;
+        await vi.waitFor(async () => expect((await me(name, key)).statusCode).toBe(200), { timeout: 3_000, interval: 50 });
         await run(server(), ['disable', name], other.db);
+        await vi.waitFor(async () => expect((await me(name, key)).statusCode).toBe(403), { timeout: 3_000, interval: 50 });
       } finally {
         await other.close();
       }
-      await vi.waitFor(async () => expect((await me(name, key)).statusCode).toBe(403), { timeout: 3_000, interval: 50 });
     });
   });
 });
