@@ -19,7 +19,7 @@ export interface Config {
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
 export class ConfigError extends Error {}
 
-const TENANT_NAME = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
+export const TENANT_NAME = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

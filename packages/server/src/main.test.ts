@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +49,22 @@ async function startServer(env: Record<string, string>): Promise<Running> {
   throw new Error(`server did not start:\n${output}`);
 }
 
-describe('plinth-server process (issue 2 points 2, 4, 11)', () => {
+/** Runs `plinth-server <args>` to its end: an operator command. */
+async function runBinary(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { PATH: process.env.PATH!, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+// Each test starts real server processes, several of them slow to boot on a loaded machine.
+describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-main-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -98,6 +113,8 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', () => {
     try {
       expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
       expect(server.output()).not.toContain('Admin API key');
+      // Every start says where it is ready, not only the first (issue 10, newcomer 9).
+      expect(server.output()).toContain(`Plinth is ready at http://127.0.0.1:${server.port} (account "demo").\n`);
       // Buffered log lines still reach the log while the server runs, not only when it stops.
       await vi.waitFor(() => expect(server.output()).toContain('"path":"/readyz"'), { timeout: 10_000, interval: 100 });
     } finally {
@@ -126,6 +143,51 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', () => {
     expect(reply).toMatch(/^HTTP\/1\.1 401 /);
     expect(reply).toContain('Missing Authorization header');
     expect(await server.exited).toBe(0);
+  });
+
+  it('a second server, or an accounts command, on a data dir in use refuses with one line naming it and the holder (issue 10, security 2)', async () => {
+    const first = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const refusal =
+      `plinth-server: The data directory ${dataDir} is in use by process ${first.child.pid} (lock file ${join(dataDir, 'plinth.lock')}); ` +
+      'stop it first, or use PostgreSQL (DATABASE_URL) to run several servers';
+    try {
+      const second = await startServer({ PLINTH_DATA_DIR: dataDir });
+      expect(await second.exited).toBe(1);
+      expect(second.output().trim()).toBe(refusal);
+      const command = await runBinary(['accounts', 'list'], { PLINTH_DATA_DIR: dataDir });
+      expect(command).toEqual({ code: 1, stdout: '', stderr: `${refusal}\n` });
+      expect((await fetch(`http://127.0.0.1:${first.port}/readyz`)).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+    expect(existsSync(join(dataDir, 'plinth.lock'))).toBe(false);
+  });
+
+  it('accounts create prints a working admin key once; an unknown PLINTH_TENANT then stops the server with one line (issue 10, accounts)', async () => {
+    const created = await runBinary(['accounts', 'create', 'acme'], { PLINTH_DATA_DIR: dataDir });
+    expect(created.code, created.stderr).toBe(0);
+    const key = /Admin API key \(shown once\): (sk-\w+)/.exec(created.stdout)?.[1];
+    expect(key).toBeDefined();
+    const listed = await runBinary(['accounts', 'list'], { PLINTH_DATA_DIR: dataDir });
+    expect(listed.stdout).toMatch(/^acme +active /m);
+    expect(listed.stdout).not.toContain(key);
+
+    const unknown = await startServer({ PLINTH_DATA_DIR: dataDir, PLINTH_TENANT: 'acmee' });
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output().trim()).toBe(
+      'plinth-server: PLINTH_TENANT "acmee" names no account in this store (it has demo, acme); ' +
+        'create it with `plinth-server accounts create acmee` or set PLINTH_TENANT to an existing account',
+    );
+    const server = await startServer({ PLINTH_DATA_DIR: dataDir, PLINTH_TENANT: 'acme' });
+    try {
+      expect(server.output()).toContain(`Plinth is ready at http://127.0.0.1:${server.port} (account "acme").`);
+      const me = await fetch(`http://127.0.0.1:${server.port}/api/v1/users/me`, { headers: { authorization: `Api-Key ${key}` } });
+      expect(me.status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
   });
 
   it('a bad setting stops the server at start with one line naming it', async () => {

@@ -1,30 +1,43 @@
 #!/usr/bin/env node
 import { buildApp } from './app.js';
+import { ACCOUNTS_USAGE, accountsVerb } from './commands/accounts/index.js';
+import { CommandError } from './commands/command.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createServerLog } from './http/logger.js';
-import { bootstrap } from './modules/accounts/bootstrap.js';
+import { bootstrap, UnknownTenantError } from './modules/accounts/bootstrap.js';
 import { createServices } from './services.js';
+import { DataDirLockedError, lockDataDir } from './store/data-dir-lock.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore, type Store } from './store/store.js';
 
-export async function openConfiguredStore(config: Config): Promise<Store> {
-  return config.databaseUrl
-    ? openStore({ kind: 'postgres', url: config.databaseUrl })
-    : openStore({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
-}
+const USAGE = `usage: plinth-server                 start the server (settings from the environment, see README)\n       ${ACCOUNTS_USAGE.slice('usage: '.length)}`;
 
-async function main() {
-  let config: Config;
+/**
+ * The embedded store is locked to this process before PGlite opens it (issue 10, security 2), and
+ * unlocked when the store closes or the process exits; PostgreSQL needs no lock.
+ */
+export async function openConfiguredStore(config: Config): Promise<Store> {
+  if (config.databaseUrl) return openStore({ kind: 'postgres', url: config.databaseUrl });
+  const release = lockDataDir(config.dataDir);
   try {
-    config = loadConfig();
+    const store = await openStore({ kind: 'pglite', dataDir: `${config.dataDir}/pgdata` });
+    return {
+      ...store,
+      async close() {
+        try {
+          await store.close();
+        } finally {
+          release();
+        }
+      },
+    };
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`plinth-server: ${error.message}\n`);
-      process.exit(2);
-    }
+    release();
     throw error;
   }
+}
 
+async function serve(config: Config): Promise<void> {
   const store = await openConfiguredStore(config);
   await migrateToLatest(store);
   const services = await createServices(store, config);
@@ -33,13 +46,10 @@ async function main() {
   const app = await buildApp({ config, store, services, log });
   await app.listen({ port: config.port, host: config.host });
 
-  if (boot.created) {
-    // Printed once, on the start that created it; it is also in <data dir>/bootstrap.json (0600).
-    process.stdout.write(
-      `\nPlinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n` +
-        `Admin API key (shown once): ${boot.apiKey}\n` +
-        `Saved to ${config.dataDir}/bootstrap.json\n\n`,
-    );
+  // One human line on every start; the key only on the start that generated it (a supplied one is the operator's already).
+  process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n`);
+  if (boot.apiKey) {
+    process.stdout.write(`Admin API key (shown once): ${boot.apiKey}\nSaved to ${config.dataDir}/bootstrap.json\n`);
   }
 
   let closing = false;
@@ -56,7 +66,38 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`plinth-server: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
+/** `plinth-server accounts <verb> …` on the configured store; resolves to the exit code. */
+export async function runAccountsCommand(args: readonly string[], config: Config, out = (line: string) => process.stdout.write(`${line}\n`)) {
+  const verb = accountsVerb(args[0]);
+  const store = await openConfiguredStore(config);
+  try {
+    await migrateToLatest(store);
+    await verb(args.slice(1), { config, db: store.db, out });
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(args: string[]) {
+  if (args[0] === '--help' || args[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (args.length > 0 && args[0] !== 'accounts') throw new CommandError(`unknown command "${args[0]}"\n${USAGE}`, 2);
+  const config = loadConfig();
+  if (args[0] === 'accounts') await runAccountsCommand(args.slice(1), config);
+  else await serve(config);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  // Whatever the operator can fix is one line naming it; anything else is a failure to start.
+  if (error instanceof ConfigError || error instanceof UnknownTenantError) return die(error.message, 2);
+  if (error instanceof CommandError) return die(error.message, error.exitCode);
+  if (error instanceof DataDirLockedError) return die(error.message, 1);
+  die(`failed to start: ${error instanceof Error ? error.message : String(error)}`, 1);
 });
+
+function die(message: string, code: number): void {
+  process.stderr.write(`plinth-server: ${message}\n`);
+  process.exit(code);
+}

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
-import { AccountService } from './modules/accounts/service.js';
+import { ACCOUNT_WRITES, ACCOUNTS_CHANNEL, AccountService } from './modules/accounts/service.js';
 import { CredentialService } from './modules/credentials/service.js';
 import { watchCredentialChanges } from './modules/credentials/invalidation.js';
 import { DeploymentService } from './modules/deployments/service.js';
@@ -46,6 +46,7 @@ export interface Services {
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
   const accounts = new AccountService(store.db);
+  await keepFresh(store, ACCOUNTS_CHANNEL, ACCOUNT_WRITES, accounts);
   const credentials = new CredentialService(store.db);
   await watchCredentialChanges(store, credentials);
   const users = new UserService(store.db);

@@ -9,6 +9,8 @@ export interface AccessEntry {
   path: string;
   status: number;
   ms: number;
+  /** debug for requests too frequent and too dull for an operator's log (telemetry); info otherwise. */
+  level?: 'info' | 'debug';
 }
 
 /** A request URL without its query string. */
@@ -20,7 +22,7 @@ export function pathOf(url: string): string {
 /** The server's log: JSON lines on stdout, secrets redacted. */
 export interface ServerLog {
   logger: Logger;
-  /** The access line of a finished request, at level info. */
+  /** The access line of a finished request, at level info (or the entry's own level). */
   access(entry: AccessEntry): void;
   /** Writes out whatever is buffered; call it last, on shutdown. */
   flushSync(): void;
@@ -67,13 +69,16 @@ export function createServerLog(level: string, output?: { write(chunk: string): 
  * of our making, an HTTP method, or a path that JSON.stringify escapes.
  */
 function accessLine(logger: Logger, batch: LineBatch): (entry: AccessEntry) => void {
-  if (!logger.isLevelEnabled('info')) return () => {};
-  const fixed = `{"level":30,"time":`;
+  const info = logger.isLevelEnabled('info');
+  const debug = logger.isLevelEnabled('debug');
+  if (!info && !debug) return () => {};
   const origin = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"reqId":"`;
-  return ({ reqId, method, path, status, ms }) =>
+  return ({ reqId, method, path, status, ms, level = 'info' }) => {
+    if (level === 'debug' ? !debug : !info) return;
     batch.write(
-      `${fixed}${Date.now()}${origin}${reqId}","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+      `{"level":${level === 'debug' ? 20 : 30},"time":${Date.now()}${origin}${reqId}","method":"${method}","path":${JSON.stringify(path)},"status":${status},"ms":${ms},"msg":"request"}\n`,
     );
+  };
 }
 
 /** Lines waiting to be written, passed on as one string once they add up to a batch. */
@@ -95,5 +100,12 @@ export class LineBatch implements DestinationStream {
     this.lines = [];
     this.chars = 0;
     this.writeChunk(chunk);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The level of the route's access lines; info unless the route says otherwise. */
+    accessLogLevel?: 'info' | 'debug';
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { notFound } from './errors.js';
+import { forbidden, notFound } from './errors.js';
 import type { AccountRow } from '../store/schema.js';
 
 declare module 'fastify' {
@@ -17,6 +17,7 @@ export const tenancyPlugin = fp(async (app: FastifyInstance) => {
     const host = request.headers.host ?? '';
     const found = (account: AccountRow | null) => {
       if (!account) return done(notFound(`No account is served at ${host}`));
+      if (account.disabled_at) return done(forbidden(`The account "${account.name}" has been disabled by an operator`));
       request.account = account;
       done();
     };

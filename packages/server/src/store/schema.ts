@@ -51,6 +51,8 @@ export interface AccountTable {
   name: string;
   custom_domain: string | null;
   created_at: CreatedAt;
+  /** Set by `plinth-server accounts disable` (migration 0010): every request to the account is refused. */
+  disabled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 export type AccountRow = Selectable<AccountTable>;
 

@@ -1,57 +1,54 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import type { Config } from '../../config.js';
-import { API_KEY_PREFIX } from '../../http/credential-header.js';
-import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Store } from '../../store/store.js';
 import type { Services } from '../../services.js';
+import { createAccountWithAdmin, newApiKeySecret } from './provision.js';
 
 export interface BootstrapResult {
   created: boolean;
   baseUrl: string;
   tenant: string;
+  /** Only when this start generated it: a key the operator supplied is theirs already and never echoed. */
   apiKey?: string;
 }
+
+/** PLINTH_TENANT names no account on a store that has some: the server refuses to start. */
+export class UnknownTenantError extends Error {}
 
 /**
  * On an empty store: the default account, its admin user and an unscoped admin API key. Servers
  * starting together race on the account's unique name; the loser finds it taken and does nothing.
+ * On a store that has accounts, PLINTH_TENANT must name one of them: a typo must not quietly
+ * create an account with an admin key nobody asked for (`plinth-server accounts create` does that).
  */
 export async function bootstrap(store: Store, services: Services, config: Config): Promise<BootstrapResult> {
   const baseUrl = `http://${config.baseDomain ? `${config.defaultTenant}.${config.baseDomain}` : `${config.host}:${config.port}`}`;
   const tenant = config.defaultTenant;
-  const apiKey = config.bootstrapApiKey ?? `${API_KEY_PREFIX}${randomBase62()}`;
 
-  const created = await store.db.transaction().execute(async (trx) => {
-    const account = await trx
-      .insertInto('account')
-      .values({ name: tenant })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!account) return false;
-    await trx.insertInto('tenant_settings').values({ account_id: account.id }).execute();
-    const admin = await trx
-      .insertInto('app_user')
-      .values({ account_id: account.id, email: `admin@${tenant}.plinth.local`, display_name: 'Administrator', role: 'admin' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('api_key')
-      .values({
-        account_id: account.id,
-        user_id: admin.id,
-        name: 'bootstrap',
-        role: 'admin',
-        deployment_ids: null,
-        key_hash: hashCredential(apiKey),
-        key_prefix: apiKey.slice(0, 8),
-      })
-      .execute();
-    return true;
-  });
+  // The default account first, so a server that lost the race to create it finds it here.
+  const names = await store.db
+    .selectFrom('account')
+    .select('name')
+    .orderBy(sql`name = ${tenant}`, 'desc')
+    .orderBy('id')
+    .limit(6)
+    .execute();
+  if (names[0]?.name === tenant) return { created: false, baseUrl, tenant };
+  if (names.length > 0) {
+    const known = names.slice(0, 5).map((n) => n.name).join(', ') + (names.length > 5 ? ', …' : '');
+    throw new UnknownTenantError(
+      `PLINTH_TENANT "${tenant}" names no account in this store (it has ${known}); ` +
+        `create it with \`plinth-server accounts create ${tenant}\` or set PLINTH_TENANT to an existing account`,
+    );
+  }
+
+  const apiKey = config.bootstrapApiKey ?? newApiKeySecret();
+  const created = await createAccountWithAdmin(store.db, tenant, apiKey);
   services.accounts.forgetCachedHosts();
   if (!created) return { created, baseUrl, tenant };
+  if (config.bootstrapApiKey) return { created, baseUrl, tenant };
 
   await mkdir(config.dataDir, { recursive: true });
   const file = join(config.dataDir, 'bootstrap.json');

@@ -1,7 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AccountRow, Database } from '../../store/schema.js';
 
 const CACHE_MS = 5_000;
+
+/** What a change to these columns can alter about the account a host names; mirrored by migration 0010's trigger. */
+export const ACCOUNT_WRITES = { account: ['disabled_at', 'name', 'custom_domain'] } as const;
+export const ACCOUNTS_CHANNEL = 'plinth_accounts';
 
 /**
  * Accounts (tenants). Host lookups are cached for a few seconds because every request makes one;
@@ -24,6 +28,22 @@ export class AccountService {
 
   async findById(id: number): Promise<AccountRow | undefined> {
     return this.db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Every account, oldest first, for the operator's `accounts list`. */
+  list(): Promise<AccountRow[]> {
+    return this.db.selectFrom('account').selectAll().orderBy('id').execute();
+  }
+
+  /** Disables or enables an account by name; undefined when no account has that name. */
+  async setDisabled(name: string, disabled: boolean): Promise<AccountRow | undefined> {
+    return this.db
+      .updateTable('account')
+      // Disabling twice keeps the first time, so the date says since when.
+      .set({ disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null })
+      .where('name', '=', name)
+      .returningAll()
+      .executeTakeFirst();
   }
 
   /**
@@ -63,6 +83,15 @@ export class AccountService {
   }
 
   forgetCachedHosts(): void {
+    this.byHost.clear();
+  }
+
+  /** Host lookups are few and cheap to redo: any account's change forgets them all. */
+  forgetAccount(): void {
+    this.byHost.clear();
+  }
+
+  forgetAll(): void {
     this.byHost.clear();
   }
 }

@@ -4,6 +4,7 @@ import { principalOf } from '../../http/auth.js';
 import { IdParams, NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { assertAccountWide, assertWithinReach } from './reach.js';
 import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, CreateScimTokenBody, CreatedScimToken, ScimTokenList } from './schemas.js';
 
 const admin = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
@@ -22,12 +23,11 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request, reply) => {
       const principal = principalOf(request);
       const body = request.body as { name: string; role?: 'admin' | 'member'; deploymentIds?: number[] | null };
-      await app.services.deployments.assertAllExist(request.account.id, body.deploymentIds ?? []);
-      const created = await app.services.credentials.createApiKey(request.account.id, principal.userId!, {
-        name: body.name,
-        role: body.role ?? 'member',
-        deploymentIds: body.deploymentIds ?? null,
-      });
+      const reach = { role: body.role ?? 'member', deploymentIds: body.deploymentIds ?? null };
+      // Reach first: a scoped key naming a deployment outside its scope learns nothing about whether it exists.
+      assertWithinReach(principal, reach, 'create an API key');
+      await app.services.deployments.assertAllExist(request.account.id, reach.deploymentIds ?? []);
+      const created = await app.services.credentials.createApiKey(request.account.id, principal.userId!, { name: body.name, ...reach });
       return reply.code(201).send(created);
     },
   });
@@ -41,7 +41,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: { 200: Type.Ref(ApiKeyList) },
     },
-    handler: async (request) => app.services.credentials.listApiKeys(request.account.id, request.query),
+    handler: async (request) => app.services.credentials.listApiKeys(request.account.id, request.query, principalOf(request)),
   });
 
   app.delete('/api/v1/api-keys/:id', {
@@ -54,7 +54,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent },
     },
     handler: async (request, reply) => {
-      await app.services.credentials.revokeApiKey(request.account.id, request.params.id);
+      await app.services.credentials.revokeApiKey(request.account.id, request.params.id, principalOf(request));
       return reply.code(204).send(null);
     },
   });
@@ -71,6 +71,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { name } = request.body as { name: string };
+      assertAccountWide(principalOf(request), 'create a SCIM token, which reaches the whole account');
       const created = await app.services.credentials.createScimToken(request.account.id, principalOf(request).userId, name);
       return reply.code(201).send(created);
     },
@@ -85,7 +86,10 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: { 200: Type.Ref(ScimTokenList) },
     },
-    handler: async (request) => app.services.credentials.listScimTokens(request.account.id, request.query),
+    handler: async (request) => {
+      assertAccountWide(principalOf(request), 'manage SCIM tokens');
+      return app.services.credentials.listScimTokens(request.account.id, request.query);
+    },
   });
 
   app.delete('/api/v1/scim-tokens/:id', {
@@ -98,6 +102,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent },
     },
     handler: async (request, reply) => {
+      assertAccountWide(principalOf(request), 'manage SCIM tokens');
       await app.services.credentials.revokeScimToken(request.account.id, request.params.id);
       return reply.code(204).send(null);
     },

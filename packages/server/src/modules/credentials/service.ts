@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, REFRESH_TOKEN_PREFIX, SCIM_TOKEN_PREFIX } from '../../http/credential-header.js';
-import { notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { pageSize, decodeCursor, toPage, type PageQuery } from '../../http/pagination.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database, Role } from '../../store/schema.js';
@@ -8,6 +9,7 @@ import { CredentialRepo } from './repo.js';
 import { CredentialVerifiers } from './verify.js';
 import { toApiKey, toScimToken } from './mappers.js';
 import { afterId } from '../../store/keyset.js';
+import { isWithinReach } from './reach.js';
 
 export const ACCESS_TOKEN_TTL_S = 3600;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
@@ -43,12 +45,39 @@ export class CredentialService {
     return { ...toApiKey(row), key: secret };
   }
 
-  async listApiKeys(accountId: number, query: PageQuery) {
-    return toPage(await this.listRows('api_key', accountId, query), query, toApiKey);
+  /** A caller limited to deployments or to the member role sees only the keys it could manage. */
+  async listApiKeys(accountId: number, query: PageQuery, caller?: Principal) {
+    const after = decodeCursor(query.after);
+    const rows = await this.db
+      .selectFrom('api_key')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .$if(caller?.role === 'member', (q) => q.where('role', '=', 'member'))
+      .$if(!!caller && caller.deploymentIds !== null, (q) =>
+        q.where('deployment_ids', 'is not', null).where(sql<boolean>`deployment_ids <@ array[${sql.join([...caller!.deploymentIds!, 0])}]::integer[]`),
+      )
+      .$call(afterId('id', after, pageSize(query) + 1))
+      .execute();
+    return toPage(rows, query, toApiKey);
   }
 
-  /** Revoking is idempotent and keeps the row, so the audit trail of a key survives it. */
-  async revokeApiKey(accountId: number, id: number): Promise<void> {
+  /**
+   * Revoking is idempotent and keeps the row, so the audit trail of a key survives it. A caller
+   * may revoke only keys within its reach; a scoped caller gets 403 for a key that does not exist
+   * too, so it cannot probe the ids of keys it may not see.
+   */
+  async revokeApiKey(accountId: number, id: number, caller?: Principal): Promise<void> {
+    if (caller && (caller.deploymentIds !== null || caller.role !== 'admin')) {
+      const row = await this.db
+        .selectFrom('api_key')
+        .select(['role', 'deployment_ids'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!row || !isWithinReach(caller, { role: row.role, deploymentIds: row.deployment_ids })) {
+        throw forbidden(`This credential may not revoke API key ${id}: it reaches more than this credential does`);
+      }
+    }
     if (!(await this.revokeRow('api_key', accountId, id))) throw notFound(`API key ${id} not found`);
   }
 

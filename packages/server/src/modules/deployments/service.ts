@@ -47,9 +47,10 @@ export class DeploymentService {
   }
 
   async get(principal: Principal, id: number, baseUrl: string): Promise<DeploymentView> {
+    // Scope first: a scoped key learns nothing about deployments outside it, not even whether they exist.
+    assertDeploymentInScope(principal, id);
     const row = await this.find(principal.accountId, id);
     if (!row) throw notFound(`Deployment ${id} not found`);
-    assertDeploymentInScope(principal, id);
     return toView(row, baseUrl);
   }
 

@@ -100,8 +100,9 @@ export class EmbedService {
   /** The checks of 2.4 and 2.10 that need the store, in the order a caller would fix them. */
   private async checkContext(accountId: number, principal: Principal, request: SessionRequest, db?: Executor) {
     const lookups = this.deps.embedTenants.lookups;
-    if (!(await lookups.deploymentExists(accountId, request.deploymentId, db))) throw notFound(`Deployment ${request.deploymentId} not found`);
+    // Scope first: a scoped key learns nothing about deployments outside it, not even whether they exist.
     assertDeploymentInScope(principal, request.deploymentId);
+    if (!(await lookups.deploymentExists(accountId, request.deploymentId, db))) throw notFound(`Deployment ${request.deploymentId} not found`);
     const settings = await lookups.settings(accountId, db);
     if (request.creatorMode && !settings.useCreatorMode) {
       throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
+import { assertAccountWide } from '../credentials/reach.js';
 import { baseUrlOf } from '../../http/base-url.js';
 import { NoContent } from '../../http/common-schemas.js';
 import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
@@ -99,6 +100,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent },
     },
     handler: async (request, reply) => {
+      assertAccountWide(principalOf(request), "set a user's password, which lets them sign in to the whole account");
       await login.signIn.setPassword(request.account.id, request.params.id, request.body.password);
       return reply.code(204).send(null);
     },
@@ -113,6 +115,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Ref(UserInvite) },
     },
     handler: async (request, reply) => {
+      assertAccountWide(principalOf(request), 'invite a user, who then signs in to the whole account');
       const invite = await login.invites.create(request.account.id, request.params.id, principalOf(request).userId, baseUrlOf(request));
       return reply.code(201).send(invite);
     },

@@ -7,7 +7,8 @@ export const TELEMETRY_BODY_LIMIT = 2048;
 
 export const telemetryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/telemetry', {
-    config: { auth: 'public', needsAccount: true },
+    // Every client command sends one: an operator's log at info would be mostly telemetry.
+    config: { auth: 'public', needsAccount: true, accessLogLevel: 'debug' },
     bodyLimit: TELEMETRY_BODY_LIMIT,
     schema: {
       operationId: 'recordTelemetry',

@@ -6,6 +6,7 @@ import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery, UserParams } from './schemas.js';
 import { userNotFound } from './service.js';
 import { toUserPage, toUserView } from './view.js';
+import { assertAccountWide } from '../credentials/reach.js';
 
 const tags = ['Users Admin'];
 const readers = { auth: { kinds: PLATFORM_CREDENTIALS } };
@@ -82,7 +83,13 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(UpdateUserBody),
       response: { 200: Type.Ref(User), 409: Conflict },
     },
-    handler: async (request) => toUserView(await users.update(request.account.id, request.params.id, request.body)),
+    handler: async (request) => {
+      // A role or an active flag decides what the user's own credentials reach: account-wide.
+      if (request.body.role !== undefined || request.body.active !== undefined) {
+        assertAccountWide(principalOf(request), "change a user's role or active state, which every credential of the user follows");
+      }
+      return toUserView(await users.update(request.account.id, request.params.id, request.body));
+    },
   });
 
   app.delete('/api/v1/users/:id', {
@@ -96,6 +103,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent, 409: Conflict },
     },
     handler: async (request, reply) => {
+      assertAccountWide(principalOf(request), 'delete a user, whose credentials go with them');
       await users.delete(request.account.id, request.params.id);
       return reply.code(204).send(null);
     },
