@@ -51,6 +51,9 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     // HEAD twins of GET routes would be operations missing from the spec.
     exposeHeadRoutes: false,
     forceCloseConnections: 'idle',
+    // Behind a load balancer, per-address rate limits must count the client, not the balancer.
+    // A hop count works at run time although Fastify's types leave numbers out.
+    trustProxy: config.trustProxy as boolean | string[],
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);

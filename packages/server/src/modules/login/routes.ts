@@ -28,9 +28,9 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Start a device login (RFC 8628)',
       description: 'Returns a device code to poll with and a user code to approve on the verification page.',
       body: Type.Optional(Type.Ref(DeviceCodeRequest)),
-      response: { 200: Type.Ref(DeviceCodeResponse) },
+      response: { 200: Type.Ref(DeviceCodeResponse), 429: Type.Ref('Error', { description: 'Too many logins started from this address; see Retry-After' }) },
     },
-    handler: async (request) => login.device.start(request.account.id, request.body?.client_name ?? null, baseUrlOf(request)),
+    handler: async (request) => login.device.start(request.account.id, request.body?.client_name ?? null, baseUrlOf(request), request.ip),
   });
 
   app.post('/api/v1/auth/token', {
