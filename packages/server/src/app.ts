@@ -9,6 +9,7 @@ import { pathOf, type ServerLog } from './http/logger.js';
 import { tenancyPlugin } from './http/tenancy.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { openApiPlugin } from './http/openapi.js';
 import { PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
@@ -70,6 +71,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     reply.header('x-request-id', request.id);
     done();
   });
+  installSecurityHeaders(app);
   if (log) {
     app.addHook('onResponse', (request, reply, done) => {
       log.access({

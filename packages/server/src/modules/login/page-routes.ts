@@ -7,7 +7,8 @@ import { INVITE_PAGE_PATH } from './invites.js';
 import { devicePage, donePage, invitePage, PAGE_CSP } from './pages.js';
 
 const tags = ['Authentication'];
-const open = { auth: 'public' as const, needsAccount: true };
+/** The pages hold user codes, invite tokens and passwords typed into them: never cached. */
+const open = { auth: 'public' as const, needsAccount: true, carriesSecret: true };
 const html = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } });
 const pageResponses = {
   200: html('The page'), 400: html('The page with what was wrong'), 401: html('The page, sign-in failed'),
@@ -25,7 +26,6 @@ function sendPage(reply: FastifyReply, status: number, page: string) {
     .header('content-type', 'text/html; charset=utf-8')
     .header('content-security-policy', PAGE_CSP)
     .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .send(page);
 }

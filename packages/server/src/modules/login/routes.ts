@@ -13,6 +13,7 @@ import {
 
 const tags = ['Authentication'];
 const open = { auth: 'public' as const, needsAccount: true };
+const openWithSecret = { ...open, carriesSecret: true };
 const admin = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
 /** RFC 8628 and RFC 6749 send form bodies; JSON is accepted too. */
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
@@ -22,7 +23,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, parseForm);
 
   app.post('/api/v1/auth/device/code', {
-    config: open,
+    config: openWithSecret,
     schema: {
       operationId: 'createDeviceCode', tags, consumes,
       summary: 'Start a device login (RFC 8628)',
@@ -34,7 +35,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/auth/token', {
-    config: open,
+    config: openWithSecret,
     schema: {
       operationId: 'createToken', tags, consumes,
       summary: 'Exchange a device code or a refresh token for tokens',
@@ -44,7 +45,6 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { grant_type: grant, device_code: deviceCode, refresh_token: refreshToken } = request.body;
-      reply.header('cache-control', 'no-store');
       try {
         if (grant === DEVICE_CODE_GRANT) {
           if (!deviceCode) throw new OAuthError('invalid_request', 'device_code is required');
@@ -105,7 +105,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/users/:id/invites', {
-    config: admin,
+    config: { ...admin, carriesSecret: true },
     schema: {
       operationId: 'createUserInvite', tags,
       summary: 'Create a one-time link that sets a password',
