@@ -1,6 +1,7 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
+import { accountBaseUrl } from '../../http/base-url.js';
 import { API_KEY_PREFIX } from '../../http/credential-header.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Store } from '../../store/store.js';
@@ -18,7 +19,7 @@ export interface BootstrapResult {
  * starting together race on the account's unique name; the loser finds it taken and does nothing.
  */
 export async function bootstrap(store: Store, services: Services, config: Config): Promise<BootstrapResult> {
-  const baseUrl = `http://${config.baseDomain ? `${config.defaultTenant}.${config.baseDomain}` : `${config.host}:${config.port}`}`;
+  const baseUrl = accountBaseUrl(config, { name: config.defaultTenant, custom_domain: null });
   const tenant = config.defaultTenant;
   const apiKey = config.bootstrapApiKey ?? `${API_KEY_PREFIX}${randomBase62()}`;
 
