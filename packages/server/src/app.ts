@@ -9,6 +9,7 @@ import { pathOf, type ServerLog } from './http/logger.js';
 import { tenancyPlugin } from './http/tenancy.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { openApiPlugin } from './http/openapi.js';
 import { PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
@@ -51,6 +52,9 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     // HEAD twins of GET routes would be operations missing from the spec.
     exposeHeadRoutes: false,
     forceCloseConnections: 'idle',
+    // Behind a load balancer, per-address rate limits must count the client, not the balancer.
+    // A hop count works at run time although Fastify's types leave numbers out.
+    trustProxy: config.trustProxy as boolean | string[],
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -67,6 +71,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     reply.header('x-request-id', request.id);
     done();
   });
+  installSecurityHeaders(app);
   if (log) {
     app.addHook('onResponse', (request, reply, done) => {
       log.access({

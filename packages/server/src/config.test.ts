@@ -51,6 +51,10 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_BASE_DOMAIN', 'exa mple.com', /Invalid setting PLINTH_BASE_DOMAIN/],
     ['PLINTH_SECRET_KEY', 'too-short', /Invalid setting PLINTH_SECRET_KEY/],
     ['PLINTH_LOG_LEVEL', 'chatty', /Invalid setting PLINTH_LOG_LEVEL/],
+    ['PLINTH_PUBLIC_URL', 'plinth.example.com', /Invalid setting PLINTH_PUBLIC_URL/],
+    ['PLINTH_PUBLIC_URL', 'https://plinth.example.com/app', /Invalid setting PLINTH_PUBLIC_URL/],
+    ['PLINTH_TRUST_PROXY', 'yes please', /Invalid setting PLINTH_TRUST_PROXY/],
+    ['PLINTH_SIGNIN_DELAY_MS', '0', /Invalid setting PLINTH_SIGNIN_DELAY_MS/],
   ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
     let thrown: unknown;
     try {
@@ -61,5 +65,13 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toMatch(message);
     expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('reads the public URL, the proxies to trust and the sign-in delay (issue 10)', () => {
+    expect(loadConfig({ PLINTH_PUBLIC_URL: 'https://Plinth.Example.com:443/', PLINTH_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1', PLINTH_SIGNIN_DELAY_MS: '250' }))
+      .toMatchObject({ publicUrl: 'https://plinth.example.com', trustProxy: ['10.0.0.0/8', '192.0.2.1'], signInDelayMs: 250 });
+    expect(loadConfig({ PLINTH_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ PLINTH_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({})).toMatchObject({ publicUrl: undefined, trustProxy: false, signInDelayMs: 1000 });
   });
 });

@@ -14,6 +14,12 @@ export interface Config {
   /** Key for secrets stored encrypted; generated and kept in the store when not set. */
   secretKey: string | undefined;
   logLevel: string;
+  /** `{base_url}` of generated links (PLINTH_PUBLIC_URL); the listening address when unset. */
+  publicUrl: string | undefined;
+  /** Fastify's `trustProxy`: whose X-Forwarded-For names the client that rate limits count. */
+  trustProxy: boolean | number | string[];
+  /** First step of the sign-in delays, doubled at each further failure (PLINTH_SIGNIN_DELAY_MS). */
+  signInDelayMs: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -44,6 +50,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = optional(env, 'PLINTH_LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) fail('PLINTH_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const publicUrl = optional(env, 'PLINTH_PUBLIC_URL');
+  if (publicUrl && !isBaseUrl(publicUrl)) {
+    fail('PLINTH_PUBLIC_URL', `"${publicUrl}" is not an http:// or https:// URL without a path, query or fragment`);
+  }
+
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -55,7 +66,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxExternalUsers: integer(env, 'PLINTH_MAX_EXTERNAL_USERS', 10_000, 1, 100_000_000),
     secretKey,
     logLevel,
+    publicUrl: publicUrl && new URL(publicUrl).origin,
+    trustProxy: trustProxy(optional(env, 'PLINTH_TRUST_PROXY')),
+    signInDelayMs: integer(env, 'PLINTH_SIGNIN_DELAY_MS', 1000, 1, 3_600_000),
   };
+}
+
+function isBaseUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname.replace(/\/+$/, '') === '' && !url.search && !url.hash
+      && !url.username && !url.password && !value.includes('?') && !value.includes('#');
+  } catch {
+    return false;
+  }
+}
+
+/** `true`, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges. */
+function trustProxy(raw: string | undefined): boolean | number | string[] {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  if (list.some((part) => !/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(part))) {
+    fail('PLINTH_TRUST_PROXY', 'must be true, false, a number of hops or a comma-separated list of addresses or CIDR ranges');
+  }
+  return list;
 }
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {

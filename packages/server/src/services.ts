@@ -20,6 +20,7 @@ import { LoginService } from './modules/login/service.js';
 import { TelemetryService } from './modules/telemetry/service.js';
 import { ScimService } from './modules/scim/service.js';
 import { createEmbedServices, type EmbedServices } from './modules/embed/services.js';
+import { RateLimitService } from './modules/rate-limits/service.js';
 
 /**
  * Every domain service, built once per process from the store and the config. Routes reach them
@@ -37,6 +38,7 @@ export interface Services {
   tenantSettings: TenantSettingsService;
   login: LoginService;
   telemetry: TelemetryService;
+  rateLimits: RateLimitService;
   scim: ScimService;
   embed: EmbedServices['embed'];
   embedTenants: EmbedServices['embedTenants'];
@@ -53,6 +55,7 @@ export async function createServices(store: Store, config: Config): Promise<Serv
   const groups = new GroupService(store.db, users);
   const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);
   const oauthIntegrations = new OAuthIntegrationService(store.db, secrets);
+  const rateLimits = new RateLimitService(store.db, config.signInDelayMs);
   await keepFresh(store, OAUTH_INTEGRATIONS_CHANNEL, OAUTH_INTEGRATION_WRITES, oauthIntegrations.byId);
   const core = {
     accounts,
@@ -64,8 +67,9 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     userAttributes: new UserAttributeService(store.db, users),
     tenantSettings,
     scim: new ScimService(store.db, { users, groups, tenantSettings }),
-    login: new LoginService(store.db, credentials, users),
-    telemetry: new TelemetryService(store.db),
+    login: new LoginService(store.db, credentials, users, rateLimits),
+    telemetry: new TelemetryService(store.db, rateLimits),
+    rateLimits,
   };
   return { ...core, ...(await createEmbedServices(store, secrets, config.maxExternalUsers, core)) };
 }

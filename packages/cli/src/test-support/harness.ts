@@ -99,7 +99,8 @@ export function describeCli(name: string, body: (ctx: () => CliServer, configHom
 }
 
 export async function startCliServer(kind: StoreKind): Promise<CliServer> {
-  const server = await startTestServer(kind, { PLINTH_TENANT: 'clitest' });
+  // No base domain: the CLI reaches the default account by IP, and links point at where it listens.
+  const server = await startTestServer(kind, { PLINTH_TENANT: 'clitest', PLINTH_BASE_DOMAIN: '' });
   const account = await server.services.accounts.create('clitest');
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();

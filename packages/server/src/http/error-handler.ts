@@ -42,6 +42,7 @@ function send(error: ApiError, request: FastifyRequest, reply: FastifyReply) {
   const surface = request.routeOptions.config?.surface ?? surfaceOfPath(request.url);
   reply.code(error.status);
   if (error.status === 401 && surface === 'platform') reply.header('www-authenticate', 'Bearer, Api-Key');
+  if (typeof error.extra.retryAfterSeconds === 'number') reply.header('retry-after', String(error.extra.retryAfterSeconds));
   return reply.send(renderers[surface](error, request, reply));
 }
 

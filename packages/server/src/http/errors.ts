@@ -13,6 +13,7 @@ export const errorStatus = {
   route_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  misdirected_request: 421,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -35,19 +35,53 @@ describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
     expect((await me(domain, account.admin.apiKey)).statusCode).toBe(200);
   });
 
-  it('any other host reaches the default account', async () => {
+  async function defaultAdminKey() {
     const { store, services, config } = server();
     let demo = await services.accounts.findByName(config.defaultTenant);
     demo ??= await services.accounts.create(config.defaultTenant);
     const user = await store.db
       .insertInto('app_user')
-      .values({ account_id: demo.id, email: `root-${Date.now()}@demo.example.com`, role: 'admin' })
+      .values({ account_id: demo.id, email: `root-${Date.now()}-${Math.random()}@demo.example.com`, role: 'admin' })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const key = await services.credentials.createApiKey(demo.id, user.id, { name: 'k', role: 'admin', deploymentIds: null });
-    for (const host of ['127.0.0.1:4000', 'localhost', 'some-other-host.example.net']) {
-      expect((await me(host, key.key)).statusCode, host).toBe(200);
+    return (await services.credentials.createApiKey(demo.id, user.id, { name: 'k', role: 'admin', deploymentIds: null })).key;
+  }
+
+  it("the server's own names reach the default account: an IP address, localhost, the base domain itself", async () => {
+    const key = await defaultAdminKey();
+    for (const host of ['127.0.0.1:4000', '[::1]:4000', 'localhost', TEST_BASE_DOMAIN]) {
+      expect((await me(host, key)).statusCode, host).toBe(200);
+    }
+  });
+
+  it('issue 10, security 6: any other name is refused with 421 while health checks and the spec still answer', async () => {
+    const key = await defaultAdminKey();
+    for (const host of ['some-other-host.example.net', 'evil.example:4000', `${TEST_BASE_DOMAIN}.evil.example`]) {
+      const response = await me(host, key);
+      expect(response.statusCode, host).toBe(421);
+      expect(JSON.parse(response.body)).toMatchObject({ code: 'misdirected_request', error: `Unknown host "${host}": accounts are served at <account>.${TEST_BASE_DOMAIN}` });
+      const device = await server().app.inject({ method: 'POST', url: '/api/v1/auth/device/code', headers: { host }, payload: {} });
+      expect(device.statusCode, host).toBe(421);
+      for (const url of ['/healthz', '/readyz', '/api/v1/spec']) {
+        expect((await server().app.inject({ method: 'GET', url, headers: { host } })).statusCode, `${url} on ${host}`).toBe(200);
+      }
     }
   });
 });
 
+describeOnStores(
+  'tenancy without a base domain',
+  (server) => {
+    it('any host reaches the default account', async () => {
+      const { store, services, config } = server();
+      const demo = (await services.accounts.findByName(config.defaultTenant)) ?? (await services.accounts.create(config.defaultTenant));
+      const user = await store.db.insertInto('app_user').values({ account_id: demo.id, email: 'root@demo.example.com', role: 'admin' }).returning('id').executeTakeFirstOrThrow();
+      const key = await services.credentials.createApiKey(demo.id, user.id, { name: 'k', role: 'admin', deploymentIds: null });
+      for (const host of ['127.0.0.1:4000', 'localhost', 'some-other-host.example.net']) {
+        const response = await server().app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { host, authorization: `Api-Key ${key.key}` } });
+        expect(response.statusCode, host).toBe(200);
+      }
+    });
+  },
+  { PLINTH_BASE_DOMAIN: '' },
+);

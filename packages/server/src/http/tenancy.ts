@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { forbidden, notFound } from './errors.js';
+import { ApiError, forbidden, notFound } from './errors.js';
 import type { AccountRow } from '../store/schema.js';
+import { UNKNOWN_HOST, type HostLookup } from '../modules/accounts/service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,13 +10,19 @@ declare module 'fastify' {
   }
 }
 
-/** Finds the request's account from its Host before anything else runs (DESIGN.md, Tenancy). */
+/**
+ * Finds the request's account from its Host before anything else runs (DESIGN.md, Tenancy). Routes
+ * that need no account (health checks, the spec) answer on any host.
+ */
 export const tenancyPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('account', null as unknown as AccountRow);
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config.auth === 'public' && !request.routeOptions.config.needsAccount) return done();
     const host = request.headers.host ?? '';
-    const found = (account: AccountRow | null) => {
+    const found = (account: HostLookup) => {
+      if (account === UNKNOWN_HOST) {
+        return done(new ApiError('misdirected_request', `Unknown host "${host}": accounts are served at <account>.${app.config.baseDomain}`));
+      }
       if (!account) return done(notFound(`No account is served at ${host}`));
       if (account.disabled_at) return done(forbidden(`The account "${account.name}" has been disabled by an operator`));
       request.account = account;
@@ -24,7 +31,7 @@ export const tenancyPlugin = fp(async (app: FastifyInstance) => {
     // Almost every request finds its host cached; only a miss pays for a promise.
     const cached = app.services.accounts.cachedHost(host);
     if (cached !== undefined) return found(cached);
-    app.services.accounts.resolveHost(host, app.config.baseDomain, app.config.defaultTenant).then(found, done);
+    app.services.accounts.resolveHost(host, app.config.baseDomain, app.config.defaultTenant, app.config.publicUrl).then(found, done);
   });
 });
 

@@ -21,6 +21,8 @@ export interface Database {
   login_token: LoginTokenTable;
   user_invite: UserInviteTable;
   telemetry_event: TelemetryEventTable;
+  // Rate limits shared by every replica (migration 0011).
+  rate_limit: RateLimitTable;
   // Signed embedding (migration 0003).
   embed_account: EmbedAccountTable;
   embed_tenant: EmbedTenantTable;
@@ -356,4 +358,12 @@ export interface TelemetryEventTable {
   platform: string;
   machine_id: string;
   created_at: CreatedAt;
+}
+
+// Rate limits (migration 0011).
+export interface RateLimitTable {
+  bucket: string;
+  hits: number;
+  window_start: Timestamp;
+  last_hit_at: Timestamp;
 }

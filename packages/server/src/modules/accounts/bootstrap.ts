@@ -2,6 +2,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Config } from '../../config.js';
+import { accountBaseUrl } from '../../http/base-url.js';
 import type { Store } from '../../store/store.js';
 import type { Services } from '../../services.js';
 import { createAccountWithAdmin, newApiKeySecret } from './provision.js';
@@ -24,7 +25,7 @@ export class UnknownTenantError extends Error {}
  * create an account with an admin key nobody asked for (`plinth-server accounts create` does that).
  */
 export async function bootstrap(store: Store, services: Services, config: Config): Promise<BootstrapResult> {
-  const baseUrl = `http://${config.baseDomain ? `${config.defaultTenant}.${config.baseDomain}` : `${config.host}:${config.port}`}`;
+  const baseUrl = accountBaseUrl(config, { name: config.defaultTenant, custom_domain: null });
   const tenant = config.defaultTenant;
 
   // The default account first, so a server that lost the race to create it finds it here.

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { sql, type Kysely } from 'kysely';
 import type { AccountRow, Database } from '../../store/schema.js';
 
@@ -7,12 +8,16 @@ const CACHE_MS = 5_000;
 export const ACCOUNT_WRITES = { account: ['disabled_at', 'name', 'custom_domain'] } as const;
 export const ACCOUNTS_CHANNEL = 'plinth_accounts';
 
+/** A host this server does not serve: with a base domain set, a name that is none of its hosts. */
+export const UNKNOWN_HOST = 'unknown-host';
+export type HostLookup = AccountRow | null | typeof UNKNOWN_HOST;
+
 /**
  * Accounts (tenants). Host lookups are cached for a few seconds because every request makes one;
  * an account's name and domain change rarely and the cache is per process only.
  */
 export class AccountService {
-  private readonly byHost = new Map<string, { account: AccountRow | null; at: number }>();
+  private readonly byHost = new Map<string, { account: HostLookup; at: number }>();
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -49,19 +54,22 @@ export class AccountService {
   /**
    * DESIGN.md tenancy: `{tenant}.{baseDomain}` names an account; a custom domain mapped to an
    * account reaches it; any other host reaches the default account. A subdomain of the base domain
-   * that names no account is null (the caller answers 404), never someone else's account.
+   * that names no account is null (the caller answers 404), never someone else's account. With a
+   * base domain set, only its own names reach the default account (the base domain itself, the
+   * public URL's host, an IP address, localhost); any other name is UNKNOWN_HOST, so a forged
+   * Host (DNS rebinding, cache poisoning) is refused instead of served.
    */
-  async resolveHost(host: string, baseDomain: string | undefined, defaultTenant: string): Promise<AccountRow | null> {
+  async resolveHost(host: string, baseDomain: string | undefined, defaultTenant: string, publicUrl?: string): Promise<HostLookup> {
     const key = host.toLowerCase();
     const cached = this.cachedHost(host);
     if (cached !== undefined) return cached;
-    const account = await this.lookupHost(key, baseDomain, defaultTenant);
+    const account = await this.lookupHost(key, baseDomain, defaultTenant, publicUrl);
     if (this.byHost.size > 10_000) this.byHost.clear();
     this.byHost.set(key, { account, at: Date.now() });
     return account;
   }
 
-  private async lookupHost(host: string, baseDomain: string | undefined, defaultTenant: string) {
+  private async lookupHost(host: string, baseDomain: string | undefined, defaultTenant: string, publicUrl: string | undefined): Promise<HostLookup> {
     const hostname = host.replace(/:\d+$/, '');
     const base = baseDomain?.replace(/:\d+$/, '');
     if (base && hostname.endsWith(`.${base}`)) {
@@ -73,11 +81,13 @@ export class AccountService {
       .selectAll()
       .where('custom_domain', '=', hostname)
       .executeTakeFirst();
-    return custom ?? (await this.findByName(defaultTenant)) ?? null;
+    if (custom) return custom;
+    if (base && !isOwnName(hostname, base, publicUrl)) return UNKNOWN_HOST;
+    return (await this.findByName(defaultTenant)) ?? null;
   }
 
   /** The account of a host if a recent lookup is at hand; undefined when the store must be asked. */
-  cachedHost(host: string): AccountRow | null | undefined {
+  cachedHost(host: string): HostLookup | undefined {
     const cached = this.byHost.get(host.toLowerCase());
     return cached && Date.now() - cached.at < CACHE_MS ? cached.account : undefined;
   }
@@ -94,4 +104,9 @@ export class AccountService {
   forgetAll(): void {
     this.byHost.clear();
   }
+}
+
+function isOwnName(hostname: string, base: string, publicUrl: string | undefined): boolean {
+  const bare = hostname.replace(/^\[(.*)\]$/, '$1');
+  return hostname === base || hostname === 'localhost' || isIP(bare) !== 0 || (publicUrl !== undefined && new URL(publicUrl).hostname === hostname);
 }

@@ -11,7 +11,7 @@ const admin = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
 
 export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/api-keys', {
-    config: admin,
+    config: { ...admin, carriesSecret: true },
     schema: {
       operationId: 'createApiKey',
       tags: ['API Keys'],
@@ -60,7 +60,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/scim-tokens', {
-    config: admin,
+    config: { ...admin, carriesSecret: true },
     schema: {
       operationId: 'createScimToken',
       tags: ['SCIM Tokens'],

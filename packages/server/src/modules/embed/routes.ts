@@ -14,7 +14,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const embed = app.services.embed;
 
   app.post('/api/v1/embed/generate-session', {
-    config: { auth: { kinds: API_KEY_ONLY } },
+    config: { auth: { kinds: API_KEY_ONLY }, carriesSecret: true },
     schema: {
       operationId: 'generateSession',
       tags,
@@ -30,7 +30,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/embed/session/token', {
-    config: bySessionId,
+    config: { ...bySessionId, carriesSecret: true },
     schema: {
       operationId: 'postTokenBySessionId',
       tags,

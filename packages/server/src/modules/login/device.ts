@@ -4,6 +4,9 @@ import { notFound } from '../../http/errors.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 import { OAuthError } from './oauth-error.js';
+import { clientAddress } from '../rate-limits/client-address.js';
+import { DEVICE_CODES_PER_ADDRESS } from '../rate-limits/policies.js';
+import { tooManyRequests, type RateLimitService } from '../rate-limits/service.js';
 import { LoginRepo } from './repo.js';
 import type { TokenResponse, TokenService } from './tokens.js';
 
@@ -23,11 +26,19 @@ export class DeviceFlowService {
   private readonly repo: LoginRepo;
   readonly settings: DeviceSettings = { codeTtlSeconds: 600, intervalSeconds: 5 };
 
-  constructor(db: Kysely<Database>, private readonly tokens: TokenService) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly tokens: TokenService,
+    private readonly rateLimits: RateLimitService,
+  ) {
     this.repo = new LoginRepo(db);
   }
 
-  async start(accountId: number, clientName: string | null, baseUrl: string) {
+  async start(accountId: number, clientName: string | null, baseUrl: string, ip: string) {
+    const verdict = await this.rateLimits.hit(DEVICE_CODES_PER_ADDRESS, clientAddress(ip));
+    if (!verdict.admitted) {
+      throw tooManyRequests(`Too many logins started from your address; try again in ${verdict.retryAfterSeconds} seconds`, verdict.retryAfterSeconds);
+    }
     const deviceCode = `${DEVICE_CODE_PREFIX}${randomBase62()}`;
     let userCode = '';
     for (let i = 0; i < USER_CODE_LENGTH; i++) userCode += USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)];

@@ -4,6 +4,7 @@ import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 import type { UserService } from '../users/service.js';
 import { hashPassword } from './password-hash.js';
+import { LoginRepo } from './repo.js';
 import { assertAcceptable } from './sign-in.js';
 
 export const INVITE_TTL_S = 7 * 24 * 3600;
@@ -26,6 +27,7 @@ export class InviteService {
     if (!user.active) throw badRequest(`User ${userId} is deactivated`);
     const token = `${INVITE_PREFIX}${randomBase62()}`;
     const expiresAt = new Date(Date.now() + INVITE_TTL_S * 1000);
+    await new LoginRepo(this.db).purgeInvites();
     await this.db
       .insertInto('user_invite')
       .values({ account_id: accountId, user_id: userId, token_hash: hashCredential(token), created_by_user_id: createdBy, expires_at: expiresAt })

@@ -7,9 +7,13 @@ import { INVITE_PAGE_PATH } from './invites.js';
 import { devicePage, donePage, invitePage, PAGE_CSP } from './pages.js';
 
 const tags = ['Authentication'];
-const open = { auth: 'public' as const, needsAccount: true };
+/** The pages hold user codes, invite tokens and passwords typed into them: never cached. */
+const open = { auth: 'public' as const, needsAccount: true, carriesSecret: true };
 const html = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } });
-const pageResponses = { 200: html('The page'), 400: html('The page with what was wrong'), 401: html('The page, sign-in failed'), 404: html('The page, the code or link is unknown') };
+const pageResponses = {
+  200: html('The page'), 400: html('The page with what was wrong'), 401: html('The page, sign-in failed'),
+  404: html('The page, the code or link is unknown'), 429: html('The page, too many attempts: wait as long as Retry-After says'),
+};
 const formConsumes = ['application/x-www-form-urlencoded'];
 
 export function parseForm(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) {
@@ -22,7 +26,6 @@ function sendPage(reply: FastifyReply, status: number, page: string) {
     .header('content-type', 'text/html; charset=utf-8')
     .header('content-security-policy', PAGE_CSP)
     .header('x-frame-options', 'DENY')
-    .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
     .send(page);
 }
@@ -65,10 +68,12 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { user_code: userCode, email, password, decision } = request.body;
       try {
         await login.device.pending(request.account.id, userCode);
-        const user = await login.signIn.authenticate(request.account.id, email, password);
+        const user = await login.signIn.authenticate(request.account.id, email, password, request.ip);
         await login.device.decide(request.account.id, userCode, user.id, decision === 'approve');
       } catch (error) {
         const message = error instanceof ApiError ? error.message : 'Something went wrong; try again';
+        const retryAfter = error instanceof ApiError ? error.extra.retryAfterSeconds : undefined;
+        if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
         return sendPage(reply, statusOf(error), devicePage({ action: DEVICE_PAGE_PATH, userCode, email, error: message }));
       }
       return decision === 'approve'

@@ -1,6 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, DeviceAuthorizationStatus } from '../../store/schema.js';
 
+/** Expired rows stay this long, so a late click still hears "expired" rather than "unknown". */
+export const PURGE_GRACE_MS = 24 * 3600_000;
+/** Rows purged beside each insert: more than one insert adds, so the tables shrink, yet cheap. */
+export const PURGE_BATCH = 100;
+
 /**
  * Tables of the login module: device authorizations, login sessions and the tokens issued in each.
  * Users and access tokens belong to their own modules and are reached through their services.
@@ -8,8 +13,24 @@ import type { Database, DeviceAuthorizationStatus } from '../../store/schema.js'
 export class LoginRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  insertDevice(values: { account_id: number; device_code_hash: string; user_code: string; client_name: string | null; interval_s: number; expires_at: Date }) {
+  /**
+   * Expired rows are purged where new ones are made, a bounded batch each time, so no timer is
+   * needed; SKIP LOCKED keeps replicas purging at once from waiting on (or deadlocking) each other.
+   */
+  async insertDevice(values: { account_id: number; device_code_hash: string; user_code: string; client_name: string | null; interval_s: number; expires_at: Date }) {
+    await sql`
+      delete from device_authorization where id in (
+        select id from device_authorization where expires_at < ${graceCutoff()} limit ${PURGE_BATCH} for update skip locked)
+    `.execute(this.db);
     return this.db.insertInto('device_authorization').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  /** Invites past their expiry (used or not), purged beside each new invite. */
+  async purgeInvites(): Promise<void> {
+    await sql`
+      delete from user_invite where id in (
+        select id from user_invite where expires_at < ${graceCutoff()} limit ${PURGE_BATCH} for update skip locked)
+    `.execute(this.db);
   }
 
   findDeviceByCode(hash: string) {
@@ -47,7 +68,21 @@ export class LoginRepo {
       .execute();
   }
 
-  insertSession(accountId: number, userId: number, clientName: string | null) {
+  /**
+   * A new login purges sessions that are over: revoked, or whose every token's refresh has expired
+   * (or was revoked). Their tokens' links go with them; the access tokens stay with their module.
+   */
+  async insertSession(accountId: number, userId: number, clientName: string | null) {
+    const cutoff = graceCutoff();
+    await sql`
+      delete from login_session where id in (
+        select s.id from login_session s
+        where s.revoked_at < ${cutoff}
+           or (s.created_at < ${cutoff} and not exists (
+                select 1 from login_token t join access_token a on a.id = t.access_token_id
+                where t.session_id = s.id and a.revoked_at is null and (a.refresh_expires_at is null or a.refresh_expires_at >= ${cutoff})))
+        limit ${PURGE_BATCH} for update of s skip locked)
+    `.execute(this.db);
     return this.db
       .insertInto('login_session')
       .values({ account_id: accountId, user_id: userId, client_name: clientName })
@@ -75,4 +110,8 @@ export class LoginRepo {
     const tokens = await this.db.selectFrom('login_token').select('access_token_id').where('session_id', '=', sessionId).execute();
     return tokens.map((t) => t.access_token_id);
   }
+}
+
+function graceCutoff(): Date {
+  return new Date(Date.now() - PURGE_GRACE_MS);
 }

@@ -14,6 +14,7 @@ import {
 
 const tags = ['Authentication'];
 const open = { auth: 'public' as const, needsAccount: true };
+const openWithSecret = { ...open, carriesSecret: true };
 const admin = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
 /** RFC 8628 and RFC 6749 send form bodies; JSON is accepted too. */
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
@@ -23,19 +24,19 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, parseForm);
 
   app.post('/api/v1/auth/device/code', {
-    config: open,
+    config: openWithSecret,
     schema: {
       operationId: 'createDeviceCode', tags, consumes,
       summary: 'Start a device login (RFC 8628)',
       description: 'Returns a device code to poll with and a user code to approve on the verification page.',
       body: Type.Optional(Type.Ref(DeviceCodeRequest)),
-      response: { 200: Type.Ref(DeviceCodeResponse) },
+      response: { 200: Type.Ref(DeviceCodeResponse), 429: Type.Ref('Error', { description: 'Too many logins started from this address; see Retry-After' }) },
     },
-    handler: async (request) => login.device.start(request.account.id, request.body?.client_name ?? null, baseUrlOf(request)),
+    handler: async (request) => login.device.start(request.account.id, request.body?.client_name ?? null, baseUrlOf(request), request.ip),
   });
 
   app.post('/api/v1/auth/token', {
-    config: open,
+    config: openWithSecret,
     schema: {
       operationId: 'createToken', tags, consumes,
       summary: 'Exchange a device code or a refresh token for tokens',
@@ -45,7 +46,6 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { grant_type: grant, device_code: deviceCode, refresh_token: refreshToken } = request.body;
-      reply.header('cache-control', 'no-store');
       try {
         if (grant === DEVICE_CODE_GRANT) {
           if (!deviceCode) throw new OAuthError('invalid_request', 'device_code is required');
@@ -107,7 +107,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/users/:id/invites', {
-    config: admin,
+    config: { ...admin, carriesSecret: true },
     schema: {
       operationId: 'createUserInvite', tags,
       summary: 'Create a one-time link that sets a password',

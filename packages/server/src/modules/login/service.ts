@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../http/principal.js';
 import type { AccountRow, Database } from '../../store/schema.js';
 import type { CredentialService } from '../credentials/service.js';
+import type { RateLimitService } from '../rate-limits/service.js';
 import type { UserService } from '../users/service.js';
 import { DeviceFlowService } from './device.js';
 import { InviteService } from './invites.js';
@@ -19,10 +20,11 @@ export class LoginService {
     db: Kysely<Database>,
     private readonly credentials: CredentialService,
     private readonly users: UserService,
+    rateLimits: RateLimitService,
   ) {
     this.tokens = new TokenService(db, credentials, users);
-    this.device = new DeviceFlowService(db, this.tokens);
-    this.signIn = new SignInService(users);
+    this.device = new DeviceFlowService(db, this.tokens, rateLimits);
+    this.signIn = new SignInService(users, rateLimits);
     this.invites = new InviteService(db, users);
   }
 

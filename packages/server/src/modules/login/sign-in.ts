@@ -1,9 +1,9 @@
 import { ApiError, badRequest } from '../../http/errors.js';
+import { clientAddress } from '../rate-limits/client-address.js';
+import { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL } from '../rate-limits/policies.js';
+import { tooManyRequests, type RateLimitService } from '../rate-limits/service.js';
 import type { UserService } from '../users/service.js';
 import { decoyHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password-hash.js';
-
-const WINDOW_MS = 15 * 60_000;
-const MAX_FAILURES = 10;
 
 export interface SignedInUser {
   id: number;
@@ -12,13 +12,16 @@ export interface SignedInUser {
 
 /**
  * Passwords of internal users: set by an admin or through an invite, checked on the verification
- * page. A user without a password cannot sign in. Failed attempts per e-mail are limited in memory
- * (per process), which slows guessing without a table of its own.
+ * page. A user without a password cannot sign in. Guessing is slowed, never stopped for good, by
+ * two delays kept in the store: one per e-mail (whatever the addresses) and one per client address
+ * (whatever the e-mails, against a spray). Every attempt takes a slot before the password is
+ * checked, so concurrent guesses cannot all slip through; a success clears the e-mail's delay.
  */
 export class SignInService {
-  private readonly failures = new Map<string, { count: number; since: number }>();
-
-  constructor(private readonly users: UserService) {}
+  constructor(
+    private readonly users: UserService,
+    private readonly rateLimits: RateLimitService,
+  ) {}
 
   async setPassword(accountId: number, userId: number, password: string): Promise<void> {
     assertAcceptable(password);
@@ -26,31 +29,32 @@ export class SignInService {
     await this.users.setPasswordHash(accountId, userId, await hashPassword(password));
   }
 
-  /** The user an e-mail and password name, or an error whose message is safe to show. */
-  async authenticate(accountId: number, email: string, password: string): Promise<SignedInUser> {
-    const key = `${accountId}:${email.trim().toLowerCase()}`;
-    const record = this.failures.get(key);
-    if (record && Date.now() - record.since < WINDOW_MS && record.count >= MAX_FAILURES) {
-      throw new ApiError('too_many_requests', 'Too many failed sign-in attempts; try again in 15 minutes');
+  /**
+   * The user an e-mail and password name, or an error whose message is safe to show. `ip` is the
+   * client's address; callers outside HTTP (tools, tests) share one bucket.
+   */
+  async authenticate(accountId: number, email: string, password: string, ip = 'local'): Promise<SignedInUser> {
+    const address = clientAddress(ip);
+    const emailKey = `${accountId}:${email.trim().toLowerCase()}`;
+    const fromAddress = await this.rateLimits.attempt(SIGN_IN_PER_ADDRESS, address);
+    if (!fromAddress.admitted) {
+      throw tooManyRequests(`Too many sign-in attempts from your address; try again in ${fromAddress.retryAfterSeconds} seconds`, fromAddress.retryAfterSeconds);
+    }
+    const forEmail = await this.rateLimits.attempt(SIGN_IN_PER_EMAIL, emailKey);
+    if (!forEmail.admitted) {
+      // No password was tried, so the address keeps its slot.
+      await this.rateLimits.refund(SIGN_IN_PER_ADDRESS, address);
+      throw tooManyRequests(`Too many failed sign-in attempts for this e-mail; try again in ${forEmail.retryAfterSeconds} seconds`, forEmail.retryAfterSeconds);
     }
     const found = await this.users.findForSignIn(accountId, email);
     const user = found && { ...found.user, password_hash: found.passwordHash };
     const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
     if (!user || !user.password_hash || !ok || !user.active) {
-      this.recordFailure(key);
       if (user && ok && !user.active) throw new ApiError('unauthenticated', 'This user is deactivated');
       throw new ApiError('unauthenticated', 'Wrong e-mail or password');
     }
-    this.failures.delete(key);
+    await this.rateLimits.reset(SIGN_IN_PER_EMAIL, emailKey);
     return { id: user.id, email: user.email };
-  }
-
-  private recordFailure(key: string) {
-    const now = Date.now();
-    const record = this.failures.get(key);
-    if (!record || now - record.since >= WINDOW_MS) this.failures.set(key, { count: 1, since: now });
-    else record.count += 1;
-    if (this.failures.size > 100_000) this.failures.clear();
   }
 }
 

@@ -88,7 +88,7 @@ describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
       const again = await account.request({ method: 'POST', url: '/api/v1/auth/invites/accept', body: { token: invite.body.token, password: 'a fine password' } });
       expect(again.status).toBe(400);
       expect(again.body.error).toMatch(/already been used/);
-      await expect(server().services.login.signIn.authenticate(account.id, account.member.email, 'a fine password')).resolves.toMatchObject({ id: account.member.id });
+      await expect(server().services.login.signIn.authenticate(account.id, account.member.email, 'a fine password', '192.0.2.1')).resolves.toMatchObject({ id: account.member.id });
     });
 
     it('the stored password is an scrypt hash, never the password', async () => {

@@ -1,24 +1,26 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
+import { clientAddress } from '../rate-limits/client-address.js';
+import { TELEMETRY_PER_ADDRESS } from '../rate-limits/policies.js';
+import type { RateLimitService, Verdict } from '../rate-limits/service.js';
 import type { TelemetryEvent } from './schemas.js';
 
-const WINDOW_MS = 60_000;
-const PER_SOURCE_PER_WINDOW = 60;
-
 /**
- * Stores the client's anonymous usage events. A source (machine id, or the caller's address) may
- * send at most 60 events a minute; more are dropped, not stored. The limit is per process, which is
- * enough to keep one noisy client from filling the table.
+ * Stores the client's anonymous usage events. One account hears at most 60 events a minute from
+ * one client address, counted in the store for every replica. The machine id is the caller's own
+ * choice, so it plays no part in the limit: rotating it gains nothing.
  */
 export class TelemetryService {
-  private readonly windows = new Map<string, { count: number; since: number }>();
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly rateLimits: RateLimitService,
+  ) {}
 
-  constructor(private readonly db: Kysely<Database>) {}
-
-  /** False when the event was over the limit and dropped. */
-  async record(accountId: number, event: Static<typeof TelemetryEvent>, source: string): Promise<boolean> {
-    if (!this.admit(`${source}|${event.machineId}`)) return false;
+  /** The limit's verdict; the event is stored only when admitted. */
+  async record(accountId: number, event: Static<typeof TelemetryEvent>, ip: string): Promise<Verdict> {
+    const verdict = await this.rateLimits.hit(TELEMETRY_PER_ADDRESS, `${accountId}|${clientAddress(ip)}`);
+    if (!verdict.admitted) return verdict;
     await this.db
       .insertInto('telemetry_event')
       .values({
@@ -30,7 +32,7 @@ export class TelemetryService {
         machine_id: event.machineId,
       })
       .execute();
-    return true;
+    return verdict;
   }
 
   /** Counts per command group and outcome, for an admin's report or a test. */
@@ -42,17 +44,5 @@ export class TelemetryService {
       .groupBy(['command', 'success'])
       .orderBy('command')
       .execute();
-  }
-
-  private admit(key: string): boolean {
-    const now = Date.now();
-    const window = this.windows.get(key);
-    if (!window || now - window.since >= WINDOW_MS) {
-      if (this.windows.size > 50_000) this.windows.clear();
-      this.windows.set(key, { count: 1, since: now });
-      return true;
-    }
-    window.count += 1;
-    return window.count <= PER_SOURCE_PER_WINDOW;
   }
 }

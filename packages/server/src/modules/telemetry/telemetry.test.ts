@@ -34,4 +34,22 @@ describeOnStores('telemetry', (server) => {
     expect(statuses.filter((s) => s === 202)).toHaveLength(60);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it('limits events per account and client address, whatever machine id they carry (issue 10, security 5)', async () => {
+    const account = await server().newAccount();
+    const send = (i: number, from: string) =>
+      server().app.inject({
+        method: 'POST', url: '/api/v1/telemetry', headers: { host: account.host }, remoteAddress: from,
+        payload: { ...event, machineId: i.toString(16).padStart(64, '0') },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await send(i, '198.51.100.10')).statusCode);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(60);
+    const refused = await send(99, '198.51.100.10');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await send(100, '198.51.100.11')).statusCode).toBe(202);
+    const other = await server().newAccount();
+    expect((await other.request({ method: 'POST', url: '/api/v1/telemetry', body: event })).status).toBe(202);
+  });
 });

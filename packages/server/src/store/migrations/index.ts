@@ -9,6 +9,7 @@ import * as embedLookupNotify from './0007_embed_lookup_notify.js';
 import * as oauthIntegrationNotify from './0008_oauth_integration_notify.js';
 import * as embedPageIndexes from './0009_embed_page_indexes.js';
 import * as accountDisabled from './0010_account_disabled.js';
+import * as rateLimits from './0011_rate_limits.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0008_oauth_integration_notify': oauthIntegrationNotify,
   '0009_embed_page_indexes': embedPageIndexes,
   '0010_account_disabled': accountDisabled,
+  '0011_rate_limits': rateLimits,
 };
