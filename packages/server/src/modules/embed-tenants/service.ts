@@ -108,9 +108,12 @@ export class EmbedTenantService {
       }
     }
     if (groups.length > 0) {
-      await repo.insertMissingGroups(accountId, tenantId, groups.map((g) => ({ name: g.name, description: g.description ?? null })));
+      // 2.9: never cleared, so an empty description says nothing, as an omitted one does.
+      const described = (g: { description?: string | undefined }) => (g.description === '' ? undefined : g.description);
+      await repo.insertMissingGroups(accountId, tenantId, groups.map((g) => ({ name: g.name, description: described(g) ?? null })));
       for (const g of groups) {
-        if (g.description !== undefined) await repo.updateGroupDescription(accountId, tenantId, g.name, g.description);
+        const description = described(g);
+        if (description !== undefined) await repo.updateGroupDescription(accountId, tenantId, g.name, description);
       }
     }
   }
