@@ -10,7 +10,7 @@ describeOnStores(
       const account = await server().newAccount();
       const response = await account.request({ method: 'GET', url: '/api/v1/tenant-settings', as: account.member });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ useCreatorMode: false, bulkActionLimit: 1000, showDashboardChat: true, maxExternalUsers: 777 });
+      expect(response.body).toEqual({ useCreatorMode: false, bulkActionLimit: 1000, showDashboardChat: true, embeddingEnabled: true, maxExternalUsers: 777 });
     });
 
     it('updateTenantSettings changes only what is sent', async () => {
@@ -19,7 +19,7 @@ describeOnStores(
         method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { useCreatorMode: true, showDashboardChat: false },
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ useCreatorMode: true, bulkActionLimit: 1000, showDashboardChat: false, maxExternalUsers: 777 });
+      expect(response.body).toEqual({ useCreatorMode: true, bulkActionLimit: 1000, showDashboardChat: false, embeddingEnabled: true, maxExternalUsers: 777 });
       const limit = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { bulkActionLimit: 5 } });
       expect(limit.body).toMatchObject({ useCreatorMode: true, bulkActionLimit: 5 });
     });
