@@ -187,7 +187,8 @@ describeOnStores(
         expect(dataSecurityContext(verified)).toEqual({
           securityContext: { roles: 'own' }, roles: ['analyst', 'viewer'], groups: [], userAttributes: {},
         });
-        // A known user's page view (the one-statement path) carries them too.
+        // A known user's page view in a tenant this process has seen (the one-statement path) carries them too.
+        await token(account, { externalId: 'ann' });
         expect(payload(await token(account, { externalId: 'ann', roles: ['editor'] })).roles).toEqual(['editor']);
       });
 
@@ -243,6 +244,7 @@ describeOnStores(
 
       it('the session keeps it in its claims until the exchange (known-user path too)', async () => {
         const account = await embedAccount(server());
+        await account.generate({ externalId: 'ann' });
         await account.generate({ externalId: 'ann' });
         const generated = await account.generate({ externalId: 'ann', publicDashboardId: 'dash-7', embedTheme: { primaryColor: '#abc' } });
         const row = await server().store.db.selectFrom('embed_session').select('claims').where('account_id', '=', account.id)
