@@ -32,6 +32,8 @@ export interface EmbedTenantUserView {
   tenantUserAttributes: Array<{ name: string; value: unknown }>;
   createdAt: string;
   updatedAt: string;
+  /** Ephemeral users only: when the user stops existing. */
+  expiresAt: string | null;
 }
 
 /**
@@ -194,6 +196,7 @@ export class EmbedTenantService {
           tenantUserAttributes: tenantValues.get(row.id) ?? [],
           createdAt: toIso(row.created_at),
           updatedAt: toIso(row.updated_at),
+          expiresAt: row.expires_at === null ? null : toIso(row.expires_at),
         },
       ]),
     );

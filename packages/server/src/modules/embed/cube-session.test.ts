@@ -319,12 +319,14 @@ describeOnStores(
         const account = await embedAccount(server());
         await account.generate({ externalId: 'guest', isEphemeral: true, ephemeralTtlSeconds: 120 });
         const first = (await rows(account))[0]!.expires_at!;
+        expect(await account.externalUser('guest')).toMatchObject({ expiresAt: new Date(first).toISOString() });
         await account.generate({ externalId: 'guest', isEphemeral: true, ephemeralTtlSeconds: 3600 });
         const second = (await rows(account))[0]!.expires_at!;
         expect(new Date(second).getTime()).toBeGreaterThan(new Date(first).getTime());
         await account.generate({ externalId: 'kept-1' });
         expect((await account.generate({ externalId: 'guest' })).status).toBe(200);
         expect((await rows(account)).map((r) => r.expires_at)).toEqual([null, null]);
+        expect(await account.externalUser('guest')).toMatchObject({ expiresAt: null });
         expect((await account.generate({ externalId: 'kept-3' })).status).toBe(422);
       });
 
