@@ -139,10 +139,10 @@ export class EmbedService {
    */
   async verifyEmbedToken(account: AccountRef, token: string, opens?: { dashboardId: string }): Promise<VerifiedEmbedToken> {
     const verified = await this.keys.verify(account.id, token);
-    if (opens) assertMayOpenDashboard(verified, opens.dashboardId);
     const session = await new EmbedSessionRepo(this.db).findById(account.id, verified.sessionId);
     if (!session) throw unauthenticated('Invalid embed token');
     if (session.revoked_at) throw unauthenticated('The embed session of this token has been revoked');
+    if (opens) assertMayOpenDashboard(verified, opens.dashboardId);
     return verified;
   }
 
