@@ -63,6 +63,7 @@ export interface TenantSettingsTable {
   use_creator_mode: Generated<boolean>;
   bulk_action_limit: Generated<number>;
   show_dashboard_chat: Generated<boolean>;
+  embedding_enabled: Generated<boolean>;
   updated_at: UpdatedAt;
 }
 
@@ -255,6 +256,8 @@ export interface ExternalUserTable {
   email: string | null;
   display_name: string | null;
   picture: string | null;
+  /** Ephemeral users only: gone after this moment, and never counted toward the limit. */
+  expires_at: Generated<Date | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -35,6 +35,34 @@ describeCli('plinth embed and scim', (ctx, home) => {
     expect(missing.code).toBe(1);
   });
 
+  it('generate-session: the Cube Cloud fields from flags land in the token; tenant update turns embedding off', async () => {
+    const deployment = JSON.parse((await plinth(['deployments', 'create', '--name', 'cube-fields', '--json'], { env: env() })).stdout);
+    const session = await plinth([
+      'embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'guest-1', '--ephemeral', '--ephemeral-ttl', '600',
+      '--role', 'viewer', '--role', 'analyst', '--public-dashboard', 'sales', '--theme', '{"font":"Inter","chat":{"inputColor":"#fff"}}',
+    ], { env: env() });
+    expect(session.code, session.stderr).toBe(0);
+    const token = await plinth(['embed', 'token', session.stdout.trim()], { env: env() });
+    const claims = JSON.parse(Buffer.from(token.stdout.trim().split('.')[1]!, 'base64url').toString());
+    expect(claims).toMatchObject({
+      roles: ['analyst', 'viewer'], publicDashboardId: 'sales', embedTheme: { font: 'Inter', chat: { inputColor: '#fff' } },
+      user: { externalId: 'guest-1', expiresAt: expect.any(String) },
+    });
+    const ttlAlone = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--ephemeral-ttl', '600'], { env: env() });
+    expect(ttlAlone).toMatchObject({ code: 2 });
+    expect(ttlAlone.stderr).toContain('--ephemeral-ttl requires --ephemeral');
+    const badTheme = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--theme', '[1]'], { env: env() });
+    expect(badTheme.stderr).toContain('--theme must be a JSON object');
+
+    expect((await plinth(['tenant', 'update', '--embedding-enabled', 'false'], { env: env() })).code).toBe(0);
+    const off = await plinth(['embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'guest-2'], { env: env() });
+    expect(off.code).toBe(1);
+    expect(off.stderr).toContain('Embedding is not enabled for this account');
+    const shown = JSON.parse((await plinth(['tenant', 'show', '--json'], { env: env() })).stdout);
+    expect(shown.embeddingEnabled).toBe(false);
+    expect((await plinth(['tenant', 'update', '--embedding-enabled', 'true'], { env: env() })).code).toBe(0);
+  });
+
   it('4.5: provision one user, then a bulk CSV with a failing entry (exit 1), and list the tenant', async () => {
     const one = await plinth(['embed', 'provision', 'acme-corp', '--external-id', 'carol@example.com', '--display-name', 'Carol', '--json'], { env: env() });
     expect(one.code, one.stderr).toBe(0);

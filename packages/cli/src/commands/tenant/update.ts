@@ -7,12 +7,14 @@ export const update = bodyVerb({
   method: 'PATCH',
   path: () => '/api/v1/tenant-settings',
   options: [
+    { flags: '--embedding-enabled <bool>', description: 'Allow signed embedding (generate-session answers 403 while false)' },
     { flags: '--use-creator-mode <bool>', description: 'Allow creator-mode embed sessions' },
     { flags: '--bulk-action-limit <n>', description: 'Largest bulk request (e.g. embed user provisioning)' },
     { flags: '--show-dashboard-chat <bool>', description: 'Show the AI chat on embedded dashboards by default' },
     { flags: '--max-external-users <n>', description: 'External (embed) users allowed' },
   ],
   fields: (opts) => ({
+    embeddingEnabled: bool(opts.embeddingEnabled, '--embedding-enabled'),
     useCreatorMode: bool(opts.useCreatorMode, '--use-creator-mode'),
     bulkActionLimit: int(opts.bulkActionLimit, '--bulk-action-limit'),
     showDashboardChat: bool(opts.showDashboardChat, '--show-dashboard-chat'),

@@ -96,7 +96,7 @@ describeOnStores('embed tenants', (server) => {
       expect(user).toEqual({
         externalId: 'bob', email: 'bob@example.com', userProfile: { displayName: 'Bob', picture: null },
         groups: ['global'], tenantGroups: [], userAttributes: [{ name: 'plan', value: 'pro' }], tenantUserAttributes: [],
-        createdAt: expect.any(String), updatedAt: expect.any(String),
+        createdAt: expect.any(String), updatedAt: expect.any(String), expiresAt: null,
       });
       expect(await account.externalUser('nobody')).toBeUndefined();
     });

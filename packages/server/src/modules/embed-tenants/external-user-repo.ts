@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../../store/schema.js';
 import type { Executor } from '../../store/executor.js';
 import { afterId } from '../../store/keyset.js';
 
@@ -24,6 +25,10 @@ export interface ProfileWrite {
   displayName?: string | undefined;
   picture?: string | undefined;
 }
+
+/** An ephemeral user past its end is gone, whether or not a later request has removed its row yet. */
+const notExpired = (eb: ExpressionBuilder<Database, 'external_user'>) =>
+  eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]);
 
 /** Reads of external_user with its memberships and values in both catalogs (writes: ExternalUserWrites); bounded by the account. */
 export class ExternalUserRepo {
@@ -66,11 +71,18 @@ export class ExternalUserRepo {
       .where('account_id', '=', accountId)
       .where('embed_tenant_id', '=', tenantId)
       .where('external_id', '=', externalId)
+      .where(notExpired)
       .executeTakeFirst();
   }
 
   findById(accountId: number, id: number) {
-    return this.db.selectFrom('external_user').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('external_user')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where(notExpired)
+      .executeTakeFirst();
   }
 
   list(accountId: number, tenantId: number, after: number | undefined, limit: number) {
@@ -79,6 +91,7 @@ export class ExternalUserRepo {
       .selectAll()
       .where('account_id', '=', accountId)
       .where('embed_tenant_id', '=', tenantId)
+      .where(notExpired)
       .$call(afterId('id', after, limit))
       .execute();
   }

@@ -5,7 +5,12 @@ import { catalogTables, type Catalog, type ProfileWrite } from './external-user-
 
 export interface ProfileRow extends ProfileWrite {
   externalId: string;
+  /** A new user created ephemeral lives this long; an existing user's expiry is never changed by the upsert. */
+  ttlSeconds?: number | undefined;
 }
+
+/** What the upsert returns: the row, whether it was created, and whether it was an ephemeral user already past its end. */
+export type UpsertedUser = ExternalUserRow & { inserted: boolean; expired: boolean };
 
 /** One catalog's part of a write: memberships to replace and values to set, for any number of users. */
 export interface CatalogWrite {
@@ -26,23 +31,63 @@ export class ExternalUserWrites {
    * so each applies its whole change after the previous one's. The externalIds must be distinct;
    * they are locked in sorted order so two bulk requests never wait on each other in a circle.
    */
-  async upsert(accountId: number, tenantId: number, rows: ProfileRow[]): Promise<Array<ExternalUserRow & { inserted: boolean }>> {
+  async upsert(accountId: number, tenantId: number, rows: ProfileRow[]): Promise<UpsertedUser[]> {
     if (rows.length === 0) return [];
     const sorted = [...rows].sort((a, b) => (a.externalId < b.externalId ? -1 : 1));
     const column = (pick: (r: ProfileRow) => string | undefined) => sorted.map((r) => pick(r) ?? null);
-    const result = await sql<ExternalUserRow & { inserted: boolean }>`
-      insert into external_user (account_id, embed_tenant_id, external_id, email, display_name, picture)
-      select ${accountId}, ${tenantId}, x.e, x.m, x.d, x.p from unnest(
+    // The update leaves expires_at alone, so RETURNING shows the expiry the row had before: the
+    // caller decides from it whether an existing user is kept, ephemeral or already gone.
+    const result = await sql<UpsertedUser>`
+      insert into external_user (account_id, embed_tenant_id, external_id, email, display_name, picture, expires_at)
+      select ${accountId}, ${tenantId}, x.e, x.m, x.d, x.p, now() + make_interval(secs => x.t) from unnest(
         ${column((r) => r.externalId)}::text[], ${column((r) => r.email)}::text[],
-        ${column((r) => r.displayName)}::text[], ${column((r) => r.picture)}::text[]) with ordinality as x(e, m, d, p, n)
+        ${column((r) => r.displayName)}::text[], ${column((r) => r.picture)}::text[],
+        ${sorted.map((r) => r.ttlSeconds ?? null)}::integer[]) with ordinality as x(e, m, d, p, t, n)
       order by x.n
       on conflict (embed_tenant_id, external_id) do update set
         email = coalesce(excluded.email, external_user.email),
         display_name = coalesce(excluded.display_name, external_user.display_name),
         picture = coalesce(excluded.picture, external_user.picture),
         updated_at = now()
-      returning *, (xmax = 0) as inserted`.execute(this.db);
+      returning *, (xmax = 0) as inserted, (not (xmax = 0) and expires_at <= now()) as expired`.execute(this.db);
     return result.rows;
+  }
+
+  /**
+   * Users found past their end by an upsert are gone: removed with their memberships and values,
+   * then created afresh from the same rows, as if they had never existed.
+   */
+  async recreateExpired(accountId: number, tenantId: number, rows: ProfileRow[], upserted: UpsertedUser[]): Promise<UpsertedUser[]> {
+    const expired = upserted.filter((u) => u.expired);
+    if (expired.length === 0) return upserted;
+    await this.deleteInserted(accountId, expired.map((u) => u.id));
+    const again = new Set(expired.map((u) => u.external_id));
+    const fresh = new Map((await this.upsert(accountId, tenantId, rows.filter((r) => again.has(r.externalId)))).map((u) => [u.external_id, u]));
+    return upserted.map((u) => fresh.get(u.external_id) ?? u);
+  }
+
+  /** A kept user from now on (null), or an ephemeral one until `ttlSeconds` from now. */
+  async setExpiry(accountId: number, ids: number[], ttlSeconds: number | null): Promise<Date | null> {
+    if (ids.length === 0) return null;
+    const { rows } = await sql<{ expires_at: Date | null }>`
+      update external_user set expires_at = case when ${ttlSeconds}::integer is null then null
+        else now() + make_interval(secs => ${ttlSeconds}::integer) end
+      where account_id = ${accountId} and id = any(${ids}::integer[])
+      returning expires_at`.execute(this.db);
+    return rows[0]?.expires_at ?? null;
+  }
+
+  /**
+   * Opportunistic clean-up instead of a timer: removes up to `limit` of the account's ephemeral
+   * users past their end (their memberships and values go with them; sessions keep their audit row).
+   * Rows another request holds are skipped, not waited for: two purges never queue on each other.
+   */
+  async purgeExpired(accountId: number, limit = 100): Promise<number> {
+    const result = await sql`
+      delete from external_user where id in (
+        select id from external_user where account_id = ${accountId} and expires_at <= now() limit ${limit}
+        for update skip locked)`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0);
   }
 
   /**

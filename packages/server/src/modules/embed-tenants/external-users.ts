@@ -1,9 +1,9 @@
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Executor } from '../../store/executor.js';
-import type { AttributeType, ExternalUserRow } from '../../store/schema.js';
+import type { AttributeType } from '../../store/schema.js';
 import { attributeTypeLabel, checkAttributeValue } from '../user-attributes/service.js';
 import type { Catalog, ProfileWrite } from './external-user-repo.js';
-import { ExternalUserWrites, type CatalogWrite } from './external-user-writes.js';
+import { ExternalUserWrites, type CatalogWrite, type UpsertedUser } from './external-user-writes.js';
 import type { EmbedLookups } from './lookups.js';
 import { EmbedTenantRepo } from './repo.js';
 import { assertNoDuplicates, attributesNotFound, groupsNotFound } from './rules.js';
@@ -104,16 +104,30 @@ export class ExternalUsers {
   }
 
   /**
-   * Writes a resolved change: the user's row lock first, then a slot if the user is new (section 8),
-   * then one statement per catalog written. With `readBack`, also returns the user's state in that
-   * catalog as this write leaves it.
+   * Writes a resolved change: the user's row lock first, then a slot if the user is new or an
+   * ephemeral one becomes kept (section 8), then one statement per catalog written. With
+   * `ttlSeconds` the user is ephemeral: created without a slot, or given a new end if it already
+   * is; a kept user cannot become ephemeral. With `readBack`, also returns the user's state in
+   * that catalog as this write leaves it.
    */
-  async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor, readBack?: Catalog) {
+  async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor, readBack?: Catalog, ttlSeconds?: number) {
     const writes = new ExternalUserWrites(db);
-    const [{ inserted, ...user }] = (await writes.upsert(accountId, tenantId, [{ externalId: change.externalId, ...change.profile }])) as [
-      ExternalUserRow & { inserted: boolean },
+    const rows = [{ externalId: change.externalId, ...change.profile, ttlSeconds }];
+    const [{ inserted, expired: _expired, ...user }] = (await writes.recreateExpired(accountId, tenantId, rows, await writes.upsert(accountId, tenantId, rows))) as [
+      UpsertedUser,
     ];
-    if (inserted && (await writes.takeSlots(accountId, 1, this.maxExternalUsers)) === 0) throw this.limitReached();
+    if (ttlSeconds === undefined) {
+      const takesSlot = inserted || user.expires_at !== null;
+      if (takesSlot && (await writes.takeSlots(accountId, 1, this.maxExternalUsers)) === 0) throw this.limitReached();
+      if (!inserted && user.expires_at !== null) user.expires_at = await writes.setExpiry(accountId, [user.id], null);
+    } else if (!inserted) {
+      if (user.expires_at === null) {
+        throw badRequest(
+          `externalId "${change.externalId}" names an external user that is kept: isEphemeral applies only to a new or an ephemeral user`,
+        );
+      }
+      user.expires_at = await writes.setExpiry(accountId, [user.id], ttlSeconds);
+    }
     let state: WrittenState | undefined;
     for (const catalog of ['account', 'tenant'] as const) {
       const write = catalogWrite([{ id: user.id, change }], catalog);
@@ -126,19 +140,24 @@ export class ExternalUsers {
   }
 
   /**
-   * Writes many resolved changes with distinct externalIds, set-based. New users take slots in
-   * the order given; those past the limit are removed again and reported, as if each change had
+   * Writes many resolved changes with distinct externalIds, set-based, as kept users. New users,
+   * and ephemeral ones becoming kept, take slots in the order given; new users past the limit are
+   * removed again, ephemeral ones stay as they were, and both are reported, as if each change had
    * been sent alone. Returns, per change, its user or its error.
    */
   async writeMany(accountId: number, tenantId: number, changes: ResolvedChange[], db: Executor) {
     const writes = new ExternalUserWrites(db);
-    const rows = await writes.upsert(accountId, tenantId, changes.map((c) => ({ externalId: c.externalId, ...c.profile })));
+    const profiles = changes.map((c) => ({ externalId: c.externalId, ...c.profile }));
+    const rows = await writes.recreateExpired(accountId, tenantId, profiles, await writes.upsert(accountId, tenantId, profiles));
     const byId = new Map(rows.map((r) => [r.external_id, r]));
-    const created = changes.filter((c) => byId.get(c.externalId)!.inserted);
-    const granted = await writes.takeSlots(accountId, created.length, this.maxExternalUsers);
-    const refused = new Set(created.slice(granted).map((c) => c.externalId));
-    await writes.deleteInserted(accountId, [...refused].map((e) => byId.get(e)!.id));
+    const needSlot = changes.filter((c) => byId.get(c.externalId)!.inserted || byId.get(c.externalId)!.expires_at !== null);
+    const granted = await writes.takeSlots(accountId, needSlot.length, this.maxExternalUsers);
+    const refused = new Set(needSlot.slice(granted).map((c) => c.externalId));
+    await writes.deleteInserted(accountId, [...refused].map((e) => byId.get(e)!).filter((u) => u.inserted).map((u) => u.id));
     const kept = changes.filter((c) => !refused.has(c.externalId)).map((change) => ({ id: byId.get(change.externalId)!.id, change }));
+    const nowKept = needSlot.slice(0, granted).map((c) => byId.get(c.externalId)!).filter((u) => !u.inserted);
+    await writes.setExpiry(accountId, nowKept.map((u) => u.id), null);
+    for (const user of nowKept) user.expires_at = null;
     for (const catalog of ['account', 'tenant'] as const) {
       const write = catalogWrite(kept, catalog);
       if (write.groups.length + write.values.length > 0) await writes.apply(catalog, accountId, write);

@@ -9,10 +9,10 @@ import type { UserAttributeService } from '../user-attributes/service.js';
 const CACHE_MS = 5_000;
 const MAX_ACCOUNTS = 10_000;
 
-/** What a change to these columns can make a cached answer wrong; mirrored by migration 0007's triggers. */
+/** What a change to these columns can make a cached answer wrong; mirrored by migration 0007's triggers (tenant_settings: 0013's). */
 export const EMBED_LOOKUP_WRITES = {
   deployment: ['id', 'account_id'],
-  tenant_settings: ['use_creator_mode', 'show_dashboard_chat', 'bulk_action_limit'],
+  tenant_settings: ['use_creator_mode', 'show_dashboard_chat', 'bulk_action_limit', 'embedding_enabled'],
   user_group: ['id', 'name', 'account_id'],
   user_attribute: ['id', 'name', 'type', 'account_id'],
 } as const;

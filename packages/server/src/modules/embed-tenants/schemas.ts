@@ -54,6 +54,7 @@ export const EmbedTenantUser = Type.Object(
     tenantUserAttributes: Type.Array(AttributeValueItem, { description: "Values of the embed tenant's own attributes." }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When an ephemeral user (generate-session isEphemeral) stops existing; null for a kept user.' }),
   },
   { $id: 'EmbedTenantUser' },
 );

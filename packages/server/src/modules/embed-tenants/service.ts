@@ -32,6 +32,8 @@ export interface EmbedTenantUserView {
   tenantUserAttributes: Array<{ name: string; value: unknown }>;
   createdAt: string;
   updatedAt: string;
+  /** Ephemeral users only: when the user stops existing. */
+  expiresAt: string | null;
 }
 
 /**
@@ -108,9 +110,12 @@ export class EmbedTenantService {
       }
     }
     if (groups.length > 0) {
-      await repo.insertMissingGroups(accountId, tenantId, groups.map((g) => ({ name: g.name, description: g.description ?? null })));
+      // 2.9: never cleared, so an empty description says nothing, as an omitted one does.
+      const described = (g: { description?: string | undefined }) => (g.description === '' ? undefined : g.description);
+      await repo.insertMissingGroups(accountId, tenantId, groups.map((g) => ({ name: g.name, description: described(g) ?? null })));
       for (const g of groups) {
-        if (g.description !== undefined) await repo.updateGroupDescription(accountId, tenantId, g.name, g.description);
+        const description = described(g);
+        if (description !== undefined) await repo.updateGroupDescription(accountId, tenantId, g.name, description);
       }
     }
   }
@@ -191,6 +196,7 @@ export class EmbedTenantService {
           tenantUserAttributes: tenantValues.get(row.id) ?? [],
           createdAt: toIso(row.created_at),
           updatedAt: toIso(row.updated_at),
+          expiresAt: row.expires_at === null ? null : toIso(row.expires_at),
         },
       ]),
     );

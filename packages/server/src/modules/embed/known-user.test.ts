@@ -37,6 +37,32 @@ describeOnStores('generate-session for a known external user', (server) => {
     expect({ ...(await account.externalUser('ann')), updatedAt: null }).toEqual({ ...stored, updatedAt: null });
   });
 
+  it('issue 10: roles, publicDashboardId and embedTheme take the one-statement path and mint what the full path mints', async () => {
+    const account = await embedAccount(server());
+    await catalog(account);
+    const body = { externalId: 'eve', groups: ['g1'], roles: ['viewer'], publicDashboardId: 'd1', embedTheme: { font: 'Inter' }, settings: null };
+    const full = vi.spyOn(server().services.embedTenants.externalUsers, 'write');
+    const first = await mintClaims(account, body);
+    const again = await mintClaims(account, body);
+    expect(full).toHaveBeenCalledTimes(1);
+    expect(withoutTimes(again)).toEqual(withoutTimes(first));
+    expect(again).toMatchObject({ roles: ['viewer'], publicDashboardId: 'd1', embedTheme: { font: 'Inter' } });
+  });
+
+  it('issue 10: an ephemeral user, or a kept request for one, takes the locking path, which keeps its expiry right', async () => {
+    const account = await embedAccount(server());
+    await catalog(account);
+    const full = vi.spyOn(server().services.embedTenants.externalUsers, 'write');
+    await mintClaims(account, { externalId: 'guest', isEphemeral: true });
+    await mintClaims(account, { externalId: 'guest', isEphemeral: true });
+    expect(full).toHaveBeenCalledTimes(2);
+    const kept = await mintClaims(account, { externalId: 'guest' });
+    expect(full).toHaveBeenCalledTimes(3);
+    expect(kept.user.expiresAt).toBeUndefined();
+    await mintClaims(account, { externalId: 'guest' });
+    expect(full).toHaveBeenCalledTimes(3);
+  });
+
   it('2.5–2.7: omitted groups and profile fields are kept, null clears a value, unnamed values stay', async () => {
     const account = await embedAccount(server());
     await catalog(account);

@@ -17,14 +17,14 @@ export interface Mint {
 }
 
 /**
- * A page view of an external user this process has seen, in an embed tenant it knows, without
+ * A page view of a kept external user this process has seen, in an embed tenant it knows, without
  * definitions: one statement (see one-statement.ts). False when the full path must run instead.
  */
 export async function mintForKnownUser(db: Executor, embedTenants: EmbedTenantService, mint: Mint): Promise<boolean> {
   const { account, principal, request, settings, sessionId } = mint;
   if (request.user.kind !== 'external') return false;
-  const { change, definitions } = request.user;
-  if (definitions.groupDefinitions || definitions.userAttributeDefinitions) return false;
+  const { change, definitions, ephemeralTtlSeconds } = request.user;
+  if (definitions.groupDefinitions || definitions.userAttributeDefinitions || ephemeralTtlSeconds !== undefined) return false;
   const tenant = embedTenants.knownTenant(account, request.embedTenantName);
   if (!tenant) return false;
   const users = embedTenants.externalUsers;
@@ -60,5 +60,8 @@ export function sessionClaims(accountId: number, tenantName: string, request: Se
     securityContext: request.securityContext,
     settings: { showDashboardChat: request.showDashboardChat ?? settings.showDashboardChat },
     creatorMode: request.creatorMode,
+    roles: request.roles,
+    publicDashboardId: request.publicDashboardId,
+    embedTheme: request.embedTheme,
   };
 }

@@ -29,7 +29,7 @@ export interface ExistingUserSession {
  * The common case of generate-session in one statement, so without a transaction: the user's row
  * is updated only if it is still the version this statement's snapshot saw (same xmin). Every
  * writer of a user's memberships and values updates that row first, so an unchanged version
- * means the snapshot holds the user's latest state, and replacing, reading it back for the claims
+ * means the snapshot holds the user's latest state (an ephemeral user is left to the locking path), and replacing, reading it back for the claims
  * and inserting the session in one snapshot is exact. A new user, or one another request changed
  * meanwhile, updates nothing, writes nothing and returns false: the caller takes the locking path.
  * Prepared, because planning this statement costs as much as running it.
@@ -46,6 +46,7 @@ export async function mintForExistingUser(db: Executor, s: ExistingUserSession):
     with seen as (
       select id, xmin from external_user
       where account_id = ${s.accountId} and embed_tenant_id = ${s.tenantId} and external_id = ${s.externalId}
+        and expires_at is null
     ), u as (
       update external_user x set
         email = coalesce(${s.profile.email ?? null}, x.email),

@@ -2,16 +2,25 @@ import { badRequest } from '../../http/errors.js';
 import type { ExternalUserChange } from '../embed-tenants/external-users.js';
 import { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId } from '../embed-tenants/rules.js';
 import type { Definitions } from '../embed-tenants/service.js';
+import { withoutNulls, type EmbedThemeOverrides } from './omitted.js';
 import type { GenerateSessionInput } from './schemas.js';
+import { TOKEN_LIFETIME_SECONDS } from './tokens.js';
 
 /** Fields of 2.4 that describe an external user; with internalId the user's own permissions apply instead. */
 const EXTERNAL_ONLY = [
-  'email', 'userProfile', 'userAttributes', 'groups', 'userAttributeDefinitions', 'groupDefinitions', 'securityContext',
+  'email', 'userProfile', 'userAttributes', 'groups', 'roles', 'userAttributeDefinitions', 'groupDefinitions', 'securityContext',
+  'isEphemeral', 'ephemeralTtlSeconds',
 ] as const;
 const DEFINITIONS = ['userAttributeDefinitions', 'groupDefinitions'] as const;
 
 export type SessionUser =
-  | { kind: 'external'; change: ExternalUserChange; definitions: Definitions }
+  | {
+      kind: 'external';
+      change: ExternalUserChange;
+      definitions: Definitions;
+      /** Set for an ephemeral user: how long it is kept from this session on. */
+      ephemeralTtlSeconds: number | undefined;
+    }
   | { kind: 'internal'; username: string };
 
 export interface SessionRequest {
@@ -21,6 +30,10 @@ export interface SessionRequest {
   securityContext: Record<string, unknown> | null;
   /** Tri-state (2.10): undefined inherits the account-wide setting. */
   showDashboardChat: boolean | undefined;
+  /** Sorted, without repeats; empty when none were sent. */
+  roles: string[];
+  publicDashboardId: string | null;
+  embedTheme: EmbedThemeOverrides | null;
   user: SessionUser;
 }
 
@@ -28,7 +41,8 @@ export interface SessionRequest {
  * The rules of 2.4–2.10 that need no store, in the order a caller would fix them. Everything that
  * needs the store (deployment, tenant flag, internal user, names) is the service's.
  */
-export function parseSessionRequest(input: GenerateSessionInput): SessionRequest {
+export function parseSessionRequest(raw: GenerateSessionInput): SessionRequest {
+  const input = withoutNulls(raw);
   const { externalId, internalId } = input;
   if (externalId !== undefined && internalId !== undefined) throw badRequest('Send exactly one of externalId and internalId, not both');
   if (externalId === undefined && internalId === undefined) throw badRequest('Send exactly one of externalId and internalId');
@@ -38,6 +52,9 @@ export function parseSessionRequest(input: GenerateSessionInput): SessionRequest
     creatorMode: input.creatorMode === true,
     securityContext: input.securityContext ?? null,
     showDashboardChat: input.settings?.showDashboardChat,
+    roles: [...new Set(input.roles ?? [])].sort(),
+    publicDashboardId: input.publicDashboardId ?? null,
+    embedTheme: input.embedTheme ?? null,
   };
 
   if (internalId !== undefined) {
@@ -54,12 +71,18 @@ export function parseSessionRequest(input: GenerateSessionInput): SessionRequest
     if (input.creatorMode !== true) throw badRequest(`${field} requires creatorMode: true`);
     if (input.embedTenantName === undefined) throw badRequest(`${field} requires an embedTenantName`);
   }
+  if (input.ephemeralTtlSeconds !== undefined && input.isEphemeral !== true) {
+    throw badRequest('ephemeralTtlSeconds requires isEphemeral: true');
+  }
+  if (input.roles?.some((role) => role.trim() === '')) throw badRequest('roles must not contain an empty name');
   if (input.userAttributes) assertNoDuplicates(input.userAttributes.map((a) => a.name), 'userAttributes');
   if (input.userAttributeDefinitions) assertNoDuplicates(input.userAttributeDefinitions.map((a) => a.name), 'userAttributeDefinitions');
   if (input.groupDefinitions) assertNoDuplicates(input.groupDefinitions.map((g) => g.name), 'groupDefinitions');
 
   const catalog = common.creatorMode ? 'tenant' : 'account';
   const profile = input.userProfile ?? {};
+  // An item without `value` clears it, as `null` does (2.6).
+  const values = input.userAttributes?.map(({ name, value }) => ({ name, value: value ?? null }));
   const change: ExternalUserChange = {
     externalId: normaliseExternalId(externalId!),
     profile: {
@@ -68,7 +91,7 @@ export function parseSessionRequest(input: GenerateSessionInput): SessionRequest
       picture: profile.picture === undefined ? undefined : checkPicture(profile.picture),
     },
     groups: input.groups === undefined ? {} : { [catalog]: input.groups },
-    values: input.userAttributes === undefined ? {} : { [catalog]: input.userAttributes },
+    values: values === undefined ? {} : { [catalog]: values },
   };
   return {
     ...common,
@@ -76,6 +99,7 @@ export function parseSessionRequest(input: GenerateSessionInput): SessionRequest
       kind: 'external',
       change,
       definitions: { groupDefinitions: input.groupDefinitions, userAttributeDefinitions: input.userAttributeDefinitions },
+      ephemeralTtlSeconds: input.isEphemeral === true ? (input.ephemeralTtlSeconds ?? TOKEN_LIFETIME_SECONDS) : undefined,
     },
   };
 }

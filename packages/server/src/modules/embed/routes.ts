@@ -14,7 +14,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const embed = app.services.embed;
 
   app.post('/api/v1/embed/generate-session', {
-    config: { auth: { kinds: API_KEY_ONLY }, carriesSecret: true },
+    config: { auth: { kinds: API_KEY_ONLY, role: 'admin' }, carriesSecret: true },
     schema: {
       operationId: 'generateSession',
       tags,
@@ -22,9 +22,12 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description:
         'Mints a one-time session for an external user (`externalId`) or an internal one (`internalId`), saving the ' +
         "external user's profile, groups and attribute values first. Exchange the `sessionId` within 5 minutes with " +
-        'postTokenBySessionId. A key scoped to other deployments gets 403; a new external user past the account limit gets 422.',
+        'postTokenBySessionId. Admin keys only. 403 for a member key, when embedding is not enabled for the account ' +
+        '(embeddingEnabled tenant setting), for a key scoped to other deployments, and for an internalId of an admin ' +
+        'unless the key is an admin key for every deployment. A new external user past the account limit gets 422; ' +
+        'ephemeral users (isEphemeral) do not count toward it. `null` for an optional field means omitted.',
       body: Type.Ref(GenerateSessionInput),
-      response: { 200: Type.Ref(GenerateSessionResponse), 404: Type.Ref('Error'), 422: Type.Ref('Error') },
+      response: { 200: Type.Ref(GenerateSessionResponse), 403: Type.Ref('Error'), 404: Type.Ref('Error'), 422: Type.Ref('Error') },
     },
     handler: async (request) => embed.generateSession(request.account, principalOf(request), request.body),
   });

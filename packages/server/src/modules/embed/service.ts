@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { assertDeploymentInScope } from '../../http/auth.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
-import { badRequest, notFound, unauthenticated } from '../../http/errors.js';
+import { badRequest, forbidden, notFound, unauthenticated } from '../../http/errors.js';
 import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../http/principal.js';
 import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.js';
@@ -9,6 +9,7 @@ import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
 import type { Catalog } from '../embed-tenants/external-user-repo.js';
+import { ExternalUserWrites } from '../embed-tenants/external-user-writes.js';
 import { isRetryable, transactionWithRetry } from '../embed-tenants/retry.js';
 import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
 import type { GroupService } from '../groups/service.js';
@@ -19,7 +20,7 @@ import { mintForKnownUser, sessionClaims } from './known-user.js';
 import { EmbedSessionRepo } from './repo.js';
 import { parseSessionRequest, type SessionRequest } from './request.js';
 import type { EmbedSessionRecord, GenerateSessionInput } from './schemas.js';
-import { EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
+import { assertMayOpenDashboard, EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
 
 export { SESSION_EXCHANGE_WINDOW_MS } from './tokens.js';
 
@@ -55,7 +56,7 @@ export class EmbedService {
   async generateSession(account: AccountRef, principal: Principal, input: GenerateSessionInput): Promise<{ sessionId: string }> {
     const request = parseSessionRequest(input);
     let settings = await this.checkContext(account.id, principal, request);
-    const internal = request.user.kind === 'internal' ? await this.internalUser(account.id, request.user.username) : undefined;
+    const internal = request.user.kind === 'internal' ? await this.internalUser(account.id, principal, request.user.username) : undefined;
 
     const sessionId = randomBase62(43);
     const lookups = this.deps.embedTenants.lookups;
@@ -71,6 +72,10 @@ export class EmbedService {
     await transactionWithRetry(this.db, async (trx) => {
       // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
       if (retried) settings = await this.checkContext(account.id, principal, request, trx);
+      // Ephemeral users come only from here, so removing expired ones here keeps them bounded without a timer.
+      if (request.user.kind === 'external' && request.user.ephemeralTtlSeconds !== undefined) {
+        await new ExternalUserWrites(trx).purgeExpired(account.id);
+      }
       const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true }, trx);
       const minted = internal
         ? await this.internalClaims(account.id, internal, trx)
@@ -97,13 +102,19 @@ export class EmbedService {
     return { sessionId };
   }
 
-  /** The checks of 2.4 and 2.10 that need the store, in the order a caller would fix them. */
+  /**
+   * The checks of 2.4 and 2.10 that need the store, in the order a caller would fix them; first
+   * whether the account embeds at all (the reference's 403), so nothing else is revealed when not.
+   */
   private async checkContext(accountId: number, principal: Principal, request: SessionRequest, db?: Executor) {
     const lookups = this.deps.embedTenants.lookups;
-    // Scope first: a scoped key learns nothing about deployments outside it, not even whether they exist.
+    const settings = await lookups.settings(accountId, db);
+    if (!settings.embeddingEnabled) {
+      throw forbidden('Embedding is not enabled for this account: an admin can turn on the embeddingEnabled tenant setting');
+    }
+    // Scope before existence: a scoped key learns nothing about deployments outside it, not even whether they exist.
     assertDeploymentInScope(principal, request.deploymentId);
     if (!(await lookups.deploymentExists(accountId, request.deploymentId, db))) throw notFound(`Deployment ${request.deploymentId} not found`);
-    const settings = await lookups.settings(accountId, db);
     if (request.creatorMode && !settings.useCreatorMode) {
       throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');
     }
@@ -123,12 +134,16 @@ export class EmbedService {
     await new EmbedSessionRepo(this.db).revoke(account.id, hashCredential(sessionId));
   }
 
-  /** For the data API and embed pages: signature, expiry, account, and a session not revoked since. */
-  async verifyEmbedToken(account: AccountRef, token: string): Promise<VerifiedEmbedToken> {
+  /**
+   * For the data API and embed pages: signature, expiry, account, and a session not revoked since.
+   * A page that opens a dashboard names it, and a token minted for another dashboard gets 403.
+   */
+  async verifyEmbedToken(account: AccountRef, token: string, opens?: { dashboardId: string }): Promise<VerifiedEmbedToken> {
     const verified = await this.keys.verify(account.id, token);
     const session = await new EmbedSessionRepo(this.db).findById(account.id, verified.sessionId);
     if (!session) throw unauthenticated('Invalid embed token');
     if (session.revoked_at) throw unauthenticated('The embed session of this token has been revoked');
+    if (opens) assertMayOpenDashboard(verified, opens.dashboardId);
     return verified;
   }
 
@@ -150,10 +165,17 @@ export class EmbedService {
     }));
   }
 
-  private async internalUser(accountId: number, username: string) {
+  /**
+   * A session acts as the internal user, so one for an admin carries an admin's reach: only a
+   * credential with that reach may mint it, an admin key for every deployment of the account.
+   */
+  private async internalUser(accountId: number, principal: Principal, username: string) {
     const user = await this.deps.users.findByEmail(accountId, username);
     if (!user) throw badRequest(`internalId "${username}" does not name an existing user of this account`);
     if (!user.active) throw badRequest(`internalId "${username}" names a deactivated user`);
+    if (user.role === 'admin' && (principal.role !== 'admin' || principal.deploymentIds !== null)) {
+      throw forbidden(`internalId "${username}" names an admin: only an admin API key for every deployment may mint a session for an admin`);
+    }
     return user;
   }
 
@@ -185,7 +207,7 @@ export class EmbedService {
     }
     const resolved = await users.resolve(change, users.catalogs(accountId, tenantId, trx));
     const catalog: Catalog = request.creatorMode ? 'tenant' : 'account';
-    const { user, state } = await users.write(accountId, tenantId, resolved, trx, catalog);
+    const { user, state } = await users.write(accountId, tenantId, resolved, trx, catalog, request.user.ephemeralTtlSeconds);
     const supplied = change.groups[catalog];
     const groups = supplied ? [...new Set(supplied)] : state!.groups;
     const values = [...state!.values].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -198,6 +220,7 @@ export class EmbedService {
           externalId: user.external_id,
           email: user.email,
           userProfile: { displayName: user.display_name, picture: user.picture },
+          ...(user.expires_at ? { expiresAt: new Date(user.expires_at).toISOString() } : {}),
         },
         groups: groups.sort(),
         userAttributes: Object.fromEntries(values.map((v) => [v.name, v.value])),

@@ -146,17 +146,21 @@ describeOnStores('embed sessions', (server) => {
       return { url: '/api/v1/embed/generate-session', body: { deploymentId: deployment.id, externalId: 'ann' } };
     };
     authorizationSuite(server, [
-      { operation: 'generateSession', method: 'POST', kinds: API_KEY_ONLY, prepare: minted },
+      { operation: 'generateSession', method: 'POST', kinds: API_KEY_ONLY, role: 'admin', prepare: minted },
       {
         operation: 'listEmbedSessions', method: 'GET', kinds: PLATFORM_CREDENTIALS, role: 'admin', targetsResource: false,
         prepare: async () => ({ url: '/api/v1/embed/sessions' }),
       },
     ]);
 
-    it('generateSession: a member API key may mint; listEmbedSessions only shows the own account', async () => {
+    it('generateSession: a member API key gets 403 (admin only, as the reference); listEmbedSessions only shows the own account', async () => {
       const account = await embedAccount(server());
       const other = await embedAccount(server());
-      expect((await account.generate({ externalId: 'ann' }, account.member)).status).toBe(200);
+      const refused = await account.generate({ externalId: 'ann' }, account.member);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error).toBe('This operation requires the admin role');
+      expect(await account.footprint()).toMatchObject({ external_user: 0, embed_session: 0 });
+      expect((await account.generate({ externalId: 'ann' })).status).toBe(200);
       await session(other);
       const list = await account.request({ method: 'GET', url: '/api/v1/embed/sessions', as: account.admin });
       expect(list.body.items).toHaveLength(1);

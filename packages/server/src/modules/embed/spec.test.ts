@@ -35,4 +35,21 @@ describeOnStores('embedding in the served spec', (server) => {
     expect(doc.paths['/api/v1/embed-tenants/{embedTenantName}/groups'].get.security).toEqual([{ apiKeyAuth: [] }]);
     expect(doc.paths['/api/v1/embed/session/token'].post.security).toEqual([]);
   });
+
+  it('GenerateSessionInput has every field of the reference GenerateSession body, each optional one nullable', () => {
+    const schema = doc.components.schemas.GenerateSessionInput;
+    const reference = [
+      'creatorMode', 'deploymentId', 'email', 'embedTenantName', 'embedTheme', 'ephemeralTtlSeconds', 'externalId', 'groupDefinitions',
+      'groups', 'internalId', 'isEphemeral', 'publicDashboardId', 'roles', 'securityContext', 'userAttributeDefinitions',
+      'userAttributes', 'userProfile',
+    ];
+    expect(schema.required).toEqual(['deploymentId']);
+    for (const field of reference.filter((f) => f !== 'deploymentId')) {
+      const property = schema.properties[field];
+      expect(property, field).toBeDefined();
+      expect(property.anyOf ?? property.oneOf, field).toContainEqual({ type: 'null' });
+    }
+    expect(doc.components.schemas.EmbedTheme.properties).toHaveProperty('analyticsChat');
+    expect(doc.components.schemas.TenantSettings.properties).toHaveProperty('embeddingEnabled');
+  });
 });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
-import { unauthenticated } from '../../http/errors.js';
+import { forbidden, unauthenticated } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
+import type { EmbedThemeOverrides } from './omitted.js';
 import { EmbedSessionRepo } from './repo.js';
 
 export const TOKEN_ISSUER = 'plinth';
@@ -13,7 +14,14 @@ export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 export const SESSION_EXCHANGE_WINDOW_MS = 5 * 60 * 1000;
 
 export type EmbedTokenUser =
-  | { type: 'external'; externalId: string; email: string | null; userProfile: { displayName: string | null; picture: string | null } }
+  | {
+      type: 'external';
+      externalId: string;
+      email: string | null;
+      userProfile: { displayName: string | null; picture: string | null };
+      /** Ephemeral users only: when the user stops existing; the token expires no later. */
+      expiresAt?: string;
+    }
   | { type: 'internal'; id: number; email: string };
 
 /** What an embed token says, fixed when its session was minted (DESIGN.md: embed session → embed token). */
@@ -27,6 +35,33 @@ export interface EmbedClaims {
   securityContext: Record<string, unknown> | null;
   settings: { showDashboardChat: boolean };
   creatorMode: boolean;
+  /** The embedded user's roles, for the data API's security context (see dataSecurityContext). */
+  roles: string[];
+  /** When set, the only dashboard the token may open. */
+  publicDashboardId: string | null;
+  embedTheme: EmbedThemeOverrides | null;
+}
+
+/**
+ * What the data API passes to the semantic layer for an embed token: the caller's securityContext
+ * as sent, with the user's roles, groups and attribute values beside it (not merged into it, so a
+ * securityContext of the caller's own that has a `roles` key keeps it).
+ */
+export function dataSecurityContext(claims: EmbedClaims) {
+  return {
+    securityContext: claims.securityContext ?? {},
+    roles: claims.roles ?? [],
+    groups: claims.groups,
+    userAttributes: claims.userAttributes,
+  };
+}
+
+/** A token minted for one dashboard opens that one only; other tokens open any dashboard of their deployment. */
+export function assertMayOpenDashboard(claims: Pick<EmbedClaims, 'publicDashboardId'>, dashboardId: string): void {
+  const only = claims.publicDashboardId ?? null;
+  if (only !== null && only !== dashboardId) {
+    throw forbidden(`This embed token may open only dashboard ${JSON.stringify(only)}, not ${JSON.stringify(dashboardId)}`);
+  }
 }
 
 /** A verified token: its claims plus the session it came from and its registered times. */
@@ -61,13 +96,16 @@ export class EmbedSigningKeys {
   }
 
   async sign(claims: EmbedClaims, sessionId: number, subject: string): Promise<string> {
+    const lifetimeEnd = Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS;
+    // An ephemeral user's token never outlives the user.
+    const userEnd = claims.user.type === 'external' && claims.user.expiresAt ? Math.floor(Date.parse(claims.user.expiresAt) / 1000) : Infinity;
     return new SignJWT({ ...claims, sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(TOKEN_ISSUER)
       .setAudience(TOKEN_AUDIENCE)
       .setSubject(subject)
       .setIssuedAt()
-      .setExpirationTime(`${TOKEN_LIFETIME_SECONDS}s`)
+      .setExpirationTime(Math.min(lifetimeEnd, userEnd))
       .sign(await this.key(claims.accountId));
   }
 

@@ -8,15 +8,17 @@ export interface TenantSettings {
   useCreatorMode: boolean;
   bulkActionLimit: number;
   showDashboardChat: boolean;
+  /** Issue 10 security 4: generate-session answers 403 while this is off. */
+  embeddingEnabled: boolean;
   /** Section 8: set for the whole installation by PLINTH_MAX_EXTERNAL_USERS, never per account. */
   maxExternalUsers: number;
 }
 
-export type TenantSettingsChanges = Partial<Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat'>>;
+export type TenantSettingsChanges = Partial<Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat' | 'embeddingEnabled'>>;
 
 export const BULK_ACTION_LIMIT = { min: 1, max: 100_000, default: 1000 } as const;
 
-/** Account-wide switches: creator mode for embedding, the bulk-action limit (section 4.5 rule 6), dashboard chat. */
+/** Account-wide switches: embedding itself and its creator mode, the bulk-action limit (section 4.5 rule 6), dashboard chat. */
 export class TenantSettingsService {
   constructor(
     private readonly db: Kysely<Database>,
@@ -30,6 +32,7 @@ export class TenantSettingsService {
       useCreatorMode: row?.use_creator_mode ?? false,
       bulkActionLimit: row?.bulk_action_limit ?? BULK_ACTION_LIMIT.default,
       showDashboardChat: row?.show_dashboard_chat ?? true,
+      embeddingEnabled: row?.embedding_enabled ?? true,
       maxExternalUsers: this.maxExternalUsers,
     };
   }
@@ -46,6 +49,7 @@ export class TenantSettingsService {
     if (input.useCreatorMode !== undefined) changes.use_creator_mode = input.useCreatorMode;
     if (limit !== undefined) changes.bulk_action_limit = limit;
     if (input.showDashboardChat !== undefined) changes.show_dashboard_chat = input.showDashboardChat;
+    if (input.embeddingEnabled !== undefined) changes.embedding_enabled = input.embeddingEnabled;
     await new TenantSettingsRepo(db).save(accountId, changes);
     return this.get(accountId, db);
   }

@@ -13,6 +13,7 @@ describeOnStores(
         useCreatorMode: false,
         bulkActionLimit: 1000,
         showDashboardChat: true,
+        embeddingEnabled: true,
         maxExternalUsers: 4321,
       });
     });
