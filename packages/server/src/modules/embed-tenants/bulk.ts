@@ -1,6 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
 import { ApiError, badRequest } from '../../http/errors.js';
+import { assertGoodValues } from '../../http/text-rule.js';
 import type { Executor } from '../../store/executor.js';
 import type { Catalog } from './external-user-repo.js';
 import type { Catalogs, ExternalUserChange } from './external-users.js';
@@ -12,6 +13,7 @@ const NOT_ACCEPTED = ['userAttributes', 'securityContext'] as const;
 /** The same rules as the single-user body, checked here so that one bad entry fails alone. */
 export function parseEntry(raw: unknown): ProvisionEmbedUserInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('Each entry of users must be an object');
+  assertGoodValues(raw, '');
   const refused = NOT_ACCEPTED.filter((field) => field in raw);
   if (refused.length > 0) throw badRequest(`${refused.join(' and ')} cannot be provisioned; send them with generate-session`);
   if (!Value.Check(ProvisionEmbedUserInput, [EmbedUserProfile], raw)) {

@@ -125,7 +125,7 @@ export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${base}/users`, {
-    config: admins,
+    config: { ...admins, bulkEntries: 'users', entriesTypedByRoute: true },
     schema: {
       operationId: 'provisionEmbedUsers',
       tags,

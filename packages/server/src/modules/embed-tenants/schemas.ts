@@ -71,10 +71,13 @@ export const ProvisionEmbedUserInput = Type.Object(
 );
 export type ProvisionEmbedUserInput = Static<typeof ProvisionEmbedUserInput>;
 
-/** Entries are checked one by one by the service, so one bad entry fails alone (4.5 rule 5). */
+/**
+ * Entries are typed for the spec but checked one by one by the service, so one bad entry fails
+ * alone (4.5 rule 5): the route's `bulkEntries` tells the validation layer to leave them to it.
+ */
 export const ProvisionEmbedUsersInput = Type.Object(
   {
-    users: Type.Array(Type.Unknown(), {
+    users: Type.Array(Type.Ref(ProvisionEmbedUserInput), {
       description: 'User objects as for provisionEmbedUser. At most the bulkActionLimit tenant setting.',
     }),
   },

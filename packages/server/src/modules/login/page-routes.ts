@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
+import { badEncodingIn, badValue } from '../../http/text-rule.js';
 import { DEVICE_PAGE_PATH } from './device.js';
 import { INVITE_PAGE_PATH } from './invites.js';
 import { devicePage, donePage, invitePage, PAGE_CSP } from './pages.js';
@@ -13,7 +14,11 @@ const pageResponses = { 200: html('The page'), 400: html('The page with what was
 const formConsumes = ['application/x-www-form-urlencoded'];
 
 export function parseForm(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) {
-  done(null, Object.fromEntries(new URLSearchParams(body.toString())));
+  const text = body.toString();
+  // URLSearchParams would turn an escape that is not UTF-8 into U+FFFD without a word.
+  const problem = badEncodingIn(text, 'form field');
+  if (problem) return done(badValue(problem));
+  done(null, Object.fromEntries(new URLSearchParams(text)));
 }
 
 function sendPage(reply: FastifyReply, status: number, page: string) {
