@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Timestamp } from '../../http/common-schemas.js';
+import { StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
 import { MAX_GROUP_NAME } from '../groups/service.js';
 import { ATTRIBUTE_NAME } from '../user-attributes/check.js';
 import { EmbedUserProfile, GroupNames } from '../embed-tenants/schemas.js';
 
-const AttributeType = Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('string_array'), Type.Literal('number_array')]);
+const AttributeType = StringEnum(['string', 'number', 'string_array', 'number_array']);
 
 /** Section 2.6. The type must match the definition's; `null` clears the stored value. */
 export const EmbedUserAttributeInput = Type.Object(

@@ -6,6 +6,7 @@ import { badEncodingIn, badValue } from '../../http/text-rule.js';
 import { DEVICE_PAGE_PATH } from './device.js';
 import { INVITE_PAGE_PATH } from './invites.js';
 import { devicePage, donePage, invitePage, PAGE_CSP } from './pages.js';
+import { StringEnum } from '../../http/common-schemas.js';
 
 const tags = ['Authentication'];
 const open = { auth: 'public' as const, needsAccount: true };
@@ -62,7 +63,7 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         user_code: Type.String({ maxLength: 20 }),
         email: Type.String({ maxLength: 320 }),
         password: Type.String({ maxLength: 256 }),
-        decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]),
+        decision: StringEnum(['approve', 'deny']),
       }),
       response: pageResponses,
     },
