@@ -53,6 +53,8 @@ describe('validation messages', () => {
     ['body', '/users/3/email', 'users[3].email'],
     ['querystring', '', 'the query parameters'],
     ['headers', '/if-match', 'header if-match'],
+    ['entry', '', 'entry'],
+    ['entry', '/userProfile/displayName', 'userProfile.displayName'],
   ])('names %s %s as %s', (context, path, expected) => {
     expect(fieldName(context, path)).toBe(expected);
   });

@@ -104,12 +104,13 @@ const parts: Record<string, string> = { querystring: 'query parameter', params: 
 
 /**
  * `users[0].email` for a body field, `query parameter first` for the others; the body itself is
- * `body`. ajv writes paths as JSON Pointers (RFC 6901), escaping `/` and `~`.
+ * `body`, and a bulk entry checked alone is `entry`. ajv writes paths as JSON Pointers (RFC 6901), escaping `/` and `~`.
  */
 export function fieldName(context: string | undefined, instancePath: string): string {
   const segments = instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const dotted = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '');
   const part = parts[context ?? 'body'];
-  if (!part) return dotted || 'body';
+  // Any other context (a bulk entry, say) names its root by itself.
+  if (!part) return dotted || (context ?? 'body');
   return dotted ? `${part} ${dotted}` : `the ${part}s`;
 }
