@@ -34,6 +34,7 @@ describe('validation messages', () => {
     ['a URL', Body({ authUrl: Type.String({ format: 'url' }) }), { authUrl: 'nope' }, 'authUrl must be a URL'],
     ['too few items', Body({ ids: Type.Array(Type.Integer(), { minItems: 1 }) }), { ids: [] }, 'ids must have at least 1 item'],
     ['too many items', Body({ ids: Type.Array(Type.Integer(), { maxItems: 2 }) }), { ids: [1, 2, 3] }, 'ids must have at most 2 items'],
+    ['an empty patch', Type.Object({ a: Type.Optional(Type.String()) }, { minProperties: 1 }), {}, 'body must not be empty: send at least one of its properties'],
     ['a minimum', Body({ n: Type.Integer({ minimum: 1 }) }), { n: 0 }, 'n must be at least 1'],
     ['a query maximum', Type.Object({ first: Type.Integer({ maximum: 1000 }) }), { first: '5000' }, 'query parameter first must be at most 1000', 'querystring'],
     ['a path parameter type', Type.Object({ id: Type.Integer() }), { id: 'abc' }, 'path parameter id must be an integer', 'params'],

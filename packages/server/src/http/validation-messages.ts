@@ -43,7 +43,9 @@ function sentence(error: ValidationIssue, context: string | undefined): string {
     case 'maxItems':
       return `${field} must have at most ${plural(params.limit, 'item')}`;
     case 'minProperties':
-      return `${field} must have at least ${plural(params.limit, 'property', 'properties')}`;
+      return params.limit === 1
+        ? `${field} must not be empty: send at least one of its properties`
+        : `${field} must have at least ${plural(params.limit, 'property', 'properties')}`;
     case 'minimum':
       return `${field} must be at least ${String(params.limit)}`;
     case 'maximum':
