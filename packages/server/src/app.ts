@@ -11,7 +11,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { openApiPlugin } from './http/openapi.js';
-import { PlatformError } from './http/common-schemas.js';
+import { Deleted, PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
 import { modules } from './modules/index.js';
 
@@ -88,6 +88,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   installValidation(app);
   installErrorHandling(app);
   app.addSchema(PlatformError);
+  app.addSchema(Deleted);
   app.addSchema(PageInfo);
   await app.register(openApiPlugin, { config });
   await app.register(tenancyPlugin);

@@ -37,6 +37,19 @@ describeOnStores('bad input', (server) => {
     expect(response.body.requestId).toBe(response.headers['x-request-id']);
   });
 
+  it.each<[string, string, (id: number) => string, unknown, string]>([
+    ['an unknown role', 'POST', () => '/api/v1/users', { email: 'role@example.com', role: 'owner' }, 'role must be one of admin, member'],
+    ['a short password', 'PUT', (id) => `/api/v1/users/${id}/password`, { password: 'short' }, 'password must be at least 12 characters'],
+    ['an attribute type', 'POST', () => '/api/v1/user-attributes', { name: 'x', type: 'text' }, 'type must be one of string, number, string_array, number_array'],
+    ['a nested e-mail', 'POST', () => '/api/v1/users', { email: 'not-an-address' }, 'email must be an e-mail address'],
+    ['a page size', 'GET', () => '/api/v1/users?first=5000', undefined, 'query parameter first must be at most 1000'],
+  ])('newcomer item 6: %s is refused in a sentence naming the field', async (_label, method, url, body, message) => {
+    const account = await server().newAccount();
+    const response = await account.request({ method: method as 'POST', url: url(account.member.id), as: account.admin, body });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'validation_failed', error: message });
+  });
+
   it('a body over 1 MiB gets 413', async () => {
     const response = await post(JSON.stringify({ ...valid, name: 'x'.repeat(BODY_LIMIT) }));
     expect(response.status).toBe(413);

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorStatus, type ErrorCode } from './errors.js';
 import { pathOf } from './logger.js';
+import { describeValidation } from './validation-messages.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,7 +56,7 @@ function surfaceOfPath(url: string): Surface {
 function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) {
-    return new ApiError('validation_failed', describeValidation(error));
+    return new ApiError('validation_failed', describeValidation(error.validation, error.validationContext));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -74,19 +75,4 @@ function toApiError(error: FastifyError | ApiError): ApiError {
     return new ApiError(code, error.message);
   }
   return new ApiError('internal_error', 'Internal server error');
-}
-
-function describeValidation(error: FastifyError): string {
-  const first = error.validation?.[0];
-  if (first?.keyword === 'additionalProperties') {
-    const field = (first.params as { additionalProperty?: string }).additionalProperty;
-    const where = first.instancePath ? `${error.validationContext}${first.instancePath}` : error.validationContext;
-    return `${where} has an unknown property "${field}"`;
-  }
-  if (first?.keyword === 'required') {
-    const field = (first.params as { missingProperty?: string }).missingProperty;
-    const where = first.instancePath ? `${error.validationContext}${first.instancePath}` : error.validationContext;
-    return `${where} is missing the required property "${field}"`;
-  }
-  return error.message;
 }

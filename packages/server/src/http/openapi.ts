@@ -5,17 +5,53 @@ import { Type } from '@sinclair/typebox';
 import type { CredentialKind } from './principal.js';
 import type { Surface } from './error-handler.js';
 import type { Config } from '../config.js';
+import { BODY_EXAMPLES } from './examples.js';
 
-/** Operation groups of the specification (section 1), plus the surfaces it names elsewhere. */
-export const TAGS = [
-  'Deployments', 'Deployment Creation', 'Environments', 'Env Variables', 'Regions', 'Data Model',
-  'Data Model Uploads', 'GitHub', 'GitHub Connection', 'dbt Sync', 'Folders', 'Reports', 'Workbooks',
-  'Notifications', 'Workspace', 'Users Admin', 'User Attributes', 'User Attribute Values',
-  'Tenant Settings', 'OAuth Integrations', 'User OAuth Tokens', 'OIDC Token Configs', 'App Theme',
-  'Embed', 'Embed Tenants', 'Dashboard Embed Access', 'OpenAPI Spec',
+/**
+ * Operation groups of the specification (section 1), plus the surfaces it names elsewhere, each
+ * with what it holds. The document lists only the tags that have operations: a group of the
+ * specification not served yet appears once its first route does.
+ */
+export const TAG_DESCRIPTIONS = {
+  Deployments: 'Deployments of the account: the unit that holds a data model, environments and the data API.',
+  'Deployment Creation': 'Creating a deployment.',
+  Environments: 'Environments of a deployment (production, staging, development branches) and their tokens.',
+  'Env Variables': 'Environment variables of a deployment.',
+  Regions: 'Regions a deployment can run in.',
+  'Data Model': 'The data model of a deployment: cubes, views and their files.',
+  'Data Model Uploads': 'Uploading data model files.',
+  GitHub: 'GitHub repositories as the source of a data model.',
+  'GitHub Connection': 'Connecting an account to GitHub.',
+  'dbt Sync': 'Synchronising a data model from a dbt project.',
+  Folders: 'Folders that organise reports and workbooks.',
+  Reports: 'Saved reports of a deployment.',
+  Workbooks: 'Workbooks and their dashboards.',
+  Notifications: 'Scheduled notifications and their recipients.',
+  Workspace: 'Items of the personal and shared workspaces.',
+  'Users Admin': 'Users and user groups of the account.',
+  'User Attributes': 'Attributes defined for the users of the account, used in access policies and embedding.',
+  'User Attribute Values': "A user's values of the account's user attributes.",
+  'Tenant Settings': 'Settings of the account, such as embedding, creator mode and the bulk action limit.',
+  'OAuth Integrations': 'OAuth clients the account uses to reach other services.',
+  'User OAuth Tokens': 'OAuth tokens users hold for the integrations.',
+  'OIDC Token Configs': 'OpenID Connect token configurations.',
+  'App Theme': 'The look of the application and of embedded dashboards.',
+  Embed: 'Signed embedding: sessions minted for external or internal users, exchanged for embed tokens.',
+  'Embed Tenants': 'Groups, user attributes and provisioned users inside an embed tenant.',
+  'Dashboard Embed Access': 'Which dashboards may be embedded, and by whom.',
+  'OpenAPI Spec': 'This document.',
   // Not in the specification's list; each names a surface the specification describes.
-  'API Keys', 'SCIM Tokens', 'SCIM', 'Authentication', 'Data API', 'Health', 'Telemetry',
-] as const;
+  'API Keys': 'API keys: credentials for scripts and servers, scoped by role and deployments.',
+  'SCIM Tokens': 'Bearer tokens that identity providers use for SCIM provisioning.',
+  SCIM: 'SCIM 2.0 (RFC 7643 and RFC 7644) users and groups, for identity providers such as Okta and Entra ID.',
+  Authentication: 'Signing in: the device flow of the command-line client, tokens, passwords and invites.',
+  'Data API': 'Queries against the semantic layer of a deployment.',
+  Health: 'Liveness and readiness, for load balancers and orchestrators.',
+  Telemetry: 'Anonymous usage events of the command-line client.',
+} as const satisfies Record<string, string>;
+
+export type Tag = keyof typeof TAG_DESCRIPTIONS;
+export const TAGS = Object.keys(TAG_DESCRIPTIONS) as Tag[];
 
 const securityScheme: Record<CredentialKind, string> = {
   accessToken: 'bearerAuth',
@@ -41,7 +77,11 @@ const describe: Record<number, string> = {
  */
 export const openApiPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
   app.addSchema(Type.Object({ error: Type.String() }, { $id: 'DataApiError' }));
-  app.addHook('onRoute', (route) => completeOperation(route));
+  const used = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    completeOperation(route);
+    for (const tag of (route.schema?.tags as string[] | undefined) ?? []) used.add(tag);
+  });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -50,18 +90,8 @@ export const openApiPlugin = fp(async (app: FastifyInstance, opts: { config: Con
         version: '1.0.0',
         description: 'Embedding, provisioning, identity, SCIM 2.0, deployments and the data API of Plinth.',
       },
-      servers: [
-        {
-          url: '{scheme}://{tenant}.{domain}',
-          description: 'Your account. A custom domain replaces the whole host.',
-          variables: {
-            scheme: { default: 'https', enum: ['https', 'http'] },
-            tenant: { default: opts.config.defaultTenant, description: 'Account subdomain' },
-            domain: { default: opts.config.baseDomain ?? `localhost:${opts.config.port}` },
-          },
-        },
-      ],
-      tags: TAGS.map((name) => ({ name })),
+      servers: [serverOf(opts.config)],
+      tags: TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from `plinth login`.' },
@@ -72,8 +102,44 @@ export const openApiPlugin = fp(async (app: FastifyInstance, opts: { config: Con
       },
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: OpenApiDocument }).openapiObject;
+      return { ...doc, tags: doc.tags?.filter((tag) => used.has(tag.name)), components: withExamples(doc.components) } as never;
+    },
   });
 });
+
+interface OpenApiDocument {
+  tags?: Array<{ name: string }>;
+  components?: { schemas?: Record<string, Record<string, unknown>> };
+}
+
+function withExamples(components: OpenApiDocument['components']): OpenApiDocument['components'] {
+  const schemas = { ...components?.schemas };
+  for (const [id, example] of Object.entries(BODY_EXAMPLES)) {
+    const schema = schemas[id];
+    if (schema && !schema.examples) schemas[id] = { ...schema, examples: [example] };
+  }
+  return { ...components, schemas };
+}
+
+/**
+ * The address clients call: PLINTH_PUBLIC_URL, else the address the server listens on. With a
+ * base domain each account has its own host, so the account is a variable of the URL.
+ */
+export function serverOf(config: Config) {
+  const publicUrl = (config as Config & { publicUrl?: string }).publicUrl;
+  if (config.baseDomain) {
+    const scheme = publicUrl ? new URL(publicUrl).protocol.replace(':', '') : 'http';
+    return {
+      url: `${scheme}://{tenant}.${config.baseDomain}`,
+      description: 'Your account, at its subdomain. A custom domain replaces the whole host.',
+      variables: { tenant: { default: config.defaultTenant, description: 'Account subdomain' } },
+    };
+  }
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { url: publicUrl ?? `http://${host}:${config.port}`, description: 'This server' };
+}
 
 function completeOperation(route: RouteOptions) {
   const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };

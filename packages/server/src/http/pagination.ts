@@ -3,6 +3,7 @@ import { badRequest } from './errors.js';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
+const MAX_ID = 2_147_483_647;
 
 export const PageQuery = Type.Object({
   first: Type.Optional(
@@ -40,9 +41,11 @@ export function encodeCursor(id: number): string {
 
 export function decodeCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined || cursor === '') return undefined;
-  const match = /^id:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw badRequest('Invalid cursor in "after"');
-  return Number(match[1]);
+  const match = /^id:(\d{1,10})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const id = match ? Number(match[1]) : Number.NaN;
+  // Ids are 32-bit: a larger one would fail in the database, not here, as a 500.
+  if (!(id <= MAX_ID)) throw badRequest('Invalid cursor in "after"');
+  return id;
 }
 
 /**

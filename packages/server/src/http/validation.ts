@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { badEncodingIn, badValue, badValueIn } from './text-rule.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -12,16 +13,74 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 export function installValidation(app: FastifyInstance) {
   const strict = makeAjv(false);
   const coercing = makeAjv('array');
-  app.setValidatorCompiler(({ schema, httpPart }) => {
+  const compile = (schema: object, httpPart: string | undefined) => {
     const ajv = httpPart === 'body' ? strict : coercing;
     for (const shared of Object.values(app.getSchemas()) as Array<{ $id?: string }>) {
       if (shared.$id && !ajv.getSchema(shared.$id)) ajv.addSchema(shared);
     }
     return ajv.compile(schema);
+  };
+  app.setValidatorCompiler(({ schema, httpPart }) => compile(schema, httpPart));
+  app.addHook('onRoute', (route) => {
+    const entries = route.config?.bulkEntries;
+    const body = route.schema?.body as TSchemaLike | undefined;
+    if (!entries || !body || !route.config?.entriesTypedByRoute) return;
+    // The entries stay typed in the spec; the route checks each one, so one bad entry fails alone.
+    route.validatorCompiler = ({ schema, httpPart }) =>
+      compile(httpPart === 'body' ? withUntypedEntries(schema as TSchemaLike, entries, app) : schema, httpPart);
+  });
+  installTextRule(app);
+}
+
+type TSchemaLike = { $ref?: string; $id?: string; properties?: Record<string, TSchemaLike>; items?: unknown; [key: string]: unknown };
+
+function withUntypedEntries(schema: TSchemaLike, entries: string, app: FastifyInstance): TSchemaLike {
+  const resolved = schema.$ref ? (app.getSchema(schema.$ref) as TSchemaLike) : schema;
+  const { $id: _id, ...rest } = resolved;
+  const array = resolved.properties?.[entries];
+  if (!array) throw new Error(`bulkEntries names "${entries}", which the body schema does not have`);
+  return { ...rest, properties: { ...resolved.properties, [entries]: { ...array, items: {} } } };
+}
+
+/**
+ * One rule for every operation, before any route sees its input: no string anywhere in the
+ * headers, path, query or body may hold a NUL or a lone surrogate, and no number may be infinite.
+ * Headers, path and query are checked on arrival, before the Host names an account or a
+ * credential is looked up; the body once it is parsed, before schema validation.
+ */
+function installTextRule(app: FastifyInstance) {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const problem =
+      namedProblem(request.headers, 'header') ??
+      namedProblem(request.params, 'path parameter') ??
+      badEncodingIn(queryOf(request.url), 'query parameter') ??
+      namedProblem(request.query, 'query parameter');
+    done(problem ? badValue(problem) : undefined);
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    const body = request.body as Record<string, unknown> | null | undefined;
+    const entries = request.routeOptions.config.bulkEntries;
+    const problem = badValueIn(body, '', entries && body && typeof body === 'object' ? body[entries] : undefined);
+    done(problem ? badValue(problem) : undefined);
   });
 }
 
-function makeAjv(coerceTypes: false | 'array'): Ajv {
+function queryOf(url: string): string {
+  const start = url.indexOf('?');
+  return start < 0 ? '' : url.slice(start + 1);
+}
+
+/** Headers, path and query parameters are named as such: `query parameter after must …`. */
+function namedProblem(values: unknown, kind: string): string | undefined {
+  if (!values || typeof values !== 'object') return undefined;
+  for (const [name, value] of Object.entries(values)) {
+    const problem = badValueIn(name, `A ${kind} name`) ?? badValueIn(value, `${kind} ${name}`);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+export function makeAjv(coerceTypes: false | 'array'): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
   return ajv;

@@ -8,7 +8,7 @@ export const groups: Group = {
   summary: "An embed tenant's groups",
   verbs: [
     listVerb({
-      summary: "List an embed tenant's groups (listEmbedTenantGroups)",
+      summary: "List an embed tenant's groups (getGroups)",
       args: ['<tenant>'],
       path: ([t]) => `${tenantPath(t)}/groups`,
       columns: [['ID', 'id'], ['Name', 'name'], ['Users', 'userCount'], ['Description', 'description']],
@@ -22,7 +22,7 @@ export const attributes: Group = {
   summary: "An embed tenant's user attributes",
   verbs: [
     listVerb({
-      summary: "List an embed tenant's user attributes (listEmbedTenantUserAttributes)",
+      summary: "List an embed tenant's user attributes (getUserAttributes)",
       args: ['<tenant>'],
       path: ([t]) => `${tenantPath(t)}/user-attributes`,
       columns: [['ID', 'id'], ['Name', 'name'], ['Type', 'type'], ['Display name', 'displayName'], ['Default', 'defaultValue']],

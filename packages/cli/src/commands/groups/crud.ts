@@ -11,13 +11,13 @@ export const list = listVerb({
   path: () => '/api/v1/user-groups',
   columns: [['ID', 'id'], ['Name', 'name'], ['Users', 'userCount'], ['Description', 'description']],
 });
-export const get = getVerb({ summary: 'Show one group (getGroup)', path: ([g]) => `/api/v1/user-groups/${id(g)}` });
+export const get = getVerb({ summary: 'Show one group (getUserGroup)', path: ([g]) => `/api/v1/user-groups/${id(g)}` });
 export const create = bodyVerb({
-  name: 'create', summary: 'Create a group (createGroup)', method: 'POST', path: () => '/api/v1/user-groups', options, fields,
+  name: 'create', summary: 'Create a group (createUserGroup)', method: 'POST', path: () => '/api/v1/user-groups', options, fields,
   done: (_a, data) => `Created group ${data?.id}`,
 });
 export const update = bodyVerb({
-  name: 'update', summary: 'Rename or describe a group (updateGroup)', method: 'PATCH', args: ['<id>'],
+  name: 'update', summary: 'Rename or describe a group (updateUserGroup)', method: 'PATCH', args: ['<id>'],
   path: ([g]) => `/api/v1/user-groups/${id(g)}`, options, fields,
 });
 export const remove = deleteVerb({ summary: 'Delete a group (deleteGroup)', path: ([g]) => `/api/v1/groups/${id(g)}`, what: ([g]) => `group ${g}` });

@@ -3,7 +3,7 @@ import { userFields, userOptions } from './fields.js';
 
 export const create = bodyVerb({
   name: 'create',
-  summary: 'Create an internal user (createUser)',
+  summary: 'Create an internal user (createAccountUser)',
   method: 'POST',
   path: () => '/api/v1/users',
   options: userOptions,

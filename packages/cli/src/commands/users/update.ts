@@ -3,7 +3,7 @@ import { userFields, userOptions } from './fields.js';
 
 export const update = bodyVerb({
   name: 'update',
-  summary: 'Change an internal user (updateUser)',
+  summary: 'Change an internal user (updateAccountUser)',
   method: 'PATCH',
   args: ['<id>'],
   path: ([userId]) => `/api/v1/users/${id(userId)}`,

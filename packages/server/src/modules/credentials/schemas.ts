@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { IntegerId, Timestamp } from '../../http/common-schemas.js';
+import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
 
-export const RoleSchema = Type.Union([Type.Literal('admin'), Type.Literal('member')], { $id: 'Role' });
+export const RoleSchema = StringEnum(['admin', 'member'], { $id: 'Role' });
 
 export const ApiKey = Type.Object(
   {

@@ -1,6 +1,8 @@
-import { Value } from '@sinclair/typebox/value';
 import { sql } from 'kysely';
 import { ApiError, badRequest } from '../../http/errors.js';
+import { assertGoodValues } from '../../http/text-rule.js';
+import { makeAjv } from '../../http/validation.js';
+import { describeValidation } from '../../http/validation-messages.js';
 import type { Executor } from '../../store/executor.js';
 import type { Catalog } from './external-user-repo.js';
 import type { Catalogs, ExternalUserChange } from './external-users.js';
@@ -9,17 +11,18 @@ import { EmbedUserProfile, ProvisionEmbedUserInput } from './schemas.js';
 
 const NOT_ACCEPTED = ['userAttributes', 'securityContext'] as const;
 
+/** The body validator's own rules and wording, for one entry at a time. */
+const entryAjv = makeAjv(false).addSchema(EmbedUserProfile);
+const validateEntry = entryAjv.compile(ProvisionEmbedUserInput);
+
 /** The same rules as the single-user body, checked here so that one bad entry fails alone. */
 export function parseEntry(raw: unknown): ProvisionEmbedUserInput {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('Each entry of users must be an object');
+  assertGoodValues(raw, '');
   const refused = NOT_ACCEPTED.filter((field) => field in raw);
   if (refused.length > 0) throw badRequest(`${refused.join(' and ')} cannot be provisioned; send them with generate-session`);
-  if (!Value.Check(ProvisionEmbedUserInput, [EmbedUserProfile], raw)) {
-    const error = Value.Errors(ProvisionEmbedUserInput, [EmbedUserProfile], raw).First()!;
-    const field = error.path.replace(/^\//, '').replace(/\//g, '.');
-    throw badRequest(field ? `${field}: ${error.message}` : error.message);
-  }
-  return raw;
+  if (!validateEntry(raw)) throw new ApiError('validation_failed', describeValidation(validateEntry.errors ?? [], 'entry'));
+  return raw as ProvisionEmbedUserInput;
 }
 
 export function rawExternalId(raw: unknown): string | null {

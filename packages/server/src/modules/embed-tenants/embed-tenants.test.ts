@@ -50,8 +50,8 @@ describeOnStores('embed tenants', (server) => {
       const account = await embedAccount(server());
       const { groups, attributes } = await seeded(account);
       const del = (what: string, id: number) => account.request({ method: 'DELETE', url: `/api/v1/embed-tenants/${TENANT}/${what}/${id}`, as: account.admin });
-      expect((await del('groups', groups[0].id)).status).toBe(204);
-      expect((await del('user-attributes', attributes[1].id)).status).toBe(204);
+      expect((await del('groups', groups[0].id)).body).toEqual({ id: groups[0].id, deleted: true });
+      expect((await del('user-attributes', attributes[1].id)).status).toBe(200);
       const user = await account.externalUser('ann', TENANT);
       expect(user.tenantGroups).toEqual(['viewers']);
       expect(user.tenantUserAttributes).toEqual([{ name: 'level', value: 2 }]);
@@ -205,16 +205,16 @@ describeOnStores('embed tenants', (server) => {
     const base = `/api/v1/embed-tenants/${TENANT}`;
     const admin = { kinds: API_KEY_ONLY, role: 'admin' as const };
     authorizationSuite(server, [
-      { operation: 'listEmbedTenantGroups', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/groups` }) },
-      { operation: 'listEmbedTenantUserAttributes', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/user-attributes` }) },
+      { operation: 'getGroups', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/groups` }) },
+      { operation: 'getUserAttributes', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/user-attributes` }) },
       { operation: 'listEmbedTenantUsers', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/users` }) },
       { operation: 'getEmbedTenantUser', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/users/ann` }) },
       {
-        operation: 'deleteEmbedTenantGroup', method: 'DELETE', ...admin, successStatus: 204,
+        operation: 'deleteEmbedTenantGroup', method: 'DELETE', ...admin, successStatus: 200,
         prepare: async (a) => ({ url: `${base}/groups/${(await tenantWith(a)).groups[0].id}` }),
       },
       {
-        operation: 'deleteEmbedTenantUserAttribute', method: 'DELETE', ...admin, successStatus: 204,
+        operation: 'deleteEmbedTenantUserAttribute', method: 'DELETE', ...admin, successStatus: 200,
         prepare: async (a) => ({ url: `${base}/user-attributes/${(await tenantWith(a)).attributes[0].id}` }),
       },
       {

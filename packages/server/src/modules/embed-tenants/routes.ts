@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NoContent } from '../../http/common-schemas.js';
+import { Deleted } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { API_KEY_ONLY } from '../../http/principal.js';
 import {
@@ -28,7 +28,7 @@ export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${base}/groups`, {
     config: admins,
     schema: {
-      operationId: 'listEmbedTenantGroups',
+      operationId: 'getGroups',
       tags,
       summary: "List an embed tenant's groups",
       params: TenantParams,
@@ -46,18 +46,18 @@ export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Delete one of an embed tenant's groups",
       description: 'Memberships of the group are removed with it.',
       params: TenantItemParams,
-      response: { 204: NoContent },
+      response: { 200: Type.Ref(Deleted) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       await tenants.deleteGroup(request.account, request.params.embedTenantName, request.params.id);
-      return reply.code(204).send(null);
+      return { id: request.params.id, deleted: true as const };
     },
   });
 
   app.get(`${base}/user-attributes`, {
     config: admins,
     schema: {
-      operationId: 'listEmbedTenantUserAttributes',
+      operationId: 'getUserAttributes',
       tags,
       summary: "List an embed tenant's user attributes",
       params: TenantParams,
@@ -75,11 +75,11 @@ export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Delete one of an embed tenant's user attributes",
       description: 'Values of the attribute are removed with it; the name can then be defined again with another type.',
       params: TenantItemParams,
-      response: { 204: NoContent },
+      response: { 200: Type.Ref(Deleted) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       await tenants.deleteAttribute(request.account, request.params.embedTenantName, request.params.id);
-      return reply.code(204).send(null);
+      return { id: request.params.id, deleted: true as const };
     },
   });
 
@@ -125,7 +125,7 @@ export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${base}/users`, {
-    config: admins,
+    config: { ...admins, bulkEntries: 'users', entriesTypedByRoute: true },
     schema: {
       operationId: 'provisionEmbedUsers',
       tags,

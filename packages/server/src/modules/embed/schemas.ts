@@ -1,11 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Timestamp } from '../../http/common-schemas.js';
+import { StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
 import { MAX_GROUP_NAME } from '../groups/service.js';
 import { ATTRIBUTE_NAME } from '../user-attributes/check.js';
 import { GroupNames } from '../embed-tenants/schemas.js';
 
-const AttributeType = Type.Union([Type.Literal('string'), Type.Literal('number'), Type.Literal('string_array'), Type.Literal('number_array')]);
+const AttributeType = StringEnum(['string', 'number', 'string_array', 'number_array']);
 
 /** Cube Cloud clients send `null` for an optional field they leave out: it means omitted (request.ts drops it). */
 const Omissible = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));

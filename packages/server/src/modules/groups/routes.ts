@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NoContent } from '../../http/common-schemas.js';
+import { Deleted, NoContent } from '../../http/common-schemas.js';
 import { PageQuery, type Page } from '../../http/pagination.js';
 import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { UserList } from '../users/schemas.js';
@@ -39,7 +39,7 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/user-groups', {
     config: admins,
     schema: {
-      operationId: 'createGroup',
+      operationId: 'createUserGroup',
       tags,
       summary: 'Create a group',
       body: Type.Ref(CreateUserGroupBody),
@@ -62,14 +62,14 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/api/v1/user-groups/:id', {
     config: readers,
-    schema: { operationId: 'getGroup', tags, summary: 'Get a group', params: GroupParams, response: { 200: Type.Ref(UserGroup) } },
+    schema: { operationId: 'getUserGroup', tags, summary: 'Get a group', params: GroupParams, response: { 200: Type.Ref(UserGroup) } },
     handler: async (request) => toView(await groups.get(request.account.id, request.params.id)),
   });
 
   app.patch('/api/v1/user-groups/:id', {
     config: admins,
     schema: {
-      operationId: 'updateGroup',
+      operationId: 'updateUserGroup',
       tags,
       summary: 'Update a group',
       params: GroupParams,
@@ -87,11 +87,11 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Delete a group',
       description: 'Its memberships go with it.',
       params: GroupParams,
-      response: { 204: NoContent },
+      response: { 200: Type.Ref(Deleted) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       await groups.delete(request.account.id, request.params.id);
-      return reply.code(204).send(null);
+      return { id: request.params.id, deleted: true as const };
     },
   });
 

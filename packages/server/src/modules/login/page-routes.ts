@@ -2,9 +2,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
+import { badEncodingIn, badValue } from '../../http/text-rule.js';
 import { DEVICE_PAGE_PATH } from './device.js';
 import { INVITE_PAGE_PATH } from './invites.js';
 import { devicePage, donePage, invitePage, PAGE_CSP } from './pages.js';
+import { StringEnum } from '../../http/common-schemas.js';
 
 const tags = ['Authentication'];
 /** The pages hold user codes, invite tokens and passwords typed into them: never cached. */
@@ -17,7 +19,11 @@ const pageResponses = {
 const formConsumes = ['application/x-www-form-urlencoded'];
 
 export function parseForm(_request: FastifyRequest, body: string | Buffer, done: (error: Error | null, value?: unknown) => void) {
-  done(null, Object.fromEntries(new URLSearchParams(body.toString())));
+  const text = body.toString();
+  // URLSearchParams would turn an escape that is not UTF-8 into U+FFFD without a word.
+  const problem = badEncodingIn(text, 'form field');
+  if (problem) return done(badValue(problem));
+  done(null, Object.fromEntries(new URLSearchParams(text)));
 }
 
 function sendPage(reply: FastifyReply, status: number, page: string) {
@@ -60,7 +66,7 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         user_code: Type.String({ maxLength: 20 }),
         email: Type.String({ maxLength: 320 }),
         password: Type.String({ maxLength: 256 }),
-        decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')]),
+        decision: StringEnum(['approve', 'deny']),
       }),
       response: pageResponses,
     },

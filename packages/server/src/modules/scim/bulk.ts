@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../http/errors.js';
+import { assertGoodValues } from '../../http/text-rule.js';
 import type { ScimGroupService } from './group-service.js';
 import { scimError, scimErrorBody, URN, invalidSyntax, invalidValue } from './errors.js';
 import type { ScimResource } from './mappers.js';
@@ -125,6 +126,7 @@ async function runOne(
   const method = op.method.toUpperCase();
   const base: BulkResult = { method, ...(op.bulkId ? { bulkId: op.bulkId } : {}), status: '200' };
   try {
+    assertGoodValues(op, '');
     const path = resolveRefs(op.path, created) as string;
     const data = resolveRefs(op.data, created);
     const match = PATH.exec(path);

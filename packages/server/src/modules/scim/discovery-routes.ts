@@ -59,7 +59,7 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${SCIM_PREFIX}/Bulk`, {
-    config: scimRoute,
+    config: { ...scimRoute, bulkEntries: 'Operations' },
     schema: {
       operationId: 'scimBulk', tags, summary: 'Run SCIM operations in bulk',
       description: 'RFC 7644 §3.7, with bulkId references and failOnErrors. At most bulkActionLimit operations (413 beyond).',

@@ -37,7 +37,7 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimGetGroup', tags, summary: 'Get a SCIM group',
+      operationId: 'getGroup', tags, summary: 'Get a SCIM group',
       description: '304 when If-None-Match names the current version.',
       params: ResourceParams, querystring: ProjectionQuery, headers: ScimGetHeaders,
       response: { 200: Type.Ref(ScimGroup), 304: NotModified },
@@ -55,7 +55,7 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${SCIM_PREFIX}/Groups`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimCreateGroup', tags, summary: 'Create a SCIM group',
+      operationId: 'createGroup', tags, summary: 'Create a SCIM group',
       description: 'Creates a tenant-wide group; displayName is unique in the account (409 uniqueness).',
       querystring: ProjectionQuery,
       body: Type.Ref(ScimGroup),
@@ -70,7 +70,7 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimReplaceGroup', tags, summary: 'Replace a SCIM group',
+      operationId: 'replaceGroup', tags, summary: 'Replace a SCIM group',
       description: 'RFC 7644 §3.5.1: the members become exactly those sent (none when members is left out).',
       params: ResourceParams, querystring: ProjectionQuery, headers: ScimHeaders,
       body: Type.Ref(ScimGroup),
@@ -86,7 +86,7 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimPatchGroup', tags, summary: 'Patch a SCIM group',
+      operationId: 'patchGroup', tags, summary: 'Patch a SCIM group',
       description: 'RFC 7644 §3.5.2, e.g. add members, remove members[value eq "<id>"], replace members. All operations apply, or none.',
       params: ResourceParams, querystring: ProjectionQuery, headers: ScimHeaders,
       body: Type.Ref(ScimPatchOp),

@@ -29,14 +29,25 @@ export interface PlannedList {
 
 export function planList(params: ListParams, target: FilterTarget, options: FilterOptions = {}): PlannedList {
   // §3.4.2.4: startIndex below 1 is read as 1, a negative count as 0.
-  const startIndex = Math.max(1, Math.trunc(params.startIndex ?? 1));
-  const count = Math.min(MAX_RESULTS, Math.max(0, Math.trunc(params.count ?? DEFAULT_COUNT)));
+  const startIndex = Math.max(1, Math.trunc(withinRange('startIndex', params.startIndex) ?? 1));
+  const count = Math.min(MAX_RESULTS, Math.max(0, Math.trunc(withinRange('count', params.count) ?? DEFAULT_COUNT)));
   const where = params.filter !== undefined && params.filter.trim() !== '' ? filterToSql(parseFilter(params.filter), target, options) : undefined;
   return {
     query: { where, orderBy: sortOf(params, target, options), offset: startIndex - 1, limit: count },
     startIndex,
     projection: Projection.of(target.type, params.attributes, params.excludedAttributes),
   };
+}
+
+/** SCIM integers are 32-bit (RFC 7643 §2.3.4); a larger offset would fail in the database as a 500. */
+const MAX_INTEGER = 2_147_483_647;
+
+function withinRange(name: 'startIndex' | 'count', value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || Math.abs(value) > MAX_INTEGER) {
+    throw invalidValue(`${name} must be an integer between -${MAX_INTEGER} and ${MAX_INTEGER}`);
+  }
+  return value;
 }
 
 function sortOf(params: ListParams, target: FilterTarget, options: FilterOptions): ListQuery['orderBy'] {

@@ -12,7 +12,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Users`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimListUsers', tags, summary: 'List SCIM users',
+      operationId: 'listUsers', tags, summary: 'List SCIM users',
       description: 'RFC 7644 §3.4.2: filter, sort, startIndex/count paging and attribute selection.',
       querystring: ListQuery,
       response: { 200: Type.Ref(ScimUserList) },
@@ -34,7 +34,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Users/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimGetUser', tags, summary: 'Get a SCIM user',
+      operationId: 'getUser', tags, summary: 'Get a SCIM user',
       description: 'Section 4.2. 304 when If-None-Match names the current version.',
       params: ResourceParams, querystring: ProjectionQuery, headers: ScimGetHeaders,
       response: { 200: Type.Ref(ScimUser), 304: NotModified },
@@ -51,7 +51,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${SCIM_PREFIX}/Users`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimCreateUser', tags, summary: 'Create a SCIM user',
+      operationId: 'createUser', tags, summary: 'Create a SCIM user',
       description: 'Creates an internal user with the member role. userName is unique case-insensitively (409 uniqueness).',
       querystring: ProjectionQuery,
       body: Type.Ref(ScimUser),
@@ -66,7 +66,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(`${SCIM_PREFIX}/Users/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimReplaceUser', tags, summary: 'Replace a SCIM user',
+      operationId: 'replaceUser', tags, summary: 'Replace a SCIM user',
       description: 'RFC 7644 §3.5.1. Attributes left out are cleared, except active. Attributes of other schemas are ignored.',
       params: ResourceParams, querystring: ProjectionQuery, headers: ScimHeaders,
       body: Type.Ref(ScimUser),
@@ -83,7 +83,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(`${SCIM_PREFIX}/Users/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimPatchUser', tags, summary: 'Patch a SCIM user',
+      operationId: 'patchUser', tags, summary: 'Patch a SCIM user',
       description: 'RFC 7644 §3.5.2: add, replace and remove, with or without a path. All operations apply, or none.',
       params: ResourceParams, querystring: ProjectionQuery, headers: ScimHeaders,
       body: Type.Ref(ScimPatchOp),
@@ -99,7 +99,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(`${SCIM_PREFIX}/Users/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimDeleteUser', tags, summary: 'Delete a SCIM user',
+      operationId: 'deleteUser', tags, summary: 'Delete a SCIM user',
       description: 'Deletes the internal user with their keys, tokens and memberships; a later GET is 404.',
       params: ResourceParams, headers: ScimHeaders,
       response: { 204: NoContent, 409: scimErrorRef('The account\'s last active admin'), 412: scimErrorRef('If-Match names another version') },

@@ -1,7 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TAGS } from '../../http/openapi.js';
-import { describeOnStores } from '../../test-support/server.js';
+import { BODY_EXAMPLES } from '../../http/examples.js';
+import { serverOf, TAGS } from '../../http/openapi.js';
+import { makeAjv } from '../../http/validation.js';
+import { describeOnStores, testConfig } from '../../test-support/server.js';
 
 type Operation = {
   operationId?: string;
@@ -110,6 +112,119 @@ describeOnStores('GET /api/v1/spec', (server) => {
       'deleteOAuthIntegration', 'createDeployment', 'getDeployments', 'getDeployment',
     ];
     expect(required.filter((id) => !ids.has(id))).toEqual([]);
+  });
+});
+
+/**
+ * Operations the reference (Cube Cloud's OPERATIONS.md) also has, under an operationId that is
+ * unique there: the served operation carries the same id, so clients generated from either work.
+ */
+const REFERENCE_IDS: Array<[method: string, path: string, operationId: string]> = [
+  ['get', '/api/v1/deployments', 'getDeployments'],
+  ['get', '/api/v1/deployments/{deploymentId}', 'getDeployment'],
+  ['get', '/api/v1/users', 'getUsers'],
+  ['get', '/api/v1/users/me', 'getMe'],
+  ['post', '/api/v1/embed/generate-session', 'generateSession'],
+  ['post', '/api/v1/embed/session/token', 'postTokenBySessionId'],
+  ['get', '/api/v1/embed-tenants/{embedTenantName}/groups', 'getGroups'],
+  ['get', '/api/v1/embed-tenants/{embedTenantName}/user-attributes', 'getUserAttributes'],
+  ['get', '/api/scim/v2/Users', 'listUsers'],
+  ['post', '/api/scim/v2/Users', 'createUser'],
+  ['get', '/api/scim/v2/Users/{id}', 'getUser'],
+  ['put', '/api/scim/v2/Users/{id}', 'replaceUser'],
+  ['patch', '/api/scim/v2/Users/{id}', 'patchUser'],
+  ['delete', '/api/scim/v2/Users/{id}', 'deleteUser'],
+  ['post', '/api/scim/v2/Groups', 'createGroup'],
+  ['get', '/api/scim/v2/Groups/{id}', 'getGroup'],
+  ['put', '/api/scim/v2/Groups/{id}', 'replaceGroup'],
+  ['patch', '/api/scim/v2/Groups/{id}', 'patchGroup'],
+];
+
+/** Deletes the reference answers with 200 and a JSON body rather than 204. */
+const DELETES_WITH_BODY = [
+  '/api/v1/groups/{id}', '/api/v1/user-attributes/{id}',
+  '/api/v1/embed-tenants/{embedTenantName}/groups/{id}', '/api/v1/embed-tenants/{embedTenantName}/user-attributes/{id}',
+];
+
+/** The main request and response bodies, which carry an example. */
+const WITH_EXAMPLES = [
+  'CreateApiKeyInput', 'CreatedApiKey', 'CreateDeploymentInput', 'Deployment', 'CreateOAuthIntegrationInput', 'OAuthIntegration',
+  'CreateUserInput', 'User', 'CreateUserGroupInput', 'UserGroup', 'CreateUserAttributeInput', 'UserAttribute',
+  'GenerateSessionInput', 'GenerateSessionResponse', 'EmbedTokenResponse', 'ProvisionEmbedUserInput', 'ProvisionEmbedUsersInput',
+  'ProvisionEmbedUsersResult', 'UpdateTenantSettingsInput', 'TenantSettings', 'Deleted',
+];
+
+function schemasIn(node: unknown, path = ''): Array<[string, Record<string, unknown>]> {
+  if (Array.isArray(node)) return node.flatMap((item, i) => schemasIn(item, `${path}/${i}`));
+  if (!node || typeof node !== 'object') return [];
+  const entries = Object.entries(node as Record<string, unknown>);
+  return [[path, node as Record<string, unknown>], ...entries.flatMap(([key, child]) => schemasIn(child, `${path}/${key}`))];
+}
+
+describeOnStores('the published contract', (server) => {
+  let doc: any;
+  beforeAll(async () => {
+    const response = await server().app.inject({ method: 'GET', url: '/api/v1/spec', headers: { host: 'anything' } });
+    doc = JSON.parse(response.body);
+  });
+
+  it('lists a fixed set of strings as an enum, never as an anyOf of constants', () => {
+    const unions = schemasIn(doc).filter(([, schema]) =>
+      (['anyOf', 'oneOf'] as const).some((k) => Array.isArray(schema[k]) && (schema[k] as Array<{ const?: unknown }>).every((b) => b.const !== undefined)),
+    );
+    expect(unions.map(([path]) => path)).toEqual([]);
+    expect(doc.components.schemas.Role).toMatchObject({ type: 'string', enum: ['admin', 'member'] });
+    expect(doc.components.schemas.CreateUserAttributeInput.properties.type.enum).toEqual(['string', 'number', 'string_array', 'number_array']);
+  });
+
+  it('describes every tag it lists, and lists only tags that have operations, every one of them', () => {
+    const used = new Set(operationsOf(doc).flatMap(({ op }) => op.tags ?? []));
+    const listed = doc.tags.map((t: { name: string }) => t.name);
+    expect(listed.sort()).toEqual([...used].sort());
+    for (const tag of doc.tags) expect(tag.description, tag.name).toMatch(/\w{3,}/);
+    expect(listed).not.toContain('Workbooks');
+  });
+
+  it('types the entries of bulk provisioning', () => {
+    const users = doc.components.schemas.ProvisionEmbedUsersInput.properties.users;
+    expect(users.items).toEqual({ $ref: '#/components/schemas/ProvisionEmbedUserInput' });
+  });
+
+  it.each(REFERENCE_IDS)('%s %s is %s, as in the reference', (method, path, operationId) => {
+    expect(doc.paths[path]?.[method]?.operationId).toBe(operationId);
+  });
+
+  it.each(DELETES_WITH_BODY)('DELETE %s answers 200 with a JSON body, as the reference does', (path) => {
+    const responses = doc.paths[path].delete.responses;
+    expect(Object.keys(responses)).not.toContain('204');
+    expect(responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Deleted' });
+  });
+
+  it('has examples on the main bodies, and every example fits its schema', () => {
+    expect(WITH_EXAMPLES.filter((id) => !doc.components.schemas[id]?.examples?.length)).toEqual([]);
+    const ajv = makeAjv(false);
+    ajv.addSchema({ $id: 'spec', components: doc.components });
+    const misfits: string[] = [];
+    for (const [id, schema] of Object.entries(doc.components.schemas as Record<string, { examples?: unknown[] }>)) {
+      const validate = ajv.compile({ $ref: `spec#/components/schemas/${id}` });
+      for (const example of schema.examples ?? []) {
+        if (!validate(example)) misfits.push(`${id}: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+    expect(misfits).toEqual([]);
+    expect(Object.keys(BODY_EXAMPLES).filter((id) => !doc.components.schemas[id])).toEqual([]);
+  });
+});
+
+describe('the servers entry', () => {
+  it.each<[string, Record<string, string>, string]>([
+    ['the public URL when set', { PLINTH_BASE_DOMAIN: '', PLINTH_PUBLIC_URL: 'https://analytics.example.com' }, 'https://analytics.example.com'],
+    ['else the listening address', { PLINTH_BASE_DOMAIN: '', HOST: '10.0.0.5', PORT: '8080' }, 'http://10.0.0.5:8080'],
+    ['localhost for a wildcard address', { PLINTH_BASE_DOMAIN: '', HOST: '0.0.0.0', PORT: '4000' }, 'http://localhost:4000'],
+    ['an account subdomain with a base domain', { PLINTH_BASE_DOMAIN: 'plinth.example.com' }, 'http://{tenant}.plinth.example.com'],
+  ])('is %s', (_label, env, url) => {
+    const config = { ...testConfig(env), ...(env.PLINTH_PUBLIC_URL ? { publicUrl: env.PLINTH_PUBLIC_URL } : {}) };
+    expect(serverOf(config).url).toBe(url);
   });
 });
 

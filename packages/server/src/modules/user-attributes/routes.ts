@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { NoContent } from '../../http/common-schemas.js';
+import { Deleted } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { UserParams } from '../users/schemas.js';
@@ -79,11 +79,11 @@ export const userAttributeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Delete a user attribute',
       description: "Every user's value of it goes with it.",
       params: UserAttributeParams,
-      response: { 204: NoContent },
+      response: { 200: Type.Ref(Deleted) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       await attributes.delete(request.account.id, request.params.id);
-      return reply.code(204).send(null);
+      return { id: request.params.id, deleted: true as const };
     },
   });
 

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { IntegerId, Timestamp } from '../../http/common-schemas.js';
+import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
 
-const AttributeTypeName = Type.Union(
-  [Type.Literal('string'), Type.Literal('number'), Type.Literal('string_array'), Type.Literal('number_array')],
+const AttributeTypeName = StringEnum(
+  ['string', 'number', 'string_array', 'number_array'],
   { description: 'Fixed when the attribute is created.' },
 );
 const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()]);

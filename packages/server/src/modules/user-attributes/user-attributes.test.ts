@@ -32,7 +32,8 @@ describeOnStores('user attributes', (server) => {
         method: 'PATCH', url: `/api/v1/user-attributes/${id}`, as: account.admin, body: { displayName: null, defaultValue: '[3]' },
       });
       expect(updated.body).toMatchObject({ displayName: null, defaultValue: '[3]', type: 'number_array' });
-      expect((await account.request({ method: 'DELETE', url: `/api/v1/user-attributes/${id}`, as: account.admin })).status).toBe(204);
+      const deleted = await account.request({ method: 'DELETE', url: `/api/v1/user-attributes/${id}`, as: account.admin });
+      expect([deleted.status, deleted.body]).toEqual([200, { id, deleted: true }]);
       expect((await account.request({ method: 'GET', url: `/api/v1/user-attributes/${id}`, as: account.admin })).status).toBe(404);
     });
 
@@ -122,7 +123,7 @@ describeOnStores('user attributes', (server) => {
         operation: 'updateUserAttribute', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
         prepare: async (account) => ({ ...(await attributeUrl(account)), body: { description: 'd' } }),
       },
-      { operation: 'deleteUserAttribute', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204, prepare: attributeUrl },
+      { operation: 'deleteUserAttribute', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 200, prepare: attributeUrl },
       { operation: 'getUserAttributeValues', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: valuesUrl },
       {
         operation: 'setUserAttributeValues', method: 'PUT', kinds: PLATFORM_CREDENTIALS, role: 'admin',

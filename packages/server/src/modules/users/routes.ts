@@ -21,7 +21,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/users', {
     config: admins,
     schema: {
-      operationId: 'createUser',
+      operationId: 'createAccountUser',
       tags,
       summary: 'Create an internal user',
       body: Type.Ref(CreateUserBody),
@@ -33,7 +33,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/v1/users', {
     config: readers,
     schema: {
-      operationId: 'listUsers',
+      operationId: 'getUsers',
       tags,
       summary: 'List internal users',
       querystring: UserListQuery,
@@ -61,7 +61,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/v1/users/:id', {
     config: readers,
     schema: {
-      operationId: 'getUser',
+      operationId: 'getAccountUser',
       tags,
       summary: 'Get an internal user',
       params: UserParams,
@@ -73,7 +73,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/api/v1/users/:id', {
     config: admins,
     schema: {
-      operationId: 'updateUser',
+      operationId: 'updateAccountUser',
       tags,
       summary: 'Update an internal user',
       description:
@@ -95,7 +95,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete('/api/v1/users/:id', {
     config: admins,
     schema: {
-      operationId: 'deleteUser',
+      operationId: 'deleteAccountUser',
       tags,
       summary: 'Delete an internal user',
       description: 'Their credentials, group memberships and attribute values go with them. The last active admin cannot be deleted.',

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { IntegerId, Timestamp } from '../../http/common-schemas.js';
+import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection, PageQuery } from '../../http/pagination.js';
 import { MAX_EMAIL_LENGTH } from './service.js';
 
-const RoleName = Type.Union([Type.Literal('admin'), Type.Literal('member')], {
+const RoleName = StringEnum(['admin', 'member'], {
   description: 'admin may change the account; member may read it.',
 });
 const Email = Type.String({ format: 'email', maxLength: MAX_EMAIL_LENGTH, description: 'Unique in the account, compared case-insensitively.' });
@@ -29,7 +29,7 @@ export const CreateUserBody = Type.Object(
   {
     email: Email,
     displayName: Type.Optional(DisplayName),
-    role: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('member')], { default: 'member' })),
+    role: Type.Optional(StringEnum(['admin', 'member'], { default: 'member' })),
     active: Type.Optional(Type.Boolean({ default: true })),
   },
   { additionalProperties: false, $id: 'CreateUserInput' },

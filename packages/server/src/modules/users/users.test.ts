@@ -10,7 +10,7 @@ async function createUser(account: TestAccount, body: Record<string, unknown>) {
 }
 
 describeOnStores('users admin', (server) => {
-  describe('createUser', () => {
+  describe('createAccountUser', () => {
     it('creates a member by default and returns the user shape', async () => {
       const account = await server().newAccount();
       const response = await account.request({
@@ -46,7 +46,7 @@ describeOnStores('users admin', (server) => {
   });
 
   describe('reads', () => {
-    it('getUser includes the groups; listUsers paginates and filters by email', async () => {
+    it('getAccountUser includes the groups; getUsers paginates and filters by email', async () => {
       const account = await server().newAccount();
       const group = await server().services.groups.create(account.id, { name: 'Analysts' });
       await server().services.groups.addMembers(account.id, group.id, [account.member.id]);
@@ -79,14 +79,14 @@ describeOnStores('users admin', (server) => {
     it.each([
       ['an unknown id', '/api/v1/users/999999', 404],
       ['a non-integer id', '/api/v1/users/abc', 400],
-    ])('getUser: %s is %i', async (_label, url, status) => {
+    ])('getAccountUser: %s is %i', async (_label, url, status) => {
       const account = await server().newAccount();
       const response = await account.request({ method: 'GET', url, as: account.member });
       expect(response.status).toBe(status);
     });
   });
 
-  describe('updateUser and deleteUser', () => {
+  describe('updateAccountUser and deleteAccountUser', () => {
     it('updates only the supplied fields; 409 for a taken email', async () => {
       const account = await server().newAccount();
       const user = await createUser(account, { email: 'u@x.com', displayName: 'U' });
@@ -160,18 +160,18 @@ describeOnStores('users admin', (server) => {
   describe('authorisation', () => {
     const aUser = async (account: TestAccount) => ({ url: `/api/v1/users/${(await account.addUser('member')).id}` });
     authorizationSuite(server, [
-      { operation: 'getUser', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: aUser },
-      { operation: 'listUsers', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users' }) },
+      { operation: 'getAccountUser', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: aUser },
+      { operation: 'getUsers', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users' }) },
       { operation: 'getMe', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users/me' }) },
       {
-        operation: 'createUser', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
+        operation: 'createAccountUser', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
         prepare: async () => ({ url: '/api/v1/users', body: { email: `new-${Math.random().toString(36).slice(2)}@x.com` } }),
       },
       {
-        operation: 'updateUser', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
+        operation: 'updateAccountUser', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
         prepare: async (account) => ({ ...(await aUser(account)), body: { displayName: 'Renamed' } }),
       },
-      { operation: 'deleteUser', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204, prepare: aUser },
+      { operation: 'deleteAccountUser', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204, prepare: aUser },
     ]);
   });
 });
