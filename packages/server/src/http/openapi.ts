@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import type { CredentialKind } from './principal.js';
 import type { Surface } from './error-handler.js';
 import type { Config } from '../config.js';
+import { accountBaseUrl } from './base-url.js';
 import { BODY_EXAMPLES } from './examples.js';
 
 /**
@@ -128,17 +129,14 @@ function withExamples(components: OpenApiDocument['components']): OpenApiDocumen
  * base domain each account has its own host, so the account is a variable of the URL.
  */
 export function serverOf(config: Config) {
-  const publicUrl = (config as Config & { publicUrl?: string }).publicUrl;
   if (config.baseDomain) {
-    const scheme = publicUrl ? new URL(publicUrl).protocol.replace(':', '') : 'http';
     return {
-      url: `${scheme}://{tenant}.${config.baseDomain}`,
+      url: accountBaseUrl(config, { name: '{tenant}', custom_domain: null }),
       description: 'Your account, at its subdomain. A custom domain replaces the whole host.',
       variables: { tenant: { default: config.defaultTenant, description: 'Account subdomain' } },
     };
   }
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { url: publicUrl ?? `http://${host}:${config.port}`, description: 'This server' };
+  return { url: accountBaseUrl(config, { name: config.defaultTenant, custom_domain: null }), description: 'This server' };
 }
 
 function completeOperation(route: RouteOptions) {
