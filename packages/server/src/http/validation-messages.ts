@@ -16,8 +16,17 @@ export function describeValidation(errors: readonly ValidationIssue[], context: 
   if (!first) return 'The request is not valid';
   // A union reports each branch that failed, then itself: word them together as the union.
   const union = errors.find((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && e.instancePath === first.instancePath);
-  if (union) return `${fieldName(context, first.instancePath)} ${unionProblem(errors, first.instancePath)}`;
-  return sentence(first, context);
+  if (!union) return sentence(first, context);
+  const problem = unionProblem(errors, first.instancePath);
+  if (problem) return `${fieldName(context, first.instancePath)} ${problem}`;
+  // `X or null` (a field Cube clients may send as null): a value that is not null failed X, so X's complaint is the one to act on.
+  const rest = errors.filter((e) => e !== union && !(e.instancePath === union.instancePath && isNullType(e)));
+  if (rest.length > 0 && rest.length === errors.length - 2) return describeValidation(rest, context);
+  return `${fieldName(context, first.instancePath)} does not match any of the forms it may take`;
+}
+
+function isNullType(error: ValidationIssue): boolean {
+  return error.keyword === 'type' && (error.params as { type?: unknown }).type === 'null';
 }
 
 function sentence(error: ValidationIssue, context: string | undefined): string {
@@ -68,7 +77,7 @@ function sentence(error: ValidationIssue, context: string | undefined): string {
 }
 
 /** `one of admin, member` for constants; `a string or null` for types; else what each allows. */
-function unionProblem(errors: readonly ValidationIssue[], path: string): string {
+function unionProblem(errors: readonly ValidationIssue[], path: string): string | undefined {
   const branches = errors.filter((e) => e.instancePath === path && e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
   const constants = branches.filter((e) => e.keyword === 'const').map((e) => String((e.params as { allowedValue: unknown }).allowedValue));
   const types = branches.filter((e) => e.keyword === 'type').flatMap((e) => String((e.params as { type: string }).type).split(','));
@@ -76,7 +85,7 @@ function unionProblem(errors: readonly ValidationIssue[], path: string): string 
   if (branches.length > 0 && types.length + constants.length === branches.length) {
     return `must be ${[...constants, typeList(types)].filter(Boolean).join(' or ')}`;
   }
-  return 'does not match any of the forms it may take';
+  return undefined;
 }
 
 const article: Record<string, string> = {
