@@ -153,7 +153,7 @@ export class EmbedService {
     const user = await this.deps.users.findByEmail(accountId, username);
     if (!user) throw badRequest(`internalId "${username}" does not name an existing user of this account`);
     if (!user.active) throw badRequest(`internalId "${username}" names a deactivated user`);
-    return user;
+    return { ...user, email: user.email ?? username };
   }
 
   /** An internal user brings their own tenant-wide groups and attribute values (2.4). */

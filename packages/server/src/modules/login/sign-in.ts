@@ -42,7 +42,7 @@ export class SignInService {
       throw new ApiError('unauthenticated', 'Wrong e-mail or password');
     }
     this.failures.delete(key);
-    return { id: user.id, email: user.email };
+    return { id: user.id, email: user.email ?? email.trim() };
   }
 
   private recordFailure(key: string) {

@@ -5,6 +5,8 @@ import { notModified } from './etag.js';
 import { contextOf, NotModified, SCIM_PREFIX, scimErrorRef, scimRoute, sendResource, tags } from './http.js';
 import { ListQuery, ProjectionQuery, ResourceParams, ScimGetHeaders, ScimHeaders, ScimPatchOp, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
 import type { PatchOperation } from './patch.js';
+import { URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 
 export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = app.services.scim.users;
@@ -28,7 +30,10 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ScimSearchRequest),
       response: { 200: Type.Ref(ScimUserList) },
     },
-    handler: async (request, reply) => reply.send(await users.list(contextOf(request), request.body)),
+    handler: async (request, reply) => {
+      requireSchemas(request.body, URN.searchRequest);
+      return reply.send(await users.list(contextOf(request), request.body));
+    },
   });
 
   app.get(`${SCIM_PREFIX}/Users/:id`, {
@@ -90,6 +95,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(ScimUser), 409: scimErrorRef('userName already taken'), 412: scimErrorRef('If-Match names another version') },
     },
     handler: async (request, reply) => {
+      requireSchemas(request.body, URN.patchOp);
       const pre = { ifMatch: request.headers['if-match'] };
       const patched = await users.patch(contextOf(request), request.params.id, request.body.Operations as PatchOperation[], pre);
       return sendResource(reply, users.projection(request.query).apply(patched));

@@ -4,7 +4,8 @@ import type { UserService } from '../users/service.js';
 import { notFound } from '../../http/errors.js';
 import { inTransaction } from '../../store/executor.js';
 import { resourceTypes } from './attributes.js';
-import { uniqueness } from './errors.js';
+import { mutability, uniqueness, URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 import { checkIfMatch } from './etag.js';
 import { listResponse, planList, type ListParams, type PlannedList } from './list-params.js';
 import { toScimUser, type Meta, type ScimResource } from './mappers.js';
@@ -16,11 +17,16 @@ import { userChanges, userDocOf, userFieldsOf, userPatchTarget, type UserDoc } f
 /** Who is asking: the account, and the SCIM base URL its resources' `meta.location` is built on. */
 export interface ScimContext extends Meta {
   accountId: number;
+  /** Who is asking, for the audit trail of a delete: the SCIM token. */
+  actor: string;
 }
 
 export interface Precondition {
   ifMatch?: string | undefined;
 }
+
+/** A User body may carry the enterprise extension besides the core schema. */
+const USER_SCHEMAS = [URN.user, URN.enterpriseUser];
 
 export const userNotFound = (id: string) => notFound(`User ${id} not found`);
 
@@ -54,10 +60,11 @@ export class ScimUserService {
   }
 
   async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
-    const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx)) as UserDoc;
+    requireSchemas(body, URN.user, USER_SCHEMAS);
+    const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx), 'resource') as UserDoc;
     const fields = userFieldsOf(doc);
     return inTransaction(db, async (trx) => {
-      await this.assertUnique(ctx, fields.email, undefined, trx);
+      await this.assertUnique(ctx, fields.userName, undefined, trx);
       const created = await this.users.create(ctx.accountId, { ...fields, role: 'member' }, trx);
       return (await this.get(ctx, created.uuid, trx)).resource;
     });
@@ -65,8 +72,9 @@ export class ScimUserService {
 
   /** PUT: attributes the body leaves out are cleared, except `active`, which only a client that sends it changes. */
   async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition, db: Kysely<Database> = this.db) {
+    requireSchemas(body, URN.user, USER_SCHEMAS);
     return this.modify(ctx, id, pre, db, (row) => {
-      return applyPatch({ active: row.active }, [{ op: 'replace', value: body }], userPatchTarget(row, ctx)) as UserDoc;
+      return applyPatch({ active: row.active }, [{ op: 'replace', value: body }], userPatchTarget(row, ctx), 'resource') as UserDoc;
     });
   }
 
@@ -74,13 +82,18 @@ export class ScimUserService {
     return this.modify(ctx, id, pre, db, (row) => applyPatch(userDocOf(row), operations, userPatchTarget(row, ctx)) as UserDoc);
   }
 
-  /** Hard delete: the user's keys, tokens and memberships go with it, and a later GET is 404. */
+  /**
+   * The user is gone for SCIM (a later GET is 404) and for everyone else, but not erased: their
+   * keys and tokens are revoked with the reason, and the row keeps who deleted them and when
+   * (UserService.retire).
+   */
   async delete(ctx: ScimContext, id: string, pre: Precondition, db: Kysely<Database> = this.db): Promise<void> {
     await inTransaction(db, async (trx) => {
       const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
       if (!row) throw userNotFound(id);
       checkIfMatch(pre.ifMatch, row.version);
-      await this.users.delete(ctx.accountId, row.id, trx);
+      await this.assertNotLastAdmin(ctx, row.id, 'delete', trx);
+      await this.users.retire(ctx.accountId, row.id, { by: ctx.actor, reason: 'SCIM DELETE /Users/' + row.uuid }, trx);
     });
   }
 
@@ -101,7 +114,8 @@ export class ScimUserService {
       checkIfMatch(pre.ifMatch, row.version);
       const changes = userChanges(row, edit(row));
       if (Object.keys(changes).length > 0) {
-        if (changes.email !== undefined) await this.assertUnique(ctx, changes.email, row.id, trx);
+        if (changes.userName !== undefined && changes.userName !== null) await this.assertUnique(ctx, changes.userName, row.id, trx);
+        if (changes.active === false) await this.assertNotLastAdmin(ctx, row.id, 'deactivate', trx);
         await this.users.update(ctx.accountId, row.id, changes, trx);
       }
       return (await this.get(ctx, id, trx)).resource;
@@ -109,8 +123,15 @@ export class ScimUserService {
   }
 
   private async assertUnique(ctx: ScimContext, userName: string, selfId: number | undefined, trx: Kysely<Database>) {
-    const holder = await this.users.findByEmail(ctx.accountId, userName, trx);
-    if (holder && holder.id !== selfId) throw uniqueness(`userName "${userName}" is already taken in this account`);
+    const holder = await new ScimQueryRepo(trx).findUserIdByUserName(ctx.accountId, userName);
+    if (holder !== undefined && holder !== selfId) throw uniqueness(`userName "${userName}" is already taken in this account`);
+  }
+
+  /** RFC 7644 §3.12: the account's last active admin cannot lose that state; `mutability`, not a conflict of values. */
+  private async assertNotLastAdmin(ctx: ScimContext, userId: number, action: string, trx: Kysely<Database>) {
+    if (await this.users.isLastActiveAdmin(ctx.accountId, userId, trx)) {
+      throw mutability(`Cannot ${action} the last active admin of the account; make another user an active admin first`);
+    }
   }
 }
 

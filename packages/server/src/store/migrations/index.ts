@@ -8,6 +8,7 @@ import * as scimEmailsGroupNames from './0006_scim_emails_group_names.js';
 import * as embedLookupNotify from './0007_embed_lookup_notify.js';
 import * as oauthIntegrationNotify from './0008_oauth_integration_notify.js';
 import * as embedPageIndexes from './0009_embed_page_indexes.js';
+import * as scimFullUser from './0012_scim_full_user.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0007_embed_lookup_notify': embedLookupNotify,
   '0008_oauth_integration_notify': oauthIntegrationNotify,
   '0009_embed_page_indexes': embedPageIndexes,
+  '0012_scim_full_user': scimFullUser,
 };
