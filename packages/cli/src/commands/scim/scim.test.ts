@@ -158,6 +158,13 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
     }
   });
 
+  it('patch with -d holding only Operations: the PatchOp URN the server requires is added', async () => {
+    await ok(['scim', 'users', 'create', '--user-name', 'patched@cli.example.com']);
+    const id = await idOf('users', 'userName eq "patched@cli.example.com"');
+    const patched = await ok(['scim', 'users', 'patch', id, '-d', JSON.stringify({ Operations: [{ op: 'replace', path: 'title', value: 'Chef' }] }), '--json']);
+    expect(JSON.parse(patched.stdout)).toMatchObject({ id, title: 'Chef' });
+  });
+
   it('discovery: service-provider-config, resource-types and schemas, as tables and --json', async () => {
     const config = await ok(['scim', 'service-provider-config']);
     expect(config.stdout).toBe(

@@ -57,7 +57,9 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: scimRoute,
     schema: {
       operationId: 'scimCreateUser', tags, summary: 'Create a SCIM user',
-      description: 'Creates an internal user with the member role. userName is unique case-insensitively (409 uniqueness).',
+      description:
+        'Creates an internal user with the member role. userName is any non-empty string, unique case-insensitively (409 uniqueness); '
+        + 'every attribute of the core User and the enterprise extension is stored as sent, and one of no supported schema is 400.',
       querystring: ProjectionQuery,
       body: Type.Ref(ScimUser),
       response: { 201: Type.Ref(ScimUser), 409: scimErrorRef('userName already taken') },
@@ -106,9 +108,11 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: scimRoute,
     schema: {
       operationId: 'scimDeleteUser', tags, summary: 'Delete a SCIM user',
-      description: 'Deletes the internal user with their keys, tokens and memberships; a later GET is 404.',
+      description:
+        'The user is gone (a later GET is 404) but not erased: deactivated, out of their groups, their API keys and tokens revoked, '
+        + 'with who deleted them, when and why kept in the store. The account\'s last active admin cannot be deleted (400 mutability).',
       params: ResourceParams, headers: ScimHeaders,
-      response: { 204: NoContent, 409: scimErrorRef('The account\'s last active admin'), 412: scimErrorRef('If-Match names another version') },
+      response: { 204: NoContent, 400: scimErrorRef('The account\'s last active admin (mutability)'), 412: scimErrorRef('If-Match names another version') },
     },
     handler: async (request, reply) => {
       await users.delete(contextOf(request), request.params.id, { ifMatch: request.headers['if-match'] });
