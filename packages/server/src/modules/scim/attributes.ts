@@ -89,7 +89,7 @@ export const userAttributes: AttributeDef[] = [
   }),
   attr({
     name: 'groups', type: 'complex', multiValued: true, mutability: 'readOnly', returned: 'request',
-    description: 'Read-only (RFC 7643 §4.1.2): a request that restates it has it ignored; memberships change through /Groups.',
+    description: 'Read-only (RFC 7643 §4.1.2), returned when `attributes` names it; a request that restates it has it ignored. Memberships change through /Groups.',
     subAttributes: [
       attr({ name: 'value', mutability: 'readOnly', description: 'The group\'s id.' }),
       attr({ name: '$ref', type: 'reference', mutability: 'readOnly', referenceTypes: ['Group'], description: 'URI of the group.' }),

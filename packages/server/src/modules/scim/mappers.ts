@@ -18,7 +18,7 @@ export interface Meta {
  * them. Absent values are omitted, never null. `schemas` names the extension only when the user
  * has some of its attributes (RFC 7643 §3).
  */
-export function toScimUser(row: AppUserRow, ctx: Meta): ScimResource {
+export function toScimUser(row: AppUserRow, ctx: Meta, groups?: Array<{ uuid: string; name: string }>): ScimResource {
   const extra = (row.scim_attributes ?? {}) as Record<string, unknown>;
   const { name: extraName, [ENTERPRISE_KEY]: enterprise, ...rest } = extra;
   const name = compact({ ...(extraName as Record<string, unknown> | undefined), givenName: row.given_name, familyName: row.family_name });
@@ -33,6 +33,7 @@ export function toScimUser(row: AppUserRow, ctx: Meta): ScimResource {
     ...rest,
     emails: emailsOf(row),
     active: row.active,
+    groups: groups?.map((g) => ({ value: g.uuid, $ref: `${ctx.base}/Groups/${g.uuid}`, display: g.name, type: 'direct' })),
     [URN.enterpriseUser]: hasEnterprise ? enterprise : null,
     meta: {
       resourceType: 'User',

@@ -23,6 +23,12 @@ export class Projection {
     return !this.include || this.include.some((p) => p[0] === name);
   }
 
+  /** Whether `attributes` names it: attributes returned only on request (RFC 7643 §7) need that. */
+  requests(attribute: string): boolean {
+    const name = attribute.toLowerCase();
+    return Boolean(this.include?.some((p) => p[0] === name)) && this.wants(attribute);
+  }
+
   apply(resource: ScimResource): ScimResource {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(resource)) {

@@ -27,6 +27,12 @@ export interface MemberRow {
   display_name: string | null;
 }
 
+export interface UserGroupOfRow {
+  user_id: number;
+  uuid: string;
+  name: string;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
@@ -229,6 +235,20 @@ export class ScimQueryRepo {
       .where('account_id', '=', accountId)
       .where('deleted_at', 'is', null)
       .where('uuid', 'in', valid)
+      .execute();
+  }
+
+  /** The groups of each of `userIds`, for a User's read-only `groups` when a client asks for it. */
+  groupsOfUsers(accountId: number, userIds: number[]): Promise<UserGroupOfRow[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('group_member as gm')
+      .innerJoin('user_group as g', 'g.id', 'gm.group_id')
+      .select(['gm.user_id', 'g.uuid', 'g.name'])
+      .where('gm.account_id', '=', accountId)
+      .where('gm.user_id', 'in', userIds)
+      .orderBy('gm.user_id')
+      .orderBy('g.id')
       .execute();
   }
 

@@ -198,6 +198,20 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       expect((await scim.call('GET', filterOf(`userName eq "${userName}"`))).body.totalResults).toBe(0);
     });
 
+    it('groups (read-only, returned on request) lists the user\'s groups when attributes names it; extension paths project', async () => {
+      const scim = await client();
+      const user = await scim.createUser({ [ENTERPRISE]: { department: 'Ops', costCenter: 'C1' } });
+      const group = await scim.createGroup({ members: [{ value: user.id }] });
+      expect((await scim.call('GET', `/Users/${user.id}`)).body.groups).toBeUndefined();
+      const expected = [{ value: group.id, $ref: `http://${scim.account.host}/api/scim/v2/Groups/${group.id}`, display: group.displayName, type: 'direct' }];
+      const one = await scim.call('GET', `/Users/${user.id}?attributes=groups,userName`);
+      expect(one.body).toEqual({ schemas: [URN.user, ENTERPRISE], id: user.id, userName: user.userName, groups: expected });
+      const listed = await scim.call('GET', `/Users?attributes=groups&filter=${encodeURIComponent(`id eq "${user.id}"`)}`);
+      expect(listed.body.Resources[0].groups).toEqual(expected);
+      const projected = await scim.call('GET', `/Users/${user.id}?attributes=${encodeURIComponent(`${ENTERPRISE}:department`)}`);
+      expect(projected.body[ENTERPRISE]).toEqual({ department: 'Ops' });
+    });
+
     it('read-only groups in a PUT are ignored (RFC 7644 §3.5.1) and not echoed; a password is refused', async () => {
       const scim = await client();
       const user = await scim.createUser();

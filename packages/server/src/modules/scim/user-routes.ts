@@ -45,11 +45,12 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(ScimUser), 304: NotModified },
     },
     handler: async (request, reply) => {
-      const { resource, version } = await users.get(contextOf(request), request.params.id);
+      const projection = users.projection(request.query);
+      const { resource, version } = await users.get(contextOf(request), request.params.id, undefined, projection.requests('groups'));
       if (notModified(request.headers['if-none-match'], version)) {
         return reply.code(304).header('etag', resource.meta && (resource.meta as { version: string }).version).send(null);
       }
-      return sendResource(reply, users.projection(request.query).apply(resource));
+      return sendResource(reply, projection.apply(resource));
     },
   });
 

@@ -11,7 +11,7 @@ import { listResponse, planList, type ListParams, type PlannedList } from './lis
 import { toScimUser, type Meta, type ScimResource } from './mappers.js';
 import { applyPatch, type PatchOperation } from './patch.js';
 import { Projection } from './projection.js';
-import { ScimQueryRepo, userTarget } from './query-repo.js';
+import { ScimQueryRepo, userTarget, type UserGroupOfRow } from './query-repo.js';
 import { userChanges, userDocOf, userFieldsOf, userPatchTarget, type UserDoc } from './user-doc.js';
 
 /** Who is asking: the account, and the SCIM base URL its resources' `meta.location` is built on. */
@@ -41,10 +41,13 @@ export class ScimUserService {
     private readonly users: UserService,
   ) {}
 
-  async get(ctx: ScimContext, id: string, db: Kysely<Database> = this.db) {
-    const row = await new ScimQueryRepo(db).findUser(ctx.accountId, id);
+  /** `withGroups`: the read-only `groups`, returned only when a client asks for it. */
+  async get(ctx: ScimContext, id: string, db: Kysely<Database> = this.db, withGroups = false) {
+    const repo = new ScimQueryRepo(db);
+    const row = await repo.findUser(ctx.accountId, id);
     if (!row) throw userNotFound(id);
-    return { resource: toScimUser(row, ctx), version: row.version };
+    const groups = withGroups ? await repo.groupsOfUsers(ctx.accountId, [row.id]) : undefined;
+    return { resource: toScimUser(row, ctx, groups), version: row.version };
   }
 
   async list(ctx: ScimContext, params: ListParams) {
@@ -55,8 +58,13 @@ export class ScimUserService {
 
   /** One planned page and the total it is part of; `POST /.search` joins it with the groups'. */
   async page(ctx: ScimContext, plan: PlannedList): Promise<{ total: number; resources: ScimResource[] }> {
-    const { total, rows } = await new ScimQueryRepo(this.db).listUsers(ctx.accountId, plan.query);
-    return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx))) };
+    const repo = new ScimQueryRepo(this.db);
+    const { total, rows } = await repo.listUsers(ctx.accountId, plan.query);
+    const groups = plan.projection.requests('groups') ? await repo.groupsOfUsers(ctx.accountId, rows.map((r) => r.id)) : undefined;
+    const byUser = new Map<number, UserGroupOfRow[]>();
+    for (const g of groups ?? []) byUser.set(g.user_id, [...(byUser.get(g.user_id) ?? []), g]);
+    const own = (userId: number) => (groups ? byUser.get(userId) ?? [] : undefined);
+    return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx, own(row.id)))) };
   }
 
   async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
