@@ -49,6 +49,7 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       ['an employee id', '100234'],
       ['a guest UPN', 'jane_contoso.com#EXT#@fabrikam.onmicrosoft.com'],
       ['a name with spaces and accents', 'Zoë van Dijk'],
+      ['256 characters', 'ü'.repeat(256)],
     ])('%s is accepted, stored as sent and found with userName eq in any case', async (_label, userName) => {
       const scim = await client();
       const created = await scim.call('POST', '/Users', { schemas: [URN.user], userName });

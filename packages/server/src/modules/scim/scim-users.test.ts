@@ -83,6 +83,7 @@ describeOnStores('SCIM Users', (server) => {
     it.each([
       ['no userName', { schemas: [URN.user] }, 'invalidValue'],
       ['an empty userName', { schemas: [URN.user], userName: '  ' }, 'invalidValue'],
+      ['a userName of 257 characters', { schemas: [URN.user], userName: 'u'.repeat(257) }, 'invalidValue'],
       ['active a string other than True or False', { schemas: [URN.user], userName: 'x@example.com', active: 'maybe' }, 'invalidValue'],
       ['active a number', { schemas: [URN.user], userName: 'x@example.com', active: 1 }, 'invalidSyntax'],
       ['a client-chosen id', { schemas: [URN.user], userName: 'y@example.com', id: 'mine' }, 'mutability'],

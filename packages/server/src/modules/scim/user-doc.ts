@@ -18,6 +18,8 @@ export interface UserDoc extends Doc {
   emails?: StoredEmail[];
 }
 
+export const MAX_USER_NAME_LENGTH = 256;
+
 /** Attributes with a column of their own; every other one is kept in scim_attributes as sent. */
 const COLUMNS = new Set(['userName', 'name', 'displayName', 'active', 'externalId', 'emails']);
 
@@ -52,6 +54,8 @@ export type UserFields = Required<Omit<UserChanges, 'role' | 'userName'>> & { us
 export function userFieldsOf(doc: UserDoc): UserFields {
   // RFC 7643 §4.1.1: any non-empty string; only the sign-in address below must be an address.
   if (typeof doc.userName !== 'string' || doc.userName.trim() === '') throw invalidValue('userName is required and must not be empty');
+  // The unique index holds it: PostgreSQL refuses index entries past about 2,700 bytes.
+  if (doc.userName.length > MAX_USER_NAME_LENGTH) throw invalidValue(`userName must be at most ${MAX_USER_NAME_LENGTH} characters`);
   const emails = doc.emails ?? [];
   const { givenName, familyName, ...nameExtras } = doc.name ?? {};
   const extras: Record<string, unknown> = {};
