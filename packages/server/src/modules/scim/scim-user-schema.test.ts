@@ -83,6 +83,23 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       }
     });
 
+    it('a platform user presents its own address; an echo changes nothing, and once SCIM removes the addresses none remain', async () => {
+      const scim = await client();
+      const internal = await server().services.users.get(scim.account.id, scim.account.member.id);
+      const path = `/Users/${internal.uuid}`;
+      const read = (await scim.call('GET', path)).body;
+      expect(read).toMatchObject({ userName: scim.account.member.email, emails: [{ value: scim.account.member.email, type: 'work', primary: true }] });
+      const { meta: _meta, ...echo } = read;
+      expect((await scim.call('PUT', path, echo)).body.meta.version).toBe(read.meta.version);
+      const removed = await scim.patch(path, [{ op: 'remove', path: 'emails' }]);
+      expect(removed.status, removed.text).toBe(200);
+      expect(removed.body.emails).toBeUndefined();
+      expect((await scim.call('GET', path)).body).toMatchObject({ userName: scim.account.member.email });
+      expect((await scim.call('GET', path)).body.emails).toBeUndefined();
+      // Still the sign-in address: userName is one.
+      expect((await server().services.users.get(scim.account.id, scim.account.member.id)).email).toBe(scim.account.member.email);
+    });
+
     it('a userName that is another user\'s e-mail address is 409 uniqueness', async () => {
       const scim = await client();
       expectScimError(await scim.call('POST', '/Users', { schemas: [URN.user], userName: scim.account.member.email.toUpperCase() }), 409, 'uniqueness');

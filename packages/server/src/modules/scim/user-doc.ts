@@ -92,15 +92,21 @@ export function signInAddress(userName: string, emails: StoredEmail[]): string |
 export function userChanges(row: AppUserRow, doc: UserDoc): UserChanges {
   const next = userFieldsOf(doc);
   const changes: UserChanges = {};
-  if (next.userName !== row.user_name) changes.userName = next.userName;
+  if (next.userName !== userNameOf(row)) changes.userName = next.userName;
   if (next.email !== row.email) changes.email = next.email;
   if (next.givenName !== row.given_name) changes.givenName = next.givenName;
   if (next.familyName !== row.family_name) changes.familyName = next.familyName;
   if (next.displayName !== row.display_name) changes.displayName = next.displayName;
   if (next.externalId !== row.external_id) changes.externalId = next.externalId;
   if (next.active !== row.active) changes.active = next.active;
-  if (canonical(next.emails ?? []) !== canonical(row.emails ?? [])) changes.emails = next.emails;
+  if (canonical(next.emails ?? []) !== canonical(emailsOf(row) ?? [])) changes.emails = next.emails;
   if (canonical(next.scimAttributes) !== canonical(row.scim_attributes ?? null)) changes.scimAttributes = next.scimAttributes;
+  // A platform user presents its own address until SCIM writes it; from then on what SCIM sent is
+  // all there is (a later `remove emails` must leave none), which a stored userName marks.
+  if (row.user_name === null && Object.keys(changes).length > 0) {
+    changes.userName = next.userName;
+    changes.emails = next.emails;
+  }
   return changes;
 }
 
