@@ -73,7 +73,10 @@ export interface AppUserTable {
   id: Generated<number>;
   account_id: number;
   uuid: Generated<string>;
-  email: string;
+  /** The sign-in address; a provisioned user may have none (migration 0012). */
+  email: string | null;
+  /** SCIM userName when a SCIM client set it; null means the e-mail is the userName (0012). */
+  user_name: string | null;
   display_name: string | null;
   given_name: string | null;
   family_name: string | null;
@@ -83,6 +86,12 @@ export interface AppUserTable {
   password_hash: string | null;
   /** Addresses a SCIM client sent (migration 0006); null when none were, see StoredEmail. */
   emails: ColumnType<StoredEmail[] | null, string | null | undefined, string | null>;
+  /** The rest of the SCIM core User and its enterprise extension, as sent (migration 0012). */
+  scim_attributes: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  /** A SCIM delete keeps the row, deactivated, with who and why (migration 0012). */
+  deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  deleted_by: ColumnType<string | null, string | null | undefined, string | null>;
+  deletion_reason: ColumnType<string | null, string | null | undefined, string | null>;
   version: Generated<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -109,6 +118,8 @@ export interface ApiKeyTable {
   created_at: CreatedAt;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** Why it was revoked, when not by its owner (migration 0012). */
+  revoked_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 
@@ -122,6 +133,7 @@ export interface AccessTokenTable {
   refresh_expires_at: Timestamp | null;
   created_at: CreatedAt;
   revoked_at: Timestamp | null;
+  revoked_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ScimTokenTable {

@@ -25,6 +25,7 @@ export async function scimClient(f: Factory, opts: Record<string, any>): Promise
 export const SCIM_URN = {
   searchRequest: 'urn:ietf:params:scim:api:messages:2.0:SearchRequest',
   bulkRequest: 'urn:ietf:params:scim:api:messages:2.0:BulkRequest',
+  patchOp: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',
 } as const;
 
 /** Options of a SCIM list or search (RFC 7644 §3.4.2): as query parameters of a GET, or the body of a `.search`. */

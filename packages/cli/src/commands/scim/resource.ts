@@ -2,7 +2,7 @@ import { bodyOf } from '../../core/body.js';
 import type { Group, OptionSpec, Verb } from '../../core/define.js';
 import type { Column } from '../../core/output.js';
 import { DATA_OPTION } from '../../core/rest.js';
-import { printScimList, SCIM_JSON, SCIM_LIST_OPTIONS, scimClient, scimListParams, SCIM_TOKEN_OPTION, searchVerb } from './client.js';
+import { printScimList, SCIM_JSON, SCIM_URN, SCIM_LIST_OPTIONS, scimClient, scimListParams, SCIM_TOKEN_OPTION, searchVerb } from './client.js';
 
 interface ResourceSpec {
   group: string;
@@ -26,7 +26,8 @@ export function scimResource(spec: ResourceSpec): Group {
       options: [...extra, DATA_OPTION],
       async run(f, [scimId], opts) {
         const body = await bodyOf(f.io, opts.data, fields?.(opts) ?? {});
-        if (method !== 'PATCH' && !body.schemas) body.schemas = [spec.schema];
+        // The server requires each body to name its URN (RFC 7644 §3); -d may leave it out.
+        if (!body.schemas) body.schemas = [method === 'PATCH' ? SCIM_URN.patchOp : spec.schema];
         const client = await scimClient(f, opts);
         f.output.object(await client.request(method, hasId ? path(scimId) : base, { body, headers: SCIM_JSON }), spec.columns);
       },

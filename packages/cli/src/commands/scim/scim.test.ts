@@ -6,6 +6,7 @@ import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
 describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
   const plinth = cliRunner(home);
@@ -158,6 +159,13 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
     }
   });
 
+  it('patch with -d holding only Operations: the PatchOp URN the server requires is added', async () => {
+    await ok(['scim', 'users', 'create', '--user-name', 'patched@cli.example.com']);
+    const id = await idOf('users', 'userName eq "patched@cli.example.com"');
+    const patched = await ok(['scim', 'users', 'patch', id, '-d', JSON.stringify({ Operations: [{ op: 'replace', path: 'title', value: 'Chef' }] }), '--json']);
+    expect(JSON.parse(patched.stdout)).toMatchObject({ id, title: 'Chef' });
+  });
+
   it('discovery: service-provider-config, resource-types and schemas, as tables and --json', async () => {
     const config = await ok(['scim', 'service-provider-config']);
     expect(config.stdout).toBe(
@@ -189,11 +197,14 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
 
     expect((await ok(['scim', 'schemas', 'list'])).stdout).toBe(
       [
-        'ID                                           NAME   ATTRIBUTES  DESCRIPTION',
-        `${USER}   User   5           The account's internal users.`,
-        `${GROUP}  Group  2           The account's tenant-wide groups.`,
-        '',
-      ].join('\n'),
+        ['ID', 'NAME', 'ATTRIBUTES', 'DESCRIPTION'],
+        [USER, 'User', '21', 'The account\'s internal users.'],
+        [GROUP, 'Group', '2', 'The account\'s tenant-wide groups.'],
+        [ENTERPRISE, 'EnterpriseUser', '6', 'RFC 7643 §4.3 enterprise User extension.'],
+      ]
+        .map(([id, name, count, description]) => `${id!.padEnd(ENTERPRISE.length)}  ${name!.padEnd(14)}  ${count!.padEnd(10)}  ${description}`)
+        .concat('')
+        .join('\n'),
     );
     expect((await ok(['scim', 'schemas', 'get', GROUP])).stdout).toBe(
       [

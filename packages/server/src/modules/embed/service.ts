@@ -176,7 +176,7 @@ export class EmbedService {
     if (user.role === 'admin' && (principal.role !== 'admin' || principal.deploymentIds !== null)) {
       throw forbidden(`internalId "${username}" names an admin: only an admin API key for every deployment may mint a session for an admin`);
     }
-    return user;
+    return { ...user, email: user.email ?? username };
   }
 
   /** An internal user brings their own tenant-wide groups and attribute values (2.4). */

@@ -25,6 +25,7 @@ export class InviteService {
   async create(accountId: number, userId: number, createdBy: number | null, baseUrl: string) {
     const user = await this.users.get(accountId, userId);
     if (!user.active) throw badRequest(`User ${userId} is deactivated`);
+    if (user.email === null) throw badRequest(`User ${userId} has no e-mail address to sign in with`);
     const token = `${INVITE_PREFIX}${randomBase62()}`;
     const expiresAt = new Date(Date.now() + INVITE_TTL_S * 1000);
     await new LoginRepo(this.db).purgeInvites();
@@ -76,6 +77,7 @@ export class InviteService {
     if (invite.used_at) throw badRequest('This invite link has already been used');
     if (invite.expires_at.getTime() <= Date.now()) throw badRequest('This invite link has expired; ask an admin for a new one');
     if (!user.active) throw badRequest('This user is deactivated');
+    if (user.email === null) throw badRequest('This user has no e-mail address to sign in with');
     return { ...invite, email: user.email };
   }
 }

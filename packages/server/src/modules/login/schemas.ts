@@ -89,7 +89,7 @@ export const AcceptInviteBody = Type.Object(
 export const WhoAmI = Type.Object(
   {
     account: Type.Object({ id: Type.Integer(), name: Type.String() }),
-    user: Type.Union([Type.Object({ id: Type.Integer(), email: Type.String(), displayName: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+    user: Type.Union([Type.Object({ id: Type.Integer(), email: Type.Union([Type.String(), Type.Null()]), displayName: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
     credential: Type.Object({
       kind: Type.String({ description: 'apiKey or accessToken' }),
       id: Type.Integer(),

@@ -54,7 +54,7 @@ export class SignInService {
       throw new ApiError('unauthenticated', 'Wrong e-mail or password');
     }
     await this.rateLimits.reset(SIGN_IN_PER_EMAIL, emailKey);
-    return { id: user.id, email: user.email };
+    return { id: user.id, email: user.email ?? email.trim() };
   }
 }
 

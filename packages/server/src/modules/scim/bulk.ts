@@ -5,6 +5,7 @@ import type { ScimGroupService } from './group-service.js';
 import { scimError, scimErrorBody, URN, invalidSyntax, invalidValue } from './errors.js';
 import type { ScimResource } from './mappers.js';
 import type { PatchOperation } from './patch.js';
+import { requireSchemas } from './request-schemas.js';
 import type { ScimContext, ScimUserService } from './user-service.js';
 
 export const ScimBulkRequest = Type.Object(
@@ -145,6 +146,7 @@ async function runOne(
     if (!id) throw invalidSyntax(`${method} needs the resource's id in the path`);
     if (method === 'PUT') return { ...base, ...located(await service.replace(ctx, id, asObject(data), pre)) };
     if (method === 'PATCH') {
+      requireSchemas(data, URN.patchOp);
       const operations = (asObject(data).Operations ?? asObject(data).operations) as PatchOperation[] | undefined;
       if (!Array.isArray(operations)) throw invalidSyntax('PATCH data needs Operations');
       return { ...base, ...located(await service.patch(ctx, id, operations, pre)) };

@@ -4,6 +4,8 @@ import { ScimBulkRequest, ScimBulkResponse } from './bulk.js';
 import { ScimResourceType, ScimResourceTypeList, ScimSchema, ScimSchemaList, ScimServiceProviderConfig } from './discovery.js';
 import { contextOf, SCIM_PREFIX, scimErrorRef, scimRoute, tags } from './http.js';
 import { ScimResourceList, ScimSearchRequest } from './schemas.js';
+import { URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 
 const IdParams = Type.Object({ id: Type.String() });
 
@@ -66,7 +68,10 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ScimBulkRequest),
       response: { 200: Type.Ref(ScimBulkResponse), 413: scimErrorRef('More operations than bulkActionLimit, or a body over 1 MiB') },
     },
-    handler: async (request) => scim.bulk(contextOf(request), request.body as Parameters<typeof scim.bulk>[1]),
+    handler: async (request) => {
+      requireSchemas(request.body, URN.bulkRequest);
+      return scim.bulk(contextOf(request), request.body as Parameters<typeof scim.bulk>[1]);
+    },
   });
 
   app.post(`${SCIM_PREFIX}/.search`, {
@@ -79,6 +84,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ScimSearchRequest),
       response: { 200: Type.Ref(ScimResourceList) },
     },
-    handler: async (request) => scim.search(contextOf(request), request.body),
+    handler: async (request) => {
+      requireSchemas(request.body, URN.searchRequest);
+      return scim.search(contextOf(request), request.body);
+    },
   });
 };

@@ -38,12 +38,15 @@ export function resourceTypeResource(type: ResourceTypeDef, ctx: Meta) {
     endpoint: type.endpoint,
     description: type.description,
     schema: type.schema,
-    schemaExtensions: [],
+    schemaExtensions: type.extensions.map((e) => ({ schema: e.schema, required: e.required })),
     meta: { resourceType: 'ResourceType', location: `${ctx.base}/ResourceTypes/${type.name}` },
   };
 }
 
-export function schemaResource(type: ResourceTypeDef, ctx: Meta) {
+/** A resource type's core schema or one of its extensions (RFC 7643 §7). */
+export type SchemaDef = Pick<ResourceTypeDef, 'schema' | 'schemaName' | 'description' | 'attributes'>;
+
+export function schemaResource(type: SchemaDef, ctx: Meta) {
   return {
     schemas: [URN.schema],
     id: type.schema,
@@ -70,8 +73,11 @@ export function findResourceType(id: string) {
   return allResourceTypes.find((t) => t.name.toLowerCase() === id.toLowerCase());
 }
 
+/** Every schema /Schemas lists: each type's core schema, then its extensions. */
+export const allSchemas: SchemaDef[] = [...allResourceTypes, ...allResourceTypes.flatMap((t) => t.extensions)];
+
 export function findSchema(id: string) {
-  return allResourceTypes.find((t) => t.schema.toLowerCase() === id.toLowerCase());
+  return allSchemas.find((t) => t.schema.toLowerCase() === id.toLowerCase());
 }
 
 const open = { additionalProperties: true } as const;

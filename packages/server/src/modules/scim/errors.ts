@@ -4,6 +4,7 @@ import { ApiError, type ErrorCode } from '../../http/errors.js';
 export const URN = {
   user: 'urn:ietf:params:scim:schemas:core:2.0:User',
   group: 'urn:ietf:params:scim:schemas:core:2.0:Group',
+  enterpriseUser: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User',
   error: 'urn:ietf:params:scim:api:messages:2.0:Error',
   listResponse: 'urn:ietf:params:scim:api:messages:2.0:ListResponse',
   patchOp: 'urn:ietf:params:scim:api:messages:2.0:PatchOp',

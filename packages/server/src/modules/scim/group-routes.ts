@@ -4,6 +4,8 @@ import { NoContent } from '../../http/common-schemas.js';
 import { notModified } from './etag.js';
 import { contextOf, NotModified, SCIM_PREFIX, scimErrorRef, scimRoute, sendResource, tags } from './http.js';
 import type { PatchOperation } from './patch.js';
+import { URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 import { Projection } from './projection.js';
 import { ListQuery, ProjectionQuery, ResourceParams, ScimGetHeaders, ScimGroup, ScimGroupList, ScimHeaders, ScimPatchOp, ScimSearchRequest } from './schemas.js';
 
@@ -31,7 +33,10 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ScimSearchRequest),
       response: { 200: Type.Ref(ScimGroupList) },
     },
-    handler: async (request) => groups.list(contextOf(request), request.body),
+    handler: async (request) => {
+      requireSchemas(request.body, URN.searchRequest);
+      return groups.list(contextOf(request), request.body);
+    },
   });
 
   app.get(`${SCIM_PREFIX}/Groups/:id`, {
@@ -93,6 +98,7 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(ScimGroup), 409: scimErrorRef('displayName already taken'), 412: scimErrorRef('If-Match names another version') },
     },
     handler: async (request, reply) => {
+      requireSchemas(request.body, URN.patchOp);
       const pre = { ifMatch: request.headers['if-match'] };
       const patched = await groups.patch(contextOf(request), request.params.id, request.body.Operations as PatchOperation[], pre);
       return sendResource(reply, projection(request.query).apply(patched));

@@ -4,7 +4,8 @@ import type { GroupService } from '../groups/service.js';
 import { notFound } from '../../http/errors.js';
 import { inTransaction } from '../../store/executor.js';
 import { resourceTypes } from './attributes.js';
-import { invalidValue, uniqueness } from './errors.js';
+import { invalidValue, uniqueness, URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 import { checkIfMatch } from './etag.js';
 import { listResponse, planList, type ListParams, type PlannedList } from './list-params.js';
 import { toScimGroup, type ScimResource } from './mappers.js';
@@ -57,7 +58,8 @@ export class ScimGroupService {
   }
 
   async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
-    const doc = applyPatch({}, [{ op: 'replace', value: body }], this.target(undefined, [], ctx)) as GroupDoc;
+    requireSchemas(body, URN.group);
+    const doc = applyPatch({}, [{ op: 'replace', value: body }], this.target(undefined, [], ctx), 'resource') as GroupDoc;
     const name = checkDisplayName(doc);
     return inTransaction(db, async (trx) => {
       await this.assertUnique(ctx, name, undefined, trx);
@@ -70,8 +72,9 @@ export class ScimGroupService {
 
   /** PUT: `members` left out of the body means no members, as RFC 7644 §3.5.1 replaces the whole resource. */
   async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition, db: Kysely<Database> = this.db) {
+    requireSchemas(body, URN.group);
     return this.modify(ctx, id, pre, db, (row, members) =>
-      applyPatch({ members: [] }, [{ op: 'replace', value: body }], this.target(row, members, ctx)) as GroupDoc,
+      applyPatch({ members: [] }, [{ op: 'replace', value: body }], this.target(row, members, ctx), 'resource') as GroupDoc,
     );
   }
 
@@ -148,7 +151,7 @@ export class ScimGroupService {
       type: resourceTypes.Group,
       id: row?.uuid ?? '',
       meta: row ? (toScimGroup(row, undefined, ctx).meta as Record<string, unknown>) : { resourceType: 'Group' },
-      stored: { displayName: true, externalId: true, members: ['value'] },
+      stored: { members: ['value'] },
     };
   }
 }

@@ -16,7 +16,8 @@ export const scimErrorRef = (description: string) => Type.Ref('ScimError', { des
 export const NotModified = Type.Null({ description: 'Not modified: If-None-Match names the current version' });
 
 export function contextOf(request: FastifyRequest): ScimContext {
-  return { accountId: request.account.id, base: `${baseUrlOf(request)}${SCIM_PREFIX}` };
+  const actor = request.principal ? `SCIM token ${request.principal.credentialId}` : 'SCIM';
+  return { accountId: request.account.id, base: `${baseUrlOf(request)}${SCIM_PREFIX}`, actor };
 }
 
 /** A single resource: its version also goes in the ETag header (RFC 7644 §3.14). */

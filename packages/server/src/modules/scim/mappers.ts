@@ -13,22 +13,28 @@ export interface Meta {
   base: string;
 }
 
-/** The core User of section 2.2 (RFC 7643 §4.1). Absent values are omitted, never null. */
-export function toScimUser(row: AppUserRow, ctx: Meta): ScimResource {
-  const name = compact({
-    givenName: row.given_name,
-    familyName: row.family_name,
-    formatted: [row.given_name, row.family_name].filter(Boolean).join(' ') || null,
-  });
+/**
+ * The core User of section 2.2 (RFC 7643 §4.1) and its enterprise extension, as the client sent
+ * them. Absent values are omitted, never null. `schemas` names the extension only when the user
+ * has some of its attributes (RFC 7643 §3).
+ */
+export function toScimUser(row: AppUserRow, ctx: Meta, groups?: Array<{ uuid: string; name: string }>): ScimResource {
+  const extra = (row.scim_attributes ?? {}) as Record<string, unknown>;
+  const { name: extraName, [ENTERPRISE_KEY]: enterprise, ...rest } = extra;
+  const name = compact({ ...(extraName as Record<string, unknown> | undefined), givenName: row.given_name, familyName: row.family_name });
+  const hasEnterprise = isNonEmptyObject(enterprise);
   return compact({
-    schemas: [URN.user],
+    schemas: hasEnterprise ? [URN.user, URN.enterpriseUser] : [URN.user],
     id: row.uuid,
     externalId: row.external_id,
-    userName: row.email,
+    userName: userNameOf(row),
     name: Object.keys(name).length > 0 ? name : null,
     displayName: row.display_name,
+    ...rest,
     emails: emailsOf(row),
     active: row.active,
+    groups: groups?.map((g) => ({ value: g.uuid, $ref: `${ctx.base}/Groups/${g.uuid}`, display: g.name, type: 'direct' })),
+    [URN.enterpriseUser]: hasEnterprise ? enterprise : null,
     meta: {
       resourceType: 'User',
       created: toIso(row.created_at),
@@ -39,11 +45,23 @@ export function toScimUser(row: AppUserRow, ctx: Meta): ScimResource {
   }) as ScimResource;
 }
 
-/** What a user with no stored addresses presents: userName as the primary work address. */
-export const derivedEmails = (userName: string): StoredEmail[] => [{ value: userName, type: 'work', primary: true }];
+/** Where the enterprise extension lives inside `scim_attributes`. */
+export const ENTERPRISE_KEY = 'enterprise';
 
-export function emailsOf(row: Pick<AppUserRow, 'email' | 'emails'>): StoredEmail[] {
-  return row.emails && row.emails.length > 0 ? row.emails : derivedEmails(row.email);
+export const userNameOf = (row: Pick<AppUserRow, 'user_name' | 'email'>): string => row.user_name ?? row.email ?? '';
+
+/**
+ * The addresses a user presents: those a SCIM client stored. A user the platform API created,
+ * which no SCIM client has written yet, presents its own sign-in address, which an admin gave.
+ */
+export function emailsOf(row: Pick<AppUserRow, 'email' | 'emails' | 'user_name'>): StoredEmail[] | null {
+  if (row.emails && row.emails.length > 0) return row.emails;
+  if (row.user_name === null && row.email !== null) return [{ value: row.email, type: 'work', primary: true }];
+  return null;
+}
+
+function isNonEmptyObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 }
 
 /** RFC 7643 §4.2. `members` is left out when the caller excluded it, so it is never loaded. */
@@ -56,7 +74,7 @@ export function toScimGroup(row: UserGroupRow, members: MemberRow[] | undefined,
     members: members?.map((m) => ({
       value: m.uuid,
       $ref: `${ctx.base}/Users/${m.uuid}`,
-      display: m.display_name ?? m.email,
+      display: m.display_name ?? m.user_name ?? m.email ?? undefined,
       type: 'User',
     })),
     meta: {

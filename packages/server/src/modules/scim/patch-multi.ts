@@ -20,12 +20,14 @@ export function applyMulti(
   def: AttributeDef,
   storedSubs: string[],
   coerce: (value: unknown, def: AttributeDef) => unknown,
+  unknownSub: (message: string) => Error,
 ) {
   const items = ((Array.isArray(doc[def.name]) ? doc[def.name] : []) as Item[]).map((item) => ({ ...item }));
   const matches = (item: Item) => (path.filter ? matchesItem(path.filter, item, def) : true);
   if (path.sub) {
     const sub = def.subAttributes && findAttr(def.subAttributes, path.sub);
-    if (!sub || !storedSubs.includes(sub.name) || sub.mutability !== 'readWrite') return;
+    if (!sub) throw unknownSub(`"${path.text}": ${path.sub} is not a sub-attribute of ${def.name}`);
+    if (!storedSubs.includes(sub.name) || sub.mutability !== 'readWrite') return;
     doc[def.name] = setSub(items, op, path, value, { def, sub, storedSubs }, matches, coerce);
     return;
   }
@@ -34,14 +36,14 @@ export function applyMulti(
       doc[def.name] = items.filter((item) => !matches(item));
     } else if (value !== undefined && value !== null) {
       // Entra ID removes members as {op: remove, path: members, value: [{value: id}]}.
-      const gone = toItems(value, def, storedSubs, coerce);
+      const gone = toItems(value, def, storedSubs, coerce, unknownSub);
       doc[def.name] = items.filter((item) => !gone.some((wanted) => sameItem(item, wanted, def)));
     } else {
       doc[def.name] = [];
     }
     return;
   }
-  const incoming = value === null ? [] : toItems(value, def, storedSubs, coerce);
+  const incoming = value === null ? [] : toItems(value, def, storedSubs, coerce, unknownSub);
   if (incoming.filter((item) => item.primary === true).length > 1) throw invalidValue(`At most one of ${def.name} can be primary`);
   let next: Item[];
   if (op === 'replace' && path.filter) {
@@ -131,17 +133,32 @@ function sameItem(item: Item, wanted: Item, def: AttributeDef): boolean {
   return typeof wanted.type !== 'string' || String(item.type ?? '').toLowerCase() === wanted.type.toLowerCase();
 }
 
-function toItems(value: unknown, def: AttributeDef, storedSubs: string[], coerce: (value: unknown, def: AttributeDef) => unknown): Item[] {
+/**
+ * Items as sent. Each needs its `value` where the attribute has one (addresses have none, and need
+ * some sub-attribute); a sub-attribute the attribute does not have is refused, one it has but does
+ * not keep (a member's derived display) is left out.
+ */
+function toItems(
+  value: unknown,
+  def: AttributeDef,
+  storedSubs: string[],
+  coerce: (value: unknown, def: AttributeDef) => unknown,
+  unknownSub: (message: string) => Error,
+): Item[] {
   const list = Array.isArray(value) ? value : [value];
+  const hasValue = Boolean(def.subAttributes && findAttr(def.subAttributes, 'value'));
   return list.map((raw) => {
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || typeof (raw as Item).value !== 'string' || (raw as Item).value === '') {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidValue(`Each item of ${def.name} must be an object`);
+    if (hasValue && (typeof (raw as Item).value !== 'string' || (raw as Item).value === '')) {
       throw invalidValue(`Each item of ${def.name} needs a "value" string`);
     }
     const item: Item = {};
     for (const [key, v] of Object.entries(raw as Item)) {
       const sub = def.subAttributes && findAttr(def.subAttributes, key);
-      if (sub && storedSubs.includes(sub.name) && v !== null && v !== undefined) item[sub.name] = coerce(v, sub);
+      if (!sub) throw unknownSub(`"${key}" is not a sub-attribute of ${def.name}`);
+      if (storedSubs.includes(sub.name) && v !== null && v !== undefined) item[sub.name] = coerce(v, sub);
     }
+    if (Object.keys(item).length === 0) throw invalidValue(`An item of ${def.name} has no sub-attribute`);
     return item;
   });
 }

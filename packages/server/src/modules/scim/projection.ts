@@ -1,4 +1,4 @@
-import type { ResourceTypeDef } from './attributes.js';
+import { splitSchema, type ResourceTypeDef } from './attributes.js';
 import type { ScimResource } from './mappers.js';
 
 /**
@@ -21,6 +21,12 @@ export class Projection {
     const name = attribute.toLowerCase();
     if (this.exclude.some((p) => p.length === 1 && p[0] === name)) return false;
     return !this.include || this.include.some((p) => p[0] === name);
+  }
+
+  /** Whether `attributes` names it: attributes returned only on request (RFC 7643 §7) need that. */
+  requests(attribute: string): boolean {
+    const name = attribute.toLowerCase();
+    return Boolean(this.include?.some((p) => p[0] === name)) && this.wants(attribute);
   }
 
   apply(resource: ScimResource): ScimResource {
@@ -60,12 +66,21 @@ export class Projection {
   }
 }
 
+/**
+ * Paths as [attribute, sub-attribute]. An extension's attributes are reached under its URN, which
+ * is the resource's key for them: `urn:…:enterprise:2.0:User:manager.value` is
+ * [urn, manager, value], and the URN alone is [urn].
+ */
 function splitPaths(type: ResourceTypeDef, raw: string | string[] | undefined): string[][] {
   if (raw === undefined) return [];
   const list = Array.isArray(raw) ? raw : raw.split(',');
-  const prefix = `${type.schema}:`.toLowerCase();
   return list
     .map((p) => p.trim().toLowerCase())
     .filter((p) => p !== '')
-    .map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p).split('.'));
+    .map((p) => {
+      const { extension, rest } = splitSchema(type, p);
+      if (!extension) return (rest ?? p).split('.');
+      const urn = extension.schema.toLowerCase();
+      return rest ? [urn, ...rest.split('.')] : [urn];
+    });
 }

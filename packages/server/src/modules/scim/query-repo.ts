@@ -1,8 +1,9 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { AppUserRow, UserGroupRow } from '../../store/schema.js';
-import { resourceTypes } from './attributes.js';
-import type { FilterTarget } from './filter.js';
+import { findAttr, resourceTypes, type AttributeDef } from './attributes.js';
+import type { FilterTarget, MultiTarget } from './filter.js';
+import { ENTERPRISE_KEY } from './mappers.js';
 
 /**
  * The read side of SCIM: filter, sort and offset paging over the account's users and tenant-wide
@@ -21,28 +22,43 @@ export interface MemberRow {
   group_id: number;
   user_id: number;
   uuid: string;
-  email: string;
+  email: string | null;
+  user_name: string | null;
   display_name: string | null;
+}
+
+export interface UserGroupOfRow {
+  user_id: number;
+  uuid: string;
+  name: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-/** The addresses a user presents (mappers.ts emailsOf): the stored ones, or userName as the primary work one. */
-const userEmails = sql`coalesce(nullif(u.emails, '[]'::jsonb),
-  jsonb_build_array(jsonb_build_object('value', u.email, 'type', 'work', 'primary', true)))`;
+/** The addresses a user presents (mappers.ts emailsOf): the stored ones, or a platform user's own. */
+const userEmails = sql`coalesce(nullif(u.emails, '[]'::jsonb), case when u.user_name is null and u.email is not null
+  then jsonb_build_array(jsonb_build_object('value', u.email, 'type', 'work', 'primary', true)) else '[]'::jsonb end)`;
 
 /** sortBy emails: the primary address, else the first (RFC 7644 §3.4.2.3). */
 const userPrimaryEmail = sql`coalesce(
   (select ue.item->>'value' from jsonb_array_elements(${userEmails}) as ue(item) where (ue.item->>'primary')::boolean limit 1),
   ${userEmails}->0->>'value')`;
 
+/** Same expression as the unique index app_user_user_name_per_account, so `userName eq` is one probe. */
+export const userNameColumn = sql`coalesce(u.user_name, u.email)`;
+
+const extra = (...path: string[]) => sql`u.scim_attributes #>> ${`{${path.join(',')}}`}`;
+
+const EXTRA_STRINGS = ['nickName', 'profileUrl', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone'];
+const NAME_EXTRAS = ['formatted', 'middleName', 'honorificPrefix', 'honorificSuffix'];
+const ENTERPRISE_STRINGS = ['employeeNumber', 'costCenter', 'organization', 'division', 'department'];
+
 const userColumns: Record<string, RawBuilder<unknown>> = {
   id: sql`u.uuid::text`,
-  username: sql`u.email`,
+  username: userNameColumn,
   'name.givenname': sql`u.given_name`,
   'name.familyname': sql`u.family_name`,
-  'name.formatted': sql`nullif(concat_ws(' ', u.given_name, u.family_name), '')`,
   displayname: sql`u.display_name`,
   active: sql`u.active`,
   externalid: sql`u.external_id`,
@@ -52,23 +68,45 @@ const userColumns: Record<string, RawBuilder<unknown>> = {
   'meta.version': sql`'W/"' || u.version || '"'`,
   // Not a filterable path (no attribute is named so); only list-params' sortBy asks for it.
   'emails.$primary': userPrimaryEmail,
+  ...Object.fromEntries(EXTRA_STRINGS.map((n) => [n.toLowerCase(), extra(n)])),
+  ...Object.fromEntries(NAME_EXTRAS.map((n) => [`name.${n.toLowerCase()}`, extra('name', n)])),
+  // Enterprise attributes resolve only through their URN (attributes.ts), so these keys cannot be
+  // reached by a core path.
+  ...Object.fromEntries(ENTERPRISE_STRINGS.map((n) => [n.toLowerCase(), extra(ENTERPRISE_KEY, n)])),
+  'manager.value': extra(ENTERPRISE_KEY, 'manager', 'value'),
+  'manager.$ref': extra(ENTERPRISE_KEY, 'manager', '$ref'),
+  'manager.displayname': extra(ENTERPRISE_KEY, 'manager', 'displayName'),
 };
+
+/** Multi-valued attributes kept in scim_attributes, by lowercase name, with their attribute name there. */
+const EXTRA_MULTI: Record<string, string> = Object.fromEntries(
+  ['phoneNumbers', 'ims', 'photos', 'addresses', 'entitlements', 'roles', 'x509Certificates'].map((n) => [n.toLowerCase(), n]),
+);
+
+function itemColumns(def: AttributeDef | undefined): Record<string, RawBuilder<unknown>> {
+  const subs = def?.subAttributes ?? [];
+  return Object.fromEntries(
+    subs.map((sub) => [sub.name.toLowerCase(), sub.type === 'boolean' ? sql`(ue.item->>${sub.name})::boolean` : sql`ue.item->>${sub.name}`]),
+  );
+}
+
+function jsonItems(array: RawBuilder<unknown>, def: AttributeDef | undefined): MultiTarget {
+  const items = itemColumns(def);
+  return {
+    item: (sub) => items[sub],
+    exists: (condition) => sql`exists (select 1 from jsonb_array_elements(${array}) as ue(item) where ${condition})`,
+  };
+}
 
 export const userTarget: FilterTarget = {
   type: resourceTypes.User,
   column: (path) => userColumns[path],
   multi(name) {
-    if (name !== 'emails') return undefined;
-    const items: Record<string, RawBuilder<unknown>> = {
-      value: sql`ue.item->>'value'`,
-      display: sql`ue.item->>'display'`,
-      type: sql`ue.item->>'type'`,
-      primary: sql`(ue.item->>'primary')::boolean`,
-    };
-    return {
-      item: (sub) => items[sub],
-      exists: (condition) => sql`exists (select 1 from jsonb_array_elements(${userEmails}) as ue(item) where ${condition})`,
-    };
+    const def = findAttr(resourceTypes.User.attributes, name);
+    if (name === 'emails') return jsonItems(userEmails, def);
+    const stored = EXTRA_MULTI[name];
+    if (!stored) return undefined;
+    return jsonItems(sql`coalesce(u.scim_attributes -> ${stored}, '[]'::jsonb)`, def);
   },
 };
 
@@ -89,7 +127,7 @@ export const groupTarget: FilterTarget = {
     if (name !== 'members') return undefined;
     const items: Record<string, RawBuilder<unknown>> = {
       value: sql`mu.uuid::text`,
-      display: sql`coalesce(mu.display_name, mu.email)`,
+      display: sql`coalesce(mu.display_name, mu.user_name, mu.email)`,
       type: sql`'User'::text`,
     };
     return {
@@ -108,12 +146,12 @@ export class ScimQueryRepo {
     const where = query.where ?? sql`true`;
     const order = orderClause(query.orderBy, sql`u.id`);
     return this.paged(
-      sql`select count(*)::int as total from app_user u where u.account_id = ${accountId} and (${where})`,
+      sql`select count(*)::int as total from app_user u where u.account_id = ${accountId} and u.deleted_at is null and (${where})`,
       // The page's ids come from the narrowest scan the planner can find (index-only on
       // (account_id, id) when unfiltered), so a deep startIndex does not fetch every skipped row.
       (limit) => sql<AppUserRow>`
         select u.* from app_user u where u.account_id = ${accountId} and u.id in (
-          select u.id from app_user u where u.account_id = ${accountId} and (${where})
+          select u.id from app_user u where u.account_id = ${accountId} and u.deleted_at is null and (${where})
           order by ${order} offset ${query.offset} limit ${limit})
         order by ${order}`,
       query,
@@ -163,9 +201,17 @@ export class ScimQueryRepo {
       .selectFrom('app_user')
       .selectAll()
       .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
       .where('uuid', '=', uuid)
       .$if(lock, (q) => q.forUpdate())
       .executeTakeFirst();
+  }
+
+  /** The user holding a userName, case-insensitively, through the unique index on it. */
+  async findUserIdByUserName(accountId: number, userName: string): Promise<number | undefined> {
+    const { rows } = await sql<{ id: number }>`select u.id from app_user u
+      where u.account_id = ${accountId} and u.deleted_at is null and lower(${userNameColumn}) = ${userName.toLowerCase()}`.execute(this.db);
+    return rows[0]?.id;
   }
 
   findGroup(accountId: number, uuid: string, lock = false): Promise<UserGroupRow | undefined> {
@@ -185,9 +231,24 @@ export class ScimQueryRepo {
     if (valid.length === 0) return Promise.resolve([]);
     return this.db
       .selectFrom('app_user')
-      .select(['id', 'uuid', 'email', 'display_name'])
+      .select(['id', 'uuid', 'email', 'user_name', 'display_name'])
       .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
       .where('uuid', 'in', valid)
+      .execute();
+  }
+
+  /** The groups of each of `userIds`, for a User's read-only `groups` when a client asks for it. */
+  groupsOfUsers(accountId: number, userIds: number[]): Promise<UserGroupOfRow[]> {
+    if (userIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('group_member as gm')
+      .innerJoin('user_group as g', 'g.id', 'gm.group_id')
+      .select(['gm.user_id', 'g.uuid', 'g.name'])
+      .where('gm.account_id', '=', accountId)
+      .where('gm.user_id', 'in', userIds)
+      .orderBy('gm.user_id')
+      .orderBy('g.id')
       .execute();
   }
 
@@ -196,7 +257,7 @@ export class ScimQueryRepo {
     return this.db
       .selectFrom('group_member as gm')
       .innerJoin('app_user as mu', 'mu.id', 'gm.user_id')
-      .select(['gm.group_id', 'gm.user_id', 'mu.uuid', 'mu.email', 'mu.display_name'])
+      .select(['gm.group_id', 'gm.user_id', 'mu.uuid', 'mu.email', 'mu.user_name', 'mu.display_name'])
       .where('gm.account_id', '=', accountId)
       .where('gm.group_id', 'in', groupIds)
       .orderBy('gm.group_id')

@@ -21,7 +21,7 @@ const cases: Array<Omit<OperationCase, 'kinds' | 'errorMessage'>> = [
   { operation: 'patchUser', method: 'PATCH', prepare: async (a) => ({ url: `/api/scim/v2/Users/${(await user(a)).id}`, body: patchBody }) },
   { operation: 'deleteUser', method: 'DELETE', successStatus: 204, prepare: async (a) => ({ url: `/api/scim/v2/Users/${(await user(a)).id}` }) },
   { operation: 'scimListGroups', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/Groups' }) },
-  { operation: 'scimSearchGroups', method: 'POST', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/Groups/.search', body: {} }) },
+  { operation: 'scimSearchGroups', method: 'POST', targetsResource: false, prepare: async () => ({ url: '/api/scim/v2/Groups/.search', body: { schemas: [URN.searchRequest] } }) },
   { operation: 'getGroup', method: 'GET', prepare: async (a) => ({ url: `/api/scim/v2/Groups/${(await group(a)).id}` }) },
   {
     operation: 'createGroup', method: 'POST', successStatus: 201, targetsResource: false,

@@ -119,7 +119,7 @@ describeOnStores('SCIM discovery (RFC 7644 §4)', (server) => {
     expect((await scim.call('GET', '/ResourceTypes/Group')).body).toMatchObject({ name: 'Group', schema: URN.group });
 
     const schemas = await scim.call('GET', '/Schemas');
-    expect(schemas.body.Resources.map((s: any) => s.id)).toEqual([URN.user, URN.group]);
+    expect(schemas.body.Resources.map((s: any) => s.id)).toEqual([URN.user, URN.group, URN.enterpriseUser]);
     const user = await scim.call('GET', `/Schemas/${URN.user}`);
     const userName = user.body.attributes.find((a: any) => a.name === 'userName');
     expect(userName).toMatchObject({ type: 'string', required: true, caseExact: false, uniqueness: 'server', mutability: 'readWrite' });

@@ -23,7 +23,6 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
         locale: 'en-US',
         externalId: '00ujl29u0le5T6Aj10h7',
         groups: [],
-        password: '1mz050nq',
         active: true,
       });
       expect(create.status, create.text).toBe(201);
@@ -48,7 +47,10 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       });
       expect(put.status, put.text).toBe(200);
       expect(put.body).toMatchObject({ name: { familyName: 'Brock-Smith' }, displayName: 'Isaac Brock-Smith' });
-      expect(put.text).not.toContain('1mz050nq');
+      // Issue 10: what Okta sends is kept, the extension included; groups (read-only) is not echoed.
+      expect(put.body).toMatchObject({ locale: 'en-US', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Music' } });
+      expect(put.body.emails).toEqual([{ primary: true, value: userName, type: 'work' }]);
+      expect(put.body.groups).toBeUndefined();
 
       const deactivate = await scim.patch(`/Users/${id}`, [{ op: 'replace', value: { active: false } }]);
       expect(deactivate.body.active).toBe(false);
@@ -114,6 +116,10 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       ]);
       expect(patch.status, patch.text).toBe(200);
       expect(patch.body.name.familyName).toBe('updatedFamilyName');
+      expect(patch.body.emails).toEqual([{ primary: true, type: 'work', value: 'updatedEmail@example.com' }]);
+      expect(patch.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).toEqual({
+        employeeNumber: '701984', department: 'Tour Operations', manager: { value: 'someone' },
+      });
 
       const disable = await scim.patch(`/Users/${id}`, [{ op: 'Replace', path: 'active', value: 'False' }]);
       expect(disable.body.active).toBe(false);
@@ -121,6 +127,52 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       expect(enable.body.active).toBe(true);
 
       expect((await scim.call('DELETE', `/Users/${id}`)).status).toBe(204);
+    });
+
+    it('issue 10: a mailNickname or guest UPN as userName and the default attribute mapping, stored and read back', async () => {
+      const scim = await scimClient(await server().newAccount());
+      const ENT = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+      for (const userName of ['adele.vance', 'adele_contoso.com#EXT#@fabrikam.onmicrosoft.com']) {
+        const probe = await scim.call('GET', `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`);
+        expect(probe.body.totalResults).toBe(0);
+        const create = await scim.call('POST', '/Users', {
+          schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENT],
+          externalId: userName, userName, active: true, displayName: 'Adele Vance',
+          meta: { resourceType: 'User' }, name: { formatted: 'Adele Vance', familyName: 'Vance', givenName: 'Adele' }, roles: [],
+        });
+        expect(create.status, create.text).toBe(201);
+        expect(create.body.emails).toBeUndefined();
+        const id = create.body.id;
+        const patch = await scim.patch(`/Users/${id}`, [
+          { op: 'Add', path: 'title', value: 'Retail Manager' },
+          { op: 'Add', path: 'preferredLanguage', value: 'en-US' },
+          { op: 'Add', path: 'emails[type eq "work"].value', value: 'AdeleV@contoso.example' },
+          { op: 'Add', path: 'addresses[type eq "work"].streetAddress', value: '18/2111' },
+          { op: 'Add', path: 'addresses[type eq "work"].locality', value: 'Bellevue' },
+          { op: 'Add', path: 'addresses[type eq "work"].postalCode', value: '98004' },
+          { op: 'Add', path: 'addresses[type eq "work"].country', value: 'US' },
+          { op: 'Add', path: 'phoneNumbers[type eq "work"].value', value: '+1 425 555 0109' },
+          { op: 'Add', path: 'phoneNumbers[type eq "mobile"].value', value: '+1 425 555 0110' },
+          { op: 'Add', path: `${ENT}:employeeNumber`, value: '42' },
+          { op: 'Add', path: `${ENT}:department`, value: 'Retail' },
+          { op: 'Add', path: `${ENT}:costCenter`, value: 'CC-7' },
+          { op: 'Add', path: `${ENT}:manager`, value: 'mgr-1' },
+        ]);
+        expect(patch.status, patch.text).toBe(200);
+        const got = (await scim.call('GET', `/Users/${id}`)).body;
+        expect(got).toMatchObject({
+          schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENT],
+          userName, title: 'Retail Manager', preferredLanguage: 'en-US',
+          name: { formatted: 'Adele Vance', familyName: 'Vance', givenName: 'Adele' },
+          emails: [{ type: 'work', value: 'AdeleV@contoso.example' }],
+          addresses: [{ type: 'work', streetAddress: '18/2111', locality: 'Bellevue', postalCode: '98004', country: 'US' }],
+          phoneNumbers: [{ type: 'work', value: '+1 425 555 0109' }, { type: 'mobile', value: '+1 425 555 0110' }],
+          [ENT]: { employeeNumber: '42', department: 'Retail', costCenter: 'CC-7', manager: { value: 'mgr-1' } },
+        });
+        const byDepartment = await scim.call('GET', `/Users?filter=${encodeURIComponent(`${ENT}:department eq "retail" and userName eq "${userName}"`)}`);
+        expect(byDepartment.body.Resources.map((u: { id: string }) => u.id)).toEqual([id]);
+        expect((await scim.call('DELETE', `/Users/${id}`)).status).toBe(204);
+      }
     });
 
     it('groups: create, probe without members, check membership, add and remove members', async () => {

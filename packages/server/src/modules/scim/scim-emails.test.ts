@@ -34,17 +34,23 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       expect(got.emails).toEqual([{ value: 'jane.doe@mail.example.com', type: 'work', primary: true }]);
     });
 
-    it('without emails, userName is presented as the primary work address, and follows a new userName', async () => {
+    it('issue 10: without emails none are presented; add emails stores exactly it, remove emails leaves none', async () => {
       const scim = await client();
       const user = await scim.createUser();
-      expect(user.emails).toEqual([{ value: user.userName, type: 'work', primary: true }]);
+      expect(user.emails).toBeUndefined();
       const renamed = uniqueEmail('renamed');
       const response = await scim.patch(`/Users/${user.id}`, [{ op: 'replace', path: 'userName', value: renamed }]);
       expect(response.status, response.text).toBe(200);
-      expect(response.body.emails).toEqual([{ value: renamed, type: 'work', primary: true }]);
+      expect(response.body.emails).toBeUndefined();
+      const added = await scim.patch(`/Users/${user.id}`, [{ op: 'add', path: 'emails', value: [{ value: 'only@example.org', type: 'work' }] }]);
+      expect(added.body.emails).toEqual([{ value: 'only@example.org', type: 'work' }]);
+      const removed = await scim.patch(`/Users/${user.id}`, [{ op: 'remove', path: 'emails' }]);
+      expect(removed.status, removed.text).toBe(200);
+      expect(removed.body.emails).toBeUndefined();
+      expect((await scim.call('GET', `/Users/${user.id}`)).body.emails).toBeUndefined();
     });
 
-    it('Okta PUT replaces the addresses; a PUT without emails returns to the derived one', async () => {
+    it('Okta PUT replaces the addresses; a PUT without emails leaves none', async () => {
       const scim = await client();
       const user = await scim.createUser();
       const emails = [
@@ -55,7 +61,8 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       expect(put.status, put.text).toBe(200);
       expect((await scim.call('GET', `/Users/${user.id}`)).body.emails).toEqual(emails);
       const bare = await scim.call('PUT', `/Users/${user.id}`, { schemas: [URN.user], userName: user.userName });
-      expect(bare.body.emails).toEqual([{ value: user.userName, type: 'work', primary: true }]);
+      expect(bare.status, bare.text).toBe(200);
+      expect(bare.body.emails).toBeUndefined();
     });
 
     it('echoing the resource unchanged (GET, then PUT) changes nothing, not even the version', async () => {
@@ -105,29 +112,29 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       ]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.userName).toBe(user.userName);
-      expect(response.body.emails).toEqual([{ value: 'Mail@Example.com', type: 'work', primary: true }]);
+      expect(response.body.emails).toEqual([{ value: 'Mail@Example.com', type: 'work' }]);
     });
 
     it('Add emails[type eq "home"].value when there is no home address creates it, not primary', async () => {
       const scim = await client();
-      const user = await scim.createUser();
+      const user = await scim.createUser({ emails: [{ value: 'work@example.org', type: 'work', primary: true }] });
       const response = await scim.patch(`/Users/${user.id}`, [{ op: 'Add', path: 'emails[type eq "home"].value', value: 'me@home.example' }]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.emails).toEqual([
-        { value: user.userName, type: 'work', primary: true },
+        { value: 'work@example.org', type: 'work', primary: true },
         { value: 'me@home.example', type: 'home' },
       ]);
     });
 
     it('RFC 7643 §2.4: adding a primary address clears the other primary', async () => {
       const scim = await client();
-      const user = await scim.createUser();
+      const user = await scim.createUser({ emails: [{ value: 'work@example.org', type: 'work', primary: true }] });
       const response = await scim.patch(`/Users/${user.id}`, [
         { op: 'add', path: 'emails', value: [{ value: 'me@home.example', type: 'home', primary: true }] },
       ]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.emails).toEqual([
-        { value: user.userName, type: 'work', primary: false },
+        { value: 'work@example.org', type: 'work', primary: false },
         { value: 'me@home.example', type: 'home', primary: true },
       ]);
     });
@@ -188,7 +195,7 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       const scim = await client();
       const a = await scim.createUser({ userName: 'a-user@x.example', emails: [{ value: 'a.work@corp.example', type: 'work', primary: true }] });
       const b = await scim.createUser({ userName: 'b-user@x.example', emails: [{ value: 'b.home@corp.example', type: 'home' }] });
-      const c = await scim.createUser({ userName: 'c-user@plain.example' });
+      const c = await scim.createUser({ userName: 'c-user@plain.example', emails: [{ value: 'c-user@plain.example', primary: true }] });
       const byId: Record<string, string> = { [a.id]: 'a', [b.id]: 'b', [c.id]: 'c' };
       const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
       expect(response.status, response.text).toBe(200);
@@ -200,7 +207,7 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       const scim = await client();
       await scim.createUser({ userName: 'm@x.example', emails: [{ value: 'B@sort.example', type: 'work' }] });
       await scim.createUser({ userName: 'a@x.example', emails: [{ value: 'z@sort.example', type: 'home' }, { value: 'c@sort.example', primary: true }] });
-      await scim.createUser({ userName: 'A@sort.example' });
+      await scim.createUser({ userName: 'A@sort.example', emails: [{ value: 'A@sort.example' }] });
       const response = await scim.call('GET', `/Users?sortBy=emails&sortOrder=descending&filter=${encodeURIComponent('emails.value co "SORT.example"')}`);
       expect(response.status, response.text).toBe(200);
       const order = response.body.Resources.map((r: { userName: string }) => r.userName);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
 import { expectScimError, scimClient } from './scim-test-client.js';
+import { URN } from './errors.js';
 
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 
@@ -36,11 +37,11 @@ describeOnStores('SCIM PATCH (RFC 7644 §3.5.2)', (server) => {
       const response = await scim.patch(`/Users/${user.id}`, [{ op: 'remove', path: 'displayName' }, { op: 'Remove', path: 'name.givenName' }]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.displayName).toBeUndefined();
-      expect(response.body.name).toEqual({ familyName: 'Doe', formatted: 'Doe' });
+      expect(response.body.name).toEqual({ familyName: 'Doe' });
       expect(response.body.externalId).toBe('x');
     });
 
-    it('attributes of schemas the server does not implement are accepted and ignored (Entra ID default mapping)', async () => {
+    it('issue 10: the core and enterprise attributes of Entra ID\'s default mapping are stored and returned', async () => {
       const scim = await client();
       const user = await scim.createUser();
       const response = await scim.patch(`/Users/${user.id}`, [
@@ -50,8 +51,16 @@ describeOnStores('SCIM PATCH (RFC 7644 §3.5.2)', (server) => {
         { op: 'Replace', value: { [ENTERPRISE]: { department: 'R&D' }, preferredLanguage: 'en' } },
       ]);
       expect(response.status, response.text).toBe(200);
-      expect(response.body.userName).toBe(user.userName);
-      expect(response.body.meta.version).toBe(user.meta.version);
+      expect(response.body).toMatchObject({
+        schemas: [URN.user, ENTERPRISE],
+        userName: user.userName,
+        title: 'Engineer',
+        preferredLanguage: 'en',
+        addresses: [{ type: 'work', formatted: '1 Main St' }],
+        [ENTERPRISE]: { employeeNumber: '42', department: 'R&D' },
+      });
+      expect(response.body.meta.version).not.toBe(user.meta.version);
+      expect((await scim.call('GET', `/Users/${user.id}`)).body).toEqual(response.body);
     });
   });
 

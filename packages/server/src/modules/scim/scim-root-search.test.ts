@@ -62,9 +62,9 @@ describeOnStores('SCIM POST /.search at the root (RFC 7644 §3.4.3)', (server) =
   });
 
   it.each([
-    ['an attribute no type has', { filter: 'nickName eq "x"' }],
+    ['an attribute no type has', { filter: 'favoriteColor eq "x"' }],
     ['a malformed filter', { filter: 'userName eq' }],
-    ['a sortBy no type has', { sortBy: 'title' }],
+    ['a sortBy no type has', { sortBy: 'favoriteColor' }],
   ])('%s is 400 invalidFilter', async (_label, body) => {
     expectScimError(await search(body), 400, 'invalidFilter');
   });

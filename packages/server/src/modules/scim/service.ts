@@ -5,7 +5,7 @@ import type { TenantSettingsService } from '../tenant-settings/service.js';
 import type { UserService } from '../users/service.js';
 import { runBulk } from './bulk.js';
 import {
-  allResourceTypes, findResourceType, findSchema, resourceTypeResource, schemaResource, serviceProviderConfig,
+  allResourceTypes, allSchemas, findResourceType, findSchema, resourceTypeResource, schemaResource, serviceProviderConfig,
 } from './discovery.js';
 import { notFound } from '../../http/errors.js';
 import { URN } from './errors.js';
@@ -59,7 +59,7 @@ export class ScimService {
   }
 
   schemas(ctx: Meta) {
-    return discoveryList(allResourceTypes.map((t) => schemaResource(t, ctx)));
+    return discoveryList(allSchemas.map((t) => schemaResource(t, ctx)));
   }
 
   schema(ctx: Meta, id: string) {

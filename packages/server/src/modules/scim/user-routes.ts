@@ -5,6 +5,8 @@ import { notModified } from './etag.js';
 import { contextOf, NotModified, SCIM_PREFIX, scimErrorRef, scimRoute, sendResource, tags } from './http.js';
 import { ListQuery, ProjectionQuery, ResourceParams, ScimGetHeaders, ScimHeaders, ScimPatchOp, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
 import type { PatchOperation } from './patch.js';
+import { URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 
 export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const users = app.services.scim.users;
@@ -28,7 +30,10 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ScimSearchRequest),
       response: { 200: Type.Ref(ScimUserList) },
     },
-    handler: async (request, reply) => reply.send(await users.list(contextOf(request), request.body)),
+    handler: async (request, reply) => {
+      requireSchemas(request.body, URN.searchRequest);
+      return reply.send(await users.list(contextOf(request), request.body));
+    },
   });
 
   app.get(`${SCIM_PREFIX}/Users/:id`, {
@@ -40,11 +45,12 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(ScimUser), 304: NotModified },
     },
     handler: async (request, reply) => {
-      const { resource, version } = await users.get(contextOf(request), request.params.id);
+      const projection = users.projection(request.query);
+      const { resource, version } = await users.get(contextOf(request), request.params.id, undefined, projection.requests('groups'));
       if (notModified(request.headers['if-none-match'], version)) {
         return reply.code(304).header('etag', resource.meta && (resource.meta as { version: string }).version).send(null);
       }
-      return sendResource(reply, users.projection(request.query).apply(resource));
+      return sendResource(reply, projection.apply(resource));
     },
   });
 
@@ -52,7 +58,9 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: scimRoute,
     schema: {
       operationId: 'createUser', tags, summary: 'Create a SCIM user',
-      description: 'Creates an internal user with the member role. userName is unique case-insensitively (409 uniqueness).',
+      description:
+        'Creates an internal user with the member role. userName is any non-empty string, unique case-insensitively (409 uniqueness); '
+        + 'every attribute of the core User and the enterprise extension is stored as sent, and one of no supported schema is 400.',
       querystring: ProjectionQuery,
       body: Type.Ref(ScimUser),
       response: { 201: Type.Ref(ScimUser), 409: scimErrorRef('userName already taken') },
@@ -90,6 +98,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(ScimUser), 409: scimErrorRef('userName already taken'), 412: scimErrorRef('If-Match names another version') },
     },
     handler: async (request, reply) => {
+      requireSchemas(request.body, URN.patchOp);
       const pre = { ifMatch: request.headers['if-match'] };
       const patched = await users.patch(contextOf(request), request.params.id, request.body.Operations as PatchOperation[], pre);
       return sendResource(reply, users.projection(request.query).apply(patched));
@@ -100,9 +109,11 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: scimRoute,
     schema: {
       operationId: 'deleteUser', tags, summary: 'Delete a SCIM user',
-      description: 'Deletes the internal user with their keys, tokens and memberships; a later GET is 404.',
+      description:
+        'The user is gone (a later GET is 404) but not erased: deactivated, out of their groups, their API keys and tokens revoked, '
+        + 'with who deleted them, when and why kept in the store. The account\'s last active admin cannot be deleted (400 mutability).',
       params: ResourceParams, headers: ScimHeaders,
-      response: { 204: NoContent, 409: scimErrorRef('The account\'s last active admin'), 412: scimErrorRef('If-Match names another version') },
+      response: { 204: NoContent, 400: scimErrorRef('The account\'s last active admin (mutability)'), 412: scimErrorRef('If-Match names another version') },
     },
     handler: async (request, reply) => {
       await users.delete(contextOf(request), request.params.id, { ifMatch: request.headers['if-match'] });

@@ -4,23 +4,29 @@ import type { UserService } from '../users/service.js';
 import { notFound } from '../../http/errors.js';
 import { inTransaction } from '../../store/executor.js';
 import { resourceTypes } from './attributes.js';
-import { uniqueness } from './errors.js';
+import { mutability, uniqueness, URN } from './errors.js';
+import { requireSchemas } from './request-schemas.js';
 import { checkIfMatch } from './etag.js';
 import { listResponse, planList, type ListParams, type PlannedList } from './list-params.js';
 import { toScimUser, type Meta, type ScimResource } from './mappers.js';
 import { applyPatch, type PatchOperation } from './patch.js';
 import { Projection } from './projection.js';
-import { ScimQueryRepo, userTarget } from './query-repo.js';
+import { ScimQueryRepo, userTarget, type UserGroupOfRow } from './query-repo.js';
 import { userChanges, userDocOf, userFieldsOf, userPatchTarget, type UserDoc } from './user-doc.js';
 
 /** Who is asking: the account, and the SCIM base URL its resources' `meta.location` is built on. */
 export interface ScimContext extends Meta {
   accountId: number;
+  /** Who is asking, for the audit trail of a delete: the SCIM token. */
+  actor: string;
 }
 
 export interface Precondition {
   ifMatch?: string | undefined;
 }
+
+/** A User body may carry the enterprise extension besides the core schema. */
+const USER_SCHEMAS = [URN.user, URN.enterpriseUser];
 
 export const userNotFound = (id: string) => notFound(`User ${id} not found`);
 
@@ -35,10 +41,13 @@ export class ScimUserService {
     private readonly users: UserService,
   ) {}
 
-  async get(ctx: ScimContext, id: string, db: Kysely<Database> = this.db) {
-    const row = await new ScimQueryRepo(db).findUser(ctx.accountId, id);
+  /** `withGroups`: the read-only `groups`, returned only when a client asks for it. */
+  async get(ctx: ScimContext, id: string, db: Kysely<Database> = this.db, withGroups = false) {
+    const repo = new ScimQueryRepo(db);
+    const row = await repo.findUser(ctx.accountId, id);
     if (!row) throw userNotFound(id);
-    return { resource: toScimUser(row, ctx), version: row.version };
+    const groups = withGroups ? await repo.groupsOfUsers(ctx.accountId, [row.id]) : undefined;
+    return { resource: toScimUser(row, ctx, groups), version: row.version };
   }
 
   async list(ctx: ScimContext, params: ListParams) {
@@ -49,15 +58,21 @@ export class ScimUserService {
 
   /** One planned page and the total it is part of; `POST /.search` joins it with the groups'. */
   async page(ctx: ScimContext, plan: PlannedList): Promise<{ total: number; resources: ScimResource[] }> {
-    const { total, rows } = await new ScimQueryRepo(this.db).listUsers(ctx.accountId, plan.query);
-    return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx))) };
+    const repo = new ScimQueryRepo(this.db);
+    const { total, rows } = await repo.listUsers(ctx.accountId, plan.query);
+    const groups = plan.projection.requests('groups') ? await repo.groupsOfUsers(ctx.accountId, rows.map((r) => r.id)) : undefined;
+    const byUser = new Map<number, UserGroupOfRow[]>();
+    for (const g of groups ?? []) byUser.set(g.user_id, [...(byUser.get(g.user_id) ?? []), g]);
+    const own = (userId: number) => (groups ? byUser.get(userId) ?? [] : undefined);
+    return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx, own(row.id)))) };
   }
 
   async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
-    const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx)) as UserDoc;
+    requireSchemas(body, URN.user, USER_SCHEMAS);
+    const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx), 'resource') as UserDoc;
     const fields = userFieldsOf(doc);
     return inTransaction(db, async (trx) => {
-      await this.assertUnique(ctx, fields.email, undefined, trx);
+      await this.assertUnique(ctx, fields.userName, undefined, trx);
       const created = await this.users.create(ctx.accountId, { ...fields, role: 'member' }, trx);
       return (await this.get(ctx, created.uuid, trx)).resource;
     });
@@ -65,8 +80,9 @@ export class ScimUserService {
 
   /** PUT: attributes the body leaves out are cleared, except `active`, which only a client that sends it changes. */
   async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition, db: Kysely<Database> = this.db) {
+    requireSchemas(body, URN.user, USER_SCHEMAS);
     return this.modify(ctx, id, pre, db, (row) => {
-      return applyPatch({ active: row.active }, [{ op: 'replace', value: body }], userPatchTarget(row, ctx)) as UserDoc;
+      return applyPatch({ active: row.active }, [{ op: 'replace', value: body }], userPatchTarget(row, ctx), 'resource') as UserDoc;
     });
   }
 
@@ -74,13 +90,18 @@ export class ScimUserService {
     return this.modify(ctx, id, pre, db, (row) => applyPatch(userDocOf(row), operations, userPatchTarget(row, ctx)) as UserDoc);
   }
 
-  /** Hard delete: the user's keys, tokens and memberships go with it, and a later GET is 404. */
+  /**
+   * The user is gone for SCIM (a later GET is 404) and for everyone else, but not erased: their
+   * keys and tokens are revoked with the reason, and the row keeps who deleted them and when
+   * (UserService.retire).
+   */
   async delete(ctx: ScimContext, id: string, pre: Precondition, db: Kysely<Database> = this.db): Promise<void> {
     await inTransaction(db, async (trx) => {
       const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
       if (!row) throw userNotFound(id);
       checkIfMatch(pre.ifMatch, row.version);
-      await this.users.delete(ctx.accountId, row.id, trx);
+      await this.assertNotLastAdmin(ctx, row.id, 'delete', trx);
+      await this.users.retire(ctx.accountId, row.id, { by: ctx.actor, reason: 'SCIM DELETE /Users/' + row.uuid }, trx);
     });
   }
 
@@ -101,7 +122,8 @@ export class ScimUserService {
       checkIfMatch(pre.ifMatch, row.version);
       const changes = userChanges(row, edit(row));
       if (Object.keys(changes).length > 0) {
-        if (changes.email !== undefined) await this.assertUnique(ctx, changes.email, row.id, trx);
+        if (changes.userName !== undefined && changes.userName !== null) await this.assertUnique(ctx, changes.userName, row.id, trx);
+        if (changes.active === false) await this.assertNotLastAdmin(ctx, row.id, 'deactivate', trx);
         await this.users.update(ctx.accountId, row.id, changes, trx);
       }
       return (await this.get(ctx, id, trx)).resource;
@@ -109,8 +131,15 @@ export class ScimUserService {
   }
 
   private async assertUnique(ctx: ScimContext, userName: string, selfId: number | undefined, trx: Kysely<Database>) {
-    const holder = await this.users.findByEmail(ctx.accountId, userName, trx);
-    if (holder && holder.id !== selfId) throw uniqueness(`userName "${userName}" is already taken in this account`);
+    const holder = await new ScimQueryRepo(trx).findUserIdByUserName(ctx.accountId, userName);
+    if (holder !== undefined && holder !== selfId) throw uniqueness(`userName "${userName}" is already taken in this account`);
+  }
+
+  /** RFC 7644 §3.12: the account's last active admin cannot lose that state; `mutability`, not a conflict of values. */
+  private async assertNotLastAdmin(ctx: ScimContext, userId: number, action: string, trx: Kysely<Database>) {
+    if (await this.users.isLastActiveAdmin(ctx.accountId, userId, trx)) {
+      throw mutability(`Cannot ${action} the last active admin of the account; make another user an active admin first`);
+    }
   }
 }
 

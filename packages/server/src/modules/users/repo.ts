@@ -65,6 +65,7 @@ export class UserRepo {
       .set({ ...values, updated_at: new Date(), version: sql`version + 1` })
       .where('account_id', '=', accountId)
       .where('id', '=', id)
+      .where('deleted_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
   }
@@ -86,12 +87,35 @@ export class UserRepo {
       .where('account_id', '=', accountId)
       .where('role', '=', 'admin')
       .where('active', '=', true)
+      .where('deleted_at', 'is', null)
       .forUpdate()
       .execute();
     return rows.filter((r) => r.id !== exceptId).length;
   }
 
+  /** Users a SCIM delete retired are gone for every caller (see UserService.retire). */
   private base(accountId: number) {
-    return this.db.selectFrom('app_user').selectAll().where('account_id', '=', accountId);
+    return this.db.selectFrom('app_user').selectAll().where('account_id', '=', accountId).where('deleted_at', 'is', null);
+  }
+
+  async retire(accountId: number, id: number, audit: { by: string; reason: string }): Promise<void> {
+    const now = new Date();
+    await this.db
+      .updateTable('app_user')
+      .set({ active: false, deleted_at: now, deleted_by: audit.by, deletion_reason: audit.reason, updated_at: now, version: sql`version + 1` })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .execute();
+    const reason = `User deleted by ${audit.by}: ${audit.reason}`;
+    for (const table of ['api_key', 'access_token'] as const) {
+      await this.db
+        .updateTable(table)
+        .set({ revoked_at: now, revoked_reason: reason })
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', id)
+        .where('revoked_at', 'is', null)
+        .execute();
+    }
+    await this.db.deleteFrom('group_member').where('account_id', '=', accountId).where('user_id', '=', id).execute();
   }
 }

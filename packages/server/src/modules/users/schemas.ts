@@ -12,7 +12,7 @@ const DisplayName = Type.Union([Type.String({ minLength: 1, maxLength: 200 }), T
 export const User = Type.Object(
   {
     id: Type.Integer(),
-    email: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()], { description: 'Null for a user provisioned by SCIM without an e-mail address; such a user cannot sign in with a password.' }),
     displayName: Type.Union([Type.String(), Type.Null()]),
     role: RoleName,
     active: Type.Boolean({ description: 'An inactive user cannot sign in, and their API keys and access tokens are refused.' }),

@@ -11,7 +11,10 @@ export interface UserRecord {
   id: number;
   /** SCIM's string id of the user. */
   uuid: string;
-  email: string;
+  /** The sign-in address; null for a provisioned user without one. */
+  email: string | null;
+  /** SCIM's userName: what a SCIM client set, else the e-mail. */
+  userName: string;
   displayName: string | null;
   givenName: string | null;
   familyName: string | null;
@@ -27,7 +30,12 @@ export interface UserRecord {
 }
 
 export interface NewUser {
-  email: string;
+  /** The sign-in address; only SCIM creates users without one (they then have a userName). */
+  email: string | null;
+  /** SCIM's userName when it is not the e-mail; unique case-insensitively with the e-mails. */
+  userName?: string | null;
+  /** The rest of the SCIM core User and enterprise extension, stored as sent. */
+  scimAttributes?: Record<string, unknown> | null;
   displayName?: string | null;
   givenName?: string | null;
   familyName?: string | null;
@@ -110,15 +118,18 @@ export class UserService {
   }
 
   async create(accountId: number, input: NewUser, db: Executor = this.db): Promise<UserRecord> {
-    const email = checkEmail(input.email);
+    const email = input.email === null ? null : checkEmail(input.email);
+    if (email === null && !input.userName) throw badRequest('A user needs an email address or a userName');
     const emails = emailsColumn(input.emails);
     return inTransaction(db, async (trx) => {
       const repo = new UserRepo(trx);
-      if (await repo.findByEmail(accountId, email)) throw emailTaken(email);
-      const row = await uniqueEmail(email, () =>
+      if (email !== null && (await repo.findByEmail(accountId, email))) throw emailTaken(email);
+      const row = await uniqueEmail(email ?? input.userName!, () =>
         repo.insert({
           account_id: accountId,
           email,
+          user_name: input.userName ?? null,
+          scim_attributes: input.scimAttributes ? JSON.stringify(input.scimAttributes) : null,
           display_name: input.displayName ?? null,
           given_name: input.givenName ?? null,
           family_name: input.familyName ?? null,
@@ -133,7 +144,7 @@ export class UserService {
   }
 
   async update(accountId: number, id: number, input: UserChanges, db: Executor = this.db): Promise<UserRecord> {
-    const email = input.email === undefined ? undefined : checkEmail(input.email);
+    const email = input.email === undefined || input.email === null ? input.email : checkEmail(input.email);
     const emails = input.emails === undefined ? undefined : emailsColumn(input.emails);
     return inTransaction(db, async (trx) => {
       const repo = new UserRepo(trx);
@@ -143,12 +154,16 @@ export class UserService {
         if (input.active === false) await assertAnotherAdmin(repo, accountId, id, 'deactivate');
         if (input.role === 'member') await assertAnotherAdmin(repo, accountId, id, 'demote');
       }
-      if (email !== undefined) {
+      if (email !== undefined && email !== null) {
         const holder = await repo.findByEmail(accountId, email);
         if (holder && holder.id !== id) throw emailTaken(email);
       }
       const changes: Updateable<AppUserTable> = {};
       if (email !== undefined) changes.email = email;
+      if (input.userName !== undefined) changes.user_name = input.userName;
+      if (input.scimAttributes !== undefined) {
+        changes.scim_attributes = input.scimAttributes === null ? null : JSON.stringify(input.scimAttributes);
+      }
       if (input.displayName !== undefined) changes.display_name = input.displayName;
       if (input.givenName !== undefined) changes.given_name = input.givenName;
       if (input.familyName !== undefined) changes.family_name = input.familyName;
@@ -156,7 +171,7 @@ export class UserService {
       if (input.role !== undefined) changes.role = input.role;
       if (input.active !== undefined) changes.active = input.active;
       if (emails !== undefined) changes.emails = emails;
-      const row = await uniqueEmail(email ?? current.email, () => repo.update(accountId, id, changes));
+      const row = await uniqueEmail(input.userName ?? email ?? current.email ?? current.user_name!, () => repo.update(accountId, id, changes));
       return toRecord(row!);
     });
   }
@@ -190,6 +205,30 @@ export class UserService {
       if (current.role === 'admin' && current.active) await assertAnotherAdmin(repo, accountId, id, 'delete');
       await repo.delete(accountId, id);
     });
+  }
+
+  /**
+   * Takes a user out of service without erasing them (a SCIM delete): the user is deactivated and
+   * hidden from every lookup, their API keys and access tokens are revoked with the reason, their
+   * memberships end, and the row keeps who removed them, when and why. Their e-mail and userName
+   * become free for a new user.
+   */
+  async retire(accountId: number, id: number, audit: { by: string; reason: string }, db: Executor = this.db): Promise<void> {
+    await inTransaction(db, async (trx) => {
+      const repo = new UserRepo(trx);
+      const current = await repo.find(accountId, id);
+      if (!current) throw userNotFound(id);
+      if (current.role === 'admin' && current.active) await assertAnotherAdmin(repo, accountId, id, 'delete');
+      await repo.retire(accountId, id, audit);
+    });
+  }
+
+  /** Whether the user is the account's only active admin; rows are locked as for a demotion. */
+  async isLastActiveAdmin(accountId: number, id: number, db: Executor = this.db): Promise<boolean> {
+    const repo = new UserRepo(db);
+    const current = await repo.find(accountId, id);
+    if (!current || current.role !== 'admin' || !current.active) return false;
+    return (await repo.otherActiveAdmins(accountId, id)) === 0;
   }
 }
 
@@ -241,6 +280,7 @@ export function toRecord(row: AppUserRow): UserRecord {
     id: row.id,
     uuid: row.uuid,
     email: row.email,
+    userName: row.user_name ?? row.email ?? '',
     displayName: row.display_name,
     givenName: row.given_name,
     familyName: row.family_name,

@@ -10,6 +10,7 @@ import * as oauthIntegrationNotify from './0008_oauth_integration_notify.js';
 import * as embedPageIndexes from './0009_embed_page_indexes.js';
 import * as accountDisabled from './0010_account_disabled.js';
 import * as rateLimits from './0011_rate_limits.js';
+import * as scimFullUser from './0012_scim_full_user.js';
 import * as embedSessionsCube from './0013_embed_sessions_cube.js';
 
 /**
@@ -30,5 +31,6 @@ export const migrations: Record<string, Migration> = {
   '0009_embed_page_indexes': embedPageIndexes,
   '0010_account_disabled': accountDisabled,
   '0011_rate_limits': rateLimits,
+  '0012_scim_full_user': scimFullUser,
   '0013_embed_sessions_cube': embedSessionsCube,
 };
