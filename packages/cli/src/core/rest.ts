@@ -1,13 +1,15 @@
 import { bodyOf, positiveInt } from './body.js';
 import type { Verb, OptionSpec } from './define.js';
 import type { Factory } from './factory.js';
+import type { HttpClient } from './http.js';
 import type { Column } from './output.js';
 
 /**
  * Builders for the verbs most groups share (list, get, create, update, delete). Each returns a
  * plain Verb, so a group's file per verb stays a short declaration of paths, columns and flags.
  */
-type PathOf = (args: string[], opts: Record<string, any>) => string;
+/** The request path; it may ask the server (an e-mail address resolved to a user id). */
+type PathOf = (args: string[], opts: Record<string, any>, client: HttpClient) => string | Promise<string>;
 
 export const DATA_OPTION: OptionSpec = { flags: '-d, --data <json>', description: 'Request body as JSON, @file, or - for standard input' };
 const PAGE_OPTIONS: OptionSpec[] = [
@@ -29,7 +31,7 @@ export function listVerb(spec: { summary: string; path: PathOf; columns: Column[
     async run(f, args, opts) {
       const client = await f.client();
       const query = { ...(spec.paged === false ? {} : pageQuery(opts)), ...spec.query?.(opts) };
-      f.output.list(await client.request('GET', spec.path(args, opts), { query }), spec.columns);
+      f.output.list(await client.request('GET', await spec.path(args, opts, client), { query }), spec.columns);
     },
   };
 }
@@ -41,7 +43,7 @@ export function getVerb(spec: { summary: string; path: PathOf; args?: string[]; 
     args: spec.args ?? ['<id>'],
     async run(f, args, opts) {
       const client = await f.client();
-      f.output.object(await client.request('GET', spec.path(args, opts)), spec.fields);
+      f.output.object(await client.request('GET', await spec.path(args, opts, client)), spec.fields);
     },
   };
 }
@@ -74,7 +76,7 @@ export function bodyVerb(spec: {
       const body = await bodyOf(f.io, opts.data, spec.fields?.(opts, args) ?? {});
       const client = await f.client();
       const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
-      const response = await client.request(spec.method, spec.path(args, opts), { body: send });
+      const response = await client.request(spec.method, await spec.path(args, opts, client), { body: send });
       if (spec.done) f.output.status(spec.done(args, response.data));
       if (response.text) f.output.object(response, spec.show);
     },
@@ -89,7 +91,7 @@ export function deleteVerb(spec: { summary: string; path: PathOf; args?: string[
     args: spec.args ?? ['<id>'],
     async run(f: Factory, args) {
       const client = await f.client();
-      const response = await client.request('DELETE', spec.path(args, {}));
+      const response = await client.request('DELETE', await spec.path(args, {}, client));
       if (f.output.json && response.text) f.output.raw(response);
       f.output.status(`Deleted ${spec.what(args)}`);
     },
