@@ -1,4 +1,5 @@
 import { bodyOf, positiveInt } from './body.js';
+import { UsageError } from './errors.js';
 import type { Verb, OptionSpec } from './define.js';
 import type { Factory } from './factory.js';
 import type { HttpClient } from './http.js';
@@ -61,6 +62,8 @@ export function bodyVerb(spec: {
   show?: Column[];
   /** The body may be empty (no -d, no flags). */
   optionalBody?: boolean;
+  /** Body fields the server requires, each with its flag: missing ones are a usage error before any request. */
+  required?: Array<[field: string, flag: string]>;
   done?: (args: string[], data: any) => string;
   description?: string;
   examples?: string[];
@@ -74,6 +77,7 @@ export function bodyVerb(spec: {
     options: [...(spec.options ?? []), DATA_OPTION],
     async run(f, args, opts) {
       const body = await bodyOf(f.io, opts.data, spec.fields?.(opts, args) ?? {});
+      requireFields(body, spec.required ?? []);
       const client = await f.client();
       const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
       const response = await client.request(spec.method, await spec.path(args, opts, client), { body: send });
@@ -81,6 +85,15 @@ export function bodyVerb(spec: {
       if (response.text) f.output.object(response, spec.show);
     },
   };
+}
+
+/** A missing required field is the user's mistake, told before anything is sent. */
+export function requireFields(body: Record<string, unknown>, required: Array<[field: string, flag: string]>): void {
+  const missing = required.filter(([field]) => body[field] === undefined);
+  if (missing.length > 0) {
+    const flags = missing.map(([, flag]) => flag).join(', ');
+    throw new UsageError(`${missing.length === 1 ? 'required option' : 'required options'} ${flags} not given`, `Give ${flags}, or the field${missing.length === 1 ? '' : 's'} ${missing.map(([field]) => `"${field}"`).join(', ')} in -d.`);
+  }
 }
 
 export function deleteVerb(spec: { summary: string; path: PathOf; args?: string[]; what: (args: string[]) => string; name?: string }): Verb {

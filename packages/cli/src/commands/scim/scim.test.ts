@@ -80,6 +80,14 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
     // An API key is not a SCIM token: the server refuses it (401, exit 4).
     const apiKey = await plinth(['scim', 'users', 'search', '--scim-token', ctx().admin.apiKey], { env: env() });
     expect(apiKey.code).toBe(4);
+    // A refused SCIM token is about the SCIM token, not about `plinth login`.
+    const hint = (from: string) => `hint: The SCIM token from ${from} was refused: pass a valid one with --scim-token or PLINTH_SCIM_TOKEN (create one with \`plinth scim tokens create --name <name>\`).\n`;
+    expect(apiKey.stderr).toMatch(/^error: .+\(HTTP 401\)/);
+    expect(apiKey.stderr.endsWith(hint('--scim-token'))).toBe(true);
+    const badEnv = await plinth(['scim', 'users', 'list'], { env: { ...env(), PLINTH_SCIM_TOKEN: 'scim_notarealtoken' } });
+    expect(badEnv.code).toBe(4);
+    expect(badEnv.stderr.endsWith(hint('PLINTH_SCIM_TOKEN'))).toBe(true);
+    expect(badEnv.stderr).not.toContain('plinth login');
   });
 
   it('search across resource types (POST /api/scim/v2/.search)', async () => {

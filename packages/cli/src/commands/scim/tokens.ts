@@ -1,6 +1,6 @@
 import { bodyOf } from '../../core/body.js';
 import type { Group, Verb } from '../../core/define.js';
-import { bodyVerb, deleteVerb, id, listVerb } from '../../core/rest.js';
+import { bodyVerb, deleteVerb, id, listVerb, requireFields } from '../../core/rest.js';
 
 /** SCIM tokens are managed with the platform credential (an admin's key or login), not with a SCIM token. */
 export const tokens: Group = {
@@ -21,6 +21,7 @@ export const tokens: Group = {
       // The token alone on stdout, like `users invite` prints its link: `export PLINTH_SCIM_TOKEN=$(…)` works.
       async run(f, _args, opts) {
         const body = await bodyOf(f.io, opts.data, { name: opts.name });
+        requireFields(body, [['name', '--name']]);
         const response = await (await f.client()).request('POST', '/api/v1/scim-tokens', { body });
         if (f.output.json) return f.output.raw(response);
         f.output.data(response.data.token);
