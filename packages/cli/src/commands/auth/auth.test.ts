@@ -113,7 +113,7 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     expect(JSON.parse(show.stdout)).toMatchObject({ name: 'local', current: true, auth: 'api-key', credential: `${ctx().admin.apiKey.slice(0, 6)}…` });
     const missing = await plinth(['context', 'use', 'nope']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('error: No context named "nope"\nhint: Known contexts: local, device\n');
+    expect(missing.stderr).toBe('error: No context named "nope"\nhint: Known contexts: local, device\n\nUsage: plinth context use [options] <name>\nRun `plinth context use --help` for its flags and the global flags.\n');
   });
 
   it('5 rule 6: precedence is flags, then environment, then the context', async () => {
