@@ -61,6 +61,11 @@ describe('installer and update against a locally packed release', () => {
     expect(message).toContain('install.sh: no release 7.7.7');
   });
 
+  it('release/ (where the README builds a release) is ignored by git', () => {
+    const root = fileURLToPath(new URL('../../../../../', import.meta.url));
+    expect(() => execFileSync('git', ['check-ignore', '-q', 'release/index.json'], { cwd: root })).not.toThrow();
+  });
+
   it('install.sh without PLINTH_RELEASE_URL fetches nothing and says what to set', () => {
     const { PLINTH_RELEASE_URL: _unset, ...rest } = env({ PLINTH_INSTALL_DIR: join(work, 'unset') });
     let message = '';
