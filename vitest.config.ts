@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/src/**/*.test.ts'],
+    // On PostgreSQL, overlapping queries on one pg client fail the test file.
+    setupFiles: ['packages/server/src/test-support/pg-overlap.ts'],
     // PGlite (WASM) and DuckDB (native) are happier in child processes than in worker threads.
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,15 +1,18 @@
 #!/bin/sh
 # Installs the plinth command-line client from a release index.
-#   PLINTH_RELEASE_URL  release index (index.json) or the directory holding it; http(s):// or file://
+#   PLINTH_RELEASE_URL  release index (index.json) or the directory holding it; http(s):// or file:// (required)
 #   PLINTH_VERSION      release to install (default: the latest)
 #   PLINTH_INSTALL_DIR  where to install (default: $HOME/.plinth); the command is $PLINTH_INSTALL_DIR/bin/plinth
-# Needs Node.js 20 or newer and tar. Nothing is fetched but the release tarball itself.
+# Needs Node.js 20 or newer and tar. Nothing is fetched but the release index and tarball, from
+# PLINTH_RELEASE_URL only; it is recorded in $PLINTH_INSTALL_DIR/release-url, where `plinth update`
+# and the daily update check look (there is no built-in address).
 set -eu
 
-RELEASE_URL="${PLINTH_RELEASE_URL:-https://releases.plinth.dev/cli/}"
+RELEASE_URL="${PLINTH_RELEASE_URL:-}"
 VERSION="${PLINTH_VERSION:-latest}"
 DIR="${PLINTH_INSTALL_DIR:-$HOME/.plinth}"
 
+[ -n "$RELEASE_URL" ] || { echo "install.sh: set PLINTH_RELEASE_URL to the release location (index.json or the directory holding it)" >&2; exit 1; }
 command -v node >/dev/null 2>&1 || { echo "install.sh: plinth needs Node.js 20 or newer (node not found)" >&2; exit 1; }
 node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { echo "install.sh: plinth needs Node.js 20 or newer" >&2; exit 1; }
 
@@ -41,6 +44,7 @@ rm -rf "$DIR/versions/$RESOLVED"
 mv "$DIR/versions/$RESOLVED.tmp" "$DIR/versions/$RESOLVED"
 chmod +x "$DIR/versions/$RESOLVED/dist/main.js"
 ln -sfn "../versions/$RESOLVED/dist/main.js" "$DIR/bin/plinth"
+printf '%s\n' "$RELEASE_URL" > "$DIR/release-url"
 
 echo "Installed plinth $RESOLVED to $DIR/bin/plinth"
 case ":$PATH:" in

@@ -31,6 +31,11 @@ export async function run(argv: string[], given?: IO): Promise<number> {
     code = exitCodeOf(error);
     // Commander has already printed its own usage errors (and the usage) through configureOutput.
     if (!isCommanderError(error)) io.stderr.write(describeError(error));
+    // A usage error a verb raised itself is followed by that verb's usage, like commander's own.
+    if (code === 2 && !isCommanderError(error) && state.command) {
+      const { usageOf } = await import('./core/tree.js');
+      io.stderr.write(`${usageOf(state.command)}\n`);
+    }
   }
   if (state.ran) await afterCommand(io, version, state.ran, code === 0, state.factory).catch(() => {});
   return code;

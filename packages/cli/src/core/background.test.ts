@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
 import { cliRunner, describeCli } from '../test-support/harness.js';
 import { runBackgroundJob } from './background.js';
-import { compareVersions } from './releases.js';
+import { compareVersions, NO_RELEASE_SOURCE } from './releases.js';
 
 describeCli('plinth telemetry and update check', (ctx, home) => {
   const plinth = cliRunner(home);
@@ -55,6 +55,30 @@ describeCli('plinth telemetry and update check', (ctx, home) => {
     const unreachable = await plinth(['update', '--check'], { env: { ...withUpdates, PLINTH_RELEASE_URL: pathToFileURL(join(dir, 'missing')).toString() } });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/^error: Cannot read the release index at file:/);
+  });
+
+  it('4: with no release location configured, no request goes anywhere and `update --check` says the check is off', async () => {
+    const quiet = { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, PLINTH_NO_TELEMETRY: '1' };
+    const command = await plinth(['deployments', 'list'], { env: quiet, stderrIsTTY: true });
+    expect(command.code).toBe(0);
+    expect(command.jobs).toEqual([]);
+    const check = await plinth(['update', '--check'], { env: quiet });
+    expect(check).toMatchObject({ code: 0, stdout: `${NO_RELEASE_SOURCE}\n`, jobs: [] });
+    expect(JSON.parse((await plinth(['update', '--check', '--json'], { env: quiet })).stdout)).toEqual({ current: '0.1.0', updateCheck: 'off' });
+    const update = await plinth(['update'], { env: quiet });
+    expect(update.code).toBe(1);
+    expect(update.stderr).toBe('error: No release location is configured\nhint: Set PLINTH_RELEASE_URL to your release location (a release index or the directory holding index.json).\n');
+  });
+
+  it('4: the location install.sh recorded is where the check and `update` look', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'plinth-installed-'));
+    const dir = await mkdtemp(join(tmpdir(), 'plinth-releases-'));
+    await writeFile(join(dir, 'index.json'), JSON.stringify({ latest: '9.1.0', releases: { '9.1.0': { tarball: 'plinth-cli-9.1.0.tgz' } } }));
+    await writeFile(join(root, 'release-url'), `${pathToFileURL(dir)}\n`);
+    const installed = { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, PLINTH_NO_TELEMETRY: '1', PLINTH_INSTALL_DIR: root, XDG_CONFIG_HOME: join(root, 'config') };
+    const command = await plinth(['deployments', 'list'], { env: installed });
+    expect(command.jobs).toEqual([{ kind: 'update-check', releaseUrl: pathToFileURL(dir).toString(), cacheFile: join(root, 'config', 'plinth', 'update-check.json') }]);
+    expect(await plinth(['update', '--check'], { env: installed })).toMatchObject({ code: 0, stdout: 'A new release is available: 0.1.0 → 9.1.0\n' });
   });
 
   it('compares versions numerically', () => {

@@ -8,6 +8,8 @@ export interface OptionSpec {
   /** Repeatable (`-q a=1 -q b=2`) collects into an array. */
   repeatable?: boolean;
   required?: boolean;
+  /** The only values allowed, checked by the client before any request (`--role admin|member`). */
+  choices?: readonly string[];
 }
 
 /**

@@ -16,8 +16,9 @@ export const EXIT = {
 export function exitCodeOf(error: unknown): number {
   const commander = (error as { code?: unknown })?.code;
   if (typeof commander === 'string' && commander.startsWith('commander.')) {
-    // --help and --version end normally; every other commander error is a usage error.
-    return commander === 'commander.helpDisplayed' || commander === 'commander.version' ? EXIT.ok : EXIT.usage;
+    // --help, `help <command>` and --version end normally (commander's exitCode 0); help shown
+    // because a group was given no verb, and every other commander error, is a usage error.
+    return (error as { exitCode?: unknown }).exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (error instanceof UsageError) return EXIT.usage;
   if (error instanceof AuthError) return EXIT.auth;

@@ -1,4 +1,4 @@
-import { AuthError, HttpError, messageOf, NetworkError } from './errors.js';
+import { AuthError, HttpError, LOGIN_HINT, messageOf, NetworkError } from './errors.js';
 import { authorization, type Target } from './target.js';
 
 export interface RequestOptions {
@@ -43,6 +43,12 @@ export class HttpClient {
     if (response.status === 401 && !options.anonymous && this.target.refreshToken && this.target.scheme === 'bearer') {
       if (await this.refresh()) response = await this.send<T>(method, path, options);
     }
+    if (response.status === 401 && !options.anonymous && !this.target.credential && !options.allowErrors) {
+      // No credential was sent at all (after `plinth logout`, or nothing configured): say so,
+      // rather than echo the server's complaint about a missing header.
+      const where = this.target.contextName ? ` (context "${this.target.contextName}")` : '';
+      throw new AuthError(`Not logged in to ${this.target.url}${where}`, this.target.authHint ?? LOGIN_HINT);
+    }
     if (response.status >= 400 && !options.allowErrors) throw this.errorOf(response);
     return response;
   }
@@ -58,7 +64,8 @@ export class HttpClient {
 
   errorOf(response: Response): HttpError {
     const requestId = response.headers.get('x-request-id') ?? undefined;
-    return new HttpError(response.status, messageOf(response.status, response.data, response.text), response.data, requestId);
+    const hint = response.status === 401 ? this.target.authHint : undefined;
+    return new HttpError(response.status, messageOf(response.status, response.data, response.text), response.data, requestId, hint);
   }
 
   private async send<T>(method: string, path: string, options: RequestOptions): Promise<Response<T>> {

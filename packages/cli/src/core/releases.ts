@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -6,16 +7,44 @@ import { fileURLToPath } from 'node:url';
  * `{"latest": "0.2.0", "releases": {"0.2.0": {"tarball": "plinth-cli-0.2.0.tgz", "sha256": "…"}}}`.
  * PLINTH_RELEASE_URL names the index, or a directory (http(s):// or file://) holding index.json.
  */
-export const DEFAULT_RELEASE_URL = 'https://releases.plinth.dev/cli/';
 
 export interface ReleaseIndex {
   latest: string;
   releases: Record<string, { tarball: string; sha256?: string }>;
 }
 
-export function releaseSource(env: Record<string, string | undefined>): string {
-  return env.PLINTH_RELEASE_URL?.trim() || DEFAULT_RELEASE_URL;
+/** The file install.sh writes in the install directory: the release location it installed from. */
+export const RECORDED_SOURCE_FILE = 'release-url';
+
+/**
+ * The layout install.sh creates, which `update` keeps: `<dir>/versions/<version>/` holds an
+ * unpacked release and `<dir>/bin/plinth` links to the current one's `dist/main.js`.
+ */
+export function installRootOf(env: Record<string, string | undefined>): string | undefined {
+  if (env.PLINTH_INSTALL_DIR) return env.PLINTH_INSTALL_DIR;
+  const packageRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+  return basename(dirname(packageRoot)) === 'versions' ? dirname(dirname(packageRoot)) : undefined;
 }
+
+/**
+ * Where releases come from: PLINTH_RELEASE_URL, else the location install.sh recorded. There is no
+ * built-in address: with neither, the client asks no one (no request goes to a host the user did
+ * not configure) and the update check is off.
+ */
+export async function releaseSource(env: Record<string, string | undefined>): Promise<string | undefined> {
+  const given = env.PLINTH_RELEASE_URL?.trim();
+  if (given) return given;
+  const root = installRootOf(env);
+  if (!root) return undefined;
+  try {
+    return (await readFile(join(root, RECORDED_SOURCE_FILE), 'utf8')).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const NO_RELEASE_SOURCE =
+  'The update check is off: no release location is configured. Set PLINTH_RELEASE_URL, or install plinth with install.sh, which records where it came from.';
 
 export function indexUrl(source: string): string {
   return source.endsWith('.json') ? source : `${source.replace(/\/+$/, '')}/index.json`;

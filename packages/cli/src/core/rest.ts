@@ -1,13 +1,16 @@
 import { bodyOf, positiveInt } from './body.js';
+import { UsageError } from './errors.js';
 import type { Verb, OptionSpec } from './define.js';
 import type { Factory } from './factory.js';
+import type { HttpClient } from './http.js';
 import type { Column } from './output.js';
 
 /**
  * Builders for the verbs most groups share (list, get, create, update, delete). Each returns a
  * plain Verb, so a group's file per verb stays a short declaration of paths, columns and flags.
  */
-type PathOf = (args: string[], opts: Record<string, any>) => string;
+/** The request path; it may ask the server (an e-mail address resolved to a user id). */
+type PathOf = (args: string[], opts: Record<string, any>, client: HttpClient) => string | Promise<string>;
 
 export const DATA_OPTION: OptionSpec = { flags: '-d, --data <json>', description: 'Request body as JSON, @file, or - for standard input' };
 const PAGE_OPTIONS: OptionSpec[] = [
@@ -29,7 +32,7 @@ export function listVerb(spec: { summary: string; path: PathOf; columns: Column[
     async run(f, args, opts) {
       const client = await f.client();
       const query = { ...(spec.paged === false ? {} : pageQuery(opts)), ...spec.query?.(opts) };
-      f.output.list(await client.request('GET', spec.path(args, opts), { query }), spec.columns);
+      f.output.list(await client.request('GET', await spec.path(args, opts, client), { query }), spec.columns);
     },
   };
 }
@@ -41,7 +44,7 @@ export function getVerb(spec: { summary: string; path: PathOf; args?: string[]; 
     args: spec.args ?? ['<id>'],
     async run(f, args, opts) {
       const client = await f.client();
-      f.output.object(await client.request('GET', spec.path(args, opts)), spec.fields);
+      f.output.object(await client.request('GET', await spec.path(args, opts, client)), spec.fields);
     },
   };
 }
@@ -59,6 +62,8 @@ export function bodyVerb(spec: {
   show?: Column[];
   /** The body may be empty (no -d, no flags). */
   optionalBody?: boolean;
+  /** Body fields the server requires, each with its flag: missing ones are a usage error before any request. */
+  required?: Array<[field: string, flag: string]>;
   done?: (args: string[], data: any) => string;
   description?: string;
   examples?: string[];
@@ -72,13 +77,23 @@ export function bodyVerb(spec: {
     options: [...(spec.options ?? []), DATA_OPTION],
     async run(f, args, opts) {
       const body = await bodyOf(f.io, opts.data, spec.fields?.(opts, args) ?? {});
+      requireFields(body, spec.required ?? []);
       const client = await f.client();
       const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
-      const response = await client.request(spec.method, spec.path(args, opts), { body: send });
+      const response = await client.request(spec.method, await spec.path(args, opts, client), { body: send });
       if (spec.done) f.output.status(spec.done(args, response.data));
       if (response.text) f.output.object(response, spec.show);
     },
   };
+}
+
+/** A missing required field is the user's mistake, told before anything is sent. */
+export function requireFields(body: Record<string, unknown>, required: Array<[field: string, flag: string]>): void {
+  const missing = required.filter(([field]) => body[field] === undefined);
+  if (missing.length > 0) {
+    const flags = missing.map(([, flag]) => flag).join(', ');
+    throw new UsageError(`${missing.length === 1 ? 'required option' : 'required options'} ${flags} not given`, `Give ${flags}, or the field${missing.length === 1 ? '' : 's'} ${missing.map(([field]) => `"${field}"`).join(', ')} in -d.`);
+  }
 }
 
 export function deleteVerb(spec: { summary: string; path: PathOf; args?: string[]; what: (args: string[]) => string; name?: string }): Verb {
@@ -89,7 +104,7 @@ export function deleteVerb(spec: { summary: string; path: PathOf; args?: string[
     args: spec.args ?? ['<id>'],
     async run(f: Factory, args) {
       const client = await f.client();
-      const response = await client.request('DELETE', spec.path(args, {}));
+      const response = await client.request('DELETE', await spec.path(args, {}, client));
       if (f.output.json && response.text) f.output.raw(response);
       f.output.status(`Deleted ${spec.what(args)}`);
     },

@@ -14,6 +14,8 @@ export interface Target {
   contextName?: string;
   /** Where the credential came from: `flag`, `env` or `context <name>`. */
   source: string;
+  /** What to tell the user when the server refuses the credential (default: log in again). */
+  authHint?: string;
 }
 
 export interface TargetFlags {
@@ -29,6 +31,23 @@ export function schemeFor(credential: string, forced: string | undefined): Schem
   if (value === 'api-key' || value === 'apikey') return 'api-key';
   if (value) throw new UsageError(`PLINTH_AUTH_SCHEME must be "bearer" or "api-key", not "${forced}"`);
   return credential.startsWith('sk-') ? 'api-key' : 'bearer';
+}
+
+/**
+ * A base URL as the user gave it, checked before any request: an absolute http(s) URL that parses
+ * (a missing scheme, `ftp://` or a broken IPv6 literal is a usage error naming where it came from).
+ */
+export function checkBaseUrl(value: string, from: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new UsageError(`${from} must be an http:// or https:// URL, got "${value}"`, 'For example: http://127.0.0.1:4000');
+  }
+  return value.replace(/\/+$/, '');
 }
 
 /**
@@ -48,7 +67,8 @@ export function resolveTarget(io: IO, config: ConfigFile, flags: TargetFlags): T
 
   const url = flags.url ?? env.url ?? context?.url;
   if (!url) throw new AuthError('No server configured', 'Run `plinth login --url <base_url>`, or set PLINTH_API_URL and PLINTH_API_KEY.');
-  const base = url.replace(/\/+$/, '');
+  const from = flags.url !== undefined ? '--url' : env.url !== undefined ? 'PLINTH_API_URL' : `The URL of context "${name}"`;
+  const base = checkBaseUrl(url, from);
 
   if (flags.apiKey) return { url: base, credential: flags.apiKey, scheme: schemeFor(flags.apiKey, forced), source: 'flag' };
   if (env.key) return { url: base, credential: env.key, scheme: schemeFor(env.key, forced), source: 'env PLINTH_API_KEY' };

@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { manifest, type Entry } from '../commands/index.js';
 import { isGroup, type Group, type Verb } from './define.js';
 import { Factory, type GlobalFlags } from './factory.js';
@@ -9,6 +9,24 @@ export interface ProgramState {
   /** The command group that ran (for telemetry), once a verb's action started. */
   ran?: string;
   factory?: Factory;
+  /** The verb whose action started, so a usage error it raises can print that verb's usage. */
+  command?: Command;
+}
+
+/** The full command path (`plinth users create`). */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * What follows a usage error: the usage line of the command it concerns and where its full help
+ * is, as gh does; never the whole list of commands.
+ */
+export function usageOf(command: Command): string {
+  const path = commandPath(command);
+  return `\nUsage: ${path} ${command.usage()}\nRun \`${path} --help\` for its flags and the global flags.`;
 }
 
 /** The first operand of argv, skipping global options and their values: the group asked for. */
@@ -35,7 +53,9 @@ export async function buildProgram(io: IO, version: string, argv: string[]): Pro
     .option('--json', 'Print the raw JSON response instead of a table')
     .option('-c, --context <name>', 'Use this saved context instead of the current one')
     .helpCommand('help [command]', 'Show help for a command')
-    .showHelpAfterError(true)
+    // Every verb's --help lists the flags it inherits (--json, --context), as gh does.
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError('Run `plinth --help` for the list of commands.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .addHelpText('after', '\nRun `plinth <command> --help` for the options of a command.\nDocs: README.md, section "Command-line client".');
@@ -46,6 +66,7 @@ export async function buildProgram(io: IO, version: string, argv: string[]): Pro
     const command = program.command(entry.name).description(entry.summary);
     if (entry.aliases) command.aliases(entry.aliases);
     if (selected) await fill(command, entry, io, version, state, program);
+    command.showHelpAfterError(usageOf(command));
   }
   return state;
 }
@@ -62,8 +83,10 @@ async function fill(command: Command, entry: Entry, io: IO, version: string, sta
 function addGroup(command: Command, group: Group, top: string, io: IO, version: string, state: ProgramState, program: Command) {
   for (const item of group.verbs) {
     const child = command.command(item.name);
-    if (isGroup(item)) addGroup(child.description(item.summary), item, top, io, version, state, program);
-    else addVerb(child, item, top, io, version, state, program);
+    if (isGroup(item)) {
+      addGroup(child.description(item.summary), item, top, io, version, state, program);
+      child.showHelpAfterError(usageOf(child));
+    } else addVerb(child, item, top, io, version, state, program);
   }
 }
 
@@ -74,7 +97,12 @@ function addVerb(command: Command, verb: Verb, group: string, io: IO, version: s
   if (verb.aliases) command.aliases(verb.aliases);
   for (const arg of verb.args ?? []) command.argument(arg);
   for (const option of verb.options ?? []) {
-    if (option.repeatable) {
+    if (option.choices) {
+      // Checked here, before any request, and commander's message lists the allowed values.
+      const choice = new Option(option.flags, option.description).choices(option.choices);
+      if (option.defaultValue !== undefined) choice.default(option.defaultValue);
+      command.addOption(option.required ? choice.makeOptionMandatory() : choice);
+    } else if (option.repeatable) {
       command.option(option.flags, option.description, (value: string, previous: string[] = []) => [...previous, value]);
     } else if (option.required) {
       command.requiredOption(option.flags, option.description, option.defaultValue as string | boolean | undefined);
@@ -83,6 +111,8 @@ function addVerb(command: Command, verb: Verb, group: string, io: IO, version: s
     }
   }
   if (verb.examples?.length) command.addHelpText('after', `\nExamples:\n${verb.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  // The usage line is complete only now that the arguments and options are declared.
+  command.showHelpAfterError(usageOf(command));
   command.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Command;
     // processedArgs holds one entry per declared argument; a variadic one is an array.
@@ -90,6 +120,7 @@ function addVerb(command: Command, verb: Verb, group: string, io: IO, version: s
     const factory = new Factory(io, program.opts<GlobalFlags>(), version);
     state.ran = group;
     state.factory = factory;
+    state.command = self;
     await verb.run(factory, args, self.opts());
   });
 }

@@ -31,7 +31,8 @@ async function readCache(file: string): Promise<UpdateCache | undefined> {
  */
 export async function updateNotice(io: IO, version: string): Promise<void> {
   const file = updateCacheFile(io);
-  const source = releaseSource(io.env);
+  const source = await releaseSource(io.env);
+  if (!source) return;
   const cache = await readCache(file);
   if (cache?.latest && cache.source === source && compareVersions(cache.latest, version) > 0 && io.stderrIsTTY) {
     io.stderr.write(`\nA new release of plinth is available: ${version} → ${cache.latest}\nRun \`plinth update\` to install it.\n`);

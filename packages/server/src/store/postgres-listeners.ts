@@ -15,6 +15,8 @@ export class PostgresListeners {
   private connecting: Promise<pg.Client> | null = null;
   private readonly channels = new Map<string, OnMessage[]>();
   private closed = false;
+  /** The statement running on the connection: the next one waits for it (pg 9 refuses overlaps). */
+  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly url: string) {}
 
@@ -26,7 +28,17 @@ export class PostgresListeners {
     }
     this.channels.set(channel, [onMessage]);
     const client = await this.connection();
-    await client.query(`listen ${quoteIdent(channel)}`);
+    await this.serially(client, `listen ${quoteIdent(channel)}`);
+  }
+
+  /**
+   * Caches start listening side by side, all on this one connection: each statement is sent only
+   * once the one before it has finished, whether that one succeeded or not.
+   */
+  private serially(client: pg.Client, text: string): Promise<unknown> {
+    const next = this.tail.catch(() => {}).then(() => client.query(text));
+    this.tail = next;
+    return next;
   }
 
   async close(): Promise<void> {
@@ -50,7 +62,7 @@ export class PostgresListeners {
     client.on('error', () => this.reconnect(client));
     client.on('end', () => this.reconnect(client));
     await client.connect();
-    for (const channel of this.channels.keys()) await client.query(`listen ${quoteIdent(channel)}`);
+    for (const channel of this.channels.keys()) await this.serially(client, `listen ${quoteIdent(channel)}`);
     this.client = client;
     return client;
   }

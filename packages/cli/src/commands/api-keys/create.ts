@@ -1,5 +1,6 @@
 import { positiveInt } from '../../core/body.js';
 import { bodyVerb } from '../../core/rest.js';
+import { ROLES } from '../users/fields.js';
 
 export const create = bodyVerb({
   name: 'create',
@@ -8,7 +9,7 @@ export const create = bodyVerb({
   path: () => '/api/v1/api-keys',
   options: [
     { flags: '--name <name>', description: 'Name of the key' },
-    { flags: '--role <role>', description: 'admin or member (default member)' },
+    { flags: '--role <role>', description: 'Role (default member)', choices: ROLES },
     { flags: '--deployment <id>', description: 'Limit the key to this deployment (repeatable)', repeatable: true },
   ],
   fields: (opts) => ({
@@ -16,6 +17,7 @@ export const create = bodyVerb({
     role: opts.role,
     deploymentIds: opts.deployment ? (opts.deployment as string[]).map((d) => positiveInt(d, '--deployment')) : undefined,
   }),
+  required: [['name', '--name']],
   done: () => 'Store the key now: it is not shown again.',
   show: [['ID', 'id'], ['Name', 'name'], ['Role', 'role'], ['Deployments', (k) => k.deploymentIds ?? 'all'], ['Key', 'key']],
 });

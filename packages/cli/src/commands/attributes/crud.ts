@@ -2,7 +2,7 @@ import { bodyVerb, deleteVerb, getVerb, id, listVerb } from '../../core/rest.js'
 
 const options = [
   { flags: '--name <name>', description: 'Attribute name (create only)' },
-  { flags: '--type <type>', description: 'string, number, string_array or number_array' },
+  { flags: '--type <type>', description: 'Type (create only)', choices: ['string', 'number', 'string_array', 'number_array'] },
   { flags: '--display-name <name>', description: 'Name shown to people' },
   { flags: '--default-value <value>', description: 'Default value' },
   { flags: '--description <text>', description: 'Description' },
@@ -19,6 +19,7 @@ export const list = listVerb({
 export const get = getVerb({ summary: 'Show one user attribute (getUserAttribute)', path: ([a]) => `/api/v1/user-attributes/${id(a)}` });
 export const create = bodyVerb({
   name: 'create', summary: 'Create a user attribute (createUserAttribute)', method: 'POST', path: () => '/api/v1/user-attributes', options, fields,
+  required: [['name', '--name'], ['type', '--type']],
   done: (_a, data) => `Created attribute ${data?.id}`,
   examples: ['plinth attributes create --name region --type string --default-value emea'],
 });

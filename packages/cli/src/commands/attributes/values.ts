@@ -1,13 +1,14 @@
 import { bodyOf, pairs } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
-import { DATA_OPTION, id, listVerb } from '../../core/rest.js';
+import { DATA_OPTION, listVerb } from '../../core/rest.js';
+import { userIdOf } from '../../core/users.js';
 
 export const values = {
   ...listVerb({
     summary: "List a user's attribute values (getUserAttributeValues)",
-    args: ['<user_id>'],
+    args: ['<user>'],
     paged: false,
-    path: ([u]) => `/api/v1/users/${id(u, 'user_id')}/attribute-values`,
+    path: async ([u], _o, client) => `/api/v1/users/${await userIdOf(client, u)}/attribute-values`,
     columns: [['Name', 'name'], ['Value', 'value']],
   }),
   name: 'values',
@@ -26,14 +27,15 @@ function parseValue(text: string): unknown {
 export const setValues = defineVerb({
   name: 'set-values',
   summary: "Set a user's attribute values (setUserAttributeValues); null clears one",
-  args: ['<user_id>', '[name=value...]'],
+  args: ['<user>', '[name=value...]'],
   options: [DATA_OPTION],
-  examples: ['plinth attributes set-values 7 region=emea level=3 tags=\'["a","b"]\' old=null'],
-  async run(f, [userId, assignments], opts) {
+  examples: ['plinth attributes set-values ada@example.com region=emea level=3 tags=\'["a","b"]\' old=null'],
+  async run(f, [user, assignments], opts) {
     const body = await bodyOf(f.io, opts.data, {});
     const given = pairs(assignments as unknown as string[], 'name=value').map(([name, value]) => ({ name, value: parseValue(value) }));
     if (given.length > 0) body.values = [...((body.values as unknown[]) ?? []), ...given];
-    const response = await (await f.client()).request('PUT', `/api/v1/users/${id(userId, 'user_id')}/attribute-values`, { body });
+    const client = await f.client();
+    const response = await client.request('PUT', `/api/v1/users/${await userIdOf(client, user)}/attribute-values`, { body });
     f.output.list(response, [['Name', 'name'], ['Value', 'value']]);
   },
 });

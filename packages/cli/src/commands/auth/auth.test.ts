@@ -113,7 +113,7 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     expect(JSON.parse(show.stdout)).toMatchObject({ name: 'local', current: true, auth: 'api-key', credential: `${ctx().admin.apiKey.slice(0, 6)}…` });
     const missing = await plinth(['context', 'use', 'nope']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('error: No context named "nope"\nhint: Known contexts: local, device\n');
+    expect(missing.stderr).toBe('error: No context named "nope"\nhint: Known contexts: local, device\n\nUsage: plinth context use [options] <name>\nRun `plinth context use --help` for its flags and the global flags.\n');
   });
 
   it('5 rule 6: precedence is flags, then environment, then the context', async () => {
@@ -145,7 +145,43 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     const after = await readFile(configFile(), 'utf8');
     expect(after).not.toContain(access);
     const who = await plinth(['whoami', '--context', 'device']);
-    expect(who.code).toBe(4);
-    expect(who.stderr).toContain('hint: Run `plinth login`');
+    expect(who).toMatchObject({ code: 4, stderr: `error: Not logged in to ${ctx().url} (context "device")\nhint: Run \`plinth login\` to sign in, or set PLINTH_API_KEY.\n` });
+    const list = await plinth(['deployments', 'list', '--context', 'device']);
+    expect(list.code).toBe(4);
+    expect(list.stderr.split('\n')[0]).toBe(`error: Not logged in to ${ctx().url} (context "device")`);
+  });
+
+  it('a login never replaces another credential\'s context without --force; a new context is named <host>-<user>', async () => {
+    const fresh = cliRunner(() => join(home(), 'fresh'));
+    const file = join(home(), 'fresh', 'plinth', 'config.toml');
+    const asAdmin = await fresh(['login', '--api-key', ctx().admin.apiKey, '--url', ctx().url]);
+    expect(asAdmin).toMatchObject({ code: 0, stderr: `Logged in to ${ctx().url} as admin@clitest.example.com (key "admin key"); saved as context "127.0.0.1-admin".\n` });
+    // The member logging in on the same machine gets a context of their own; the admin's stays.
+    const asMember = await fresh(['login', '--api-key', ctx().member.apiKey, '--url', ctx().url]);
+    expect(asMember.stderr).toContain('saved as context "127.0.0.1-member".');
+    const both = await readFile(file, 'utf8');
+    expect(both).toContain(`api_key = "${ctx().admin.apiKey}"`);
+    expect(both).toContain(`api_key = "${ctx().member.apiKey}"`);
+
+    const cases: Array<{ name: string; argv: string[]; code: number }> = [
+      { name: 'another user into the admin\'s context', argv: ['--api-key', ctx().member.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin'], code: 2 },
+      { name: 'another server into the admin\'s context', argv: ['--api-key', ctx().admin.apiKey, '--url', 'http://localhost:1', '--name', '127.0.0.1-admin'], code: 2 },
+      { name: 'the --context flag names the target too', argv: ['--api-key', ctx().member.apiKey, '--url', ctx().url, '--context', '127.0.0.1-admin'], code: 2 },
+      { name: 'the same user again (a fresh credential)', argv: ['--api-key', ctx().admin.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin'], code: 0 },
+    ];
+    for (const { name, argv, code } of cases) {
+      const result = await fresh(['login', ...argv]);
+      expect(result.code, `${name}: ${result.stderr}`).toBe(code);
+      if (code === 2) {
+        expect(result.stderr.split('\n').slice(0, 2)).toEqual([
+          'error: Context "127.0.0.1-admin" holds another credential (admin@clitest.example.com (key "admin key") on ' + ctx().url + '); nothing was saved',
+          'hint: Choose another name with --name, or replace it with --force.',
+        ]);
+      }
+      expect(await readFile(file, 'utf8'), name).toContain(`api_key = "${ctx().admin.apiKey}"`);
+    }
+    const forced = await fresh(['login', '--api-key', ctx().member.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin', '--force']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await readFile(file, 'utf8')).not.toContain(`api_key = "${ctx().admin.apiKey}"`);
   });
 });

@@ -10,6 +10,7 @@ export const create = bodyVerb({
     { flags: '--region <region>', description: 'Region' },
   ],
   fields: (opts) => ({ name: opts.name, region: opts.region }),
+  required: [['name', '--name']],
   done: (_args, data) => `Created deployment ${data?.id}`,
   examples: ['plinth deployments create --name analytics', `plinth deployments create -d '{"name": "analytics", "region": "eu"}'`],
 });

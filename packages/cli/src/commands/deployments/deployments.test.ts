@@ -52,7 +52,7 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
     expect(missing.stderr).toMatch(/^error: Deployment 99999 not found \(HTTP 404\) \[request [0-9a-f-]{36}\]\n$/);
 
     const badId = await plinth(['deployments', 'get', 'abc'], { env: env() });
-    expect(badId).toMatchObject({ code: 2, stderr: 'error: deployment_id must be a positive whole number, got "abc"\n' });
+    expect(badId).toMatchObject({ code: 2, stderr: expect.stringContaining('error: deployment_id must be a positive whole number, got "abc"\n\nUsage: plinth ') });
 
     const member = await plinth(['deployments', 'create', '--name', 'x'], { env: { ...env(), PLINTH_API_KEY: ctx().member.apiKey } });
     expect(member.code).toBe(1);

@@ -14,6 +14,7 @@ export const list = listVerb({
 export const get = getVerb({ summary: 'Show one group (getUserGroup)', path: ([g]) => `/api/v1/user-groups/${id(g)}` });
 export const create = bodyVerb({
   name: 'create', summary: 'Create a group (createUserGroup)', method: 'POST', path: () => '/api/v1/user-groups', options, fields,
+  required: [['name', '--name']],
   done: (_a, data) => `Created group ${data?.id}`,
 });
 export const update = bodyVerb({

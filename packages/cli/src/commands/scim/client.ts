@@ -19,7 +19,10 @@ export async function scimClient(f: Factory, opts: Record<string, any>): Promise
   if (!token) {
     throw new UsageError('SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN', 'Create one with `plinth scim tokens create --name <name>`.');
   }
-  return f.clientFor({ url: target.url, credential: token, scheme: 'bearer', source: opts.scimToken ? 'flag' : 'env PLINTH_SCIM_TOKEN' });
+  // A refused SCIM token is about --scim-token / PLINTH_SCIM_TOKEN, not about `plinth login`.
+  const source = opts.scimToken ? '--scim-token' : f.io.env.PLINTH_SCIM_TOKEN ? 'PLINTH_SCIM_TOKEN' : `context ${target.contextName}`;
+  const authHint = `The SCIM token from ${source} was refused: pass a valid one with --scim-token or PLINTH_SCIM_TOKEN (create one with \`plinth scim tokens create --name <name>\`).`;
+  return f.clientFor({ url: target.url, credential: token, scheme: 'bearer', source, authHint });
 }
 
 export const SCIM_URN = {
@@ -34,7 +37,7 @@ export const SCIM_LIST_OPTIONS: OptionSpec[] = [
   { flags: '--start-index <n>', description: '1-based index of the first result' },
   { flags: '--count <n>', description: 'Page size' },
   { flags: '--sort-by <attribute>', description: 'Attribute to sort by' },
-  { flags: '--sort-order <order>', description: 'ascending or descending' },
+  { flags: '--sort-order <order>', description: 'Sort order', choices: ['ascending', 'descending'] },
   { flags: '--attributes <list>', description: 'Comma-separated attributes to return' },
   { flags: '--excluded-attributes <list>', description: 'Comma-separated attributes to leave out' },
 ];

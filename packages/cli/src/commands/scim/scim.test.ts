@@ -74,13 +74,21 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
     const bad = await plinth(['scim', 'users', 'search', '--filter', 'userName zz "x"'], { env: await scim() });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^error: .+ \(HTTP 400\) \[request [\w-]+\]\n$/);
-    expect(await plinth(['scim', 'users', 'search', '--count', 'ten'], { env: await scim() })).toMatchObject({ code: 2, stderr: 'error: --count expects a whole number, got "ten"\n' });
+    expect(await plinth(['scim', 'users', 'search', '--count', 'ten'], { env: await scim() })).toMatchObject({ code: 2, stderr: expect.stringContaining('error: --count expects a whole number, got "ten"\n\nUsage: plinth ') });
     const noToken = await plinth(['scim', 'groups', 'search'], { env: env() });
     expect(noToken.code).toBe(2);
-    expect(noToken.stderr).toBe('error: SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN\nhint: Create one with `plinth scim tokens create --name <name>`.\n');
+    expect(noToken.stderr).toMatch(/^error: SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN\nhint: Create one with `plinth scim tokens create --name <name>`.\n\nUsage: plinth scim groups search /);
     // An API key is not a SCIM token: the server refuses it (401, exit 4).
     const apiKey = await plinth(['scim', 'users', 'search', '--scim-token', ctx().admin.apiKey], { env: env() });
     expect(apiKey.code).toBe(4);
+    // A refused SCIM token is about the SCIM token, not about `plinth login`.
+    const hint = (from: string) => `hint: The SCIM token from ${from} was refused: pass a valid one with --scim-token or PLINTH_SCIM_TOKEN (create one with \`plinth scim tokens create --name <name>\`).\n`;
+    expect(apiKey.stderr).toMatch(/^error: .+\(HTTP 401\)/);
+    expect(apiKey.stderr.endsWith(hint('--scim-token'))).toBe(true);
+    const badEnv = await plinth(['scim', 'users', 'list'], { env: { ...env(), PLINTH_SCIM_TOKEN: 'scim_notarealtoken' } });
+    expect(badEnv.code).toBe(4);
+    expect(badEnv.stderr.endsWith(hint('PLINTH_SCIM_TOKEN'))).toBe(true);
+    expect(badEnv.stderr).not.toContain('plinth login');
   });
 
   it('search across resource types (POST /api/scim/v2/.search)', async () => {
@@ -143,10 +151,10 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
     expect(await plinth(['scim', 'bulk', '--file', '-'], { env, stdin: '{"Operations": [' })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: standard input is not valid JSON: /) });
     expect(await plinth(['scim', 'bulk', '--file', '-'], { env, stdin: '{"operations": []}' })).toMatchObject({
       code: 2,
-      stderr: 'error: standard input must hold a SCIM BulkRequest ({"Operations": [...]}) or an array of operations\n',
+      stderr: expect.stringContaining('error: standard input must hold a SCIM BulkRequest ({"Operations": [...]}) or an array of operations\n\nUsage: plinth '),
     });
-    expect(await plinth(['scim', 'bulk', '--file', '/nonexistent/bulk.json'], { env })).toMatchObject({ code: 2, stderr: 'error: Cannot read /nonexistent/bulk.json: ENOENT\n' });
-    expect(await plinth(['scim', 'bulk', '--file', '-', '--fail-on-errors', '0'], { env, stdin: '[]' })).toMatchObject({ code: 2, stderr: 'error: --fail-on-errors must be a positive whole number, got "0"\n' });
+    expect(await plinth(['scim', 'bulk', '--file', '/nonexistent/bulk.json'], { env })).toMatchObject({ code: 2, stderr: expect.stringContaining('error: Cannot read /nonexistent/bulk.json: ENOENT\n\nUsage: plinth ') });
+    expect(await plinth(['scim', 'bulk', '--file', '-', '--fail-on-errors', '0'], { env, stdin: '[]' })).toMatchObject({ code: 2, stderr: expect.stringContaining('error: --fail-on-errors must be a positive whole number, got "0"\n\nUsage: plinth ') });
 
     expect((await plinth(['tenant', 'update', '--bulk-action-limit', '1'], { env: { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey } })).code).toBe(0);
     try {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,10 @@ describe('installer and update against a locally packed release', () => {
     expect(out).toContain(`Installed plinth 0.1.0 to ${dir}/bin/plinth`);
     const plinth = join(dir, 'bin', 'plinth');
     expect(execFileSync(plinth, ['--version'], { env: env({}) }).toString()).toBe('plinth 0.1.0\n');
+    // Where it installed from is recorded, and is all `update` needs: no built-in address.
+    expect(readFileSync(join(dir, 'release-url'), 'utf8')).toBe(`${pathToFileURL(releases)}\n`);
+    const { PLINTH_RELEASE_URL: _unset, ...recorded } = env({});
+    expect(execFileSync(plinth, ['update', '--check'], { env: recorded }).toString()).toBe('A new release is available: 0.1.0 → 0.99.0\n');
     expect(execFileSync(plinth, ['update', '--check'], { env: env({}) }).toString()).toBe('A new release is available: 0.1.0 → 0.99.0\n');
     expect(execFileSync(plinth, ['update'], { env: env({}) }).toString()).toBe(`Updated plinth 0.1.0 → 0.99.0 (${plinth})\n`);
     expect(execFileSync(plinth, ['--version'], { env: env({}) }).toString()).toBe('plinth 0.99.0\n');
@@ -54,5 +59,21 @@ describe('installer and update against a locally packed release', () => {
       message = String((error as { stderr: Buffer }).stderr);
     }
     expect(message).toContain('install.sh: no release 7.7.7');
+  });
+
+  it('release/ (where the README builds a release) is ignored by git', () => {
+    const root = fileURLToPath(new URL('../../../../../', import.meta.url));
+    expect(() => execFileSync('git', ['check-ignore', '-q', 'release/index.json'], { cwd: root })).not.toThrow();
+  });
+
+  it('install.sh without PLINTH_RELEASE_URL fetches nothing and says what to set', () => {
+    const { PLINTH_RELEASE_URL: _unset, ...rest } = env({ PLINTH_INSTALL_DIR: join(work, 'unset') });
+    let message = '';
+    try {
+      execFileSync('sh', [join(cli, 'install.sh')], { env: rest, stdio: 'pipe' });
+    } catch (error) {
+      message = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(message).toBe('install.sh: set PLINTH_RELEASE_URL to the release location (index.json or the directory holding it)\n');
   });
 });

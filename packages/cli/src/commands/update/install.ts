@@ -2,22 +2,13 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CliError } from '../../core/errors.js';
 
 const run = promisify(execFile);
 
-/**
- * The layout install.sh creates, which `update` keeps: `<dir>/versions/<version>/` holds an
- * unpacked release and `<dir>/bin/plinth` links to the current one's `dist/main.js`.
- */
-export function installRootOf(env: Record<string, string | undefined>): string | undefined {
-  if (env.PLINTH_INSTALL_DIR) return env.PLINTH_INSTALL_DIR;
-  const packageRoot = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
-  return basename(dirname(packageRoot)) === 'versions' ? dirname(dirname(packageRoot)) : undefined;
-}
+export { installRootOf } from '../../core/releases.js';
 
 export async function installRelease(root: string, version: string, tarball: Buffer, sha256: string | undefined): Promise<string> {
   const digest = createHash('sha256').update(tarball).digest('hex');

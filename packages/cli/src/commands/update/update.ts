@@ -1,15 +1,22 @@
 import { defineVerb } from '../../core/define.js';
 import { CliError } from '../../core/errors.js';
-import { compareVersions, fetchBytes, fetchIndex, releaseSource, tarballUrl } from '../../core/releases.js';
+import { compareVersions, fetchBytes, fetchIndex, NO_RELEASE_SOURCE, releaseSource, tarballUrl } from '../../core/releases.js';
 import { installRelease, installRootOf } from './install.js';
 
 export const verb = defineVerb({
   name: 'update',
   summary: 'Install the latest release of plinth; --check only reports',
-  description: 'Releases come from PLINTH_RELEASE_URL: a release index (index.json) or the directory holding it, over http(s):// or file://.',
+  description:
+    'Releases come from PLINTH_RELEASE_URL (a release index, index.json, or the directory holding it, over http(s):// or file://),\n' +
+    'else from where install.sh installed this plinth. With neither, nothing is checked and nothing is fetched.',
   options: [{ flags: '--check', description: 'Only report whether a newer release exists' }],
   async run(f, _args, opts) {
-    const source = releaseSource(f.io.env);
+    const source = await releaseSource(f.io.env);
+    if (!source) {
+      if (!opts.check) throw new CliError('No release location is configured', 'Set PLINTH_RELEASE_URL to your release location (a release index or the directory holding index.json).');
+      if (f.output.json) return f.output.data(JSON.stringify({ current: f.version, updateCheck: 'off' }));
+      return f.output.data(NO_RELEASE_SOURCE);
+    }
     let index;
     try {
       index = await fetchIndex(source);

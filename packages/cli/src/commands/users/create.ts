@@ -8,6 +8,7 @@ export const create = bodyVerb({
   path: () => '/api/v1/users',
   options: userOptions,
   fields: userFields,
+  required: [['email', '--email']],
   done: (_args, data) => `Created user ${data?.id}; give them a password with \`plinth users invite ${data?.id}\``,
   examples: ['plinth users create --email ada@example.com --display-name "Ada" --role admin'],
 });

@@ -1,10 +1,13 @@
 import { bool } from '../../core/body.js';
 import type { OptionSpec } from '../../core/define.js';
 
+/** The roles of users and API keys (the server's RoleSchema). */
+export const ROLES = ['admin', 'member'] as const;
+
 export const userOptions: OptionSpec[] = [
   { flags: '--email <email>', description: 'E-mail (the sign-in name)' },
   { flags: '--display-name <name>', description: 'Name shown to people' },
-  { flags: '--role <role>', description: 'admin or member' },
+  { flags: '--role <role>', description: 'Role', choices: ROLES },
   { flags: '--active <bool>', description: 'true or false' },
 ];
 

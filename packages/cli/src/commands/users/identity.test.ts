@@ -17,7 +17,7 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
     expect((await json(['users', 'update', String(user.id), '--active', 'false'])).active).toBe(false);
     await json(['users', 'update', String(user.id), '--active', 'true']);
     const badBool = await plinth(['users', 'update', String(user.id), '--active', 'maybe'], { env: env() });
-    expect(badBool).toMatchObject({ code: 2, stderr: 'error: --active expects true or false, got "maybe"\n' });
+    expect(badBool).toMatchObject({ code: 2, stderr: expect.stringContaining('error: --active expects true or false, got "maybe"\n\nUsage: plinth ') });
 
     const pw = await plinth(['users', 'set-password', String(user.id), '--password-stdin'], { env: env(), stdin: 'a long password 1\n' });
     expect(pw).toMatchObject({ code: 0, stderr: `Password set for user ${user.id}.\n` });
@@ -30,6 +30,42 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
     expect((await json(['users', 'me'])).email).toBe('admin@clitest.example.com');
     expect((await plinth(['users', 'delete', String(user.id)], { env: env() })).code).toBe(0);
     expect((await plinth(['users', 'get', String(user.id)], { env: env() })).code).toBe(1);
+  });
+
+  it('every command that takes a user takes its e-mail address too, resolved through the server', async () => {
+    const user = await json(['users', 'create', '--email', 'Grace@clitest.example.com', '--role', 'member']);
+    const group = await json(['groups', 'create', '--name', 'by-email']);
+    await json(['attributes', 'create', '--name', 'team', '--type', 'string']);
+    const email = 'grace@CLITEST.example.com'; // matched ignoring case, as sign-in does
+    const cases: Array<{ argv: string[]; stdin?: string; check?: () => Promise<void> }> = [
+      { argv: ['users', 'get', email], check: async () => expect((await json(['users', 'get', email])).id).toBe(user.id) },
+      { argv: ['users', 'update', email, '--display-name', 'Grace H'] },
+      { argv: ['users', 'set-password', email, '--password-stdin'], stdin: 'a long password 2' },
+      { argv: ['users', 'invite', email] },
+      { argv: ['groups', 'add-members', String(group.id), email, String(ctx().member.id)] },
+      { argv: ['groups', 'remove-member', String(group.id), email] },
+      { argv: ['attributes', 'set-values', email, 'team=core'] },
+      { argv: ['attributes', 'values', email] },
+    ];
+    for (const { argv, stdin, check } of cases) {
+      const result = await plinth(argv, { env: env(), stdin });
+      expect(result.code, `${argv.join(' ')}: ${result.stderr}`).toBe(0);
+      await check?.();
+    }
+    expect((await json(['users', 'get', String(user.id)])).displayName).toBe('Grace H');
+    await expect(ctx().server.services.login.signIn.authenticate(ctx().accountId, 'grace@clitest.example.com', 'a long password 2')).resolves.toBeTruthy();
+    expect((await json(['attributes', 'values', String(user.id)])).find((v: { name: string }) => v.name === 'team').value).toBe('core');
+    expect((await json(['groups', 'members', String(group.id)])).items.map((u: { id: number }) => u.id)).toEqual([ctx().member.id]);
+
+    const unknown = await plinth(['users', 'invite', 'nobody@clitest.example.com'], { env: env() });
+    expect(unknown).toMatchObject({ code: 1, stderr: 'error: No user with the e-mail address nobody@clitest.example.com\nhint: List the users with `plinth users list`.\n' });
+    for (const bad of ['0', 'grace', '1.5', 'a b@c']) {
+      const result = await plinth(['users', 'delete', bad], { env: env() });
+      expect(result.code, bad).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(`error: user must be a user id or an e-mail address, got "${bad}"`);
+    }
+    expect((await plinth(['users', 'delete', email], { env: env() })).code).toBe(0);
+    expect((await plinth(['groups', 'delete', String(group.id)], { env: env() })).code).toBe(0);
   });
 
   it('groups: create, members and delete', async () => {
