@@ -1,0 +1,57 @@
+// Mutation testing (`npm run test:mutation`, not part of `npm test`): the modules whose tests
+// were found weak, each with only the test files that exercise it. vitest's `related` mode would
+// pick nearly the whole server suite (every server test imports the app, which imports every
+// module), so the files are listed here instead and a run takes minutes.
+// One module: `MUTATE=scim-filter npm run test:mutation` (names below, comma-separated).
+
+const server = 'packages/server/src/modules';
+const cli = 'packages/cli/src';
+
+const modules = {
+  'scim-filter': {
+    mutate: `${server}/scim/filter.ts`,
+    tests: [`${server}/scim/filter-cases.test.ts`, `${server}/scim/scim-filter.test.ts`, `${server}/scim/scim-root-search.test.ts`],
+  },
+  'embed-tenants-rules': {
+    mutate: `${server}/embed-tenants/rules.ts`,
+    tests: [
+      `${server}/embed-tenants/rules-cases.test.ts`,
+      `${server}/embed-tenants/embed-tenants.test.ts`,
+      `${server}/embed-tenants/bulk.test.ts`,
+      `${server}/embed-tenants/lookups.test.ts`,
+    ],
+  },
+  'embed-request': {
+    mutate: `${server}/embed/request.ts`,
+    tests: [`${server}/embed/request-cases.test.ts`, `${server}/embed/generate-session.test.ts`, `${server}/embed/creator-mode.test.ts`],
+  },
+  'cli-output': {
+    mutate: `${cli}/core/output.ts`,
+    tests: [`${cli}/core/output-cases.test.ts`],
+  },
+};
+
+const names = (process.env.MUTATE ?? Object.keys(modules).join(',')).split(',').map((n) => n.trim());
+const unknown = names.filter((n) => !(n in modules));
+if (unknown.length > 0) throw new Error(`MUTATE: unknown module ${unknown.join(', ')}; one of ${Object.keys(modules).join(', ')}`);
+const chosen = names.map((n) => modules[n]);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.config.ts', related: false },
+  mutate: chosen.map((m) => m.mutate),
+  testFiles: chosen.flatMap((m) => m.tests),
+  coverageAnalysis: 'perTest',
+  // The machine is shared: one test runner at a time.
+  concurrency: 1,
+  // A mutant that makes a store test hang is a kill; the default (5 s over the dry run) is tight for PGlite.
+  timeoutMS: 20_000,
+  reporters: ['clear-text', 'progress', 'html'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  ignorePatterns: ['release', 'bench/.out', 'reports', '.plinth*', 'coverage'],
+  thresholds: { high: 90, low: 85, break: null },
+};
