@@ -6,7 +6,7 @@ import type { GenerateSessionInput } from './schemas.js';
 /**
  * The store-free rules of generate-session (2.4–2.10) case by case: which fields go with which,
  * padded and blank ids, and where each field ends up. The same requests through the route and a
- * real store are in generate-session.test.ts and internal-id.test.ts.
+ * real store are in generate-session.test.ts and session-ids.test.ts.
  */
 
 const base = { deploymentId: 7 };
