@@ -1,13 +1,22 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { describeOnStores } from '../../test-support/server.js';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../http/errors.js';
+import { createServices, type Services } from '../../services.js';
+import type { Store } from '../../store/store.js';
+import { testConfig } from '../../test-support/server.js';
+import { openTestStore, storeKinds } from '../../test-support/stores.js';
 import { URN } from './errors.js';
 import { MAX_FILTER_LENGTH } from './filter.js';
-import { expectScimError, scimClient, type ScimTestClient } from './scim-test-client.js';
+import type { ScimContext } from './user-service.js';
 
 /**
  * Filter cases at the edges of filter.ts (RFC 7644 §3.4.2.2): `null`, dateTimes, the LIKE
  * wildcards `%` and `_` inside values, type checks, and `pr` on empty strings and non-strings.
  * Users whose values differ only where a wrong translation would confuse them.
+ *
+ * These run on the SCIM service and a real store without the HTTP layer (scim-filter.test.ts
+ * covers that path): starting the app costs seconds, and the mutation run (stryker.config.mjs)
+ * starts these tests once per mutant.
  */
 const fixtures = {
   pct: { userName: 'pct@example.com', displayName: 'Save 50% now', name: { givenName: 'a_b', familyName: 'Lee' }, externalId: 'E-1' },
@@ -19,21 +28,51 @@ type Key = keyof typeof fixtures;
 const all: Key[] = ['pct', 'fifty', 'blank', 'none'];
 const except = (...keys: Key[]) => all.filter((k) => !keys.includes(k));
 
-describeOnStores('SCIM filter edge cases', (server) => {
-  let scim: ScimTestClient;
-  const created = {} as Record<Key, { id: string; meta: { created: string } }>;
+interface Found {
+  id: string;
+  userName: string;
+  meta: { created: string; resourceType: string };
+}
+
+describe.each(storeKinds)('SCIM filter edge cases [%s]', (kind) => {
+  let store: Store;
+  let services: Services;
+  let ctx: ScimContext;
+  const created = {} as Record<Key, Found>;
   beforeAll(async () => {
-    scim = await scimClient(await server().newAccount());
-    for (const key of all) created[key] = await scim.createUser({ name: undefined, ...fixtures[key] });
+    store = await openTestStore(kind);
+    services = await createServices(store, testConfig());
+    const account = await services.accounts.create(`filter-${randomBytes(5).toString('hex')}`);
+    ctx = { accountId: account.id, base: 'http://plinth.test/api/scim/v2' };
+    for (const key of all) {
+      created[key] = (await services.scim.users.create(ctx, { schemas: [URN.user], ...fixtures[key] })) as unknown as Found;
+    }
+  });
+  afterAll(async () => {
+    await store?.close();
   });
 
-  /** The fixture users a filter selects; the account's own admin and member never match these filters' positives. */
+  const list = async (filter: string) => (await services.scim.users.list(ctx, { filter, count: 1000 })).Resources as unknown as Found[];
+
+  /** The fixture users a filter selects. */
   async function matching(filter: string): Promise<Key[]> {
-    const response = await scim.call('GET', `/Users?count=1000&filter=${encodeURIComponent(filter)}`);
-    expect(response.status, response.text).toBe(200);
-    const names = response.body.Resources.map((r: { userName: string }) => r.userName);
+    const names = (await list(filter)).map((r) => r.userName);
     return all.filter((k) => names.includes(fixtures[k].userName));
   }
+
+  /** The invalidFilter error a filter is refused with (400 at the route). */
+  async function refusal(filter: string, search = false): Promise<{ status: number; scimType: unknown; detail: string }> {
+    try {
+      if (search) await services.scim.search(ctx, { filter });
+      else await list(filter);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      const { status, extra, message } = error as ApiError;
+      return { status, scimType: extra.scimType, detail: message };
+    }
+    throw new Error(`expected "${filter}" to be refused`);
+  }
+  const invalidFilter = (detail: unknown) => ({ status: 400, scimType: 'invalidFilter', detail });
 
   describe('% and _ in a value are literal characters, not LIKE wildcards', () => {
     it.each<[string, string, Key[]]>([
@@ -73,16 +112,13 @@ describeOnStores('SCIM filter edge cases', (server) => {
       ['gt null', 'meta.created gt null'],
       ['le null', 'externalId le null'],
     ])('%s is 400 invalidFilter', async (_label, filter) => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toMatch(/null is not a valid comparison/);
+      expect(await refusal(filter)).toEqual(invalidFilter(expect.stringMatching(/null is not a valid comparison/)));
     });
   });
 
   describe('dateTime attributes compare as instants', () => {
     it('eq and ne against a stored instant, in any time zone', async () => {
-      const found = await scim.call('GET', `/Users/${created.fifty.id}`);
-      const instant = found.body.meta.created as string;
+      const instant = created.fifty.meta.created;
       // The same instant written two hours ahead of UTC.
       const shifted = new Date(Date.parse(instant) + 2 * 3600_000).toISOString().replace('Z', '+02:00');
       const exact = await matching(`meta.created eq "${instant}"`);
@@ -117,9 +153,7 @@ describeOnStores('SCIM filter edge cases', (server) => {
       ['sw on a dateTime', 'meta.created sw "2026-01-01T00:00:00Z"', /cannot be used with the dateTime/],
       ['ew on a dateTime', 'meta.lastModified ew "2026-01-01T00:00:00Z"', /cannot be used with the dateTime/],
     ])('%s is 400 invalidFilter', async (_label, filter, detail) => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toMatch(detail);
+      expect(await refusal(filter)).toEqual(invalidFilter(expect.stringMatching(detail)));
     });
   });
 
@@ -141,9 +175,7 @@ describeOnStores('SCIM filter edge cases', (server) => {
       ['sw', 'active sw false', /cannot be used with the boolean/],
       ['ge', 'active ge false', /cannot be used with the boolean/],
     ])('%s is 400 invalidFilter', async (_label, filter, detail) => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toMatch(detail);
+      expect(await refusal(filter)).toEqual(invalidFilter(expect.stringMatching(detail)));
     });
   });
 
@@ -179,9 +211,7 @@ describeOnStores('SCIM filter edge cases', (server) => {
       ['a boolean', 'displayName eq true', /is a string/],
       ['a number', 'name.givenName co 5', /is a string/],
     ])('compared with %s is 400 invalidFilter', async (_label, filter, detail) => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toMatch(detail);
+      expect(await refusal(filter)).toEqual(invalidFilter(expect.stringMatching(detail)));
     });
   });
 
@@ -193,9 +223,7 @@ describeOnStores('SCIM filter edge cases', (server) => {
       ['an unknown attribute', 'favouriteColour eq "red"', /is not an attribute of User/],
       ['a complex attribute compared as a whole', 'meta co "x"', /is complex/],
     ])('%s is 400 invalidFilter', async (_label, filter, detail) => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toMatch(detail);
+      expect(await refusal(filter)).toEqual(invalidFilter(expect.stringMatching(detail)));
     });
   });
 
@@ -209,23 +237,15 @@ describeOnStores('SCIM filter edge cases', (server) => {
       expect(await matching(ofLength(MAX_FILTER_LENGTH))).toEqual([]);
     });
     it('one character more is 400 invalidFilter', async () => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent(ofLength(MAX_FILTER_LENGTH + 1))}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toBe('The filter is longer than 4096 characters');
+      expect(await refusal(ofLength(MAX_FILTER_LENGTH + 1))).toEqual(invalidFilter('The filter is longer than 4096 characters'));
     });
     it('a malformed filter is quoted in the detail', async () => {
-      const response = await scim.call('GET', `/Users?filter=${encodeURIComponent('userName eq')}`);
-      expectScimError(response, 400, 'invalidFilter');
-      expect(response.body.detail).toMatch(/^The filter "userName eq" is not valid: /);
+      expect(await refusal('userName eq')).toEqual(invalidFilter(expect.stringMatching(/^The filter "userName eq" is not valid: \S/)));
     });
   });
 
   describe('POST /.search: an attribute one type lacks is absent there, not an error', () => {
-    const search = async (filter: string) => {
-      const response = await scim.call('POST', '/.search', { schemas: [URN.searchRequest], filter, count: 1000 });
-      expect(response.status, response.text).toBe(200);
-      return response.body.Resources as Array<{ id: string; meta: { resourceType: string } }>;
-    };
+    const search = async (filter: string) => (await services.scim.search(ctx, { filter, count: 1000 })).Resources as unknown as Found[];
     it.each<[string, string, Key[]]>([
       ['a value filter on users only', 'emails[value sw "pct@"]', ['pct']],
       ['a user-only comparison', 'name.givenName eq "axb"', ['fifty']],
@@ -236,8 +256,7 @@ describeOnStores('SCIM filter edge cases', (server) => {
     });
 
     it('a value filter whose attribute no type has is still 400 invalidFilter', async () => {
-      const response = await scim.call('POST', '/.search', { schemas: [URN.searchRequest], filter: 'favouriteColours[value eq "x"]' });
-      expectScimError(response, 400, 'invalidFilter');
+      expect(await refusal('favouriteColours[value eq "x"]', true)).toEqual(invalidFilter(expect.stringMatching(/favouriteColours/)));
     });
   });
 });
