@@ -191,6 +191,21 @@ describe.each(storeKinds)('SCIM filter edge cases [%s]', (kind) => {
       ['a complex attribute: any sub-attribute present', 'name pr', ['pct', 'fifty', 'blank']],
       ['a multi-valued attribute', 'emails pr', all],
       ['inside a value filter', 'emails[value pr]', all],
+      ['a sub-attribute of a multi-valued attribute that no item has', 'emails.display pr', []],
+      ['a sub-attribute of a multi-valued attribute that every item has', 'emails.type pr', all],
+      ['a complex attribute with a sub-attribute that is not stored (meta.location)', 'meta pr', all],
+    ])('%s', async (_label, filter, expected) => {
+      expect(await matching(filter)).toEqual(expected);
+    });
+  });
+
+  describe('logic, multi-valued attributes and schema prefixes', () => {
+    it.each<[string, string, Key[]]>([
+      ['or', 'externalId eq "E-1" or name.givenName eq "axb"', ['pct', 'fifty']],
+      ['and', 'active eq true and externalId pr', ['pct', 'fifty']],
+      ['and inside or', 'externalId eq "E-1" or active eq false and displayName eq null', ['pct', 'none']],
+      ['a multi-valued attribute compared as a whole compares its value', 'emails co "FIFTY@"', ['fifty']],
+      ['a schema-prefixed value filter, in any case', 'URN:IETF:PARAMS:SCIM:SCHEMAS:CORE:2.0:USER:emails[value sw "pct@"]', ['pct']],
     ])('%s', async (_label, filter, expected) => {
       expect(await matching(filter)).toEqual(expected);
     });
@@ -221,6 +236,9 @@ describe.each(storeKinds)('SCIM filter edge cases [%s]', (kind) => {
       ['a value filter inside a value filter', 'emails[value eq "x" and emails[type eq "work"]]', /cannot be nested/],
       ['a value filter on an unknown attribute', 'favouriteColours[value eq "x"]', /is not a multi-valued attribute of User/],
       ['an unknown attribute', 'favouriteColour eq "red"', /is not an attribute of User/],
+      ['a value filter on a singular attribute', 'displayName[value eq "x"]', /"displayName" is not a multi-valued attribute of User/],
+      ['a sub-attribute of the wrong type in a value filter, named in full', 'emails[primary eq "yes"]', /^"emails\.primary" is a boolean/],
+      ['an attribute that is not stored', 'meta.location eq "x"', /"meta\.location" cannot be filtered on/],
       ['a complex attribute compared as a whole', 'meta co "x"', /is complex/],
     ])('%s is 400 invalidFilter', async (_label, filter, detail) => {
       expect(await refusal(filter)).toEqual(invalidFilter(expect.stringMatching(detail)));
