@@ -1,7 +1,8 @@
 // Mutation testing (`npm run test:mutation`, not part of `npm test`): the modules whose tests
-// were found weak, each with only the test files that exercise it. vitest's `related` mode would
-// pick nearly the whole server suite (every server test imports the app, which imports every
-// module), so the files are listed here instead and a run takes minutes.
+// were found weak, each against its own table of cases. vitest's `related` mode would pick nearly
+// the whole server suite (every server test imports the app, which imports every module), and the
+// route-level tests start the app (seconds) for every mutant, so the files are listed here and a
+// run takes minutes. The route-level tests of the same rules can only add kills.
 // One module: `MUTATE=scim-filter npm run test:mutation` (names below, comma-separated).
 
 const server = 'packages/server/src/modules';
@@ -31,7 +32,7 @@ const names = (process.env.MUTATE ?? Object.keys(modules).join(',')).split(',').
 const unknown = names.filter((n) => !(n in modules));
 if (unknown.length > 0) throw new Error(`MUTATE: unknown module ${unknown.join(', ')}; one of ${Object.keys(modules).join(', ')}`);
 const chosen = names.map((n) => modules[n]);
-// Store tests run on PostgreSQL alone when it is configured: the test server restarts for every
+// Store tests run on PostgreSQL alone when it is configured: the store is opened again for every
 // mutant, and PGlite takes seconds to start where PostgreSQL takes one.
 if (process.env.DATABASE_URL && process.env.PLINTH_TEST_STORES === undefined) process.env.PLINTH_TEST_STORES = 'postgres';
 // Read by vitest.mutation.config.ts in Stryker's test runner processes, which inherit the environment.
