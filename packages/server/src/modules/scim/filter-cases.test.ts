@@ -18,11 +18,19 @@ import type { ScimContext } from './user-service.js';
  * covers that path): starting the app costs seconds, and the mutation run (stryker.config.mjs)
  * starts these tests once per mutant.
  */
+// Each sends its e-mail explicitly: what a user without `emails` presents may change (issue 10).
+const work = (value: string) => [{ value, type: 'work', primary: true }];
 const fixtures = {
-  pct: { userName: 'pct@example.com', displayName: 'Save 50% now', name: { givenName: 'a_b', familyName: 'Lee' }, externalId: 'E-1' },
-  fifty: { userName: 'fifty@example.com', displayName: 'Save 500 now', name: { givenName: 'axb' }, externalId: 'E-2' },
-  blank: { userName: 'blank@example.com', displayName: '', name: { givenName: 'a%b' } },
-  none: { userName: 'none@example.com', active: false },
+  pct: {
+    userName: 'pct@example.com', emails: work('pct@example.com'),
+    displayName: 'Save 50% now', name: { givenName: 'a_b', familyName: 'Lee' }, externalId: 'E-1',
+  },
+  fifty: {
+    userName: 'fifty@example.com', emails: work('fifty@example.com'),
+    displayName: 'Save 500 now', name: { givenName: 'axb' }, externalId: 'E-2',
+  },
+  blank: { userName: 'blank@example.com', emails: work('blank@example.com'), displayName: '', name: { givenName: 'a%b' } },
+  none: { userName: 'none@example.com', emails: work('none@example.com'), active: false },
 } as const;
 type Key = keyof typeof fixtures;
 const all: Key[] = ['pct', 'fifty', 'blank', 'none'];
