@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore, type Store, type StoreKind } from '../store/store.js';
 
-/** PGlite always; PostgreSQL too when DATABASE_URL is set (CI sets it). */
-export const storeKinds: StoreKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * PGlite always; PostgreSQL too when DATABASE_URL is set (CI sets it). PLINTH_TEST_STORES narrows
+ * the list (`postgres`): a mutation run restarts the test server for every mutant, and PostgreSQL
+ * starts in a second where PGlite takes several.
+ */
+const defaultKinds: StoreKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+export const storeKinds: StoreKind[] = process.env.PLINTH_TEST_STORES
+  ? defaultKinds.filter((kind) => process.env.PLINTH_TEST_STORES!.split(',').includes(kind))
+  : defaultKinds;
 
 /**
  * A migrated store of its own for one test file. On PostgreSQL it lives in a fresh schema that is
