@@ -51,7 +51,7 @@ describe.each(storeKinds)('SCIM filter edge cases [%s]', (kind) => {
     store = await openTestStore(kind);
     services = await createServices(store, testConfig());
     const account = await services.accounts.create(`filter-${randomBytes(5).toString('hex')}`);
-    ctx = { accountId: account.id, base: 'http://plinth.test/api/scim/v2' };
+    ctx = { accountId: account.id, base: 'http://plinth.test/api/scim/v2', actor: 'SCIM token 1' };
     for (const key of all) {
       created[key] = (await services.scim.users.create(ctx, { schemas: [URN.user], ...fixtures[key] })) as unknown as Found;
     }
