@@ -79,6 +79,9 @@ describe('internalId', () => {
       creatorMode: true,
       securityContext: null,
       showDashboardChat: false,
+      roles: [],
+      publicDashboardId: null,
+      embedTheme: null,
       user: { kind: 'internal', username: 'admin@example.com' },
     });
   });
@@ -126,6 +129,8 @@ describe('externalId and the external user it describes', () => {
       kind: 'external',
       change: { externalId: 'ann', profile: { email: undefined, displayName: undefined, picture: undefined }, groups: {}, values: {} },
       definitions: { groupDefinitions: undefined, userAttributeDefinitions: undefined },
+      // Not ephemeral: no TTL, and the user is kept.
+      ephemeralTtlSeconds: undefined,
     });
   });
 
