@@ -43,7 +43,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     bodyLimit: BODY_LIMIT,
     // A path parameter may be an externalId of 255 characters (400 before trimming), percent-encoded
     // up to nine bytes each; the default of 100 answered 414 for ids the API had just stored.
-    maxParamLength: 4096,
+    routerOptions: { maxParamLength: 4096 },
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     // One line per request (below) instead of Fastify's two: the same facts at half the cost.
