@@ -22,11 +22,9 @@ export class PostgresWarehouse implements Warehouse {
   readonly pool: pg.Pool;
 
   constructor(options: PostgresOptions) {
-    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 });
-    // Zone-less timestamps are UTC by convention; the dialect's `::timestamptz` relies on this.
-    this.pool.on('connect', (client) => {
-      client.query("SET TIME ZONE 'UTC'").catch(() => undefined);
-    });
+    // Zone-less timestamps are UTC by convention; the dialect's `::timestamptz` relies on this. Set
+    // as a startup parameter, not by a query on connect that the pool's first user would overlap.
+    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, options: '-c TimeZone=UTC' });
   }
 
   async query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult> {
