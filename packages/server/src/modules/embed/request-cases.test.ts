@@ -215,3 +215,64 @@ describe('a name twice in one list (2.6, 2.8, 2.9)', () => {
     expect(parse({ externalId: 'ann', ...input }).user.kind).toBe('external');
   });
 });
+
+describe('the Cube Cloud fields of the reference body (issue 10)', () => {
+  const internalOnly = "cannot be sent with internalId: the internal user's own permissions apply";
+
+  it.each<[string, Record<string, unknown>, string[]]>([
+    ['none sent', {}, []],
+    ['sorted, each once', { roles: ['viewer', 'analyst', 'viewer'] }, ['analyst', 'viewer']],
+    ['null is none', { roles: null }, []],
+  ])('roles: %s', (_label, input, roles) => {
+    expect(parse({ externalId: 'ann', ...input }).roles).toEqual(roles);
+  });
+
+  it.each([[''], ['   ']])('roles: an empty name (%j) is refused', (role) => {
+    expect(rejection({ externalId: 'ann', roles: ['viewer', role] })).toEqual(badRequest('roles must not contain an empty name'));
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['roles', { roles: ['viewer'] }],
+    ['isEphemeral', { isEphemeral: true }],
+    ['ephemeralTtlSeconds', { ephemeralTtlSeconds: 600 }],
+  ])('%s cannot go with internalId', (field, input) => {
+    expect(rejection({ internalId: 'admin@example.com', ...input })).toEqual(badRequest(`${field} ${internalOnly}`));
+  });
+
+  it.each<[string, Record<string, unknown>, number | undefined]>([
+    ['not ephemeral', {}, undefined],
+    ['isEphemeral false', { isEphemeral: false }, undefined],
+    ['ephemeral, the token lifetime by default', { isEphemeral: true }, 86_400],
+    ['ephemeral for as long as asked', { isEphemeral: true, ephemeralTtlSeconds: 120 }, 120],
+    ['a null TTL is the default', { isEphemeral: true, ephemeralTtlSeconds: null }, 86_400],
+  ])('ephemeral users: %s', (_label, input, ttl) => {
+    const { user } = parse({ externalId: 'ann', ...input });
+    expect(user.kind === 'external' && user.ephemeralTtlSeconds).toBe(ttl);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['without isEphemeral', { ephemeralTtlSeconds: 120 }],
+    ['with isEphemeral false', { isEphemeral: false, ephemeralTtlSeconds: 120 }],
+  ])('ephemeralTtlSeconds %s is refused', (_label, input) => {
+    expect(rejection({ externalId: 'ann', ...input })).toEqual(badRequest('ephemeralTtlSeconds requires isEphemeral: true'));
+  });
+
+  it('publicDashboardId and embedTheme are carried as sent, and null when not', () => {
+    const theme = { primaryColor: '#112233' };
+    expect(parse({ externalId: 'ann', publicDashboardId: 'dash-1', embedTheme: theme })).toMatchObject({ publicDashboardId: 'dash-1', embedTheme: theme });
+    expect(parse({ internalId: 'admin@example.com', publicDashboardId: 'dash-2' })).toMatchObject({ publicDashboardId: 'dash-2', embedTheme: null });
+    expect(parse({ externalId: 'ann', publicDashboardId: null, embedTheme: null })).toMatchObject({ publicDashboardId: null, embedTheme: null });
+  });
+
+  it('a userAttributes item without value clears it, as null does; a value is kept', () => {
+    const { user } = parse({ externalId: 'ann', userAttributes: [{ name: 'region' }, { name: 'tier', value: null }, { name: 'size', value: 3 }] });
+    expect(user.kind === 'external' && user.change.values).toEqual({
+      account: [{ name: 'region', value: null }, { name: 'tier', value: null }, { name: 'size', value: 3 }],
+    });
+  });
+
+  it('null for an optional field is the same as leaving it out', () => {
+    const nulls = { email: null, userProfile: null, groups: null, userAttributes: null, embedTenantName: null, settings: null, securityContext: null };
+    expect(parse({ externalId: 'ann', ...nulls })).toEqual(parse({ externalId: 'ann' }));
+  });
+});
