@@ -70,10 +70,6 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     for (const method of methods) app.registeredRoutes.push(`${method} ${path}`);
   });
   // Callback-style hooks: on every request, a promise per hook is measurable (bench/platform.ts).
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
   installSecurityHeaders(app);
   if (log) {
     app.addHook('onResponse', (request, reply, done) => {
