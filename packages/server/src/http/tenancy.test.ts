@@ -31,7 +31,7 @@ describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
     const account = await server().newAccount();
     const domain = `analytics.${account.name}.example.org`;
     await server().store.db.updateTable('account').set({ custom_domain: domain }).where('id', '=', account.id).execute();
-    server().services.accounts.forgetCachedHosts();
+    server().services.accounts.forgetAll();
     expect((await me(domain, account.admin.apiKey)).statusCode).toBe(200);
   });
 

@@ -47,7 +47,7 @@ export async function bootstrap(store: Store, services: Services, config: Config
 
   const apiKey = config.bootstrapApiKey ?? newApiKeySecret();
   const created = await createAccountWithAdmin(store.db, tenant, apiKey);
-  services.accounts.forgetCachedHosts();
+  services.accounts.forgetAll();
   if (!created) return { created, baseUrl, tenant };
   if (config.bootstrapApiKey) return { created, baseUrl, tenant };
 

@@ -92,17 +92,13 @@ export class AccountService {
     return cached && Date.now() - cached.at < CACHE_MS ? cached.account : undefined;
   }
 
-  forgetCachedHosts(): void {
+  forgetAll(): void {
     this.byHost.clear();
   }
 
   /** Host lookups are few and cheap to redo: any account's change forgets them all. */
   forgetAccount(): void {
-    this.byHost.clear();
-  }
-
-  forgetAll(): void {
-    this.byHost.clear();
+    this.forgetAll();
   }
 }
 
