@@ -54,8 +54,8 @@ export class DeploymentService {
     return toView(row, baseUrl);
   }
 
-  find(accountId: number, id: number, db: Executor = this.db) {
-    return db
+  find(accountId: number, id: number) {
+    return this.db
       .selectFrom('deployment')
       .selectAll()
       .where('account_id', '=', accountId)

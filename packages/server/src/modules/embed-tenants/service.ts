@@ -54,10 +54,10 @@ export class EmbedTenantService {
   }
 
   /** The named embed tenant (the default one when `name` is omitted), created when `create` is set. */
-  async tenant(account: AccountRef, name: string | undefined, options: { create: boolean }, db: Executor = this.db) {
+  async tenant(account: AccountRef, name: string | undefined, options: { create: boolean }) {
     const tenantName = name ?? account.name;
     const valid = tenantName === account.name || EMBED_TENANT_NAME.test(tenantName);
-    const repo = new EmbedTenantRepo(db);
+    const repo = new EmbedTenantRepo(this.db);
     if (!options.create) {
       const row = valid ? await repo.findTenant(account.id, tenantName) : undefined;
       if (!row) throw notFound(`Embed tenant "${tenantName}" not found`);
