@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { assertDeploymentInScope } from '../../http/auth.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../http/principal.js';
 import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.js';
 import type { Executor } from '../../store/executor.js';
@@ -21,6 +21,8 @@ import { EmbedSessionRepo } from './repo.js';
 import { parseSessionRequest, type SessionRequest } from './request.js';
 import type { EmbedSessionRecord, GenerateSessionInput } from './schemas.js';
 import { assertMayOpenDashboard, EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
+
+const SESSIONS = byId('embed-sessions');
 
 export { SESSION_EXCHANGE_WINDOW_MS } from './tokens.js';
 
@@ -148,8 +150,8 @@ export class EmbedService {
   }
 
   async list(accountId: number, query: PageQuery) {
-    const rows = await new EmbedSessionRepo(this.db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, (r): EmbedSessionRecord => ({
+    const rows = await new EmbedSessionRepo(this.db).list(accountId, decodeCursor(SESSIONS, query.after)?.id, pageSize(query) + 1);
+    return toPage(SESSIONS, rows, query, (r): EmbedSessionRecord => ({
       id: r.id,
       createdAt: toIso(r.created_at),
       apiKeyId: r.api_key_id,

@@ -1,12 +1,15 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import { transaction } from '../../store/transaction.js';
 import type { Database, UserGroupRow, UserGroupTable } from '../../store/schema.js';
 import { userNotFound, type UserRecord, type UserService } from '../users/service.js';
 import { GroupRepo, type GroupSearch } from './repo.js';
+
+const GROUPS = byId('user-groups');
+const MEMBERS = byId('user-group-members');
 
 export interface GroupRecord {
   id: number;
@@ -71,8 +74,8 @@ export class GroupService {
   }
 
   async list(accountId: number, query: PageQuery): Promise<Page<GroupRecord>> {
-    const rows = await new GroupRepo(this.db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, toRecord);
+    const rows = await new GroupRepo(this.db).list(accountId, decodeCursor(GROUPS, query.after)?.id, pageSize(query) + 1);
+    return toPage(GROUPS, rows, query, toRecord);
   }
 
   /** Offset paging with a total, for SCIM's `startIndex`/`count`/`totalResults`. */
@@ -174,8 +177,8 @@ export class GroupService {
 
   async pageMembers(accountId: number, groupId: number, query: PageQuery): Promise<Page<UserRecord>> {
     await this.get(accountId, groupId);
-    const ids = await new GroupRepo(this.db).memberIds(accountId, groupId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(await this.users.getMany(accountId, ids), query, (user) => user);
+    const ids = await new GroupRepo(this.db).memberIds(accountId, groupId, decodeCursor(MEMBERS, query.after)?.id, pageSize(query) + 1);
+    return toPage(MEMBERS, await this.users.getMany(accountId, ids), query, (user) => user);
   }
 
   private async checkUsers(accountId: number, userIds: number[]): Promise<number[]> {

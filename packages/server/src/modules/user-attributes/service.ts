@@ -1,13 +1,15 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import { transaction } from '../../store/transaction.js';
 import type { AttributeType, Database, UserAttributeRow, UserAttributeTable } from '../../store/schema.js';
 import { userNotFound, type UserService } from '../users/service.js';
 import { ATTRIBUTE_NAME, attributeTypeLabel, checkAttributeValue, parseDefaultValue, type AttributeValue } from './check.js';
 import { UserAttributeRepo } from './repo.js';
+
+const ATTRIBUTES = byId('user-attributes');
 
 export { checkAttributeValue, parseDefaultValue, attributeTypeLabel, type AttributeValue } from './check.js';
 
@@ -66,8 +68,8 @@ export class UserAttributeService {
   }
 
   async list(accountId: number, query: PageQuery): Promise<Page<UserAttributeRecord>> {
-    const rows = await new UserAttributeRepo(this.db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, toRecord);
+    const rows = await new UserAttributeRepo(this.db).list(accountId, decodeCursor(ATTRIBUTES, query.after)?.id, pageSize(query) + 1);
+    return toPage(ATTRIBUTES, rows, query, toRecord);
   }
 
   async create(accountId: number, input: NewUserAttribute): Promise<UserAttributeRecord> {

@@ -1,11 +1,13 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import { transaction } from '../../store/transaction.js';
 import type { AppUserRow, AppUserTable, Database, Role, StoredEmail } from '../../store/schema.js';
 import { UserRepo, type UserSearch } from './repo.js';
+
+const USERS = byId('users');
 
 /** An internal user as the other modules see it (the HTTP shape is a subset, see schemas.ts). */
 export interface UserRecord {
@@ -108,8 +110,8 @@ export class UserService {
   }
 
   async list(accountId: number, query: UserListQuery): Promise<Page<UserRecord>> {
-    const rows = await new UserRepo(this.db).list(accountId, decodeCursor(query.after), pageSize(query) + 1, query.email?.trim());
-    return toPage(rows, query, toRecord);
+    const rows = await new UserRepo(this.db).list(accountId, decodeCursor(USERS, query.after)?.id, pageSize(query) + 1, query.email?.trim());
+    return toPage(USERS, rows, query, toRecord);
   }
 
   /** Offset paging with a total, for SCIM's `startIndex`/`count`/`totalResults`. */
