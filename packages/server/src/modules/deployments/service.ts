@@ -5,7 +5,6 @@ import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http
 import type { Principal } from '../../http/principal.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { Database, DeploymentRow } from '../../store/schema.js';
-import type { Executor } from '../../store/executor.js';
 import { afterId } from '../../store/keyset.js';
 
 const DEPLOYMENTS = byId('deployments');

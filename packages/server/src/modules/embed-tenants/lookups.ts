@@ -1,4 +1,3 @@
-import type { Executor } from '../../store/executor.js';
 import type { AttributeType } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
 import type { GroupService } from '../groups/service.js';
@@ -70,11 +69,11 @@ export class EmbedLookups {
     return settings;
   }
 
-  groups(accountId: number, names: string[], db: Executor): Promise<Map<string, NamedGroup>> {
+  groups(accountId: number, names: string[]): Promise<Map<string, NamedGroup>> {
     return this.named(accountId, names, (e) => e.groups, (missing) => this.services.groups.idsByNames(accountId, missing));
   }
 
-  attributes(accountId: number, names: string[], db: Executor): Promise<Map<string, NamedAttribute>> {
+  attributes(accountId: number, names: string[]): Promise<Map<string, NamedAttribute>> {
     return this.named(accountId, names, (e) => e.attributes, (missing) => this.services.userAttributes.findByNames(accountId, missing));
   }
 

@@ -1,6 +1,5 @@
 import type { Kysely, Updateable } from 'kysely';
 import { badRequest } from '../../http/errors.js';
-import type { Executor } from '../../store/executor.js';
 import type { Database, TenantSettingsTable } from '../../store/schema.js';
 import { TenantSettingsRepo } from './repo.js';
 
