@@ -78,7 +78,8 @@ export function decodeCursor(order: ListOrder<never>, after: string | undefined)
   const legacy = /^id:(\d+)$/.exec(text);
   if (legacy) {
     if (order.kind !== 'id' || order.direction !== 'asc') throw invalidCursor('it belongs to another ordering of this list');
-    return { key: checkId(Number(legacy[1])), id: checkId(Number(legacy[1])) };
+    const id = checkId(Number(legacy[1]));
+    return { key: id, id };
   }
   let parts: unknown;
   try {
