@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import { preparingPool } from './prepared.js';
+import { inContext } from './transaction.js';
 import { WriteWatchPlugin, type WatchedWrites } from './write-watch.js';
 import type { Database } from './schema.js';
 
@@ -57,7 +58,7 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
   pool.on('error', () => {});
   if (schema !== 'public') await createSchema(pool, schema);
   const writes = new WriteWatchPlugin();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), plugins: [writes] });
+  const db = new Kysely<Database>({ dialect: inContext(new PostgresDialect({ pool: preparingPool(pool) })), plugins: [writes] });
   const listeners = new PostgresListeners(url);
   return {
     kind: 'postgres',
@@ -80,7 +81,7 @@ async function openPGlite(dataDir: string | undefined): Promise<Store> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   const writes = new WriteWatchPlugin();
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [writes] });
+  const db = new Kysely<Database>({ dialect: inContext(new PGliteDialect(pglite)), plugins: [writes] });
   return {
     kind: 'pglite',
     db,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { API_KEY_PREFIX } from '../../http/credential-header.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
+import { transaction } from '../../store/transaction.js';
 
 export function newApiKeySecret(): string {
   return `${API_KEY_PREFIX}${randomBase62()}`;
@@ -12,7 +13,7 @@ export function newApiKeySecret(): string {
  * when the name is taken; of two operators or servers creating the same name at once, one wins.
  */
 export async function createAccountWithAdmin(db: Kysely<Database>, name: string, apiKey: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const account = await trx
       .insertInto('account')
       .values({ name })

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { sql, type Kysely } from 'kysely';
 import type { AccountRow, Database } from '../../store/schema.js';
+import { transaction } from '../../store/transaction.js';
 
 const CACHE_MS = 5_000;
 
@@ -21,10 +22,12 @@ export class AccountService {
 
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(name: string, trx: Kysely<Database> = this.db): Promise<AccountRow> {
-    const account = await trx.insertInto('account').values({ name }).returningAll().executeTakeFirstOrThrow();
-    await trx.insertInto('tenant_settings').values({ account_id: account.id }).execute();
-    return account;
+  create(name: string): Promise<AccountRow> {
+    return transaction(this.db, async (trx) => {
+      const account = await trx.insertInto('account').values({ name }).returningAll().executeTakeFirstOrThrow();
+      await trx.insertInto('tenant_settings').values({ account_id: account.id }).execute();
+      return account;
+    });
   }
 
   async findByName(name: string): Promise<AccountRow | undefined> {

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, REFRESH_TOKEN_PREFIX, SCIM_TOKEN_PREFIX } from '../../http/credential-header.js';
 import { forbidden, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
-import { pageSize, decodeCursor, toPage, type PageQuery } from '../../http/pagination.js';
+import { byId, pageSize, decodeCursor, toPage, type PageQuery } from '../../http/pagination.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database, Role } from '../../store/schema.js';
 import { CredentialRepo } from './repo.js';
@@ -10,6 +10,9 @@ import { CredentialVerifiers } from './verify.js';
 import { toApiKey, toScimToken } from './mappers.js';
 import { afterId } from '../../store/keyset.js';
 import { isWithinReach } from './reach.js';
+
+/** The cursors of each list name it, so one list's cursor is refused by the other. */
+const LISTS = { api_key: byId('api-keys'), scim_token: byId('scim-tokens') };
 
 export const ACCESS_TOKEN_TTL_S = 3600;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;
@@ -47,7 +50,7 @@ export class CredentialService {
 
   /** A caller limited to deployments or to the member role sees only the keys it could manage. */
   async listApiKeys(accountId: number, query: PageQuery, caller?: Principal) {
-    const after = decodeCursor(query.after);
+    const after = decodeCursor(LISTS.api_key, query.after)?.id;
     const rows = await this.db
       .selectFrom('api_key')
       .selectAll()
@@ -58,7 +61,7 @@ export class CredentialService {
       )
       .$call(afterId('id', after, pageSize(query) + 1))
       .execute();
-    return toPage(rows, query, toApiKey);
+    return toPage(LISTS.api_key, rows, query, toApiKey);
   }
 
   /**
@@ -98,7 +101,7 @@ export class CredentialService {
   }
 
   async listScimTokens(accountId: number, query: PageQuery) {
-    return toPage(await this.listRows('scim_token', accountId, query), query, toScimToken);
+    return toPage(LISTS.scim_token, await this.listRows('scim_token', accountId, query), query, toScimToken);
   }
 
   async revokeScimToken(accountId: number, id: number): Promise<void> {
@@ -107,7 +110,7 @@ export class CredentialService {
 
   /** API keys and SCIM tokens list and revoke alike: by account, keyset-paged, revoked once. */
   private listRows<T extends 'api_key' | 'scim_token'>(table: T, accountId: number, query: PageQuery) {
-    const after = decodeCursor(query.after);
+    const after = decodeCursor(LISTS[table], query.after)?.id;
     return this.db
       .selectFrom(table as 'api_key' | 'scim_token')
       .selectAll()

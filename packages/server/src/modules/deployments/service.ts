@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { assertDeploymentInScope } from '../../http/auth.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../http/principal.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { Database, DeploymentRow } from '../../store/schema.js';
-import type { Executor } from '../../store/executor.js';
 import { afterId } from '../../store/keyset.js';
+
+const DEPLOYMENTS = byId('deployments');
 
 export interface DeploymentView {
   id: number;
@@ -35,7 +36,7 @@ export class DeploymentService {
 
   /** A scoped API key lists only the deployments it may touch. */
   async list(principal: Principal, query: PageQuery, baseUrl: string) {
-    const after = decodeCursor(query.after);
+    const after = decodeCursor(DEPLOYMENTS, query.after)?.id;
     const rows = await this.db
       .selectFrom('deployment')
       .selectAll()
@@ -43,7 +44,7 @@ export class DeploymentService {
       .$if(principal.deploymentIds !== null, (q) => q.where('id', 'in', [...principal.deploymentIds!, 0]))
       .$call(afterId('id', after, pageSize(query) + 1))
       .execute();
-    return toPage(rows, query, (row) => toView(row, baseUrl));
+    return toPage(DEPLOYMENTS, rows, query, (row) => toView(row, baseUrl));
   }
 
   async get(principal: Principal, id: number, baseUrl: string): Promise<DeploymentView> {
@@ -54,8 +55,8 @@ export class DeploymentService {
     return toView(row, baseUrl);
   }
 
-  find(accountId: number, id: number, db: Executor = this.db) {
-    return db
+  find(accountId: number, id: number) {
+    return this.db
       .selectFrom('deployment')
       .selectAll()
       .where('account_id', '=', accountId)

@@ -6,7 +6,7 @@ import { describeValidation } from '../../http/validation-messages.js';
 import type { Executor } from '../../store/executor.js';
 import type { Catalog } from './external-user-repo.js';
 import type { Catalogs, ExternalUserChange } from './external-users.js';
-import { isRetryable } from './retry.js';
+import { isRetryable } from '../../store/transaction.js';
 import { EmbedUserProfile, ProvisionEmbedUserInput } from './schemas.js';
 
 const NOT_ACCEPTED = ['userAttributes', 'securityContext'] as const;

@@ -69,10 +69,10 @@ export class ExternalUsers {
     const byName = (rows: Definition[]) => new Map(rows.map((r) => [r.name, r]));
     return {
       groups: async (catalog, names) =>
-        catalog === 'account' ? this.lookups.groups(accountId, names, db) : byName(await tenant.groupsByNames(accountId, tenantId, names)),
+        catalog === 'account' ? this.lookups.groups(accountId, names) : byName(await tenant.groupsByNames(accountId, tenantId, names)),
       attributes: async (catalog, names) =>
         catalog === 'account'
-          ? this.lookups.attributes(accountId, names, db)
+          ? this.lookups.attributes(accountId, names)
           : byName(await tenant.attributesByNames(accountId, tenantId, names)),
     };
   }

@@ -1,4 +1,3 @@
-import type { Executor } from '../../store/executor.js';
 import type { AttributeType } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
 import type { GroupService } from '../groups/service.js';
@@ -53,29 +52,29 @@ export class EmbedLookups {
 
   constructor(private readonly services: LookupServices) {}
 
-  async deploymentExists(accountId: number, id: number, db?: Executor): Promise<boolean> {
+  async deploymentExists(accountId: number, id: number): Promise<boolean> {
     if (this.entry(accountId).deployments.has(id)) return true;
     const started = this.generation;
-    const found = (await this.services.deployments.find(accountId, id, db)) !== undefined;
+    const found = (await this.services.deployments.find(accountId, id)) !== undefined;
     if (found) this.keep(accountId, started, (e) => e.deployments.add(id));
     return found;
   }
 
-  async settings(accountId: number, db?: Executor): Promise<TenantSettings> {
+  async settings(accountId: number): Promise<TenantSettings> {
     const cached = this.entry(accountId).settings;
     if (cached) return cached;
     const started = this.generation;
-    const settings = await this.services.tenantSettings.get(accountId, db);
+    const settings = await this.services.tenantSettings.get(accountId);
     this.keep(accountId, started, (e) => (e.settings = settings));
     return settings;
   }
 
-  groups(accountId: number, names: string[], db: Executor): Promise<Map<string, NamedGroup>> {
-    return this.named(accountId, names, (e) => e.groups, (missing) => this.services.groups.idsByNames(accountId, missing, db));
+  groups(accountId: number, names: string[]): Promise<Map<string, NamedGroup>> {
+    return this.named(accountId, names, (e) => e.groups, (missing) => this.services.groups.idsByNames(accountId, missing));
   }
 
-  attributes(accountId: number, names: string[], db: Executor): Promise<Map<string, NamedAttribute>> {
-    return this.named(accountId, names, (e) => e.attributes, (missing) => this.services.userAttributes.findByNames(accountId, missing, db));
+  attributes(accountId: number, names: string[]): Promise<Map<string, NamedAttribute>> {
+    return this.named(accountId, names, (e) => e.attributes, (missing) => this.services.userAttributes.findByNames(accountId, missing));
   }
 
   forgetAccount(accountId: number): void {

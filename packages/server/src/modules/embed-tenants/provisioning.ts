@@ -5,7 +5,7 @@ import type { Database } from '../../store/schema.js';
 import { attempt, attemptAsync, cached, describe, inSavepoint, parseEntry, prefetch, rawExternalId, rounds, type Outcome } from './bulk.js';
 import type { Catalog } from './external-user-repo.js';
 import type { ExternalUserChange, ResolvedChange } from './external-users.js';
-import { transactionWithRetry } from './retry.js';
+import { transactionWithRetry } from '../../store/transaction.js';
 import { checkEmail, checkPicture, normaliseExternalId } from './rules.js';
 import type { ProvisionEmbedUserInput, ProvisionEmbedUsersResult } from './schemas.js';
 import type { AccountRef, EmbedTenantService, EmbedTenantUserView } from './service.js';
@@ -24,7 +24,7 @@ export class EmbedProvisioningService {
     const change = toChange(input);
     const users = this.tenants.externalUsers;
     return transactionWithRetry(this.db, async (trx) => {
-      const tenant = await this.tenants.tenant(account, tenantName, { create: true }, trx);
+      const tenant = await this.tenants.tenant(account, tenantName, { create: true });
       const resolved = await users.resolve(change, users.catalogs(account.id, tenant.id, trx));
       const { user } = await users.write(account.id, tenant.id, resolved, trx);
       return this.tenants.userView(account.id, user.id, trx);
@@ -50,7 +50,7 @@ export class EmbedProvisioningService {
     const users = this.tenants.externalUsers;
     const parsed = entries.map((raw) => attempt(() => toChange(parseEntry(raw))));
     return transactionWithRetry(this.db, async (trx: Executor) => {
-      const tenant = await this.tenants.tenant(account, tenantName, { create: true }, trx);
+      const tenant = await this.tenants.tenant(account, tenantName, { create: true });
       const catalogs = cached(users.catalogs(account.id, tenant.id, trx));
       await prefetch(catalogs, parsed.flatMap((p) => ('change' in p ? [p.change] : [])));
       const outcomes: Array<Outcome<ResolvedChange>> = [];

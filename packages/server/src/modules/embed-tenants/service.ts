@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Executor } from '../../store/executor.js';
 import type { Database, EmbedTenantRow, ExternalUserRow } from '../../store/schema.js';
 import { attributeTypeLabel, parseDefaultValue } from '../user-attributes/service.js';
@@ -10,6 +10,10 @@ import { ExternalUsers } from './external-users.js';
 import type { EmbedLookups } from './lookups.js';
 import { EmbedTenantRepo, type AttributeDefinitionRow } from './repo.js';
 import { assertNoDuplicates, cannotChangeType, EMBED_TENANT_NAME, EMBED_TENANT_NAME_RULE } from './rules.js';
+
+const GROUPS = byId('embed-tenant-groups');
+const ATTRIBUTES = byId('embed-tenant-attributes');
+const USERS = byId('embed-tenant-users');
 
 /** The account as embedding sees it: its id, and its name, which is also its default embed tenant's. */
 export interface AccountRef {
@@ -54,10 +58,10 @@ export class EmbedTenantService {
   }
 
   /** The named embed tenant (the default one when `name` is omitted), created when `create` is set. */
-  async tenant(account: AccountRef, name: string | undefined, options: { create: boolean }, db: Executor = this.db) {
+  async tenant(account: AccountRef, name: string | undefined, options: { create: boolean }) {
     const tenantName = name ?? account.name;
     const valid = tenantName === account.name || EMBED_TENANT_NAME.test(tenantName);
-    const repo = new EmbedTenantRepo(db);
+    const repo = new EmbedTenantRepo(this.db);
     if (!options.create) {
       const row = valid ? await repo.findTenant(account.id, tenantName) : undefined;
       if (!row) throw notFound(`Embed tenant "${tenantName}" not found`);
@@ -122,14 +126,14 @@ export class EmbedTenantService {
 
   async listGroups(account: AccountRef, tenantName: string, query: PageQuery) {
     const tenant = await this.tenant(account, tenantName, { create: false });
-    const rows = await new EmbedTenantRepo(this.db).listGroups(account.id, tenant.id, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, (r) => ({ id: r.id, name: r.name, description: r.description, userCount: Number(r.user_count ?? 0) }));
+    const rows = await new EmbedTenantRepo(this.db).listGroups(account.id, tenant.id, decodeCursor(GROUPS, query.after)?.id, pageSize(query) + 1);
+    return toPage(GROUPS, rows, query, (r) => ({ id: r.id, name: r.name, description: r.description, userCount: Number(r.user_count ?? 0) }));
   }
 
   async listAttributes(account: AccountRef, tenantName: string, query: PageQuery) {
     const tenant = await this.tenant(account, tenantName, { create: false });
-    const rows = await new EmbedTenantRepo(this.db).listAttributes(account.id, tenant.id, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, (r) => ({
+    const rows = await new EmbedTenantRepo(this.db).listAttributes(account.id, tenant.id, decodeCursor(ATTRIBUTES, query.after)?.id, pageSize(query) + 1);
+    return toPage(ATTRIBUTES, rows, query, (r) => ({
       id: r.id,
       name: r.name,
       type: r.type,
@@ -157,9 +161,9 @@ export class EmbedTenantService {
 
   async listUsers(account: AccountRef, tenantName: string, query: PageQuery) {
     const tenant = await this.tenant(account, tenantName, { create: false });
-    const rows = await new ExternalUserRepo(this.db).list(account.id, tenant.id, decodeCursor(query.after), pageSize(query) + 1);
+    const rows = await new ExternalUserRepo(this.db).list(account.id, tenant.id, decodeCursor(USERS, query.after)?.id, pageSize(query) + 1);
     const views = await this.views(account.id, rows.slice(0, pageSize(query)), this.db);
-    return toPage(rows, query, (row) => views.get(row.id)!);
+    return toPage(USERS, rows, query, (row) => views.get(row.id)!);
   }
 
   async getUser(account: AccountRef, tenantName: string, externalId: string): Promise<EmbedTenantUserView> {

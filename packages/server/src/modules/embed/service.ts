@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { assertDeploymentInScope } from '../../http/auth.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../http/principal.js';
 import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.js';
 import type { Executor } from '../../store/executor.js';
@@ -10,7 +10,7 @@ import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
 import type { Catalog } from '../embed-tenants/external-user-repo.js';
 import { ExternalUserWrites } from '../embed-tenants/external-user-writes.js';
-import { isRetryable, transactionWithRetry } from '../embed-tenants/retry.js';
+import { isRetryable, transactionWithRetry } from '../../store/transaction.js';
 import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
 import type { GroupService } from '../groups/service.js';
 import type { TenantSettingsService } from '../tenant-settings/service.js';
@@ -21,6 +21,8 @@ import { EmbedSessionRepo } from './repo.js';
 import { parseSessionRequest, type SessionRequest } from './request.js';
 import type { EmbedSessionRecord, GenerateSessionInput } from './schemas.js';
 import { assertMayOpenDashboard, EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
+
+const SESSIONS = byId('embed-sessions');
 
 export { SESSION_EXCHANGE_WINDOW_MS } from './tokens.js';
 
@@ -71,12 +73,12 @@ export class EmbedService {
     }
     await transactionWithRetry(this.db, async (trx) => {
       // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
-      if (retried) settings = await this.checkContext(account.id, principal, request, trx);
+      if (retried) settings = await this.checkContext(account.id, principal, request);
       // Ephemeral users come only from here, so removing expired ones here keeps them bounded without a timer.
       if (request.user.kind === 'external' && request.user.ephemeralTtlSeconds !== undefined) {
         await new ExternalUserWrites(trx).purgeExpired(account.id);
       }
-      const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true }, trx);
+      const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true });
       const minted = internal
         ? await this.internalClaims(account.id, internal, trx)
         : await this.externalClaims(account.id, tenant.id, request, trx);
@@ -106,15 +108,15 @@ export class EmbedService {
    * The checks of 2.4 and 2.10 that need the store, in the order a caller would fix them; first
    * whether the account embeds at all (the reference's 403), so nothing else is revealed when not.
    */
-  private async checkContext(accountId: number, principal: Principal, request: SessionRequest, db?: Executor) {
+  private async checkContext(accountId: number, principal: Principal, request: SessionRequest) {
     const lookups = this.deps.embedTenants.lookups;
-    const settings = await lookups.settings(accountId, db);
+    const settings = await lookups.settings(accountId);
     if (!settings.embeddingEnabled) {
       throw forbidden('Embedding is not enabled for this account: an admin can turn on the embeddingEnabled tenant setting');
     }
     // Scope before existence: a scoped key learns nothing about deployments outside it, not even whether they exist.
     assertDeploymentInScope(principal, request.deploymentId);
-    if (!(await lookups.deploymentExists(accountId, request.deploymentId, db))) throw notFound(`Deployment ${request.deploymentId} not found`);
+    if (!(await lookups.deploymentExists(accountId, request.deploymentId))) throw notFound(`Deployment ${request.deploymentId} not found`);
     if (request.creatorMode && !settings.useCreatorMode) {
       throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');
     }
@@ -148,8 +150,8 @@ export class EmbedService {
   }
 
   async list(accountId: number, query: PageQuery) {
-    const rows = await new EmbedSessionRepo(this.db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, (r): EmbedSessionRecord => ({
+    const rows = await new EmbedSessionRepo(this.db).list(accountId, decodeCursor(SESSIONS, query.after)?.id, pageSize(query) + 1);
+    return toPage(SESSIONS, rows, query, (r): EmbedSessionRecord => ({
       id: r.id,
       createdAt: toIso(r.created_at),
       apiKeyId: r.api_key_id,
@@ -181,8 +183,8 @@ export class EmbedService {
 
   /** An internal user brings their own tenant-wide groups and attribute values (2.4). */
   private async internalClaims(accountId: number, user: { id: number; email: string }, trx: Executor) {
-    const groups = await this.deps.groups.groupsOfUser(accountId, user.id, trx);
-    const values = await this.deps.userAttributes.getValues(accountId, user.id, trx);
+    const groups = await this.deps.groups.groupsOfUser(accountId, user.id);
+    const values = await this.deps.userAttributes.getValues(accountId, user.id);
     return {
       externalUserId: null,
       userRef: user.email,

@@ -1,11 +1,15 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
-import { inTransaction, isUniqueViolation, type Executor } from '../../store/executor.js';
+import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { isUniqueViolation } from '../../store/executor.js';
+import { transaction } from '../../store/transaction.js';
 import type { Database, UserGroupRow, UserGroupTable } from '../../store/schema.js';
 import { userNotFound, type UserRecord, type UserService } from '../users/service.js';
 import { GroupRepo, type GroupSearch } from './repo.js';
+
+const GROUPS = byId('user-groups');
+const MEMBERS = byId('user-group-members');
 
 export interface GroupRecord {
   id: number;
@@ -42,51 +46,51 @@ export class GroupService {
     private readonly users: UserService,
   ) {}
 
-  async get(accountId: number, id: number, db: Executor = this.db): Promise<GroupRecord> {
-    const row = await new GroupRepo(db).find(accountId, id);
+  async get(accountId: number, id: number): Promise<GroupRecord> {
+    const row = await new GroupRepo(this.db).find(accountId, id);
     if (!row) throw groupNotFound(id);
     return toRecord(row);
   }
 
-  async findByUuid(accountId: number, uuid: string, db: Executor = this.db): Promise<GroupRecord | undefined> {
+  async findByUuid(accountId: number, uuid: string): Promise<GroupRecord | undefined> {
     if (!UUID.test(uuid)) return undefined;
-    const row = await new GroupRepo(db).findByUuid(accountId, uuid);
+    const row = await new GroupRepo(this.db).findByUuid(accountId, uuid);
     return row && toRecord(row);
   }
 
   /** The groups among `names` that exist (any order); callers report the missing ones. */
-  async findByNames(accountId: number, names: string[], db: Executor = this.db): Promise<GroupRecord[]> {
-    return (await new GroupRepo(db).findByNames(accountId, [...new Set(names)])).map(toRecord);
+  async findByNames(accountId: number, names: string[]): Promise<GroupRecord[]> {
+    return (await new GroupRepo(this.db).findByNames(accountId, [...new Set(names)])).map(toRecord);
   }
 
   /** The group, if any, whose name differs from `name` at most in case: the one that would make it taken. */
-  async findNameHolder(accountId: number, name: string, db: Executor = this.db): Promise<{ id: number; name: string } | undefined> {
-    return (await new GroupRepo(db).holdersOfName(accountId, name))[0];
+  async findNameHolder(accountId: number, name: string): Promise<{ id: number; name: string } | undefined> {
+    return (await new GroupRepo(this.db).holdersOfName(accountId, name))[0];
   }
 
   /** Like findByNames, but only id and name, for callers that resolve names in bulk or per request. */
-  async idsByNames(accountId: number, names: string[], db: Executor = this.db): Promise<Array<{ id: number; name: string }>> {
-    return new GroupRepo(db).idsByNames(accountId, [...new Set(names)]);
+  async idsByNames(accountId: number, names: string[]): Promise<Array<{ id: number; name: string }>> {
+    return new GroupRepo(this.db).idsByNames(accountId, [...new Set(names)]);
   }
 
-  async list(accountId: number, query: PageQuery, db: Executor = this.db): Promise<Page<GroupRecord>> {
-    const rows = await new GroupRepo(db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, toRecord);
+  async list(accountId: number, query: PageQuery): Promise<Page<GroupRecord>> {
+    const rows = await new GroupRepo(this.db).list(accountId, decodeCursor(GROUPS, query.after)?.id, pageSize(query) + 1);
+    return toPage(GROUPS, rows, query, toRecord);
   }
 
   /** Offset paging with a total, for SCIM's `startIndex`/`count`/`totalResults`. */
-  async search(accountId: number, search: GroupSearch, db: Executor = this.db): Promise<{ total: number; items: GroupRecord[] }> {
-    const { rows, total } = await new GroupRepo(db).search(accountId, search);
+  async search(accountId: number, search: GroupSearch): Promise<{ total: number; items: GroupRecord[] }> {
+    const { rows, total } = await new GroupRepo(this.db).search(accountId, search);
     return { total, items: rows.map(toRecord) };
   }
 
-  async groupsOfUser(accountId: number, userId: number, db: Executor = this.db): Promise<GroupRecord[]> {
-    return (await new GroupRepo(db).ofUser(accountId, userId)).map(toRecord);
+  async groupsOfUser(accountId: number, userId: number): Promise<GroupRecord[]> {
+    return (await new GroupRepo(this.db).ofUser(accountId, userId)).map(toRecord);
   }
 
-  async create(accountId: number, input: NewGroup, db: Executor = this.db): Promise<GroupRecord> {
+  async create(accountId: number, input: NewGroup): Promise<GroupRecord> {
     const name = checkName(input.name);
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = new GroupRepo(trx);
       // Checked first so a caller's transaction is not aborted by the unique index in the usual case.
       const holder = (await repo.holdersOfName(accountId, name))[0];
@@ -94,57 +98,57 @@ export class GroupService {
       const { id } = await uniqueName(name, () =>
         repo.insert({ account_id: accountId, name, description: input.description ?? null, external_id: input.externalId ?? null }),
       );
-      return this.get(accountId, id, trx);
+      return this.get(accountId, id);
     });
   }
 
-  async update(accountId: number, id: number, input: GroupChanges, db: Executor = this.db): Promise<GroupRecord> {
+  async update(accountId: number, id: number, input: GroupChanges): Promise<GroupRecord> {
     const changes: Updateable<UserGroupTable> = {};
     if (input.name !== undefined) changes.name = checkName(input.name);
     if (input.description !== undefined) changes.description = input.description;
     if (input.externalId !== undefined) changes.external_id = input.externalId;
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = new GroupRepo(trx);
       const holder = changes.name === undefined ? undefined : (await repo.holdersOfName(accountId, changes.name)).find((g) => g.id !== id);
       if (holder) throw nameTaken(holder.name);
       const updated = await uniqueName(input.name ?? '', () => repo.update(accountId, id, changes));
       if (!updated) throw groupNotFound(id);
-      return this.get(accountId, id, trx);
+      return this.get(accountId, id);
     });
   }
 
   /** Memberships go with the group. */
-  async delete(accountId: number, id: number, db: Executor = this.db): Promise<void> {
-    if (!(await new GroupRepo(db).delete(accountId, id))) throw groupNotFound(id);
+  async delete(accountId: number, id: number): Promise<void> {
+    if (!(await new GroupRepo(this.db).delete(accountId, id))) throw groupNotFound(id);
   }
 
   /** Adds users to the group; ones already in it stay, so repeating a call changes nothing. */
-  async addMembers(accountId: number, groupId: number, userIds: number[], db: Executor = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async addMembers(accountId: number, groupId: number, userIds: number[]): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const repo = new GroupRepo(trx);
-      await this.get(accountId, groupId, trx);
-      const ids = await this.checkUsers(accountId, userIds, trx);
+      await this.get(accountId, groupId);
+      const ids = await this.checkUsers(accountId, userIds);
       await repo.addMembers(accountId, ids.map((userId) => ({ groupId, userId })));
       await repo.touch(accountId, groupId);
     });
   }
 
   /** Idempotent: removing a user who is not a member succeeds; an unknown group or user is 404. */
-  async removeMember(accountId: number, groupId: number, userId: number, db: Executor = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async removeMember(accountId: number, groupId: number, userId: number): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const repo = new GroupRepo(trx);
-      await this.get(accountId, groupId, trx);
-      if (!(await this.users.find(accountId, userId, trx))) throw userNotFound(userId);
+      await this.get(accountId, groupId);
+      if (!(await this.users.find(accountId, userId))) throw userNotFound(userId);
       if (await repo.removeMember(accountId, groupId, userId)) await repo.touch(accountId, groupId);
     });
   }
 
   /** Replaces the group's members with exactly `userIds` (SCIM PUT of a group). */
-  async setMembers(accountId: number, groupId: number, userIds: number[], db: Executor = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async setMembers(accountId: number, groupId: number, userIds: number[]): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const repo = new GroupRepo(trx);
-      await this.get(accountId, groupId, trx);
-      const ids = await this.checkUsers(accountId, userIds, trx);
+      await this.get(accountId, groupId);
+      const ids = await this.checkUsers(accountId, userIds);
       await repo.removeMembersExcept(accountId, groupId, ids);
       await repo.addMembers(accountId, ids.map((userId) => ({ groupId, userId })));
       await repo.touch(accountId, groupId);
@@ -152,10 +156,10 @@ export class GroupService {
   }
 
   /** Replaces the user's memberships with exactly `groupIds`; empty clears them (section 2.7). */
-  async setUserGroups(accountId: number, userId: number, groupIds: number[], db: Executor = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async setUserGroups(accountId: number, userId: number, groupIds: number[]): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const repo = new GroupRepo(trx);
-      if (!(await this.users.find(accountId, userId, trx))) throw userNotFound(userId);
+      if (!(await this.users.find(accountId, userId))) throw userNotFound(userId);
       const wanted = [...new Set(groupIds)];
       const found = (await repo.many(accountId, wanted)).map((g) => g.id);
       const missing = wanted.filter((id) => !found.includes(id));
@@ -166,20 +170,20 @@ export class GroupService {
   }
 
   /** Every member, ordered by user id. */
-  async listMembers(accountId: number, groupId: number, db: Executor = this.db): Promise<UserRecord[]> {
-    await this.get(accountId, groupId, db);
-    return this.users.getMany(accountId, await new GroupRepo(db).memberIds(accountId, groupId), db);
+  async listMembers(accountId: number, groupId: number): Promise<UserRecord[]> {
+    await this.get(accountId, groupId);
+    return this.users.getMany(accountId, await new GroupRepo(this.db).memberIds(accountId, groupId));
   }
 
-  async pageMembers(accountId: number, groupId: number, query: PageQuery, db: Executor = this.db): Promise<Page<UserRecord>> {
-    await this.get(accountId, groupId, db);
-    const ids = await new GroupRepo(db).memberIds(accountId, groupId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(await this.users.getMany(accountId, ids, db), query, (user) => user);
+  async pageMembers(accountId: number, groupId: number, query: PageQuery): Promise<Page<UserRecord>> {
+    await this.get(accountId, groupId);
+    const ids = await new GroupRepo(this.db).memberIds(accountId, groupId, decodeCursor(MEMBERS, query.after)?.id, pageSize(query) + 1);
+    return toPage(MEMBERS, await this.users.getMany(accountId, ids), query, (user) => user);
   }
 
-  private async checkUsers(accountId: number, userIds: number[], db: Executor): Promise<number[]> {
+  private async checkUsers(accountId: number, userIds: number[]): Promise<number[]> {
     const wanted = [...new Set(userIds)];
-    const found = new Set((await this.users.getMany(accountId, wanted, db)).map((u) => u.id));
+    const found = new Set((await this.users.getMany(accountId, wanted)).map((u) => u.id));
     const missing = wanted.filter((id) => !found.has(id));
     if (missing.length > 0) throw badRequest(`Users not found: ${missing.join(', ')}`);
     return wanted;

@@ -2,12 +2,14 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { AccountKeyedCache } from '../../store/account-caches.js';
 import type { Database, OAuthIntegrationRow, OAuthIntegrationTable } from '../../store/schema.js';
 import { OAuthIntegrationRepo } from './repo.js';
 import type { CreateOAuthIntegrationBody, OAuthIntegration, UpdateOAuthIntegrationBody } from './schemas.js';
+
+const INTEGRATIONS = byId('oauth-integrations');
 
 export type OAuthIntegrationView = Static<typeof OAuthIntegration>;
 
@@ -42,8 +44,8 @@ export class OAuthIntegrationService {
   }
 
   async list(accountId: number, query: PageQuery) {
-    const rows = await this.repo.list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, toView);
+    const rows = await this.repo.list(accountId, decodeCursor(INTEGRATIONS, query.after)?.id, pageSize(query) + 1);
+    return toPage(INTEGRATIONS, rows, query, toView);
   }
 
   async create(accountId: number, input: Static<typeof CreateOAuthIntegrationBody>): Promise<OAuthIntegrationView> {

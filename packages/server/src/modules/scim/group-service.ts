@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, UserGroupRow } from '../../store/schema.js';
 import type { GroupService } from '../groups/service.js';
 import { notFound } from '../../http/errors.js';
-import { inTransaction } from '../../store/executor.js';
+import { transaction } from '../../store/transaction.js';
 import { resourceTypes } from './attributes.js';
 import { invalidValue, uniqueness, URN } from './errors.js';
 import { requireSchemas } from './request-schemas.js';
@@ -31,8 +31,8 @@ export class ScimGroupService {
     private readonly groups: GroupService,
   ) {}
 
-  async get(ctx: ScimContext, id: string, withMembers = true, db: Kysely<Database> = this.db) {
-    const repo = new ScimQueryRepo(db);
+  async get(ctx: ScimContext, id: string, withMembers = true) {
+    const repo = new ScimQueryRepo(this.db);
     const row = await repo.findGroup(ctx.accountId, id);
     if (!row) throw groupNotFound(id);
     const members = withMembers ? await repo.members(ctx.accountId, [row.id]) : undefined;
@@ -57,41 +57,41 @@ export class ScimGroupService {
     return { total, resources };
   }
 
-  async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
+  async create(ctx: ScimContext, body: Record<string, unknown>): Promise<ScimResource> {
     requireSchemas(body, URN.group);
     const doc = applyPatch({}, [{ op: 'replace', value: body }], this.target(undefined, [], ctx), 'resource') as GroupDoc;
     const name = checkDisplayName(doc);
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       await this.assertUnique(ctx, name, undefined, trx);
       const memberIds = await this.memberIds(ctx, doc, trx);
-      const group = await this.groups.create(ctx.accountId, { name, externalId: doc.externalId ?? null }, trx);
-      if (memberIds.length > 0) await this.groups.setMembers(ctx.accountId, group.id, memberIds, trx);
-      return (await this.get(ctx, group.uuid, true, trx)).resource;
+      const group = await this.groups.create(ctx.accountId, { name, externalId: doc.externalId ?? null });
+      if (memberIds.length > 0) await this.groups.setMembers(ctx.accountId, group.id, memberIds);
+      return (await this.get(ctx, group.uuid, true)).resource;
     });
   }
 
   /** PUT: `members` left out of the body means no members, as RFC 7644 §3.5.1 replaces the whole resource. */
-  async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition, db: Kysely<Database> = this.db) {
+  async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition) {
     requireSchemas(body, URN.group);
-    return this.modify(ctx, id, pre, db, (row, members) =>
+    return this.modify(ctx, id, pre, (row, members) =>
       applyPatch({ members: [] }, [{ op: 'replace', value: body }], this.target(row, members, ctx), 'resource') as GroupDoc,
     );
   }
 
-  async patch(ctx: ScimContext, id: string, operations: PatchOperation[], pre: Precondition, db: Kysely<Database> = this.db) {
-    return this.modify(ctx, id, pre, db, (row, members) => {
+  async patch(ctx: ScimContext, id: string, operations: PatchOperation[], pre: Precondition) {
+    return this.modify(ctx, id, pre, (row, members) => {
       const doc: GroupDoc = { displayName: row.name, members: members.map((m) => ({ value: m.uuid })) };
       if (row.external_id !== null) doc.externalId = row.external_id;
       return applyPatch(doc, operations, this.target(row, members, ctx)) as GroupDoc;
     });
   }
 
-  async delete(ctx: ScimContext, id: string, pre: Precondition, db: Kysely<Database> = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async delete(ctx: ScimContext, id: string, pre: Precondition): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const row = await new ScimQueryRepo(trx).findGroup(ctx.accountId, id, true);
       if (!row) throw groupNotFound(id);
       checkIfMatch(pre.ifMatch, row.version);
-      await this.groups.delete(ctx.accountId, row.id, trx);
+      await this.groups.delete(ctx.accountId, row.id);
     });
   }
 
@@ -103,10 +103,9 @@ export class ScimGroupService {
     ctx: ScimContext,
     id: string,
     pre: Precondition,
-    db: Kysely<Database>,
     edit: (row: UserGroupRow, members: MemberRow[]) => GroupDoc,
   ): Promise<ScimResource> {
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = new ScimQueryRepo(trx);
       const row = await repo.findGroup(ctx.accountId, id, true);
       if (!row) throw groupNotFound(id);
@@ -117,15 +116,15 @@ export class ScimGroupService {
       const externalId = doc.externalId ?? null;
       if (name !== row.name || externalId !== row.external_id) {
         if (name !== row.name) await this.assertUnique(ctx, name, row.id, trx);
-        await this.groups.update(ctx.accountId, row.id, { name, externalId }, trx);
+        await this.groups.update(ctx.accountId, row.id, { name, externalId });
       }
       const wanted = await this.memberIds(ctx, doc, trx);
       const before = new Set(members.map((m) => m.user_id));
       const removed = [...before].some((userId) => !wanted.includes(userId));
       const added = wanted.filter((userId) => !before.has(userId));
-      if (removed) await this.groups.setMembers(ctx.accountId, row.id, wanted, trx);
-      else if (added.length > 0) await this.groups.addMembers(ctx.accountId, row.id, added, trx);
-      return (await this.get(ctx, id, true, trx)).resource;
+      if (removed) await this.groups.setMembers(ctx.accountId, row.id, wanted);
+      else if (added.length > 0) await this.groups.addMembers(ctx.accountId, row.id, added);
+      return (await this.get(ctx, id, true)).resource;
     });
   }
 
@@ -142,7 +141,7 @@ export class ScimGroupService {
 
   private async assertUnique(ctx: ScimContext, name: string, selfId: number | undefined, trx: Kysely<Database>) {
     // displayName is caseExact false, so "Admins" takes "admins" too; renaming a group to another case of its own name does not.
-    const holder = await this.groups.findNameHolder(ctx.accountId, name, trx);
+    const holder = await this.groups.findNameHolder(ctx.accountId, name);
     if (holder && holder.id !== selfId) throw uniqueness(`displayName "${name}" is already taken in this account (by "${holder.name}")`);
   }
 

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../store/executor.js';
+import { inOpenTransaction } from '../../store/transaction.js';
 import type { AppUserRow, UserGroupRow } from '../../store/schema.js';
 import { findAttr, resourceTypes, type AttributeDef } from './attributes.js';
 import type { FilterTarget, MultiTarget } from './filter.js';
@@ -187,7 +188,7 @@ export class ScimQueryRepo {
       if (rows.length <= query.limit) return { total: rows.length, rows };
       return { total: await total(), rows: rows.slice(0, query.limit) };
     }
-    if (this.db.isTransaction) {
+    if (inOpenTransaction(this.db)) {
       const { rows } = await page(query.limit).execute(this.db);
       return { total: await total(), rows };
     }

@@ -46,7 +46,7 @@ export const scimUserRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const projection = users.projection(request.query);
-      const { resource, version } = await users.get(contextOf(request), request.params.id, undefined, projection.requests('groups'));
+      const { resource, version } = await users.get(contextOf(request), request.params.id, projection.requests('groups'));
       if (notModified(request.headers['if-none-match'], version)) {
         return reply.code(304).header('etag', resource.meta && (resource.meta as { version: string }).version).send(null);
       }

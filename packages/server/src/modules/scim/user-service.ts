@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 import type { UserService } from '../users/service.js';
 import { notFound } from '../../http/errors.js';
-import { inTransaction } from '../../store/executor.js';
+import { transaction } from '../../store/transaction.js';
 import { resourceTypes } from './attributes.js';
 import { mutability, uniqueness, URN } from './errors.js';
 import { requireSchemas } from './request-schemas.js';
@@ -42,8 +42,8 @@ export class ScimUserService {
   ) {}
 
   /** `withGroups`: the read-only `groups`, returned only when a client asks for it. */
-  async get(ctx: ScimContext, id: string, db: Kysely<Database> = this.db, withGroups = false) {
-    const repo = new ScimQueryRepo(db);
+  async get(ctx: ScimContext, id: string, withGroups = false) {
+    const repo = new ScimQueryRepo(this.db);
     const row = await repo.findUser(ctx.accountId, id);
     if (!row) throw userNotFound(id);
     const groups = withGroups ? await repo.groupsOfUsers(ctx.accountId, [row.id]) : undefined;
@@ -67,27 +67,27 @@ export class ScimUserService {
     return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx, own(row.id)))) };
   }
 
-  async create(ctx: ScimContext, body: Record<string, unknown>, db: Kysely<Database> = this.db): Promise<ScimResource> {
+  async create(ctx: ScimContext, body: Record<string, unknown>): Promise<ScimResource> {
     requireSchemas(body, URN.user, USER_SCHEMAS);
     const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx), 'resource') as UserDoc;
     const fields = userFieldsOf(doc);
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       await this.assertUnique(ctx, fields.userName, undefined, trx);
-      const created = await this.users.create(ctx.accountId, { ...fields, role: 'member' }, trx);
-      return (await this.get(ctx, created.uuid, trx)).resource;
+      const created = await this.users.create(ctx.accountId, { ...fields, role: 'member' });
+      return (await this.get(ctx, created.uuid)).resource;
     });
   }
 
   /** PUT: attributes the body leaves out are cleared, except `active`, which only a client that sends it changes. */
-  async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition, db: Kysely<Database> = this.db) {
+  async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition) {
     requireSchemas(body, URN.user, USER_SCHEMAS);
-    return this.modify(ctx, id, pre, db, (row) => {
+    return this.modify(ctx, id, pre, (row) => {
       return applyPatch({ active: row.active }, [{ op: 'replace', value: body }], userPatchTarget(row, ctx), 'resource') as UserDoc;
     });
   }
 
-  async patch(ctx: ScimContext, id: string, operations: PatchOperation[], pre: Precondition, db: Kysely<Database> = this.db) {
-    return this.modify(ctx, id, pre, db, (row) => applyPatch(userDocOf(row), operations, userPatchTarget(row, ctx)) as UserDoc);
+  async patch(ctx: ScimContext, id: string, operations: PatchOperation[], pre: Precondition) {
+    return this.modify(ctx, id, pre, (row) => applyPatch(userDocOf(row), operations, userPatchTarget(row, ctx)) as UserDoc);
   }
 
   /**
@@ -95,13 +95,13 @@ export class ScimUserService {
    * keys and tokens are revoked with the reason, and the row keeps who deleted them and when
    * (UserService.retire).
    */
-  async delete(ctx: ScimContext, id: string, pre: Precondition, db: Kysely<Database> = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async delete(ctx: ScimContext, id: string, pre: Precondition): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
       if (!row) throw userNotFound(id);
       checkIfMatch(pre.ifMatch, row.version);
       await this.assertNotLastAdmin(ctx, row.id, 'delete', trx);
-      await this.users.retire(ctx.accountId, row.id, { by: ctx.actor, reason: 'SCIM DELETE /Users/' + row.uuid }, trx);
+      await this.users.retire(ctx.accountId, row.id, { by: ctx.actor, reason: 'SCIM DELETE /Users/' + row.uuid });
     });
   }
 
@@ -113,10 +113,9 @@ export class ScimUserService {
     ctx: ScimContext,
     id: string,
     pre: Precondition,
-    db: Kysely<Database>,
     edit: (row: NonNullable<Awaited<ReturnType<ScimQueryRepo['findUser']>>>) => UserDoc,
   ): Promise<ScimResource> {
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
       if (!row) throw userNotFound(id);
       checkIfMatch(pre.ifMatch, row.version);
@@ -124,9 +123,9 @@ export class ScimUserService {
       if (Object.keys(changes).length > 0) {
         if (changes.userName !== undefined && changes.userName !== null) await this.assertUnique(ctx, changes.userName, row.id, trx);
         if (changes.active === false) await this.assertNotLastAdmin(ctx, row.id, 'deactivate', trx);
-        await this.users.update(ctx.accountId, row.id, changes, trx);
+        await this.users.update(ctx.accountId, row.id, changes);
       }
-      return (await this.get(ctx, id, trx)).resource;
+      return (await this.get(ctx, id)).resource;
     });
   }
 
@@ -137,7 +136,7 @@ export class ScimUserService {
 
   /** RFC 7644 §3.12: the account's last active admin cannot lose that state; `mutability`, not a conflict of values. */
   private async assertNotLastAdmin(ctx: ScimContext, userId: number, action: string, trx: Kysely<Database>) {
-    if (await this.users.isLastActiveAdmin(ctx.accountId, userId, trx)) {
+    if (await this.users.isLastActiveAdmin(ctx.accountId, userId)) {
       throw mutability(`Cannot ${action} the last active admin of the account; make another user an active admin first`);
     }
   }

@@ -1,6 +1,5 @@
 import type { Kysely, Updateable } from 'kysely';
 import { badRequest } from '../../http/errors.js';
-import type { Executor } from '../../store/executor.js';
 import type { Database, TenantSettingsTable } from '../../store/schema.js';
 import { TenantSettingsRepo } from './repo.js';
 
@@ -25,8 +24,8 @@ export class TenantSettingsService {
     private readonly maxExternalUsers: number,
   ) {}
 
-  async get(accountId: number, db: Executor = this.db): Promise<TenantSettings> {
-    const row = await new TenantSettingsRepo(db).find(accountId);
+  async get(accountId: number): Promise<TenantSettings> {
+    const row = await new TenantSettingsRepo(this.db).find(accountId);
     // Accounts get their row when created; the defaults cover one made some other way.
     return {
       useCreatorMode: row?.use_creator_mode ?? false,
@@ -37,7 +36,7 @@ export class TenantSettingsService {
     };
   }
 
-  async update(accountId: number, input: TenantSettingsChanges & { maxExternalUsers?: unknown }, db: Executor = this.db): Promise<TenantSettings> {
+  async update(accountId: number, input: TenantSettingsChanges & { maxExternalUsers?: unknown }): Promise<TenantSettings> {
     if (input.maxExternalUsers !== undefined) {
       throw badRequest('maxExternalUsers is read-only: it is set for the installation by PLINTH_MAX_EXTERNAL_USERS');
     }
@@ -50,7 +49,7 @@ export class TenantSettingsService {
     if (limit !== undefined) changes.bulk_action_limit = limit;
     if (input.showDashboardChat !== undefined) changes.show_dashboard_chat = input.showDashboardChat;
     if (input.embeddingEnabled !== undefined) changes.embedding_enabled = input.embeddingEnabled;
-    await new TenantSettingsRepo(db).save(accountId, changes);
-    return this.get(accountId, db);
+    await new TenantSettingsRepo(this.db).save(accountId, changes);
+    return this.get(accountId);
   }
 }

@@ -1,12 +1,15 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
-import { inTransaction, isUniqueViolation, type Executor } from '../../store/executor.js';
+import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { isUniqueViolation } from '../../store/executor.js';
+import { transaction } from '../../store/transaction.js';
 import type { AttributeType, Database, UserAttributeRow, UserAttributeTable } from '../../store/schema.js';
 import { userNotFound, type UserService } from '../users/service.js';
 import { ATTRIBUTE_NAME, attributeTypeLabel, checkAttributeValue, parseDefaultValue, type AttributeValue } from './check.js';
 import { UserAttributeRepo } from './repo.js';
+
+const ATTRIBUTES = byId('user-attributes');
 
 export { checkAttributeValue, parseDefaultValue, attributeTypeLabel, type AttributeValue } from './check.js';
 
@@ -53,28 +56,28 @@ export class UserAttributeService {
     private readonly users: UserService,
   ) {}
 
-  async get(accountId: number, id: number, db: Executor = this.db): Promise<UserAttributeRecord> {
-    const row = await new UserAttributeRepo(db).find(accountId, id);
+  async get(accountId: number, id: number): Promise<UserAttributeRecord> {
+    const row = await new UserAttributeRepo(this.db).find(accountId, id);
     if (!row) throw attributeNotFound(id);
     return toRecord(row);
   }
 
   /** The definitions among `names` that exist (any order); callers report the missing ones. */
-  async findByNames(accountId: number, names: string[], db: Executor = this.db): Promise<UserAttributeRecord[]> {
-    return (await new UserAttributeRepo(db).findByNames(accountId, [...new Set(names)])).map(toRecord);
+  async findByNames(accountId: number, names: string[]): Promise<UserAttributeRecord[]> {
+    return (await new UserAttributeRepo(this.db).findByNames(accountId, [...new Set(names)])).map(toRecord);
   }
 
-  async list(accountId: number, query: PageQuery, db: Executor = this.db): Promise<Page<UserAttributeRecord>> {
-    const rows = await new UserAttributeRepo(db).list(accountId, decodeCursor(query.after), pageSize(query) + 1);
-    return toPage(rows, query, toRecord);
+  async list(accountId: number, query: PageQuery): Promise<Page<UserAttributeRecord>> {
+    const rows = await new UserAttributeRepo(this.db).list(accountId, decodeCursor(ATTRIBUTES, query.after)?.id, pageSize(query) + 1);
+    return toPage(ATTRIBUTES, rows, query, toRecord);
   }
 
-  async create(accountId: number, input: NewUserAttribute, db: Executor = this.db): Promise<UserAttributeRecord> {
+  async create(accountId: number, input: NewUserAttribute): Promise<UserAttributeRecord> {
     if (!ATTRIBUTE_NAME.test(input.name)) {
       throw badRequest(`User attribute name "${input.name}" must be 1 to 100 letters, digits or underscores`);
     }
     checkDefault(input.type, input.defaultValue);
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = new UserAttributeRepo(trx);
       if ((await repo.findByNames(accountId, [input.name])).length > 0) throw nameTaken(input.name);
       try {
@@ -94,8 +97,8 @@ export class UserAttributeService {
     });
   }
 
-  async update(accountId: number, id: number, input: UserAttributeChanges, db: Executor = this.db): Promise<UserAttributeRecord> {
-    return inTransaction(db, async (trx) => {
+  async update(accountId: number, id: number, input: UserAttributeChanges): Promise<UserAttributeRecord> {
+    return transaction(this.db, async (trx) => {
       const repo = new UserAttributeRepo(trx);
       const current = await repo.find(accountId, id);
       if (!current) throw attributeNotFound(id);
@@ -110,20 +113,20 @@ export class UserAttributeService {
   }
 
   /** Every user's value of the attribute goes with it. */
-  async delete(accountId: number, id: number, db: Executor = this.db): Promise<void> {
-    if (!(await new UserAttributeRepo(db).delete(accountId, id))) throw attributeNotFound(id);
+  async delete(accountId: number, id: number): Promise<void> {
+    if (!(await new UserAttributeRepo(this.db).delete(accountId, id))) throw attributeNotFound(id);
   }
 
   /**
    * Section 2.6 for one user: all of `values` or none. Names not supplied keep their values;
    * `null` clears one. Checks run before any write: duplicates, then unknown names, then types.
    */
-  async setValues(accountId: number, userId: number, values: AttributeValueInput[], db: Executor = this.db): Promise<AttributeValueInput[]> {
+  async setValues(accountId: number, userId: number, values: AttributeValueInput[]): Promise<AttributeValueInput[]> {
     const names = values.map((v) => v.name);
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     if (duplicate !== undefined) throw badRequest(`Duplicate user attribute name "${duplicate}" in one request`);
-    return inTransaction(db, async (trx) => {
-      if (!(await this.users.find(accountId, userId, trx))) throw userNotFound(userId);
+    return transaction(this.db, async (trx) => {
+      if (!(await this.users.find(accountId, userId))) throw userNotFound(userId);
       const repo = new UserAttributeRepo(trx);
       const definitions = new Map((await repo.findByNames(accountId, names)).map((d) => [d.name, d]));
       if (definitions.size < new Set(names).size) throw badRequest('User attributes not found');
@@ -138,14 +141,14 @@ export class UserAttributeService {
         if (value === null) await repo.clearValue(accountId, userId, id);
         else await repo.putValue(accountId, userId, id, value);
       }
-      return this.getValues(accountId, userId, trx);
+      return this.getValues(accountId, userId);
     });
   }
 
   /** The user's stored values (definitions' defaults are not filled in), in definition order. */
-  async getValues(accountId: number, userId: number, db: Executor = this.db): Promise<AttributeValueInput[]> {
-    if (!(await this.users.find(accountId, userId, db))) throw userNotFound(userId);
-    const rows = await new UserAttributeRepo(db).values(accountId, userId);
+  async getValues(accountId: number, userId: number): Promise<AttributeValueInput[]> {
+    if (!(await this.users.find(accountId, userId))) throw userNotFound(userId);
+    const rows = await new UserAttributeRepo(this.db).values(accountId, userId);
     return rows.map((r) => ({ name: r.name, value: r.value as AttributeValue }));
   }
 }

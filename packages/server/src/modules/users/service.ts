@@ -1,10 +1,13 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
-import { inTransaction, isUniqueViolation, type Executor } from '../../store/executor.js';
+import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import { isUniqueViolation } from '../../store/executor.js';
+import { transaction } from '../../store/transaction.js';
 import type { AppUserRow, AppUserTable, Database, Role, StoredEmail } from '../../store/schema.js';
 import { UserRepo, type UserSearch } from './repo.js';
+
+const USERS = byId('users');
 
 /** An internal user as the other modules see it (the HTTP shape is a subset, see schemas.ts). */
 export interface UserRecord {
@@ -73,55 +76,55 @@ export function isValidEmail(email: string): boolean {
 export class UserService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async get(accountId: number, id: number, db: Executor = this.db): Promise<UserRecord> {
-    const row = await new UserRepo(db).find(accountId, id);
+  async get(accountId: number, id: number): Promise<UserRecord> {
+    const row = await new UserRepo(this.db).find(accountId, id);
     if (!row) throw userNotFound(id);
     return toRecord(row);
   }
 
-  async find(accountId: number, id: number, db: Executor = this.db): Promise<UserRecord | undefined> {
-    const row = await new UserRepo(db).find(accountId, id);
+  async find(accountId: number, id: number): Promise<UserRecord | undefined> {
+    const row = await new UserRepo(this.db).find(accountId, id);
     return row && toRecord(row);
   }
 
-  async findByUuid(accountId: number, uuid: string, db: Executor = this.db): Promise<UserRecord | undefined> {
+  async findByUuid(accountId: number, uuid: string): Promise<UserRecord | undefined> {
     // A malformed uuid would make PostgreSQL raise; it names no user either way.
     if (!UUID.test(uuid)) return undefined;
-    const row = await new UserRepo(db).findByUuid(accountId, uuid);
+    const row = await new UserRepo(this.db).findByUuid(accountId, uuid);
     return row && toRecord(row);
   }
 
-  async findByEmail(accountId: number, email: string, db: Executor = this.db): Promise<UserRecord | undefined> {
-    const row = await new UserRepo(db).findByEmail(accountId, email.trim());
+  async findByEmail(accountId: number, email: string): Promise<UserRecord | undefined> {
+    const row = await new UserRepo(this.db).findByEmail(accountId, email.trim());
     return row && toRecord(row);
   }
 
-  async findByExternalId(accountId: number, externalId: string, db: Executor = this.db): Promise<UserRecord | undefined> {
-    const row = await new UserRepo(db).findByExternalId(accountId, externalId);
+  async findByExternalId(accountId: number, externalId: string): Promise<UserRecord | undefined> {
+    const row = await new UserRepo(this.db).findByExternalId(accountId, externalId);
     return row && toRecord(row);
   }
 
   /** The users of `ids` that belong to the account, ordered by id; unknown ids are simply absent. */
-  async getMany(accountId: number, ids: number[], db: Executor = this.db): Promise<UserRecord[]> {
-    return (await new UserRepo(db).many(accountId, [...new Set(ids)])).map(toRecord);
+  async getMany(accountId: number, ids: number[]): Promise<UserRecord[]> {
+    return (await new UserRepo(this.db).many(accountId, [...new Set(ids)])).map(toRecord);
   }
 
-  async list(accountId: number, query: UserListQuery, db: Executor = this.db): Promise<Page<UserRecord>> {
-    const rows = await new UserRepo(db).list(accountId, decodeCursor(query.after), pageSize(query) + 1, query.email?.trim());
-    return toPage(rows, query, toRecord);
+  async list(accountId: number, query: UserListQuery): Promise<Page<UserRecord>> {
+    const rows = await new UserRepo(this.db).list(accountId, decodeCursor(USERS, query.after)?.id, pageSize(query) + 1, query.email?.trim());
+    return toPage(USERS, rows, query, toRecord);
   }
 
   /** Offset paging with a total, for SCIM's `startIndex`/`count`/`totalResults`. */
-  async search(accountId: number, search: UserSearch, db: Executor = this.db): Promise<{ total: number; items: UserRecord[] }> {
-    const { rows, total } = await new UserRepo(db).search(accountId, search);
+  async search(accountId: number, search: UserSearch): Promise<{ total: number; items: UserRecord[] }> {
+    const { rows, total } = await new UserRepo(this.db).search(accountId, search);
     return { total, items: rows.map(toRecord) };
   }
 
-  async create(accountId: number, input: NewUser, db: Executor = this.db): Promise<UserRecord> {
+  async create(accountId: number, input: NewUser): Promise<UserRecord> {
     const email = input.email === null ? null : checkEmail(input.email);
     if (email === null && !input.userName) throw badRequest('A user needs an email address or a userName');
     const emails = emailsColumn(input.emails);
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = new UserRepo(trx);
       if (email !== null && (await repo.findByEmail(accountId, email))) throw emailTaken(email);
       const row = await uniqueEmail(email ?? input.userName!, () =>
@@ -143,10 +146,10 @@ export class UserService {
     });
   }
 
-  async update(accountId: number, id: number, input: UserChanges, db: Executor = this.db): Promise<UserRecord> {
+  async update(accountId: number, id: number, input: UserChanges): Promise<UserRecord> {
     const email = input.email === undefined || input.email === null ? input.email : checkEmail(input.email);
     const emails = input.emails === undefined ? undefined : emailsColumn(input.emails);
-    return inTransaction(db, async (trx) => {
+    return transaction(this.db, async (trx) => {
       const repo = new UserRepo(trx);
       const current = await repo.find(accountId, id);
       if (!current) throw userNotFound(id);
@@ -177,28 +180,28 @@ export class UserService {
   }
 
   /** Deactivating stops the user's API keys and access tokens at once; reactivating restores them. */
-  setActive(accountId: number, id: number, active: boolean, db: Executor = this.db): Promise<UserRecord> {
-    return this.update(accountId, id, { active }, db);
+  setActive(accountId: number, id: number, active: boolean): Promise<UserRecord> {
+    return this.update(accountId, id, { active });
   }
 
   /**
    * The user an e-mail names, with the hash of their password, for signing in. The hash is never
    * part of a UserRecord, so no other path can hand it out by accident.
    */
-  async findForSignIn(accountId: number, email: string, db: Executor = this.db) {
-    const row = await new UserRepo(db).findByEmail(accountId, email.trim());
+  async findForSignIn(accountId: number, email: string) {
+    const row = await new UserRepo(this.db).findByEmail(accountId, email.trim());
     return row && { user: toRecord(row), passwordHash: row.password_hash };
   }
 
   /** Stores a password hash computed by the login module (which owns the hashing scheme). */
-  async setPasswordHash(accountId: number, id: number, passwordHash: string, db: Executor = this.db): Promise<void> {
-    const row = await new UserRepo(db).update(accountId, id, { password_hash: passwordHash });
+  async setPasswordHash(accountId: number, id: number, passwordHash: string): Promise<void> {
+    const row = await new UserRepo(this.db).update(accountId, id, { password_hash: passwordHash });
     if (!row) throw userNotFound(id);
   }
 
   /** Credentials, memberships and attribute values go with the user (foreign keys cascade). */
-  async delete(accountId: number, id: number, db: Executor = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async delete(accountId: number, id: number): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const repo = new UserRepo(trx);
       const current = await repo.find(accountId, id);
       if (!current) throw userNotFound(id);
@@ -213,8 +216,8 @@ export class UserService {
    * memberships end, and the row keeps who removed them, when and why. Their e-mail and userName
    * become free for a new user.
    */
-  async retire(accountId: number, id: number, audit: { by: string; reason: string }, db: Executor = this.db): Promise<void> {
-    await inTransaction(db, async (trx) => {
+  async retire(accountId: number, id: number, audit: { by: string; reason: string }): Promise<void> {
+    await transaction(this.db, async (trx) => {
       const repo = new UserRepo(trx);
       const current = await repo.find(accountId, id);
       if (!current) throw userNotFound(id);
@@ -224,8 +227,8 @@ export class UserService {
   }
 
   /** Whether the user is the account's only active admin; rows are locked as for a demotion. */
-  async isLastActiveAdmin(accountId: number, id: number, db: Executor = this.db): Promise<boolean> {
-    const repo = new UserRepo(db);
+  async isLastActiveAdmin(accountId: number, id: number): Promise<boolean> {
+    const repo = new UserRepo(this.db);
     const current = await repo.find(accountId, id);
     if (!current || current.role !== 'admin' || !current.active) return false;
     return (await repo.otherActiveAdmins(accountId, id)) === 0;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../http/errors.js';
 import { describeOnStores } from '../../test-support/server.js';
+import { transaction } from '../../store/transaction.js';
 
 /** Resolves to the ApiError a promise rejects with, so tests can check its code and message. */
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
@@ -142,9 +143,9 @@ describeOnStores('users service', (server) => {
   it("joins the caller's transaction: a rolled-back create leaves nothing behind", async () => {
     const account = await server().newAccount();
     await expect(
-      server().store.db.transaction().execute(async (trx) => {
-        await users().create(account.id, { email: 'ghost@x.com' }, trx);
-        expect(await users().findByEmail(account.id, 'ghost@x.com', trx)).toBeDefined();
+      transaction(server().store.db, async () => {
+        await users().create(account.id, { email: 'ghost@x.com' });
+        expect(await users().findByEmail(account.id, 'ghost@x.com')).toBeDefined();
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');

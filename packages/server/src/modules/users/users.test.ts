@@ -66,6 +66,42 @@ describeOnStores('users admin', (server) => {
       expect(filtered.body.items.map((u: { id: number }) => u.id)).toEqual([account.member.id]);
     });
 
+    describe('cursors', () => {
+      const cursor = (text: string) => Buffer.from(text).toString('base64url');
+      const list = (account: TestAccount, after: string) =>
+        account.request({ method: 'GET', url: `/api/v1/users?first=1&after=${after}`, as: account.member });
+
+      it('still accepts an `id:N` cursor issued before cursors named their list', async () => {
+        const account = await server().newAccount();
+        const next = await list(account, cursor(`id:${account.admin.id}`));
+        expect(next.status).toBe(200);
+        expect(next.body.items.map((u: { id: number }) => u.id)).toEqual([account.member.id]);
+      });
+
+      it.each([
+        ['an id out of range', cursor('id:99999999999'), /id is out of range/],
+        ['an id out of range in a current cursor', cursor(JSON.stringify(['users', 'id', 'asc', 2 ** 31])), /id is out of range/],
+        ['a tampered cursor', cursor('["users","id","asc",1').slice(0, -2), /not a cursor this server issued/],
+      ])('400 for %s, saying what is wrong, never a 500', async (_, after, why) => {
+        const account = await server().newAccount();
+        const response = await list(account, after);
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ code: 'bad_request', error: expect.stringMatching(/^Invalid cursor in "after": /) });
+        expect(response.body.error).toMatch(why);
+      });
+
+      it("400 for another list's cursor, instead of a page of users", async () => {
+        const account = await server().newAccount();
+        await server().services.groups.create(account.id, { name: 'One' });
+        await server().services.groups.create(account.id, { name: 'Two' });
+        const groups = await account.request({ method: 'GET', url: '/api/v1/user-groups?first=1', as: account.member });
+        expect(groups.body.pageInfo.hasNextPage).toBe(true);
+        const response = await list(account, groups.body.pageInfo.endCursor);
+        expect(response.status).toBe(400);
+        expect(response.body.error).toMatch(/belongs to another list/);
+      });
+    });
+
     it('getMe answers for an API key and for an access token', async () => {
       const account = await server().newAccount();
       const byKey = await account.request({ method: 'GET', url: '/api/v1/users/me', as: account.member });
