@@ -61,7 +61,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'finishing in-flight requests');
-    await Promise.all([app.close(), jobs.stop()]);
+    await Promise.all([app.close(), jobs.stop().then(() => app.log.info('background jobs stopped'))]);
     await store.close();
     log.flushSync();
     process.exit(0);
