@@ -131,6 +131,21 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     expect(rows.filter((r) => r.state === 'queued')).toHaveLength(1);
   });
 
+  it('a periodic chain whose run was lost with its worker is started again', async () => {
+    const kind = `test.r${++n}`;
+    const periodic: JobKind = { kind, schedule: { everyMs: 60_000 }, maxAttempts: 1, leaseMs: 1_000, handle: async () => 'ran' };
+    const { runner, advance } = runnerOf(server(), [periodic]);
+    await runner.ensureScheduled();
+    // A worker claims the run and dies: out of attempts, the run is buried, and no next one exists.
+    await runner.queue.claim('dead-worker', { leaseMs: { [kind]: 1_000 }, limit: 1 });
+    advance(2_000);
+    expect(await runner.runUntilIdle()).toBe(0);
+    expect((await jobsOf(server(), kind)).map((r) => r.state)).toEqual(['dead']);
+    await runner.ensureScheduled();
+    expect(await runner.runUntilIdle()).toBe(1);
+    expect((await jobsOf(server(), kind)).map((r) => [r.state, r.result])).toEqual([['dead', null], ['succeeded', 'ran'], ['queued', null]]);
+  });
+
   it('the polling loop runs due jobs; stop() waits for handlers, then aborts the rest and gives their jobs back', async () => {
     const kind = `test.r${++n}`;
     const done: string[] = [];

@@ -56,6 +56,8 @@ export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private polling: Promise<void> | undefined;
+  private lastEnsured = 0;
+  private readonly shortestPeriod: number;
 
   constructor(private readonly options: RunnerOptions) {
     this.queue = new JobQueue(options.env.store.db);
@@ -65,6 +67,7 @@ export class JobRunner {
       this.kinds.set(kind.kind, kind);
       this.leaseMs[kind.kind] = kind.leaseMs ?? DEFAULT_LEASE_MS;
     }
+    this.shortestPeriod = Math.min(...options.kinds.map((k) => k.schedule?.everyMs ?? Infinity));
   }
 
   /** The clock of the queue, the handlers and the schedules. */
@@ -72,10 +75,16 @@ export class JobRunner {
     return this.queue.now();
   }
 
-  /** Enqueues the first run of every periodic kind that has none queued or running. */
+  /**
+   * Enqueues a run, due now, of every periodic kind that has none queued or running. Each run
+   * enqueues the next as it ends; this restarts a chain whose last run was lost (buried after its
+   * worker died), so the polling loop calls it again once per shortest period.
+   */
   async ensureScheduled(): Promise<void> {
+    this.lastEnsured = this.now();
     for (const kind of this.kinds.values()) {
-      if (kind.schedule) await this.queue.enqueue({ kind: kind.kind, dedupeKey: SCHEDULE_KEY, maxAttempts: kind.maxAttempts });
+      if (!kind.schedule || (await this.queue.hasPending(kind.kind, SCHEDULE_KEY))) continue;
+      await this.queue.enqueue({ kind: kind.kind, dedupeKey: SCHEDULE_KEY, maxAttempts: kind.maxAttempts });
     }
   }
 
@@ -125,6 +134,7 @@ export class JobRunner {
     let claimedAll = false;
     try {
       await this.beatDue();
+      if (this.now() - this.lastEnsured >= this.shortestPeriod) await this.ensureScheduled();
       const free = this.concurrency - this.inFlight.size;
       if (free > 0 && this.running) {
         const jobs = await this.queue.claim(this.workerId, { leaseMs: this.leaseMs, limit: free });

@@ -83,15 +83,8 @@ export class JobQueue {
       .returning('id')
       .executeTakeFirst();
     if (inserted) return { id: inserted.id, created: true };
-    const existing = await db
-      .selectFrom('job')
-      .select('id')
-      .where('kind', '=', input.kind)
-      .where('dedupe_key', '=', input.dedupeKey ?? null)
-      .where('state', 'in', ['queued', 'running'])
-      .executeTakeFirst();
     // The other job may have finished in between; then there is nothing to point at.
-    return { id: existing?.id ?? 0, created: false };
+    return { id: (await this.pendingId(input.kind, input.dedupeKey!, db)) ?? 0, created: false };
   }
 
   /**
@@ -221,6 +214,22 @@ export class JobQueue {
       .executeTakeFirst();
     if (running) return running.state;
     return (await this.find(id))?.state;
+  }
+
+  /** Whether a job of `kind` with `dedupeKey` is queued or running: asked before an enqueue that would be a no-op. */
+  async hasPending(kind: string, dedupeKey: string): Promise<boolean> {
+    return (await this.pendingId(kind, dedupeKey)) !== undefined;
+  }
+
+  private async pendingId(kind: string, dedupeKey: string, db: Kysely<Database> = this.db): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('job')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return row?.id;
   }
 
   find(id: number): Promise<JobRow | undefined> {
