@@ -172,6 +172,32 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     expect(await runner.queue.find(slow.id)).toMatchObject({ state: 'queued', attempts: 0, claimed_by: null });
   });
 
+  it('while a handler works, the polling loop extends its lease for it', async () => {
+    const kind = `test.r${++n}`;
+    let extended = false;
+    const runner = new JobRunner({
+      kinds: [{
+        kind, leaseMs: 3_000,
+        async handle(job, { store }) {
+          const leaseOf = async () => (await store.db.selectFrom('job').select('lease_until').where('id', '=', job.id).executeTakeFirstOrThrow()).lease_until!;
+          const first = (await leaseOf()).getTime();
+          // Waits for the runner's heartbeat (bounded, not timed): the test fails if it never comes.
+          for (let i = 0; i < 500 && !extended; i++) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            extended = (await leaseOf()).getTime() > first;
+          }
+        },
+      }],
+      env: { store: server().store, services: server().services, config: server().config }, pollMs: 10,
+    });
+    const { id } = await runner.queue.enqueue({ kind });
+    await runner.start();
+    for (let i = 0; i < 1_000 && (await runner.queue.find(id))!.state !== 'succeeded'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await runner.stop();
+    expect(extended).toBe(true);
+    expect(await runner.queue.find(id)).toMatchObject({ state: 'succeeded', attempts: 1 });
+  });
+
   it('a kind registered twice is refused when the runner is built', () => {
     const twice = { kind: 'test.twice', handle: async () => undefined };
     expect(() => runnerOf(server(), [twice, twice])).toThrow('job kind "test.twice" is registered twice');

@@ -58,6 +58,7 @@ export class JobRunner {
   private polling: Promise<void> | undefined;
   private lastEnsured = 0;
   private readonly shortestPeriod: number;
+  private readonly shortestLease: number;
 
   constructor(private readonly options: RunnerOptions) {
     this.queue = new JobQueue(options.env.store.db);
@@ -68,6 +69,7 @@ export class JobRunner {
       this.leaseMs[kind.kind] = kind.leaseMs ?? DEFAULT_LEASE_MS;
     }
     this.shortestPeriod = Math.min(...options.kinds.map((k) => k.schedule?.everyMs ?? Infinity));
+    this.shortestLease = Math.min(Infinity, ...Object.values(this.leaseMs));
   }
 
   /** The clock of the queue, the handlers and the schedules. */
@@ -144,8 +146,10 @@ export class JobRunner {
     } catch (error) {
       this.options.log?.error({ err: error }, 'job runner: polling the queue failed');
     }
-    // A full batch means more may be due: poll again once a slot frees rather than after a pause.
-    this.schedulePoll(claimedAll ? Math.min(this.options.pollMs, 50) : this.options.pollMs);
+    // A full batch means more may be due: poll again soon rather than after a pause. While jobs
+    // run, polls also keep their leases, so they come at least three times per shortest lease.
+    const pause = this.inFlight.size > 0 ? Math.min(this.options.pollMs, this.shortestLease / 3) : this.options.pollMs;
+    this.schedulePoll(claimedAll ? Math.min(pause, 50) : pause);
   }
 
   /** Heartbeats jobs past a third of their lease, so handlers that never heartbeat keep theirs. */
