@@ -55,6 +55,8 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_PUBLIC_URL', 'https://plinth.example.com/app', /Invalid setting PLINTH_PUBLIC_URL/],
     ['PLINTH_TRUST_PROXY', 'yes please', /Invalid setting PLINTH_TRUST_PROXY/],
     ['PLINTH_SIGNIN_DELAY_MS', '0', /Invalid setting PLINTH_SIGNIN_DELAY_MS/],
+    ['PLINTH_JOB_POLL_MS', '5', /Invalid setting PLINTH_JOB_POLL_MS/],
+    ['PLINTH_TELEMETRY_RETENTION_DAYS', '0', /Invalid setting PLINTH_TELEMETRY_RETENTION_DAYS/],
   ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
     let thrown: unknown;
     try {
@@ -72,6 +74,6 @@ describe('configuration from the environment (issue 2 point 2)', () => {
       .toMatchObject({ publicUrl: 'https://plinth.example.com', trustProxy: ['10.0.0.0/8', '192.0.2.1'], signInDelayMs: 250 });
     expect(loadConfig({ PLINTH_TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ PLINTH_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({})).toMatchObject({ publicUrl: undefined, trustProxy: false, signInDelayMs: 1000 });
+    expect(loadConfig({})).toMatchObject({ publicUrl: undefined, trustProxy: false, signInDelayMs: 1000, jobPollMs: 2000, telemetryRetentionDays: 90 });
   });
 });

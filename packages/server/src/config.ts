@@ -20,6 +20,10 @@ export interface Config {
   trustProxy: boolean | number | string[];
   /** First step of the sign-in delays, doubled at each further failure (PLINTH_SIGNIN_DELAY_MS). */
   signInDelayMs: number;
+  /** Pause between polls of the job queue when it had nothing due (PLINTH_JOB_POLL_MS). */
+  jobPollMs: number;
+  /** Days telemetry events are kept before the retention sweep deletes them (PLINTH_TELEMETRY_RETENTION_DAYS). */
+  telemetryRetentionDays: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -69,6 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl && new URL(publicUrl).origin,
     trustProxy: trustProxy(optional(env, 'PLINTH_TRUST_PROXY')),
     signInDelayMs: integer(env, 'PLINTH_SIGNIN_DELAY_MS', 1000, 1, 3_600_000),
+    jobPollMs: integer(env, 'PLINTH_JOB_POLL_MS', 2000, 10, 3_600_000),
+    telemetryRetentionDays: integer(env, 'PLINTH_TELEMETRY_RETENTION_DAYS', 90, 1, 36_500),
   };
 }
 

@@ -4,6 +4,7 @@ import { ACCOUNTS_USAGE, accountsVerb } from './commands/accounts/index.js';
 import { CommandError } from './commands/command.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createServerLog } from './http/logger.js';
+import { createJobRunner } from './jobs/index.js';
 import { bootstrap, UnknownTenantError } from './modules/accounts/bootstrap.js';
 import { createServices } from './services.js';
 import { DataDirLockedError, lockDataDir } from './store/data-dir-lock.js';
@@ -45,6 +46,9 @@ async function serve(config: Config): Promise<void> {
   const log = createServerLog(config.logLevel);
   const app = await buildApp({ config, store, services, log });
   await app.listen({ port: config.port, host: config.host });
+  // Background work starts once the server serves, and stops (below) before the store closes.
+  const jobs = createJobRunner({ store, services, config }, app.log);
+  await jobs.start();
 
   // One human line on every start; the key only on the start that generated it (a supplied one is the operator's already).
   process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n`);
@@ -57,7 +61,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'finishing in-flight requests');
-    await app.close();
+    await Promise.all([app.close(), jobs.stop().then(() => app.log.info('background jobs stopped'))]);
     await store.close();
     log.flushSync();
     process.exit(0);

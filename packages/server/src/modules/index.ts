@@ -13,6 +13,7 @@ import { telemetryModule } from './telemetry/index.js';
 import { scimModule } from './scim/index.js';
 import { embedModule } from './embed/index.js';
 import { embedTenantsModule } from './embed-tenants/index.js';
+import { retentionModule } from './retention/index.js';
 
 /** Every domain module the server serves. A new module adds one line here. */
 export const modules: PlinthModule[] = [
@@ -30,4 +31,5 @@ export const modules: PlinthModule[] = [
   scimModule,
   embedModule,
   embedTenantsModule,
+  retentionModule,
 ];

@@ -34,6 +34,8 @@ export interface Database {
   external_user_tenant_group: ExternalUserTenantGroupTable;
   external_user_tenant_attribute_value: ExternalUserTenantAttributeValueTable;
   embed_session: EmbedSessionTable;
+  // Background jobs (migration 0015).
+  job: JobTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -382,3 +384,25 @@ export interface RateLimitTable {
   window_start: Timestamp;
   last_hit_at: Timestamp;
 }
+
+// Background jobs (migration 0015).
+export type JobState = 'queued' | 'running' | 'succeeded' | 'dead' | 'cancelled';
+export interface JobTable {
+  id: Generated<number>;
+  kind: string;
+  payload: Json;
+  account_id: number | null;
+  dedupe_key: string | null;
+  state: Generated<JobState>;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: Timestamp;
+  lease_until: Timestamp | null;
+  claimed_by: string | null;
+  cancel_requested: Generated<boolean>;
+  last_error: string | null;
+  result: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+export type JobRow = Selectable<JobTable>;

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type PlinthApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
+import { createJobRunner } from '../jobs/index.js';
+import type { JobRunner } from '../jobs/runner.js';
 import { createServices, type Services } from '../services.js';
 import type { Store, StoreKind } from '../store/store.js';
 import type { Role } from '../store/schema.js';
@@ -16,6 +18,8 @@ export interface TestServer {
   store: Store;
   services: Services;
   config: Config;
+  /** The job runner, never started: tests run due jobs with `jobs.runUntilIdle()`. */
+  jobs: JobRunner;
   /** A fresh account with an admin and a member, each holding an API key. */
   newAccount(): Promise<TestAccount>;
 }
@@ -88,7 +92,8 @@ export async function startTestServer(kind: StoreKind, configOverrides?: Record<
   const services = await createServices(store, config);
   const app = await buildApp({ config, store, services, log: false });
   await app.ready();
-  return { kind, app, store, services, config, newAccount: () => createTestAccount(app, services) };
+  const jobs = createJobRunner({ store, services, config });
+  return { kind, app, store, services, config, jobs, newAccount: () => createTestAccount(app, services) };
 }
 
 export async function createTestAccount(app: PlinthApp, services: Services): Promise<TestAccount> {

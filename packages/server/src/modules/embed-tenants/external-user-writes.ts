@@ -78,19 +78,6 @@ export class ExternalUserWrites {
   }
 
   /**
-   * Opportunistic clean-up instead of a timer: removes up to `limit` of the account's ephemeral
-   * users past their end (their memberships and values go with them; sessions keep their audit row).
-   * Rows another request holds are skipped, not waited for: two purges never queue on each other.
-   */
-  async purgeExpired(accountId: number, limit = 100): Promise<number> {
-    const result = await sql`
-      delete from external_user where id in (
-        select id from external_user where account_id = ${accountId} and expires_at <= now() limit ${limit}
-        for update skip locked)`.execute(this.db);
-    return Number(result.numAffectedRows ?? 0);
-  }
-
-  /**
    * Takes up to `wanted` of the account's external-user slots (section 8) and returns how many it
    * got. The counter row stays locked until commit, so concurrent creators count one after another.
    */

@@ -287,7 +287,7 @@ describeOnStores(
         expect(kept.exp - kept.iat).toBe(86_400);
       });
 
-      it('past its TTL the user is gone: not listed, not found, removed by the next ephemeral session, recreated empty', async () => {
+      it('past its TTL the user is gone: not listed, not found, recreated empty by the next session, removed by the retention sweep (issue 11)', async () => {
         const account = await embedAccount(server());
         await account.group('analysts');
         await account.generate({ externalId: 'guest', isEphemeral: true, ephemeralTtlSeconds: 600, groups: ['analysts'], userProfile: { displayName: 'G' } });
@@ -299,8 +299,11 @@ describeOnStores(
         expect(list.body.items).toEqual([]);
         const claims = await mintClaims(account, { externalId: 'guest', isEphemeral: true, ephemeralTtlSeconds: 600 });
         expect(claims).toMatchObject({ groups: [], user: { userProfile: { displayName: null } } });
-        expect((await rows(account)).map((r) => r.external_id)).toEqual(['guest']);
+        expect((await rows(account)).map((r) => r.external_id).sort()).toEqual(['guest', 'stale']);
         expect(await account.footprint()).toMatchObject({ external_user_group: 0 });
+        await server().jobs.queue.enqueue({ kind: 'retention.sweep' });
+        await server().jobs.runUntilIdle();
+        expect((await rows(account)).map((r) => r.external_id)).toEqual(['guest']);
       });
 
       it('an expired user sent as kept is created afresh and takes a slot', async () => {

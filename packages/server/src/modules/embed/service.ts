@@ -9,7 +9,6 @@ import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
 import type { Catalog } from '../embed-tenants/external-user-repo.js';
-import { ExternalUserWrites } from '../embed-tenants/external-user-writes.js';
 import { isRetryable, transactionWithRetry } from '../../store/transaction.js';
 import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
 import type { GroupService } from '../groups/service.js';
@@ -74,10 +73,6 @@ export class EmbedService {
     await transactionWithRetry(this.db, async (trx) => {
       // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
       if (retried) settings = await this.checkContext(account.id, principal, request);
-      // Ephemeral users come only from here, so removing expired ones here keeps them bounded without a timer.
-      if (request.user.kind === 'external' && request.user.ephemeralTtlSeconds !== undefined) {
-        await new ExternalUserWrites(trx).purgeExpired(account.id);
-      }
       const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true });
       const minted = internal
         ? await this.internalClaims(account.id, internal, trx)

@@ -93,16 +93,26 @@ describeOnStores('rate limits in the metadata store (issue 10, security 5)', (se
     expect((await limits.hit(windowPolicy, key)).admitted).toBe(true);
   });
 
-  it('buckets idle for a day are purged by later hits', async () => {
+  it('a bucket idle for a day counts nothing before the retention sweep deletes it (issue 11: the purge left the request path)', async () => {
     let now = Date.now();
     const limits = new RateLimitService(server().store.db, 1000);
     limits.now = () => now;
-    await limits.hit(windowPolicy, unique());
+    const [windowKey, delayKey] = [unique(), unique()];
+    for (let i = 0; i <= windowPolicy.limit; i++) await limits.hit(windowPolicy, windowKey);
+    for (let i = 0; i <= delayPolicy.free + 3; i++) await limits.attempt(delayPolicy, delayKey);
     now += 25 * 3600_000;
     const stale = () =>
       server().store.db.selectFrom('rate_limit').select('bucket').where('last_hit_at', '<', new Date(now - 24 * 3600_000)).execute();
-    expect((await stale()).length).toBeGreaterThan(0);
+    expect((await stale()).length).toBeGreaterThanOrEqual(2);
+    // Still there, yet both upserts start the bucket afresh.
+    expect(await limits.hit(windowPolicy, windowKey)).toEqual({ admitted: true });
+    expect(await limits.attempt(delayPolicy, delayKey)).toEqual({ admitted: true });
     await limits.hit(windowPolicy, unique());
+    now += 25 * 3600_000;
+    expect((await stale()).length).toBeGreaterThanOrEqual(3);
+    server().jobs.queue.now = () => now;
+    await server().jobs.queue.enqueue({ kind: 'retention.sweep' });
+    await server().jobs.runUntilIdle();
     expect(await stale()).toEqual([]);
   });
 });

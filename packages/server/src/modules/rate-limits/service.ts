@@ -6,9 +6,6 @@ import { delayAfter, type DelayPolicy, type WindowPolicy } from './policies.js';
 
 export type Verdict = { admitted: true } | { admitted: false; retryAfterSeconds: number };
 
-/** Rows purged beside each hit; enough to keep up with inserts, small enough to cost nothing. */
-const PURGE_BATCH = 100;
-
 /**
  * Rate limits kept in the metadata store, so every replica counts the same hits. Each hit is one
  * atomic upsert that counts and decides together: concurrent requests on PostgreSQL queue on the
@@ -29,7 +26,6 @@ export class RateLimitService {
     const bucket = bucketOf(policy.name, key);
     const now = new Date(this.now());
     const forgetBefore = new Date(now.getTime() - policy.forgetAfterMs);
-    await this.purge(bucket);
     // The WHERE of DO UPDATE leaves a waiting bucket untouched and returns no row: refused.
     const row = await sql<{ hits: number }>`
       insert into rate_limit as r (bucket, hits, window_start, last_hit_at)
@@ -69,7 +65,6 @@ export class RateLimitService {
     const bucket = bucketOf(policy.name, key);
     const now = new Date(this.now());
     const windowOpenedAfter = new Date(now.getTime() - policy.windowMs);
-    await this.purge(bucket);
     const result = await sql<{ hits: number; window_start: Date }>`
       insert into rate_limit as r (bucket, hits, window_start, last_hit_at)
       values (${bucket}, 1, ${now}, ${now})
@@ -83,23 +78,14 @@ export class RateLimitService {
     if (row.hits <= policy.limit) return { admitted: true };
     return { admitted: false, retryAfterSeconds: secondsUntil(new Date(row.window_start).getTime() + policy.windowMs, now.getTime()) };
   }
-
-  /**
-   * Deletes a few buckets nobody has touched for a while (never the one about to be hit, which the
-   * same request upserts); SKIP LOCKED keeps concurrent purges from waiting on each other.
-   */
-  private async purge(except: string): Promise<void> {
-    const cutoff = new Date(this.now() - STALE_MS);
-    await sql`
-      delete from rate_limit where bucket in (
-        select bucket from rate_limit where last_hit_at < ${cutoff} and bucket <> ${except}
-        limit ${PURGE_BATCH} for update skip locked)
-    `.execute(this.db);
-  }
 }
 
-/** Longer than any policy's window or memory: a bucket idle this long counts nothing any more. */
-const STALE_MS = 24 * 3600_000;
+/**
+ * Longer than any policy's window or memory: a bucket idle this long counts nothing any more, so
+ * the retention sweep (modules/retention) deletes it. Both upserts above restart a bucket whose
+ * window or memory is over, so a stale row the sweep has not reached yet never counts.
+ */
+export const STALE_MS = 24 * 3600_000;
 
 function bucketOf(policy: string, key: string): string {
   // Hashed: buckets have one length and the table holds no e-mail address or client address.

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { JobQueue, type EnqueueInput, type Job } from '../store/jobs.js';
+import { DEFAULT_LEASE_MS, exponentialBackoff, type JobContext, type JobEnv, type JobKind } from './kind.js';
+
+/** Where the runner reports failures; the server passes its log, tests nothing. */
+export interface JobLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface RunnerOptions {
+  kinds: readonly JobKind[];
+  env: JobEnv;
+  /** Pause between polls when there was nothing to claim (PLINTH_JOB_POLL_MS). */
+  pollMs: number;
+  /** Jobs run at once by this process. */
+  concurrency?: number;
+  /** How long stop() lets in-flight handlers finish before aborting them. */
+  stopGraceMs?: number;
+  log?: JobLog;
+}
+
+/** The dedupe key of a periodic kind's next run: one queued or running per kind, across processes. */
+export const SCHEDULE_KEY = 'schedule';
+const ABORT_SETTLE_MS = 1_000;
+
+/** Why a handler's signal was aborted; a shutdown gives the job back, anything else ends the attempt. */
+export class JobAbort extends Error {
+  override name = 'AbortError';
+  constructor(readonly reason: 'shutdown' | 'cancelled' | 'lease lost') {
+    super(reason === 'shutdown' ? 'the server is stopping' : reason === 'cancelled' ? 'the job was cancelled' : 'the job is no longer held by this worker');
+  }
+}
+
+interface InFlight {
+  job: Job;
+  controller: AbortController;
+  done: Promise<void>;
+  lastBeat: number;
+}
+
+/**
+ * Runs the registered job kinds of this process: claims due jobs every `pollMs` (at once again
+ * while there are more), at most `concurrency` at a time, and heartbeats each one's lease while
+ * its handler works. No transaction is open while a handler works. Tests call `runUntilIdle()`
+ * instead of `start()`, and move `queue.now` instead of sleeping.
+ */
+export class JobRunner {
+  readonly queue: JobQueue;
+  readonly workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly kinds = new Map<string, JobKind>();
+  private readonly leaseMs: Record<string, number> = {};
+  private readonly inFlight = new Map<number, InFlight>();
+  private readonly concurrency: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private polling: Promise<void> | undefined;
+  private lastEnsured = 0;
+  private readonly shortestPeriod: number;
+  private readonly shortestLease: number;
+
+  constructor(private readonly options: RunnerOptions) {
+    this.queue = new JobQueue(options.env.store.db);
+    this.concurrency = options.concurrency ?? 4;
+    for (const kind of options.kinds) {
+      if (this.kinds.has(kind.kind)) throw new Error(`job kind "${kind.kind}" is registered twice`);
+      this.kinds.set(kind.kind, kind);
+      this.leaseMs[kind.kind] = kind.leaseMs ?? DEFAULT_LEASE_MS;
+    }
+    this.shortestPeriod = Math.min(...options.kinds.map((k) => k.schedule?.everyMs ?? Infinity));
+    this.shortestLease = Math.min(Infinity, ...Object.values(this.leaseMs));
+  }
+
+  /** The clock of the queue, the handlers and the schedules. */
+  now(): number {
+    return this.queue.now();
+  }
+
+  /**
+   * Enqueues a run, due now, of every periodic kind that has none queued or running. Each run
+   * enqueues the next as it ends; this restarts a chain whose last run was lost (buried after its
+   * worker died), so the polling loop calls it again once per shortest period.
+   */
+  async ensureScheduled(): Promise<void> {
+    this.lastEnsured = this.now();
+    for (const kind of this.kinds.values()) {
+      if (!kind.schedule || (await this.queue.hasPending(kind.kind, SCHEDULE_KEY))) continue;
+      await this.queue.enqueue({ kind: kind.kind, dedupeKey: SCHEDULE_KEY, maxAttempts: kind.maxAttempts });
+    }
+  }
+
+  /** Starts polling; periodic kinds get their first run if none is waiting. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.ensureScheduled();
+    this.schedulePoll(0);
+  }
+
+  /**
+   * Stops claiming, waits up to the grace for in-flight handlers, then aborts the rest and gives
+   * their jobs back to the queue (another process, or the next start, runs them).
+   */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await this.polling;
+    const all = () => Promise.all([...this.inFlight.values()].map((f) => f.done));
+    if (await settlesWithin(all(), this.options.stopGraceMs ?? 10_000)) return;
+    for (const flight of this.inFlight.values()) flight.controller.abort(new JobAbort('shutdown'));
+    await settlesWithin(all(), ABORT_SETTLE_MS);
+  }
+
+  /** Claims and runs due jobs until none is left; for tests, which never start the polling loop. */
+  async runUntilIdle(): Promise<number> {
+    let ran = 0;
+    for (;;) {
+      const jobs = await this.queue.claim(this.workerId, { leaseMs: this.leaseMs, limit: this.concurrency });
+      if (jobs.length === 0) return ran;
+      await Promise.all(jobs.map((job) => this.run(job)));
+      ran += jobs.length;
+    }
+  }
+
+  private schedulePoll(delayMs: number): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.polling = this.poll().finally(() => {
+        this.polling = undefined;
+      });
+    }, delayMs);
+  }
+
+  private async poll(): Promise<void> {
+    let claimedAll = false;
+    try {
+      await this.beatDue();
+      if (this.now() - this.lastEnsured >= this.shortestPeriod) await this.ensureScheduled();
+      const free = this.concurrency - this.inFlight.size;
+      if (free > 0 && this.running) {
+        const jobs = await this.queue.claim(this.workerId, { leaseMs: this.leaseMs, limit: free });
+        for (const job of jobs) void this.run(job);
+        claimedAll = jobs.length === free;
+      }
+    } catch (error) {
+      this.options.log?.error({ err: error }, 'job runner: polling the queue failed');
+    }
+    // A full batch means more may be due: poll again soon rather than after a pause. While jobs
+    // run, polls also keep their leases, so they come at least three times per shortest lease.
+    const pause = this.inFlight.size > 0 ? Math.min(this.options.pollMs, this.shortestLease / 3) : this.options.pollMs;
+    this.schedulePoll(claimedAll ? Math.min(pause, 50) : pause);
+  }
+
+  /** Heartbeats jobs past a third of their lease, so handlers that never heartbeat keep theirs. */
+  private async beatDue(): Promise<void> {
+    for (const flight of this.inFlight.values()) {
+      if (this.now() - flight.lastBeat >= this.leaseMs[flight.job.kind]! / 3) await this.beat(flight).catch(() => {});
+    }
+  }
+
+  private async beat(flight: InFlight): Promise<void> {
+    const beat = await this.queue.heartbeat(flight.job, this.leaseMs[flight.job.kind]!);
+    flight.lastBeat = this.now();
+    if (!beat.held) flight.controller.abort(new JobAbort('lease lost'));
+    else if (beat.cancelRequested) flight.controller.abort(new JobAbort('cancelled'));
+  }
+
+  private run(job: Job): Promise<void> {
+    const flight: InFlight = { job, controller: new AbortController(), done: Promise.resolve(), lastBeat: this.now() };
+    this.inFlight.set(job.id, flight);
+    flight.done = this.execute(flight).finally(() => this.inFlight.delete(job.id));
+    return flight.done;
+  }
+
+  private async execute(flight: InFlight): Promise<void> {
+    const { job, controller } = flight;
+    const kind = this.kinds.get(job.kind)!;
+    const context: JobContext = {
+      ...this.options.env,
+      signal: controller.signal,
+      now: () => this.now(),
+      heartbeat: async () => {
+        controller.signal.throwIfAborted();
+        await this.beat(flight);
+        controller.signal.throwIfAborted();
+      },
+    };
+    const next: EnqueueInput | undefined = kind.schedule
+      ? { kind: kind.kind, dedupeKey: SCHEDULE_KEY, maxAttempts: kind.maxAttempts, runAt: new Date(this.now() + kind.schedule.everyMs) }
+      : undefined;
+    let result: unknown;
+    try {
+      result = await kind.handle(job, context);
+    } catch (error) {
+      await this.failed(job, kind, error, controller.signal, next);
+      return;
+    }
+    try {
+      await this.queue.complete(job, result, next);
+    } catch (error) {
+      this.options.log?.error({ err: error, jobId: job.id, kind: job.kind }, 'job runner: recording a finished job failed');
+    }
+  }
+
+  private async failed(job: Job, kind: JobKind, error: unknown, signal: AbortSignal, next: EnqueueInput | undefined): Promise<void> {
+    try {
+      if (signal.reason instanceof JobAbort && signal.reason.reason === 'shutdown' && (await this.queue.release(job))) return;
+      const message = error instanceof Error ? error.stack ?? error.message : String(error);
+      const backoff = (kind.backoff ?? exponentialBackoff)(job.attempt);
+      const state = await this.queue.fail(job, message, backoff, next);
+      if (state === 'dead') this.options.log?.error({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job is dead, out of attempts');
+      else if (state === 'queued') this.options.log?.warn({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job failed, retrying');
+    } catch (recordError) {
+      this.options.log?.error({ err: recordError, jobId: job.id, kind: job.kind }, 'job runner: recording a failed job failed');
+    }
+  }
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

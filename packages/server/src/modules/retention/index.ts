@@ -1,0 +1,5 @@
+import type { PlinthModule } from '../module.js';
+import { retentionSweep } from './sweep.js';
+
+/** Deletes rows past their retention (issue 11): expired credentials, old telemetry, stale limits. */
+export const retentionModule: PlinthModule = { name: 'retention', routes: async () => {}, jobs: [retentionSweep] };

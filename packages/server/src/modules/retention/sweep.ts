@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { JobKind } from '../../jobs/kind.js';
+import { retentionRules } from './rules.js';
+
+/** Rows one statement deletes: few enough that no statement holds its locks for long. */
+export const SWEEP_BATCH = 1_000;
+export const RETENTION_SWEEP_EVERY_MS = 3600_000;
+
+export type SweepResult = Record<string, number>;
+
+/**
+ * Deletes what is past retention in every table of `retentionRules`, a batch per statement, each
+ * statement on its own (no transaction spans the sweep). SKIP LOCKED passes over rows a request
+ * holds: they go in a later batch or sweep. Answers the rows deleted per table.
+ */
+export const retentionSweep: JobKind = {
+  kind: 'retention.sweep',
+  schedule: { everyMs: RETENTION_SWEEP_EVERY_MS },
+  maxAttempts: 3,
+  async handle(_job, { store, config, now, heartbeat }) {
+    const deleted: SweepResult = {};
+    const at = now();
+    for (const rule of retentionRules) {
+      const table = sql.table(rule.table);
+      const key = sql.ref(rule.key);
+      for (;;) {
+        const result = await sql`
+          delete from ${table} where ${key} in (
+            select ${key} from ${table} where ${rule.expired(at, config)} limit ${SWEEP_BATCH} for update skip locked)
+        `.execute(store.db);
+        const count = Number(result.numAffectedRows ?? 0);
+        deleted[rule.table] = (deleted[rule.table] ?? 0) + count;
+        await heartbeat();
+        if (count < SWEEP_BATCH) break;
+      }
+    }
+    return deleted;
+  },
+};

@@ -1,0 +1,272 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, JobRow, JobState } from './schema.js';
+
+export type { JobState };
+
+/** A claimed job, as its handler sees it. `attempt` counts this run (1 on the first). */
+export interface Job<Payload = unknown> {
+  id: number;
+  kind: string;
+  payload: Payload;
+  accountId: number | null;
+  dedupeKey: string | null;
+  attempt: number;
+  maxAttempts: number;
+  runAt: Date;
+  leaseUntil: Date;
+  claimedBy: string;
+}
+
+export interface EnqueueInput {
+  kind: string;
+  payload?: unknown;
+  accountId?: number | null;
+  /** At most one queued-or-running job per (kind, dedupe key): a second enqueue is a no-op. */
+  dedupeKey?: string | null;
+  /** Not before this moment; now when left out. */
+  runAt?: Date;
+  maxAttempts?: number;
+}
+
+export interface Enqueued {
+  id: number;
+  /** False when a queued-or-running job with the same dedupe key was already there (its id). */
+  created: boolean;
+}
+
+/** Which kinds a worker claims, and for how long each kind's lease holds. */
+export interface ClaimOptions {
+  leaseMs: Record<string, number>;
+  limit: number;
+}
+
+/** What a heartbeat learnt: whether the worker still holds the job, and whether it should stop. */
+export interface Heartbeat {
+  held: boolean;
+  cancelRequested: boolean;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+const LEASE_EXPIRED = 'lease expired: the worker holding the job stopped heartbeating';
+
+/**
+ * The job table. Every method is one statement or one short transaction; none waits on a
+ * handler, so a handler may use the store while it works, even on PGlite's single session.
+ * A job's holder is (claimed_by, attempts): a worker whose lease expired and was claimed again,
+ * even by the same worker id, no longer holds it. Time comes from `now`, so tests move a clock.
+ */
+export class JobQueue {
+  now: () => number = Date.now;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async enqueue(input: EnqueueInput, db: Kysely<Database> = this.db): Promise<Enqueued> {
+    const runAt = input.runAt ?? new Date(this.now());
+    const maxAttempts = input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    // ON CONFLICT DO NOTHING also covers the partial unique index: a concurrent enqueue of the
+    // same dedupe key waits for the other's commit, then inserts nothing.
+    const inserted = await db
+      .insertInto('job')
+      .values({
+        kind: input.kind,
+        payload: JSON.stringify(input.payload ?? {}),
+        account_id: input.accountId ?? null,
+        dedupe_key: input.dedupeKey ?? null,
+        run_at: runAt,
+        max_attempts: maxAttempts,
+        last_error: null,
+        lease_until: null,
+        claimed_by: null,
+        finished_at: null,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return { id: inserted.id, created: true };
+    // The other job may have finished in between; then there is nothing to point at.
+    return { id: (await this.pendingId(input.kind, input.dedupeKey!, db)) ?? 0, created: false };
+  }
+
+  /**
+   * Takes up to `limit` due jobs of the given kinds: queued ones whose time has come, and running
+   * ones whose lease expired (their process died), which counts as an attempt. One statement, so
+   * two workers racing for a job never both get it: SKIP LOCKED passes over rows another holds.
+   */
+  async claim(workerId: string, { leaseMs, limit }: ClaimOptions): Promise<Job[]> {
+    const kinds = Object.keys(leaseMs);
+    if (kinds.length === 0 || limit <= 0) return [];
+    const now = new Date(this.now());
+    await this.buryAbandoned(kinds, now);
+    const { rows } = await sql<JobRow>`
+      with picked as (
+        select id from job
+        where kind = any(${kinds}::text[])
+          and ((state = 'queued' and run_at <= ${now})
+            or (state = 'running' and lease_until < ${now} and attempts < max_attempts and not cancel_requested))
+        order by run_at, id
+        limit ${limit}
+        for update skip locked)
+      update job set
+        state = 'running',
+        attempts = job.attempts + 1,
+        claimed_by = ${workerId},
+        lease_until = ${now}::timestamptz + (${JSON.stringify(leaseMs)}::jsonb ->> job.kind)::float8 * interval '1 millisecond'
+      from picked where job.id = picked.id
+      returning job.*`.execute(this.db);
+    return rows.map(toJob).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+  }
+
+  /**
+   * Running jobs whose worker vanished and that may not be tried again: out of attempts they are
+   * dead, flagged for cancellation they are cancelled. Claiming them again would break either.
+   */
+  private async buryAbandoned(kinds: string[], now: Date): Promise<void> {
+    await sql`
+      update job set
+        state = case when cancel_requested then 'cancelled' else 'dead' end,
+        last_error = case when cancel_requested then last_error else ${LEASE_EXPIRED} end,
+        lease_until = null, finished_at = ${now}
+      where id in (
+        select id from job
+        where kind = any(${kinds}::text[]) and state = 'running' and lease_until < ${now}
+          and (attempts >= max_attempts or cancel_requested)
+        for update skip locked)`.execute(this.db);
+  }
+
+  /** Extends the lease by `leaseMs`, for the current holder only. */
+  async heartbeat(job: Job, leaseMs: number): Promise<Heartbeat> {
+    const now = this.now();
+    const row = await this.held(job)
+      .set({ lease_until: new Date(now + leaseMs) })
+      .returning('cancel_requested')
+      .executeTakeFirst();
+    return row ? { held: true, cancelRequested: row.cancel_requested } : { held: false, cancelRequested: false };
+  }
+
+  /**
+   * Records success; false when the worker no longer held the job. `next`, the following run of
+   * a periodic kind, is enqueued in the same transaction, so no other process can slip another in.
+   */
+  async complete(job: Job, result?: unknown, next?: EnqueueInput): Promise<boolean> {
+    return this.finish(job, next, (db) =>
+      this.held(job, db)
+        .set({ state: 'succeeded', result: result === undefined ? null : JSON.stringify(result), lease_until: null, finished_at: new Date(this.now()) })
+        .returning('id')
+        .executeTakeFirst(),
+    );
+  }
+
+  /**
+   * Records a failed attempt: queued again after `retryInMs` while attempts remain, else dead;
+   * cancelled when cancellation was asked for. The error is kept either way.
+   */
+  async fail(job: Job, error: string, retryInMs: number, next?: EnqueueInput): Promise<JobState | undefined> {
+    const now = this.now();
+    let state: JobState | undefined;
+    await this.finish(job, next, async (db) => {
+      const row = await this.held(job, db)
+        .set({
+          state: sql`case when cancel_requested then 'cancelled' when attempts >= max_attempts then 'dead' else 'queued' end`,
+          run_at: sql`case when cancel_requested or attempts >= max_attempts then run_at else ${new Date(now + retryInMs)}::timestamptz end`,
+          finished_at: sql`case when cancel_requested or attempts >= max_attempts then ${new Date(now)}::timestamptz end`,
+          last_error: error.slice(0, 4000),
+          lease_until: null,
+          claimed_by: null,
+        })
+        .returning('state')
+        .executeTakeFirst();
+      state = row?.state;
+      // A periodic kind schedules its next run only when this one is over, not between retries.
+      return row && row.state !== 'queued' ? row : undefined;
+    });
+    return state;
+  }
+
+  /** Gives the job back untried (the worker is shutting down): queued at once, the attempt returned. */
+  async release(job: Job): Promise<boolean> {
+    const row = await this.held(job)
+      .set({ state: 'queued', attempts: sql`attempts - 1`, run_at: new Date(this.now()), lease_until: null, claimed_by: null })
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Cancels a job: a queued one at once; a running one is flagged, its handler learns it at its
+   * next heartbeat, and it ends cancelled. Answers the state it is in afterwards.
+   */
+  async cancel(id: number): Promise<JobState | undefined> {
+    const now = new Date(this.now());
+    const queued = await this.db
+      .updateTable('job')
+      .set({ state: 'cancelled', finished_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'queued')
+      .returning('state')
+      .executeTakeFirst();
+    if (queued) return queued.state;
+    const running = await this.db
+      .updateTable('job')
+      .set({ cancel_requested: true })
+      .where('id', '=', id)
+      .where('state', '=', 'running')
+      .returning('state')
+      .executeTakeFirst();
+    if (running) return running.state;
+    return (await this.find(id))?.state;
+  }
+
+  /** Whether a job of `kind` with `dedupeKey` is queued or running: asked before an enqueue that would be a no-op. */
+  async hasPending(kind: string, dedupeKey: string): Promise<boolean> {
+    return (await this.pendingId(kind, dedupeKey)) !== undefined;
+  }
+
+  private async pendingId(kind: string, dedupeKey: string, db: Kysely<Database> = this.db): Promise<number | undefined> {
+    const row = await db
+      .selectFrom('job')
+      .select('id')
+      .where('kind', '=', kind)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  find(id: number): Promise<JobRow | undefined> {
+    return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  private held(job: Job, db: Kysely<Database> = this.db) {
+    return db
+      .updateTable('job')
+      .where('id', '=', job.id)
+      .where('state', '=', 'running')
+      .where('claimed_by', '=', job.claimedBy)
+      .where('attempts', '=', job.attempt);
+  }
+
+  /** Runs `finish` and, if it recorded the end of the job, enqueues `next`, in one short transaction. */
+  private async finish(job: Job, next: EnqueueInput | undefined, finish: (db: Kysely<Database>) => Promise<unknown>): Promise<boolean> {
+    if (!next) return (await finish(this.db)) !== undefined;
+    return this.db.transaction().execute(async (trx) => {
+      const done = await finish(trx);
+      if (done !== undefined) await this.enqueue(next, trx);
+      return done !== undefined;
+    });
+  }
+}
+
+function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: row.payload,
+    accountId: row.account_id,
+    dedupeKey: row.dedupe_key,
+    attempt: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAt: new Date(row.run_at),
+    leaseUntil: new Date(row.lease_until!),
+    claimedBy: row.claimed_by!,
+  };
+}
