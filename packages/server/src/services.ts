@@ -1,15 +1,11 @@
 import type { Config } from './config.js';
 import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
-import { ACCOUNT_WRITES, ACCOUNTS_CHANNEL, AccountService } from './modules/accounts/service.js';
+import { AccountService } from './modules/accounts/service.js';
 import { CredentialService } from './modules/credentials/service.js';
-import { watchCredentialChanges } from './modules/credentials/invalidation.js';
 import { DeploymentService } from './modules/deployments/service.js';
-import {
-  OAUTH_INTEGRATION_WRITES,
-  OAUTH_INTEGRATIONS_CHANNEL,
-  OAuthIntegrationService,
-} from './modules/oauth-integrations/service.js';
+import { OAuthIntegrationService } from './modules/oauth-integrations/service.js';
+import { modules } from './modules/index.js';
 import { keepFresh } from './store/account-caches.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
 import { UserService } from './modules/users/service.js';
@@ -48,15 +44,12 @@ export interface Services {
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
   const accounts = new AccountService(store.db);
-  await keepFresh(store, ACCOUNTS_CHANNEL, ACCOUNT_WRITES, accounts);
   const credentials = new CredentialService(store.db);
-  await watchCredentialChanges(store, credentials);
   const users = new UserService(store.db);
   const groups = new GroupService(store.db, users);
   const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);
   const oauthIntegrations = new OAuthIntegrationService(store.db, secrets);
   const rateLimits = new RateLimitService(store.db, config.signInDelayMs);
-  await keepFresh(store, OAUTH_INTEGRATIONS_CHANNEL, OAUTH_INTEGRATION_WRITES, oauthIntegrations.byId);
   const core = {
     accounts,
     credentials,
@@ -71,5 +64,14 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     telemetry: new TelemetryService(store.db, rateLimits),
     rateLimits,
   };
-  return { ...core, ...(await createEmbedServices(store, secrets, config.maxExternalUsers, core)) };
+  const services = { ...core, ...createEmbedServices(store, secrets, config.maxExternalUsers, core) };
+  await keepCachesFresh(store, services);
+  return services;
+}
+
+/** Every module's caches, kept fresh as they declare, before the first request can fill them. */
+async function keepCachesFresh(store: Store, services: Services): Promise<void> {
+  for (const module of modules) {
+    for (const { declaration, cache } of module.caches ?? []) await keepFresh(store, declaration, cache(services));
+  }
 }

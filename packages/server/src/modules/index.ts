@@ -1,4 +1,5 @@
 import type { PlinthModule } from './module.js';
+import { accountsModule } from './accounts/index.js';
 import { credentialsModule } from './credentials/index.js';
 import { deploymentsModule } from './deployments/index.js';
 import { healthModule } from './health/index.js';
@@ -18,6 +19,7 @@ import { embedTenantsModule } from './embed-tenants/index.js';
 export const modules: PlinthModule[] = [
   healthModule,
   specModule,
+  accountsModule,
   credentialsModule,
   deploymentsModule,
   oauthIntegrationsModule,

@@ -1,4 +1,5 @@
 import type { PlinthModule } from '../module.js';
+import { credentialCaches } from './invalidation.js';
 import { credentialRoutes } from './routes.js';
 import { credentialSchemas } from './schemas.js';
 
@@ -6,6 +7,7 @@ export const credentialsModule: PlinthModule = {
   name: 'credentials',
   schemas: credentialSchemas,
   routes: credentialRoutes,
+  caches: credentialCaches,
   onReady(app) {
     const { verifiers } = app.services.credentials;
     app.credentialVerifiers.apiKey = verifiers.apiKey;

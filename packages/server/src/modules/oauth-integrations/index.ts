@@ -1,4 +1,5 @@
 import type { PlinthModule } from '../module.js';
+import { oauthIntegrationCaches } from './invalidation.js';
 import { oauthIntegrationRoutes } from './routes.js';
 import { oauthIntegrationSchemas } from './schemas.js';
 
@@ -6,4 +7,5 @@ export const oauthIntegrationsModule: PlinthModule = {
   name: 'oauth-integrations',
   schemas: oauthIntegrationSchemas,
   routes: oauthIntegrationRoutes,
+  caches: oauthIntegrationCaches,
 };

@@ -13,6 +13,7 @@ import * as rateLimits from './0011_rate_limits.js';
 import * as scimFullUser from './0012_scim_full_user.js';
 import * as embedSessionsCube from './0013_embed_sessions_cube.js';
 import * as appUserLivePage from './0014_app_user_live_page.js';
+import * as cacheTriggers from './0016_cache_triggers.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0012_scim_full_user': scimFullUser,
   '0013_embed_sessions_cube': embedSessionsCube,
   '0014_app_user_live_page': appUserLivePage,
+  '0016_cache_triggers': cacheTriggers,
 };
