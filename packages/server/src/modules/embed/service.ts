@@ -8,10 +8,7 @@ import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.
 import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
-import type { Catalog } from '../embed-tenants/external-user-repo.js';
-import { ExternalUserWrites } from '../embed-tenants/external-user-writes.js';
-import { isRetryable, transactionWithRetry } from '../embed-tenants/retry.js';
-import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
+import { isRetryable, transactionWithRetry, type AccountRef, type Catalog, type EmbedTenantService } from '../embed-tenants/public.js';
 import type { GroupService } from '../groups/service.js';
 import type { TenantSettingsService } from '../tenant-settings/service.js';
 import type { UserAttributeService } from '../user-attributes/service.js';
@@ -74,7 +71,7 @@ export class EmbedService {
       if (retried) settings = await this.checkContext(account.id, principal, request, trx);
       // Ephemeral users come only from here, so removing expired ones here keeps them bounded without a timer.
       if (request.user.kind === 'external' && request.user.ephemeralTtlSeconds !== undefined) {
-        await new ExternalUserWrites(trx).purgeExpired(account.id);
+        await this.deps.embedTenants.purgeExpiredUsers(account.id, trx);
       }
       const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true }, trx);
       const minted = internal
