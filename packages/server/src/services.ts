@@ -3,7 +3,7 @@ import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
 import { modules } from './modules/index.js';
-import type { ServiceContext, ServiceFactory, Services } from './modules/module.js';
+import type { PlinthModule, ServiceContext, ServiceFactory, Services } from './modules/module.js';
 import { keepFresh } from './store/account-caches.js';
 
 /**
@@ -13,14 +13,21 @@ import { keepFresh } from './store/account-caches.js';
  */
 export type { Services };
 
-/**
- * Builds every module's services, each once, a service before those whose factory reads it, then
- * keeps every module's caches fresh before the first request can fill them.
- */
+/** Builds every module's services, then keeps every module's caches fresh before the first request can fill them. */
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
+  const services = assembleServices(modules, { store, db: store.db, config, secrets });
+  await keepCachesFresh(store, services);
+  return services;
+}
+
+/**
+ * Calls every module's service factories once each. A factory reads the services it needs from
+ * `ctx.services`, which builds them first; a cycle fails here, at start-up.
+ */
+export function assembleServices(from: readonly PlinthModule[], base: Omit<ServiceContext, 'services'>): Services {
   const factories = new Map<string, ServiceFactory>();
-  for (const module of modules) {
+  for (const module of from) {
     for (const [name, factory] of Object.entries(module.services ?? {}) as [string, ServiceFactory][]) {
       if (factories.has(name)) throw new Error(`Two modules declare the service "${name}"`);
       factories.set(name, factory);
@@ -30,7 +37,7 @@ export async function createServices(store: Store, config: Config): Promise<Serv
   // Each service is a getter until it is built, then a plain property: a factory that keeps
   // `ctx.services` (as embed does) reads plain properties on the request path.
   const services = {} as Record<string, unknown>;
-  const ctx: ServiceContext = { store, db: store.db, config, secrets, services: services as unknown as Services };
+  const ctx: ServiceContext = { ...base, services: services as unknown as Services };
   for (const [name, factory] of factories) {
     Object.defineProperty(services, name, {
       enumerable: true,
@@ -49,7 +56,6 @@ export async function createServices(store: Store, config: Config): Promise<Serv
     });
   }
   for (const name of factories.keys()) void services[name];
-  await keepCachesFresh(store, ctx.services);
   return ctx.services;
 }
 
