@@ -97,7 +97,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     for (const schema of module.schemas ?? []) app.addSchema(schema);
   }
   for (const module of modules) {
-    await app.register(module.routes);
+    if (module.routes) await app.register(module.routes);
     module.onReady?.(app);
   }
   return app;

@@ -1,75 +1,66 @@
 import type { Config } from './config.js';
 import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
-import { ACCOUNT_WRITES, ACCOUNTS_CHANNEL, AccountService } from './modules/accounts/service.js';
-import { CredentialService } from './modules/credentials/service.js';
-import { watchCredentialChanges } from './modules/credentials/invalidation.js';
-import { DeploymentService } from './modules/deployments/service.js';
-import {
-  OAUTH_INTEGRATION_WRITES,
-  OAUTH_INTEGRATIONS_CHANNEL,
-  OAuthIntegrationService,
-} from './modules/oauth-integrations/service.js';
-import { keepFresh } from './store/account-caches.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
-import { UserService } from './modules/users/service.js';
-import { GroupService } from './modules/groups/service.js';
-import { UserAttributeService } from './modules/user-attributes/service.js';
-import { TenantSettingsService } from './modules/tenant-settings/service.js';
-import { LoginService } from './modules/login/service.js';
-import { TelemetryService } from './modules/telemetry/service.js';
-import { ScimService } from './modules/scim/service.js';
-import { createEmbedServices, type EmbedServices } from './modules/embed/services.js';
-import { RateLimitService } from './modules/rate-limits/service.js';
+import { modules } from './modules/index.js';
+import type { PlinthModule, ServiceContext, ServiceFactory, Services } from './modules/module.js';
+import { keepFresh } from './store/account-caches.js';
 
 /**
- * Every domain service, built once per process from the store and the config. Routes reach them
- * through `app.services`; services reach each other only through this object, never each other's
- * tables.
+ * Every domain service, by the name its module declares it under (PlinthModule.services), built
+ * once per process. Routes reach them through `app.services`; services reach each other only
+ * through this object, never each other's tables.
  */
-export interface Services {
-  accounts: AccountService;
-  credentials: CredentialService;
-  deployments: DeploymentService;
-  oauthIntegrations: OAuthIntegrationService;
-  users: UserService;
-  groups: GroupService;
-  userAttributes: UserAttributeService;
-  tenantSettings: TenantSettingsService;
-  login: LoginService;
-  telemetry: TelemetryService;
-  rateLimits: RateLimitService;
-  scim: ScimService;
-  embed: EmbedServices['embed'];
-  embedTenants: EmbedServices['embedTenants'];
-  embedProvisioning: EmbedServices['embedProvisioning'];
-}
+export type { Services };
 
+/** Builds every module's services, then keeps every module's caches fresh before the first request can fill them. */
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
-  const accounts = new AccountService(store.db);
-  await keepFresh(store, ACCOUNTS_CHANNEL, ACCOUNT_WRITES, accounts);
-  const credentials = new CredentialService(store.db);
-  await watchCredentialChanges(store, credentials);
-  const users = new UserService(store.db);
-  const groups = new GroupService(store.db, users);
-  const tenantSettings = new TenantSettingsService(store.db, config.maxExternalUsers);
-  const oauthIntegrations = new OAuthIntegrationService(store.db, secrets);
-  const rateLimits = new RateLimitService(store.db, config.signInDelayMs);
-  await keepFresh(store, OAUTH_INTEGRATIONS_CHANNEL, OAUTH_INTEGRATION_WRITES, oauthIntegrations.byId);
-  const core = {
-    accounts,
-    credentials,
-    deployments: new DeploymentService(store.db),
-    oauthIntegrations,
-    users,
-    groups,
-    userAttributes: new UserAttributeService(store.db, users),
-    tenantSettings,
-    scim: new ScimService(store.db, { users, groups, tenantSettings }),
-    login: new LoginService(store.db, credentials, users, rateLimits),
-    telemetry: new TelemetryService(store.db, rateLimits),
-    rateLimits,
-  };
-  return { ...core, ...(await createEmbedServices(store, secrets, config.maxExternalUsers, core)) };
+  const services = assembleServices(modules, { store, db: store.db, config, secrets });
+  await keepCachesFresh(store, services);
+  return services;
+}
+
+/**
+ * Calls every module's service factories once each. A factory reads the services it needs from
+ * `ctx.services`, which builds them first; a cycle fails here, at start-up.
+ */
+export function assembleServices(from: readonly PlinthModule[], base: Omit<ServiceContext, 'services'>): Services {
+  const factories = new Map<string, ServiceFactory>();
+  for (const module of from) {
+    for (const [name, factory] of Object.entries(module.services ?? {}) as [string, ServiceFactory][]) {
+      if (factories.has(name)) throw new Error(`Two modules declare the service "${name}"`);
+      factories.set(name, factory);
+    }
+  }
+  const building: string[] = [];
+  // Each service is a getter until it is built, then a plain property: a factory that keeps
+  // `ctx.services` (as embed does) reads plain properties on the request path.
+  const services = {} as Record<string, unknown>;
+  const ctx: ServiceContext = { ...base, services: services as unknown as Services };
+  for (const [name, factory] of factories) {
+    Object.defineProperty(services, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        if (building.includes(name)) throw new Error(`Services depend on each other in a cycle: ${[...building, name].join(' -> ')}`);
+        building.push(name);
+        try {
+          const value = factory(ctx);
+          Object.defineProperty(services, name, { value, enumerable: true, writable: true, configurable: true });
+          return value;
+        } finally {
+          building.pop();
+        }
+      },
+    });
+  }
+  for (const name of factories.keys()) void services[name];
+  return ctx.services;
+}
+
+async function keepCachesFresh(store: Store, services: Services): Promise<void> {
+  for (const module of modules) {
+    for (const { declaration, cache } of module.caches ?? []) await keepFresh(store, declaration, cache(services));
+  }
 }

@@ -1,4 +1,5 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
+import { openStore } from '../store/store.js';
 import { describeOnStores, TEST_BASE_DOMAIN } from '../test-support/server.js';
 
 describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
@@ -33,6 +34,39 @@ describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
     await server().store.db.updateTable('account').set({ custom_domain: domain }).where('id', '=', account.id).execute();
     server().services.accounts.forgetAll();
     expect((await me(domain, account.admin.apiKey)).statusCode).toBe(200);
+  });
+
+  it('a host whose account changes in this process is served the new way at once (the host cache is declared, not timed)', async () => {
+    const account = await server().newAccount();
+    const newHost = `${account.name}-renamed.${TEST_BASE_DOMAIN}`;
+    expect((await me(newHost, account.admin.apiKey)).statusCode).toBe(404);
+    expect((await me(`${account.name}.${TEST_BASE_DOMAIN}`, account.admin.apiKey)).statusCode).toBe(200);
+    await server().store.db.updateTable('account').set({ name: `${account.name}-renamed` }).where('id', '=', account.id).execute();
+    expect((await me(newHost, account.admin.apiKey)).statusCode).toBe(200);
+    expect((await me(`${account.name}.${TEST_BASE_DOMAIN}`, account.admin.apiKey)).statusCode).toBe(404);
+  });
+
+  it('a host that named no account names a new one at once', async () => {
+    const name = `later-${Date.now().toString(36)}`;
+    expect((await me(`${name}.${TEST_BASE_DOMAIN}`, 'none')).statusCode).toBe(404);
+    await server().services.accounts.create(name);
+    expect((await me(`${name}.${TEST_BASE_DOMAIN}`, 'none')).statusCode).toBe(401);
+  });
+
+  it.runIf(process.env.DATABASE_URL)('a custom domain mapped by another server reaches the account through NOTIFY', async () => {
+    const { store } = server();
+    if (store.kind !== 'postgres') return;
+    const account = await server().newAccount();
+    const domain = `elsewhere.${account.name}.example.org`;
+    expect((await me(domain, account.admin.apiKey)).statusCode).toBe(421);
+    const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 1 });
+    try {
+      await other.db.updateTable('account').set({ custom_domain: domain }).where('id', '=', account.id).execute();
+    } finally {
+      await other.close();
+    }
+    // Well under the cache's 5 s backstop: only the NOTIFY can make it pass.
+    await vi.waitFor(async () => expect((await me(domain, account.admin.apiKey)).statusCode).toBe(200), { timeout: 3_000, interval: 50 });
   });
 
   async function defaultAdminKey() {

@@ -1,4 +1,6 @@
 import type { PlinthModule } from './module.js';
+import { rateLimitsModule } from './rate-limits/index.js';
+import { accountsModule } from './accounts/index.js';
 import { credentialsModule } from './credentials/index.js';
 import { deploymentsModule } from './deployments/index.js';
 import { healthModule } from './health/index.js';
@@ -15,10 +17,15 @@ import { embedModule } from './embed/index.js';
 import { embedTenantsModule } from './embed-tenants/index.js';
 import { retentionModule } from './retention/index.js';
 
-/** Every domain module the server serves. A new module adds one line here. */
+/**
+ * Every domain module the server serves. A new module adds one line here; its services, routes,
+ * caches and tables come with it (module.ts).
+ */
 export const modules: PlinthModule[] = [
   healthModule,
   specModule,
+  accountsModule,
+  rateLimitsModule,
   credentialsModule,
   deploymentsModule,
   oauthIntegrationsModule,

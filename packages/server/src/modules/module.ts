@@ -2,15 +2,63 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { PlinthApp } from '../app.js';
 import type { JobKind } from '../jobs/kind.js';
+import type { Config } from '../config.js';
+import type { SecretBox } from '../lib/secrets.js';
+import type { AccountScopedCache } from '../store/account-caches.js';
+import type { CacheDeclaration } from '../store/cache-declaration.js';
+import type { Database } from '../store/schema.js';
+import type { Store } from '../store/store.js';
 
-/** What a domain module contributes to the app: its shared schemas and its routes. */
+/**
+ * What a domain module contributes to the server, all declared here so that adding a module is
+ * adding it to `modules/index.ts` and nothing else: its services, schemas, routes, caches and the
+ * tables it owns (its migrations stay in `store/migrations`, numbered in one sequence).
+ */
 export interface PlinthModule {
   name: string;
+  /**
+   * The services it offers, by the name they have on `app.services`. Each factory gets the store,
+   * the config, the secret box and every other module's services (`ctx.services.users`): a service
+   * another one uses is built first, on demand, and a cycle fails at start-up.
+   */
+  services?: ServiceFactories;
   /** Component schemas with `$id`, registered at the root so any route and the spec can refer to them. */
   schemas?: TSchema[];
-  routes: FastifyPluginAsync;
+  /** Absent for a module that serves no route of its own (accounts, rate limits). */
+  routes?: FastifyPluginAsync;
   /** Wiring that needs the finished app, e.g. registering a credential verifier. */
   onReady?: (app: PlinthApp) => void;
   /** Kinds of background work the module's handlers run (see jobs/kind.ts); one runner per process runs them all. */
   jobs?: JobKind[];
+  /** The per-process caches this module keeps, each kept fresh as its declaration says (see `keepFresh`). */
+  caches?: ModuleCache[];
+  /** The tables it owns: each table of the migrated database belongs to exactly one module (tables.test.ts). */
+  tables?: readonly (keyof Database)[];
+}
+
+/** What a service factory is given. */
+export interface ServiceContext {
+  store: Store;
+  db: Store['db'];
+  config: Config;
+  secrets: SecretBox;
+  /** Every module's services; reading one builds it if it is not built yet. */
+  services: Services;
+}
+
+/**
+ * Every domain service by its name on `app.services`. Each module adds its own services to this
+ * interface (`declare module '../module.js' { interface Services { users: UserService } }`) next to
+ * their factories, so the type needs no central list either.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Services {}
+
+export type ServiceFactories = { [K in keyof Services]?: (ctx: ServiceContext) => Services[K] };
+export type ServiceFactory = (ctx: ServiceContext) => unknown;
+
+/** A cache declaration and the cache it keeps fresh, found among the built services. */
+export interface ModuleCache {
+  declaration: CacheDeclaration;
+  cache: (services: Services) => AccountScopedCache;
 }

@@ -1,5 +1,5 @@
+import type { CacheDeclaration } from './cache-declaration.js';
 import type { Store } from './store.js';
-import type { WatchedWrites } from './write-watch.js';
 
 /** A per-process cache of answers that belong to accounts. */
 export interface AccountScopedCache {
@@ -8,14 +8,18 @@ export interface AccountScopedCache {
 }
 
 /**
- * Keeps a cache honest across every server on the database: a watched write in this process
- * empties it at once, and a NOTIFY on `channel` (sent on commit by a trigger with the account id
- * as payload) empties that account's entries in every process. A lost LISTEN connection empties
+ * Keeps a cache honest across every server on the database, as its declaration says: a watched
+ * write in this process forgets the accounts it wrote at once (everything when the statement does
+ * not tell), and a NOTIFY on the declared channel (sent on commit by the generic trigger, with the
+ * account id as payload) forgets that account in every process. A lost LISTEN connection empties
  * everything, since messages may have been missed.
  */
-export async function keepFresh(store: Store, channel: string, writes: WatchedWrites, cache: AccountScopedCache): Promise<void> {
-  store.watchWrites(writes, () => cache.forgetAll());
-  await store.listen(channel, (payload) => {
+export async function keepFresh(store: Store, declaration: CacheDeclaration, cache: AccountScopedCache): Promise<void> {
+  store.watchWrites(declaration.tables, (accounts) => {
+    if (accounts === 'all') cache.forgetAll();
+    else for (const accountId of accounts) cache.forgetAccount(accountId);
+  });
+  await store.listen(declaration.channel, (payload) => {
     const accountId = Number(payload);
     if (payload === null || payload === '' || !Number.isInteger(accountId)) cache.forgetAll();
     else cache.forgetAccount(accountId);

@@ -5,7 +5,7 @@ import { PGliteDialect } from './pglite-dialect.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import { preparingPool } from './prepared.js';
 import { inContext } from './transaction.js';
-import { WriteWatchPlugin, type WatchedWrites } from './write-watch.js';
+import { WriteWatchPlugin, type ChangedAccounts, type WatchedWrites } from './write-watch.js';
 import type { Database } from './schema.js';
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -22,8 +22,8 @@ export interface Store {
    * been missed, so whatever they would have invalidated must be treated as stale.
    */
   listen(channel: string, onMessage: (payload: string | null) => void): Promise<void>;
-  /** Calls `onWrite` right after this process updates or deletes the watched rows. */
-  watchWrites(writes: WatchedWrites, onWrite: () => void): void;
+  /** Calls `onWrite` with the accounts written right after this process writes the watched rows. */
+  watchWrites(writes: WatchedWrites, onWrite: (accounts: ChangedAccounts) => void): void;
   close(): Promise<void>;
 }
 

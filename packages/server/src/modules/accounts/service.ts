@@ -3,19 +3,16 @@ import { sql, type Kysely } from 'kysely';
 import type { AccountRow, Database } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 
+/** A backstop only: ACCOUNTS_CACHE forgets hosts the moment an account is created or changed. */
 const CACHE_MS = 5_000;
-
-/** What a change to these columns can alter about the account a host names; mirrored by migration 0010's trigger. */
-export const ACCOUNT_WRITES = { account: ['disabled_at', 'name', 'custom_domain'] } as const;
-export const ACCOUNTS_CHANNEL = 'plinth_accounts';
 
 /** A host this server does not serve: with a base domain set, a name that is none of its hosts. */
 export const UNKNOWN_HOST = 'unknown-host';
 export type HostLookup = AccountRow | null | typeof UNKNOWN_HOST;
 
 /**
- * Accounts (tenants). Host lookups are cached for a few seconds because every request makes one;
- * an account's name and domain change rarely and the cache is per process only.
+ * Accounts (tenants). Host lookups are cached because every request makes one; an account's name
+ * and domain change rarely, and any change forgets them (ACCOUNTS_CACHE).
  */
 export class AccountService {
   private readonly byHost = new Map<string, { account: HostLookup; at: number }>();

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { expect, it, vi } from 'vitest';
 import { openStore } from '../../store/store.js';
 import { describeOnStores } from '../../test-support/server.js';
+import { scimClient } from '../scim/scim-test-client.js';
+import { CredentialRepo } from './repo.js';
 
 /**
  * Verified credentials are cached for a few seconds; these tests prove the cache never honours a
@@ -67,5 +69,57 @@ describeOnStores('verified-credential cache', (server) => {
     await server().store.db.updateTable('api_key').set({ revoked_at: new Date() }).where('id', '=', account.member.apiKeyId).execute();
     expect((await probe(other, `Api-Key ${other.admin.apiKey}`)).status).toBe(200);
     expect((await probe(account, `Api-Key ${account.member.apiKey}`)).status).toBe(401);
+  });
+
+  /** How often a key had to be looked up in the store rather than found in the cache. */
+  const storeLookups = () => vi.spyOn(CredentialRepo.prototype, 'findApiKeyByHash');
+
+  it("one account's SCIM sync keeps another account's verified keys cached", async () => {
+    const syncing = await scimClient(await server().newAccount());
+    const other = await server().newAccount();
+    const user = await syncing.createUser();
+    expect((await probe(other, `Api-Key ${other.admin.apiKey}`)).status).toBe(200);
+    const lookups = storeLookups();
+    try {
+      const deactivated = await syncing.patch(`/Users/${user.id}`, [{ op: 'replace', path: 'active', value: false }]);
+      expect(deactivated.status, deactivated.text).toBe(200);
+      expect((await probe(other, `Api-Key ${other.admin.apiKey}`)).status).toBe(200);
+      expect(lookups).not.toHaveBeenCalled();
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it('a raw SQL write in this process forgets at once, even when it does not name the account', async () => {
+    const account = await server().newAccount();
+    const other = await server().newAccount();
+    expect((await probe(account, `Api-Key ${account.member.apiKey}`)).status).toBe(200);
+    expect((await probe(other, `Api-Key ${other.member.apiKey}`)).status).toBe(200);
+    await sql`update api_key set revoked_at = now() where id = ${account.member.apiKeyId}`.execute(server().store.db);
+    expect((await probe(account, `Api-Key ${account.member.apiKey}`)).status).toBe(401);
+    // The statement named no account: every account's entries went, so the other key is looked up again, and still works.
+    const lookups = storeLookups();
+    try {
+      expect((await probe(other, `Api-Key ${other.member.apiKey}`)).status).toBe(200);
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
+  });
+
+  it("a raw SQL write pinned to one account leaves another account's keys cached", async () => {
+    const account = await server().newAccount();
+    const other = await server().newAccount();
+    expect((await probe(account, `Api-Key ${account.member.apiKey}`)).status).toBe(200);
+    expect((await probe(other, `Api-Key ${other.member.apiKey}`)).status).toBe(200);
+    const lookups = storeLookups();
+    try {
+      await sql`update api_key set revoked_at = now() where account_id = ${account.id} and id = ${account.member.apiKeyId}`.execute(server().store.db);
+      expect((await probe(account, `Api-Key ${account.member.apiKey}`)).status).toBe(401);
+      expect((await probe(other, `Api-Key ${other.member.apiKey}`)).status).toBe(200);
+      expect(lookups).toHaveBeenCalledTimes(1);
+    } finally {
+      lookups.mockRestore();
+    }
   });
 });

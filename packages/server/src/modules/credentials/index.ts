@@ -1,11 +1,22 @@
-import type { PlinthModule } from '../module.js';
+import type { PlinthModule, ServiceContext } from '../module.js';
+import { CredentialService } from './service.js';
+import { credentialCaches } from './invalidation.js';
 import { credentialRoutes } from './routes.js';
 import { credentialSchemas } from './schemas.js';
 
+declare module '../module.js' {
+  interface Services {
+    credentials: CredentialService;
+  }
+}
+
 export const credentialsModule: PlinthModule = {
   name: 'credentials',
+  services: { credentials: ({ db }: ServiceContext) => new CredentialService(db) },
+  tables: ['api_key', 'access_token', 'scim_token'],
   schemas: credentialSchemas,
   routes: credentialRoutes,
+  caches: credentialCaches,
   onReady(app) {
     const { verifiers } = app.services.credentials;
     app.credentialVerifiers.apiKey = verifiers.apiKey;

@@ -1,12 +1,19 @@
-import { keepFresh } from '../../store/account-caches.js';
-import type { Store } from '../../store/store.js';
-import type { CredentialService } from './service.js';
-import { CREDENTIAL_WRITES } from './verify.js';
+import type { CacheDeclaration } from '../../store/cache-declaration.js';
+import type { ModuleCache } from '../module.js';
 
-/** Channel of migration 0002's triggers. */
-export const CREDENTIALS_CHANNEL = 'plinth_credentials';
+/**
+ * What a change can take away from a verified credential (revocation, deletion, a user
+ * deactivated, demoted, moved or deleted, a key's scope changed), wherever it comes from.
+ */
+export const CREDENTIALS_CACHE: CacheDeclaration = {
+  channel: 'plinth_credentials',
+  tables: {
+    api_key: { updates: ['revoked_at', 'role', 'deployment_ids', 'user_id', 'key_hash'] },
+    access_token: { updates: ['revoked_at', 'expires_at', 'token_hash', 'user_id'] },
+    scim_token: { updates: ['revoked_at', 'token_hash'] },
+    app_user: { updates: ['active', 'role', 'account_id'] },
+  },
+};
 
 /** The verified-credential cache forgets an account the moment anything could take a credential away. */
-export function watchCredentialChanges(store: Store, credentials: CredentialService): Promise<void> {
-  return keepFresh(store, CREDENTIALS_CHANNEL, CREDENTIAL_WRITES, credentials.verifiers);
-}
+export const credentialCaches: ModuleCache[] = [{ declaration: CREDENTIALS_CACHE, cache: (services) => services.credentials.verifiers }];

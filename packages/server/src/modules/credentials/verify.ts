@@ -10,14 +10,6 @@ const TOUCH_EVERY_MS = 60_000;
 const CACHE_MS = 5_000;
 const CACHE_MAX_ENTRIES = 100_000;
 
-/** What a change to these columns can take away from a credential; mirrored by migration 0002's triggers. */
-export const CREDENTIAL_WRITES = {
-  api_key: ['revoked_at', 'role', 'deployment_ids', 'user_id', 'key_hash'],
-  access_token: ['revoked_at', 'expires_at', 'token_hash', 'user_id'],
-  scim_token: ['revoked_at', 'token_hash'],
-  app_user: ['active', 'role', 'account_id'],
-} as const;
-
 interface CachedPrincipal {
   principal: Principal;
   /** When an access token itself expires; the cache never outlives it. */

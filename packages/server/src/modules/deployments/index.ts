@@ -1,5 +1,18 @@
-import type { PlinthModule } from '../module.js';
+import type { PlinthModule, ServiceContext } from '../module.js';
 import { deploymentRoutes } from './routes.js';
 import { deploymentSchemas } from './schemas.js';
+import { DeploymentService } from './service.js';
 
-export const deploymentsModule: PlinthModule = { name: 'deployments', schemas: deploymentSchemas, routes: deploymentRoutes };
+declare module '../module.js' {
+  interface Services {
+    deployments: DeploymentService;
+  }
+}
+
+export const deploymentsModule: PlinthModule = {
+  name: 'deployments',
+  services: { deployments: ({ db }: ServiceContext) => new DeploymentService(db) },
+  tables: ['deployment'],
+  schemas: deploymentSchemas,
+  routes: deploymentRoutes,
+};

@@ -1,11 +1,20 @@
-import { keepFresh } from '../../store/account-caches.js';
-import type { Store } from '../../store/store.js';
-import { EMBED_LOOKUP_WRITES, type EmbedLookups } from './lookups.js';
+import type { CacheDeclaration } from '../../store/cache-declaration.js';
+import type { ModuleCache } from '../module.js';
 
-/** Channel of migration 0007's triggers. */
-export const EMBED_LOOKUPS_CHANNEL = 'plinth_embed_lookups';
+/**
+ * What can make a remembered lookup wrong: a deployment, a group or attribute name going away or
+ * changing, and any change of the settings (a new account's settings row included). Only what
+ * exists is remembered, so a new deployment, group or attribute changes nothing.
+ */
+export const EMBED_LOOKUPS_CACHE: CacheDeclaration = {
+  channel: 'plinth_embed_lookups',
+  tables: {
+    deployment: { updates: ['id', 'account_id'] },
+    tenant_settings: { updates: ['use_creator_mode', 'show_dashboard_chat', 'bulk_action_limit', 'embedding_enabled'], inserts: true },
+    user_group: { updates: ['id', 'name', 'account_id'] },
+    user_attribute: { updates: ['id', 'name', 'type', 'account_id'] },
+  },
+};
 
 /** The embedding lookups forget an account the moment a deployment, setting or catalog name changes. */
-export function watchEmbedLookupChanges(store: Store, lookups: EmbedLookups): Promise<void> {
-  return keepFresh(store, EMBED_LOOKUPS_CHANNEL, EMBED_LOOKUP_WRITES, lookups);
-}
+export const embedTenantCaches: ModuleCache[] = [{ declaration: EMBED_LOOKUPS_CACHE, cache: (services) => services.embedTenants.lookups }];

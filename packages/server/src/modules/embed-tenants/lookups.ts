@@ -8,14 +8,6 @@ import type { UserAttributeService } from '../user-attributes/service.js';
 const CACHE_MS = 5_000;
 const MAX_ACCOUNTS = 10_000;
 
-/** What a change to these columns can make a cached answer wrong; mirrored by migration 0007's triggers (tenant_settings: 0013's). */
-export const EMBED_LOOKUP_WRITES = {
-  deployment: ['id', 'account_id'],
-  tenant_settings: ['use_creator_mode', 'show_dashboard_chat', 'bulk_action_limit', 'embedding_enabled'],
-  user_group: ['id', 'name', 'account_id'],
-  user_attribute: ['id', 'name', 'type', 'account_id'],
-} as const;
-
 export interface NamedGroup {
   id: number;
   name: string;
@@ -43,7 +35,7 @@ export interface LookupServices {
  * What every session asks and almost never changes: the deployment exists, the account's settings,
  * the ids of tenant-wide group and attribute names. Answers come from the owning services and are
  * kept per account until a write in this process or a NOTIFY from any process says they may have
- * changed. Only what exists is remembered, so a name or deployment created a moment ago is never
+ * changed (see EMBED_LOOKUPS_CACHE). Only what exists is remembered, so a name or deployment created a moment ago is never
  * missed. A lookup that was under way when the account was forgotten is not kept.
  */
 export class EmbedLookups {

@@ -8,6 +8,7 @@ import { attributeTypeLabel, parseDefaultValue } from '../user-attributes/servic
 import { ExternalUserRepo } from './external-user-repo.js';
 import { ExternalUsers } from './external-users.js';
 import type { EmbedLookups } from './lookups.js';
+import { mintForExistingUser, type ExistingUserSession } from './page-view.js';
 import { EmbedTenantRepo, type AttributeDefinitionRow } from './repo.js';
 import { assertNoDuplicates, cannotChangeType, EMBED_TENANT_NAME, EMBED_TENANT_NAME_RULE } from './rules.js';
 
@@ -77,6 +78,14 @@ export class EmbedTenantService {
     if (this.knownTenants.size >= 10_000) this.knownTenants.clear();
     this.knownTenants.set(key, found);
     return found;
+  }
+
+  /**
+   * A known user's page view in one statement (page-view.ts): false when the user is new, changed
+   * meanwhile or ephemeral, and the caller must take the locking path.
+   */
+  mintPageView(session: ExistingUserSession, db: Executor = this.db): Promise<boolean> {
+    return mintForExistingUser(db, session);
   }
 
   /** The embed tenant if this process has seen it committed: a session can then be minted without creating it. */

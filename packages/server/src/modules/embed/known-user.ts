@@ -1,10 +1,8 @@
 import { hashCredential } from '../../lib/secrets.js';
 import type { Principal } from '../../http/principal.js';
 import type { Executor } from '../../store/executor.js';
-import type { Catalog } from '../embed-tenants/external-user-repo.js';
-import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
+import type { AccountRef, Catalog, EmbedTenantService } from '../embed-tenants/public.js';
 import type { TenantSettings } from '../tenant-settings/service.js';
-import { mintForExistingUser } from './one-statement.js';
 import type { SessionRequest } from './request.js';
 import { SESSION_EXCHANGE_WINDOW_MS } from './tokens.js';
 
@@ -18,7 +16,7 @@ export interface Mint {
 
 /**
  * A page view of a kept external user this process has seen, in an embed tenant it knows, without
- * definitions: one statement (see one-statement.ts). False when the full path must run instead.
+ * definitions: one statement (EmbedTenantService.mintPageView). False when the full path must run instead.
  */
 export async function mintForKnownUser(db: Executor, embedTenants: EmbedTenantService, mint: Mint): Promise<boolean> {
   const { account, principal, request, settings, sessionId } = mint;
@@ -31,7 +29,7 @@ export async function mintForKnownUser(db: Executor, embedTenants: EmbedTenantSe
   const resolved = await users.resolve(change, users.catalogs(account.id, tenant.id, db));
   const catalog: Catalog = request.creatorMode ? 'tenant' : 'account';
   const groupNames = change.groups[catalog];
-  return mintForExistingUser(db, {
+  return embedTenants.mintPageView({
     accountId: account.id,
     tenantId: tenant.id,
     externalId: change.externalId,
@@ -48,7 +46,7 @@ export async function mintForKnownUser(db: Executor, embedTenants: EmbedTenantSe
       showDashboardChat: request.showDashboardChat ?? null,
       exchangeBy: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
     },
-  });
+  }, db);
 }
 
 /** The claims that do not depend on the user. */

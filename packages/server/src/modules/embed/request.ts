@@ -1,7 +1,5 @@
 import { badRequest } from '../../http/errors.js';
-import type { ExternalUserChange } from '../embed-tenants/external-users.js';
-import { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId } from '../embed-tenants/rules.js';
-import type { Definitions } from '../embed-tenants/service.js';
+import { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId, type Definitions, type ExternalUserChange } from '../embed-tenants/public.js';
 import { withoutNulls, type EmbedThemeOverrides } from './omitted.js';
 import type { GenerateSessionInput } from './schemas.js';
 import { TOKEN_LIFETIME_SECONDS } from './tokens.js';

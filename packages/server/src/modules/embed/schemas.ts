@@ -3,7 +3,7 @@ import { StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
 import { MAX_GROUP_NAME } from '../groups/service.js';
 import { ATTRIBUTE_NAME } from '../user-attributes/check.js';
-import { GroupNames } from '../embed-tenants/schemas.js';
+import { GroupNames } from '../embed-tenants/public.js';
 
 const AttributeType = StringEnum(['string', 'number', 'string_array', 'number_array']);
 

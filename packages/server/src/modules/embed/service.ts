@@ -8,9 +8,8 @@ import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.
 import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 import type { DeploymentService } from '../deployments/service.js';
-import type { Catalog } from '../embed-tenants/external-user-repo.js';
 import { isRetryable, transactionWithRetry } from '../../store/transaction.js';
-import type { AccountRef, EmbedTenantService } from '../embed-tenants/service.js';
+import type { AccountRef, Catalog, EmbedTenantService } from '../embed-tenants/public.js';
 import type { GroupService } from '../groups/service.js';
 import type { TenantSettingsService } from '../tenant-settings/service.js';
 import type { UserAttributeService } from '../user-attributes/service.js';

@@ -1,9 +1,22 @@
-import type { PlinthModule } from '../module.js';
+import type { PlinthModule, ServiceContext } from '../module.js';
+import { OAuthIntegrationService } from './service.js';
+import { oauthIntegrationCaches } from './invalidation.js';
 import { oauthIntegrationRoutes } from './routes.js';
 import { oauthIntegrationSchemas } from './schemas.js';
 
+declare module '../module.js' {
+  interface Services {
+    oauthIntegrations: OAuthIntegrationService;
+  }
+}
+
 export const oauthIntegrationsModule: PlinthModule = {
   name: 'oauth-integrations',
+  services: {
+    oauthIntegrations: ({ db, secrets }: ServiceContext) => new OAuthIntegrationService(db, secrets),
+  },
+  tables: ['oauth_integration'],
   schemas: oauthIntegrationSchemas,
   routes: oauthIntegrationRoutes,
+  caches: oauthIntegrationCaches,
 };

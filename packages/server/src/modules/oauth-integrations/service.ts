@@ -13,18 +13,12 @@ const INTEGRATIONS = byId('oauth-integrations');
 
 export type OAuthIntegrationView = Static<typeof OAuthIntegration>;
 
-/** Every column: any update or delete can change what a read returns (migration 0008's trigger). */
-export const OAUTH_INTEGRATION_WRITES = {
-  oauth_integration: ['name', 'type', 'auth_url', 'token_url', 'client_id', 'client_secret_encrypted', 'redirect_uri', 'config', 'scopes', 'updated_at', 'account_id'],
-} as const;
-export const OAUTH_INTEGRATIONS_CHANNEL = 'plinth_oauth_integrations';
-
 /** OAuth integrations (sections 2.1, 4.1). An id of another account is as missing as an unknown one. */
 export class OAuthIntegrationService {
   private readonly repo: OAuthIntegrationRepo;
   /**
    * Integrations are configuration: read on every OAuth flow, changed rarely. Reads by id are kept
-   * until a change anywhere empties the account's entries (see services.ts, keepFresh).
+   * until a change anywhere empties the account's entries (see OAUTH_INTEGRATIONS_CACHE).
    */
   readonly byId = new AccountKeyedCache<number, OAuthIntegrationView>();
 

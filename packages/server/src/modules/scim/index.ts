@@ -1,13 +1,21 @@
 import { setErrorRenderer } from '../../http/error-handler.js';
-import type { PlinthModule } from '../module.js';
+import type { PlinthModule, ServiceContext } from '../module.js';
+import { ScimService } from './service.js';
 import { ScimBulkRequest, ScimBulkResponse } from './bulk.js';
 import { ScimResourceType, ScimResourceTypeList, ScimSchema, ScimSchemaList, ScimServiceProviderConfig } from './discovery.js';
 import { renderScimError } from './errors.js';
 import { scimRoutes } from './routes.js';
 import { ScimError, ScimGroup, ScimGroupList, ScimPatchOp, ScimResourceList, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
 
+declare module '../module.js' {
+  interface Services {
+    scim: ScimService;
+  }
+}
+
 export const scimModule: PlinthModule = {
   name: 'scim',
+  services: { scim: ({ db, services }: ServiceContext) => new ScimService(db, services) },
   schemas: [
     ScimError, ScimUser, ScimGroup, ScimUserList, ScimGroupList, ScimPatchOp, ScimSearchRequest,
     ScimBulkRequest, ScimBulkResponse, ScimServiceProviderConfig, ScimResourceType, ScimSchema,

@@ -1,6 +1,19 @@
-import type { PlinthModule } from '../module.js';
+import type { PlinthModule, ServiceContext } from '../module.js';
 import { telemetryRoutes } from './routes.js';
 import { telemetrySchemas } from './schemas.js';
+import { TelemetryService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    telemetry: TelemetryService;
+  }
+}
 
 /** Anonymous usage telemetry of the command-line client (issue 5). */
-export const telemetryModule: PlinthModule = { name: 'telemetry', schemas: telemetrySchemas, routes: telemetryRoutes };
+export const telemetryModule: PlinthModule = {
+  name: 'telemetry',
+  services: { telemetry: ({ db, services }: ServiceContext) => new TelemetryService(db, services.rateLimits) },
+  tables: ['telemetry_event'],
+  schemas: telemetrySchemas,
+  routes: telemetryRoutes,
+};

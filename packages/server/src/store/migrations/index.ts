@@ -14,6 +14,7 @@ import * as scimFullUser from './0012_scim_full_user.js';
 import * as embedSessionsCube from './0013_embed_sessions_cube.js';
 import * as appUserLivePage from './0014_app_user_live_page.js';
 import * as jobs from './0015_jobs.js';
+import * as cacheTriggers from './0016_cache_triggers.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0013_embed_sessions_cube': embedSessionsCube,
   '0014_app_user_live_page': appUserLivePage,
   '0015_jobs': jobs,
+  '0016_cache_triggers': cacheTriggers,
 };

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import { PREPARED } from '../../store/prepared.js';
-import { catalogTables, type Catalog, type ProfileWrite } from '../embed-tenants/external-user-repo.js';
-import type { EmbedClaims } from './tokens.js';
+import { catalogTables, type Catalog, type ProfileWrite } from './external-user-repo.js';
 
 /** A page view of a known external user: everything generate-session writes, names already resolved. */
 export interface ExistingUserSession {
@@ -14,7 +13,8 @@ export interface ExistingUserSession {
   /** Replaces the memberships when present (2.7); `groupNames` are then the claim, sorted. */
   groups?: { ids: number[]; names: string[] } | undefined;
   values: Array<{ attributeId: number; value: unknown }>;
-  claims: Omit<EmbedClaims, 'user' | 'groups' | 'userAttributes'>;
+  /** The session's claims apart from `user`, `groups` and `userAttributes`, which this statement adds. */
+  claims: object;
   session: {
     hash: string;
     apiKeyId: number | null;
@@ -26,7 +26,8 @@ export interface ExistingUserSession {
 }
 
 /**
- * The common case of generate-session in one statement, so without a transaction: the user's row
+ * The common case of generate-session in one statement, kept beside the external-user writers
+ * whose invariant it relies on, so without a transaction: the user's row
  * is updated only if it is still the version this statement's snapshot saw (same xmin). Every
  * writer of a user's memberships and values updates that row first, so an unchanged version
  * means the snapshot holds the user's latest state (an ephemeral user is left to the locking path), and replacing, reading it back for the claims

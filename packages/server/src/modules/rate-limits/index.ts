@@ -1,0 +1,15 @@
+import type { PlinthModule, ServiceContext } from '../module.js';
+import { RateLimitService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    rateLimits: RateLimitService;
+  }
+}
+
+/** Rate limits shared by every replica: no routes, used by login and telemetry. */
+export const rateLimitsModule: PlinthModule = {
+  name: 'rate-limits',
+  services: { rateLimits: ({ db, config }: ServiceContext) => new RateLimitService(db, config.signInDelayMs) },
+  tables: ['rate_limit'],
+};
