@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -51,11 +50,11 @@ describeOnStores('deployments (minimal)', (server) => {
   describe('authorisation', () => {
     const existing = async (account: TestAccount) => ({ url: `/api/v1/deployments/${(await create(account, { name: 'd' })).body.id}` });
     authorizationSuite(server, [
-      { operation: 'createDeployment', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201,
+      { operation: 'createDeployment', method: 'POST',  successStatus: 201,
         targetsResource: false, prepare: async () => ({ url: '/api/v1/deployments', body: { name: 'd' } }) },
-      { operation: 'getDeployments', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
+      { operation: 'getDeployments', method: 'GET',  targetsResource: false,
         prepare: async () => ({ url: '/api/v1/deployments' }) },
-      { operation: 'getDeployment', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: existing },
+      { operation: 'getDeployment', method: 'GET',  prepare: existing },
     ]);
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_ONLY } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { embedAccount, type EmbedAccount } from '../embed/test-fixtures.js';
@@ -203,26 +202,25 @@ describeOnStores('embed tenants', (server) => {
       return seeded(embed);
     };
     const base = `/api/v1/embed-tenants/${TENANT}`;
-    const admin = { kinds: API_KEY_ONLY, role: 'admin' as const };
     authorizationSuite(server, [
-      { operation: 'getGroups', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/groups` }) },
-      { operation: 'getUserAttributes', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/user-attributes` }) },
-      { operation: 'listEmbedTenantUsers', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/users` }) },
-      { operation: 'getEmbedTenantUser', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/users/ann` }) },
+      { operation: 'getGroups', method: 'GET', prepare: async (a) => (await tenantWith(a), { url: `${base}/groups` }) },
+      { operation: 'getUserAttributes', method: 'GET', prepare: async (a) => (await tenantWith(a), { url: `${base}/user-attributes` }) },
+      { operation: 'listEmbedTenantUsers', method: 'GET', prepare: async (a) => (await tenantWith(a), { url: `${base}/users` }) },
+      { operation: 'getEmbedTenantUser', method: 'GET', prepare: async (a) => (await tenantWith(a), { url: `${base}/users/ann` }) },
       {
-        operation: 'deleteEmbedTenantGroup', method: 'DELETE', ...admin, successStatus: 200,
+        operation: 'deleteEmbedTenantGroup', method: 'DELETE', successStatus: 200,
         prepare: async (a) => ({ url: `${base}/groups/${(await tenantWith(a)).groups[0].id}` }),
       },
       {
-        operation: 'deleteEmbedTenantUserAttribute', method: 'DELETE', ...admin, successStatus: 200,
+        operation: 'deleteEmbedTenantUserAttribute', method: 'DELETE', successStatus: 200,
         prepare: async (a) => ({ url: `${base}/user-attributes/${(await tenantWith(a)).attributes[0].id}` }),
       },
       {
-        operation: 'provisionEmbedUser', method: 'POST', ...admin, targetsResource: false,
+        operation: 'provisionEmbedUser', method: 'POST', targetsResource: false,
         prepare: async () => ({ url: `${base}/user`, body: { externalId: 'zed' } }),
       },
       {
-        operation: 'provisionEmbedUsers', method: 'POST', ...admin, targetsResource: false,
+        operation: 'provisionEmbedUsers', method: 'POST', targetsResource: false,
         prepare: async () => ({ url: `${base}/users`, body: { users: [{ externalId: 'zed' }] } }),
       },
     ]);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -114,29 +113,29 @@ describeOnStores('groups admin', (server) => {
     const groupUrl = async (account: TestAccount) => ({ url: `/api/v1/user-groups/${(await aGroup(account)).id}` });
     authorizationSuite(server, [
       {
-        operation: 'createUserGroup', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
+        operation: 'createUserGroup', method: 'POST',  successStatus: 201, targetsResource: false,
         prepare: async () => ({ url: '/api/v1/user-groups', body: { name: `g-${Math.random().toString(36).slice(2)}` } }),
       },
-      { operation: 'listGroups', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/user-groups' }) },
-      { operation: 'getUserGroup', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: groupUrl },
+      { operation: 'listGroups', method: 'GET',  targetsResource: false, prepare: async () => ({ url: '/api/v1/user-groups' }) },
+      { operation: 'getUserGroup', method: 'GET',  prepare: groupUrl },
       {
-        operation: 'updateUserGroup', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
+        operation: 'updateUserGroup', method: 'PATCH', 
         prepare: async (account) => ({ ...(await groupUrl(account)), body: { description: 'changed' } }),
       },
       {
-        operation: 'deleteGroup', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 200,
+        operation: 'deleteGroup', method: 'DELETE',  successStatus: 200,
         prepare: async (account) => ({ url: `/api/v1/groups/${(await aGroup(account)).id}` }),
       },
       {
-        operation: 'addGroupMembers', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
+        operation: 'addGroupMembers', method: 'POST',  successStatus: 204,
         prepare: async (account) => ({ url: `${(await groupUrl(account)).url}/members`, body: { userIds: [account.member.id] } }),
       },
       {
-        operation: 'listGroupMembers', method: 'GET', kinds: PLATFORM_CREDENTIALS,
+        operation: 'listGroupMembers', method: 'GET', 
         prepare: async (account) => ({ url: `${(await groupUrl(account)).url}/members` }),
       },
       {
-        operation: 'removeGroupMember', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
+        operation: 'removeGroupMember', method: 'DELETE',  successStatus: 204,
         prepare: async (account) => {
           const group = await aGroup(account);
           await server().services.groups.addMembers(account.id, group.id, [account.member.id]);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -114,13 +113,13 @@ describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
 
   describe('authorisation', () => {
     authorizationSuite(server, [
-      { operation: 'getWhoAmI', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/auth/whoami' }) },
+      { operation: 'getWhoAmI', method: 'GET',  targetsResource: false, prepare: async () => ({ url: '/api/v1/auth/whoami' }) },
       {
-        operation: 'setUserPassword', method: 'PUT', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
+        operation: 'setUserPassword', method: 'PUT',  successStatus: 204,
         prepare: async (account) => ({ url: `/api/v1/users/${account.member.id}/password`, body: { password: 'long enough password' } }),
       },
       {
-        operation: 'createUserInvite', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201,
+        operation: 'createUserInvite', method: 'POST',  successStatus: 201,
         prepare: async (account) => ({ url: `/api/v1/users/${account.member.id}/invites` }),
       },
     ]);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../store/store.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -149,21 +148,21 @@ describeOnStores('oauth integrations', (server) => {
   describe('authorisation', () => {
     const existing = async (account: TestAccount) => ({ url: `/api/v1/oauth-integrations/${(await createIntegration(account)).id}` });
     authorizationSuite(server, [
-      { operation: 'getOAuthIntegration', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: existing },
+      { operation: 'getOAuthIntegration', method: 'GET',  prepare: existing },
       {
-        operation: 'listOAuthIntegrations', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
+        operation: 'listOAuthIntegrations', method: 'GET',  targetsResource: false,
         prepare: async () => ({ url: '/api/v1/oauth-integrations' }),
       },
       {
-        operation: 'createOAuthIntegration', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201,
+        operation: 'createOAuthIntegration', method: 'POST',  successStatus: 201,
         targetsResource: false, prepare: async () => ({ url: '/api/v1/oauth-integrations', body: integration }),
       },
       {
-        operation: 'updateOAuthIntegration', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
+        operation: 'updateOAuthIntegration', method: 'PATCH', 
         prepare: async (account) => ({ ...(await existing(account)), body: { name: 'x' } }),
       },
       {
-        operation: 'deleteOAuthIntegration', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
+        operation: 'deleteOAuthIntegration', method: 'DELETE',  successStatus: 204,
         prepare: existing,
       },
     ]);

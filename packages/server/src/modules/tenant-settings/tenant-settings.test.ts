@@ -1,5 +1,4 @@
 import { expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores } from '../../test-support/server.js';
 
@@ -62,11 +61,11 @@ describeOnStores(
 
     authorizationSuite(server, [
       {
-        operation: 'getTenantSettings', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
+        operation: 'getTenantSettings', method: 'GET',  targetsResource: false,
         prepare: async () => ({ url: '/api/v1/tenant-settings' }),
       },
       {
-        operation: 'updateTenantSettings', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin', targetsResource: false,
+        operation: 'updateTenantSettings', method: 'PATCH',  targetsResource: false,
         prepare: async () => ({ url: '/api/v1/tenant-settings', body: { showDashboardChat: false } }),
       },
     ]);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -111,22 +110,22 @@ describeOnStores('user attributes', (server) => {
     const valuesUrl = async (account: TestAccount) => ({ url: `/api/v1/users/${(await account.addUser('member')).id}/attribute-values` });
     authorizationSuite(server, [
       {
-        operation: 'createUserAttribute', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
+        operation: 'createUserAttribute', method: 'POST',  successStatus: 201, targetsResource: false,
         prepare: async () => ({ url: '/api/v1/user-attributes', body: { name: unique(), type: 'string' } }),
       },
       {
-        operation: 'listUserAttributes', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
+        operation: 'listUserAttributes', method: 'GET',  targetsResource: false,
         prepare: async () => ({ url: '/api/v1/user-attributes' }),
       },
-      { operation: 'getUserAttribute', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: attributeUrl },
+      { operation: 'getUserAttribute', method: 'GET',  prepare: attributeUrl },
       {
-        operation: 'updateUserAttribute', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
+        operation: 'updateUserAttribute', method: 'PATCH', 
         prepare: async (account) => ({ ...(await attributeUrl(account)), body: { description: 'd' } }),
       },
-      { operation: 'deleteUserAttribute', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 200, prepare: attributeUrl },
-      { operation: 'getUserAttributeValues', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: valuesUrl },
+      { operation: 'deleteUserAttribute', method: 'DELETE',  successStatus: 200, prepare: attributeUrl },
+      { operation: 'getUserAttributeValues', method: 'GET',  prepare: valuesUrl },
       {
-        operation: 'setUserAttributeValues', method: 'PUT', kinds: PLATFORM_CREDENTIALS, role: 'admin',
+        operation: 'setUserAttributeValues', method: 'PUT', 
         prepare: async (account) => {
           const attribute = await anAttribute(account);
           return { ...(await valuesUrl(account)), body: { values: [{ name: attribute.name, value: 'x' }] } };

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -160,18 +159,18 @@ describeOnStores('users admin', (server) => {
   describe('authorisation', () => {
     const aUser = async (account: TestAccount) => ({ url: `/api/v1/users/${(await account.addUser('member')).id}` });
     authorizationSuite(server, [
-      { operation: 'getAccountUser', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: aUser },
-      { operation: 'getUsers', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users' }) },
-      { operation: 'getMe', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users/me' }) },
+      { operation: 'getAccountUser', method: 'GET',  prepare: aUser },
+      { operation: 'getUsers', method: 'GET',  targetsResource: false, prepare: async () => ({ url: '/api/v1/users' }) },
+      { operation: 'getMe', method: 'GET',  targetsResource: false, prepare: async () => ({ url: '/api/v1/users/me' }) },
       {
-        operation: 'createAccountUser', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
+        operation: 'createAccountUser', method: 'POST',  successStatus: 201, targetsResource: false,
         prepare: async () => ({ url: '/api/v1/users', body: { email: `new-${Math.random().toString(36).slice(2)}@x.com` } }),
       },
       {
-        operation: 'updateAccountUser', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
+        operation: 'updateAccountUser', method: 'PATCH', 
         prepare: async (account) => ({ ...(await aUser(account)), body: { displayName: 'Renamed' } }),
       },
-      { operation: 'deleteAccountUser', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204, prepare: aUser },
+      { operation: 'deleteAccountUser', method: 'DELETE',  successStatus: 204, prepare: aUser },
     ]);
   });
 });
