@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PlinthApp } from '../app.js';
-import { createServices } from '../services.js';
+import { createServices, type Services } from '../services.js';
 import type { Store } from '../store/store.js';
 import { openTestStore } from '../test-support/stores.js';
 import { testConfig } from '../test-support/server.js';
@@ -9,17 +9,24 @@ import type { CredentialKind } from './principal.js';
 
 /** A route that accepts a kind of credential nothing verifies must stop the app, not answer 500 later. */
 describe('auth declarations at start-up', () => {
-  let store: Store | undefined;
+  const config = testConfig();
+  let store: Store;
+  let services: Services;
   let app: PlinthApp | undefined;
+  // One store for every app built here: opening one is the slow part.
+  beforeAll(async () => {
+    store = await openTestStore('pglite');
+    services = await createServices(store, config);
+  }, 120_000);
   afterEach(async () => {
     await app?.close().catch(() => undefined);
+  });
+  afterAll(async () => {
     await store?.close();
   });
 
   const appWith = async (kinds: readonly CredentialKind[]) => {
-    const config = testConfig();
-    store = await openTestStore('pglite');
-    app = await buildApp({ config, store, services: await createServices(store, config), log: false });
+    app = await buildApp({ config, store, services, log: false });
     app.get('/api/v1/deployments/:deploymentId/probe', {
       config: { auth: requires('DeploymentRead', { kinds, resource: deploymentParam() }) },
       schema: { operationId: 'probeDeployment', tags: ['Deployments'] },
@@ -45,9 +52,7 @@ describe('auth declarations at start-up', () => {
   });
 
   it('a route that declares no config.auth is refused when added', async () => {
-    const config = testConfig();
-    store = await openTestStore('pglite');
-    app = await buildApp({ config, store, services: await createServices(store, config), log: false });
+    app = await buildApp({ config, store, services, log: false });
     expect(() => app!.get('/api/v1/undeclared', async () => ({}))).toThrow('Route GET /api/v1/undeclared does not declare config.auth');
   });
 });

@@ -1,31 +1,30 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './server.js';
+import type { OperationCase } from './authorization.js';
+import { cases as credentials } from '../modules/credentials/authorization.cases.js';
+import { cases as deployments } from '../modules/deployments/authorization.cases.js';
+import { cases as embed } from '../modules/embed/authorization.cases.js';
+import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
+import { cases as groups } from '../modules/groups/authorization.cases.js';
+import { cases as login } from '../modules/login/authorization.cases.js';
+import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
+import { cases as scim } from '../modules/scim/authorization.cases.js';
+import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
+import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
+import { cases as users } from '../modules/users/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
-/**
- * The operations each module's test file hands the shared authorisation suite: the `operation`
- * of every case in a test file that runs `authorizationSuite`, on both stores like any test of it.
- */
-function suiteCases(): Map<string, string> {
-  const found = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.test.ts')) {
-        const source = readFileSync(path, 'utf8');
-        if (!source.includes('authorizationSuite(')) continue;
-        for (const match of source.matchAll(/operation: '(\w+)'/g)) found.set(match[1]!, path.slice(MODULES.length + 1));
-      }
-    }
-  };
-  walk(MODULES);
-  return found;
-}
+/** Each module's cases for the shared authorisation suite, by the module's folder. */
+const CASES: Record<string, OperationCase[]> = {
+  credentials, deployments, embed, 'embed-tenants': embedTenants, groups, login, 'oauth-integrations': oauthIntegrations,
+  scim, 'tenant-settings': tenantSettings, 'user-attributes': userAttributes, users,
+};
+
+const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));
 
 let server: TestServer;
 beforeAll(async () => {
@@ -41,13 +40,12 @@ it('every non-public operation of the served spec has a case in the shared autho
   const account = await server.newAccount();
   const spec = await account.request({ method: 'GET', url: '/api/v1/spec' });
   expect(spec.status).toBe(200);
-  const cases = suiteCases();
   const missing: string[] = [];
   const unstated: string[] = [];
   for (const methods of Object.values(spec.body.paths as Record<string, Record<string, any>>)) {
     for (const operation of Object.values(methods)) {
       if (!operation.security || operation.security.length === 0) continue;
-      if (!cases.has(operation.operationId)) missing.push(operation.operationId);
+      if (!covered.has(operation.operationId)) missing.push(operation.operationId);
       if (typeof operation['x-plinth-permission'] !== 'string' || !/Requires the `\w+` permission/.test(operation.description)) {
         unstated.push(operation.operationId);
       }
@@ -57,9 +55,24 @@ it('every non-public operation of the served spec has a case in the shared autho
   expect(unstated.sort()).toEqual([]);
 });
 
-it('every case names an authenticated operation of the app', () => {
-  for (const [operation, file] of suiteCases()) {
+it('every case names an authenticated operation of the app, once', () => {
+  const all = Object.values(CASES).flat().map((c) => c.operation);
+  expect(all.length).toBe(new Set(all).size);
+  for (const [operation, module] of covered) {
     const auth = server.app.operationAuth.get(operation);
-    expect(auth !== undefined && auth !== 'public', `${operation} (${file})`).toBe(true);
+    expect(auth !== undefined && auth !== 'public', `${operation} (${module})`).toBe(true);
+  }
+});
+
+/** A case list nobody runs would cover operations on paper only. */
+it('every module with a case file is listed here and runs its cases in one of its own test files, on both stores', () => {
+  const withCases = readdirSync(MODULES).filter((module) => existsSync(join(MODULES, module, 'authorization.cases.ts')));
+  expect(withCases.sort()).toEqual(Object.keys(CASES).sort());
+  for (const module of withCases) {
+    const runners = readdirSync(join(MODULES, module))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => readFileSync(join(MODULES, module, file), 'utf8'))
+      .filter((source) => source.includes("from './authorization.cases.js'") && source.includes('authorizationSuite(server, cases)') && source.includes('describeOnStores('));
+    expect(runners.length, module).toBeGreaterThan(0);
   }
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 const create = (account: TestAccount, body: unknown) =>
   account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body });
@@ -48,13 +49,6 @@ describeOnStores('deployments (minimal)', (server) => {
   });
 
   describe('authorisation', () => {
-    const existing = async (account: TestAccount) => ({ url: `/api/v1/deployments/${(await create(account, { name: 'd' })).body.id}` });
-    authorizationSuite(server, [
-      { operation: 'createDeployment', method: 'POST',  successStatus: 201,
-        targetsResource: false, prepare: async () => ({ url: '/api/v1/deployments', body: { name: 'd' } }) },
-      { operation: 'getDeployments', method: 'GET',  targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/deployments' }) },
-      { operation: 'getDeployment', method: 'GET',  prepare: existing },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 async function createGroup(account: TestAccount, body: Record<string, unknown> = { name: 'Analysts' }) {
   const response = await account.request({ method: 'POST', url: '/api/v1/user-groups', as: account.admin, body });
@@ -108,40 +109,6 @@ describeOnStores('groups admin', (server) => {
   });
 
   describe('authorisation', () => {
-    const aGroup = async (account: TestAccount) =>
-      server().services.groups.create(account.id, { name: `g-${Math.random().toString(36).slice(2)}` });
-    const groupUrl = async (account: TestAccount) => ({ url: `/api/v1/user-groups/${(await aGroup(account)).id}` });
-    authorizationSuite(server, [
-      {
-        operation: 'createUserGroup', method: 'POST',  successStatus: 201, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/user-groups', body: { name: `g-${Math.random().toString(36).slice(2)}` } }),
-      },
-      { operation: 'listGroups', method: 'GET',  targetsResource: false, prepare: async () => ({ url: '/api/v1/user-groups' }) },
-      { operation: 'getUserGroup', method: 'GET',  prepare: groupUrl },
-      {
-        operation: 'updateUserGroup', method: 'PATCH', 
-        prepare: async (account) => ({ ...(await groupUrl(account)), body: { description: 'changed' } }),
-      },
-      {
-        operation: 'deleteGroup', method: 'DELETE',  successStatus: 200,
-        prepare: async (account) => ({ url: `/api/v1/groups/${(await aGroup(account)).id}` }),
-      },
-      {
-        operation: 'addGroupMembers', method: 'POST',  successStatus: 204,
-        prepare: async (account) => ({ url: `${(await groupUrl(account)).url}/members`, body: { userIds: [account.member.id] } }),
-      },
-      {
-        operation: 'listGroupMembers', method: 'GET', 
-        prepare: async (account) => ({ url: `${(await groupUrl(account)).url}/members` }),
-      },
-      {
-        operation: 'removeGroupMember', method: 'DELETE',  successStatus: 204,
-        prepare: async (account) => {
-          const group = await aGroup(account);
-          await server().services.groups.addMembers(account.id, group.id, [account.member.id]);
-          return { url: `/api/v1/user-groups/${group.id}/members/${account.member.id}` };
-        },
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

@@ -3,18 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../store/store.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
-
-const integration = {
-  name: 'Snowflake OAuth',
-  type: 'snowflake',
-  authUrl: 'https://example.snowflakecomputing.com/oauth/authorize',
-  tokenUrl: 'https://example.snowflakecomputing.com/oauth/token-request',
-  clientId: 'client-123',
-  clientSecret: 'very-secret-value',
-  redirectUri: 'https://plinth.example.com/oauth/callback',
-  config: { account: 'example' },
-  scopes: ['session:role:analyst'],
-};
+import { cases, integration } from './authorization.cases.js';
 
 async function createIntegration(account: TestAccount, body: Record<string, unknown> = integration) {
   const response = await account.request({ method: 'POST', url: '/api/v1/oauth-integrations', as: account.admin, body });
@@ -146,26 +135,7 @@ describeOnStores('oauth integrations', (server) => {
   });
 
   describe('authorisation', () => {
-    const existing = async (account: TestAccount) => ({ url: `/api/v1/oauth-integrations/${(await createIntegration(account)).id}` });
-    authorizationSuite(server, [
-      { operation: 'getOAuthIntegration', method: 'GET',  prepare: existing },
-      {
-        operation: 'listOAuthIntegrations', method: 'GET',  targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/oauth-integrations' }),
-      },
-      {
-        operation: 'createOAuthIntegration', method: 'POST',  successStatus: 201,
-        targetsResource: false, prepare: async () => ({ url: '/api/v1/oauth-integrations', body: integration }),
-      },
-      {
-        operation: 'updateOAuthIntegration', method: 'PATCH', 
-        prepare: async (account) => ({ ...(await existing(account)), body: { name: 'x' } }),
-      },
-      {
-        operation: 'deleteOAuthIntegration', method: 'DELETE',  successStatus: 204,
-        prepare: existing,
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });
 

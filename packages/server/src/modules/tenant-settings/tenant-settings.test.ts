@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 describeOnStores(
   'tenant settings',
@@ -59,16 +60,7 @@ describeOnStores(
       expect((await server().services.tenantSettings.get(account.id)).maxExternalUsers).toBe(777);
     });
 
-    authorizationSuite(server, [
-      {
-        operation: 'getTenantSettings', method: 'GET',  targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/tenant-settings' }),
-      },
-      {
-        operation: 'updateTenantSettings', method: 'PATCH',  targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/tenant-settings', body: { showDashboardChat: false } }),
-      },
-    ]);
+    authorizationSuite(server, cases);
   },
   { PLINTH_MAX_EXTERNAL_USERS: '777' },
 );
