@@ -1,60 +1,94 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, forbidden, unauthenticated } from './errors.js';
+import { ApiError, unauthenticated } from './errors.js';
 import { parseAuthorization, kindName } from './credential-header.js';
-import { credentialLabel, type CredentialKind, type Principal, type RouteAuth } from './principal.js';
+import { credentialLabel, type CredentialKind, type Principal, type PrincipalOf, type UserPrincipal } from './principal.js';
+import { compileRequirement, type Check, type RouteAuth } from './requirement.js';
 import type { AccountRow } from '../store/schema.js';
 
 /**
  * Verifies a secret of one credential kind for an account, or throws a 401. A verifier may answer
  * synchronously (a credential it has just verified) so the common request never waits on a promise.
  */
-export type CredentialVerifier = (account: AccountRow, secret: string) => Principal | Promise<Principal>;
+export type CredentialVerifier<K extends CredentialKind = CredentialKind> = (
+  account: AccountRow,
+  secret: string,
+) => PrincipalOf<K> | Promise<PrincipalOf<K>>;
+
+export type CredentialVerifiers = { [K in CredentialKind]?: CredentialVerifier<K> };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Compiled from `auth` when the route is added; not for routes to set. */
+    authCheck?: Check;
   }
   interface FastifyRequest {
     principal: Principal | null;
   }
   interface FastifyInstance {
-    credentialVerifiers: Partial<Record<CredentialKind, CredentialVerifier>>;
+    credentialVerifiers: CredentialVerifiers;
+    /** What each operation (by operationId) declares; the shared authorisation suite derives its cases from it. */
+    operationAuth: Map<string, RouteAuth>;
   }
 }
 
 /**
- * Authenticates every route from what it declares in `config.auth`: which credential kinds it
- * takes and which role it needs. A route that declares nothing is refused at start-up, so no
- * operation is ever open by accident.
+ * Authenticates and authorises every route from what it declares in `config.auth`: which
+ * credential kinds it takes, the permission it needs and where its resource comes from (see
+ * requirement.ts). A route that declares nothing is refused when added, and one that accepts a
+ * kind of credential nothing can verify stops the app from starting, so no operation is ever
+ * open, or always closed, by accident.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorate('credentialVerifiers', {});
   app.decorateRequest('principal', null);
+  app.decorate('operationAuth', new Map<string, RouteAuth>());
+  const accepted: Array<{ route: string; kinds: readonly CredentialKind[] }> = [];
 
   app.addHook('onRoute', (route) => {
-    if (route.config?.auth === undefined && !route.url.startsWith('/documentation')) {
+    const auth = route.config?.auth;
+    if (auth === undefined && !route.url.startsWith('/documentation')) {
       throw new Error(`Route ${route.method} ${route.url} does not declare config.auth`);
     }
+    const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+    if (auth !== undefined && operationId) app.operationAuth.set(operationId, auth);
+    if (auth === undefined || auth === 'public') return;
+    // Compiled once here so a request only runs the check, with nothing to interpret.
+    route.config = { ...route.config, authCheck: compileRequirement(auth) };
+    accepted.push({ route: `${String(route.method)} ${route.url}`, kinds: auth.kinds });
+  });
+
+  // Verifiers are registered by modules as they load, so this waits for the finished app.
+  app.addHook('onReady', (done) => {
+    for (const { route, kinds } of accepted) {
+      const missing = kinds.find((kind) => !app.credentialVerifiers[kind]);
+      if (missing) return done(new Error(`Route ${route} accepts ${kindName[missing]}s, but no verifier for them is registered`));
+    }
+    done();
   });
 
   // Callback style with a synchronous path: most requests carry a credential verified moments ago.
   app.addHook('preHandler', (request, _reply, done) => {
-    const auth = request.routeOptions.config.auth;
+    const config = request.routeOptions.config;
+    const auth = config.auth;
     if (auth === undefined || auth === 'public') return done();
-    const admit = (principal: Principal) => {
-      request.principal = principal;
-      if (auth.role === 'admin' && principal.role !== 'admin') return done(forbidden('This operation requires the admin role'));
-      done();
-    };
+    const check = config.authCheck!;
     let verified: Principal | Promise<Principal>;
     try {
       verified = authenticate(app, request, auth.kinds);
     } catch (error) {
       return done(error as Error);
     }
-    if (verified instanceof Promise) verified.then(admit, done);
-    else admit(verified);
+    if (verified instanceof Promise) {
+      verified.then((principal) => {
+        request.principal = principal;
+        done(check(principal, request) ?? undefined);
+      }, done);
+    } else {
+      request.principal = verified;
+      done(check(verified, request) ?? undefined);
+    }
   });
 });
 
@@ -64,7 +98,7 @@ function authenticate(app: FastifyInstance, request: FastifyRequest, kinds: read
     const wanted = kinds.map((k) => credentialLabel[k]).join(' or ');
     throw unauthenticated(`A ${kindName[presented.kind]} is not accepted here: this operation requires ${wanted}`);
   }
-  const verify = app.credentialVerifiers[presented.kind];
+  const verify = app.credentialVerifiers[presented.kind] as CredentialVerifier | undefined;
   if (!verify) throw new ApiError('internal_error', `No verifier for ${kindName[presented.kind]}s`);
   return verify(request.account, presented.secret);
 }
@@ -75,9 +109,9 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-/** Section 5 rule 1: a key scoped to deployments may act only on those. */
-export function assertDeploymentInScope(principal: Principal, deploymentId: number): void {
-  if (principal.deploymentIds !== null && !principal.deploymentIds.includes(deploymentId)) {
-    throw forbidden(`This API key is not allowed to access deployment ${deploymentId}`);
-  }
+/** The principal of a route that accepts only credentials of internal users (API keys, access tokens). */
+export function userPrincipalOf(request: FastifyRequest): UserPrincipal {
+  const principal = principalOf(request);
+  if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken') throw unauthenticated('Authentication required');
+  return principal;
 }

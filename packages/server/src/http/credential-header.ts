@@ -17,6 +17,7 @@ const WELL_FORMED: Record<CredentialKind, RegExp> = {
   accessToken: /^pla_[A-Za-z0-9]{20,128}$/,
   scimToken: /^scim_[A-Za-z0-9]{20,128}$/,
   dataToken: /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
+  embedToken: /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/,
 };
 
 /**
@@ -65,4 +66,5 @@ export const kindName: Record<CredentialKind, string> = {
   accessToken: 'access token',
   scimToken: 'SCIM token',
   dataToken: 'data API token',
+  embedToken: 'embed token',
 };

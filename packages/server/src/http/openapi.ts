@@ -3,6 +3,8 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
 import type { CredentialKind } from './principal.js';
+import { ROLE_PERMISSIONS } from './permissions.js';
+import { describeRequirement } from './requirement.js';
 import type { Surface } from './error-handler.js';
 import type { Config } from '../config.js';
 import { accountBaseUrl } from './base-url.js';
@@ -59,6 +61,8 @@ const securityScheme: Record<CredentialKind, string> = {
   apiKey: 'apiKeyAuth',
   scimToken: 'scimBearerAuth',
   dataToken: 'dataApiToken',
+  // No route accepts embed tokens before issue 14 registers their verifier and this scheme.
+  embedToken: 'embedToken',
 };
 
 export const errorSchemaId: Record<Surface, string> = { platform: 'Error', scim: 'ScimError', data: 'DataApiError' };
@@ -145,13 +149,25 @@ function completeOperation(route: RouteOptions) {
   const surface: Surface = route.config?.surface ?? 'platform';
   if (auth === undefined) return;
   schema.security = auth === 'public' ? [] : auth.kinds.map((kind) => ({ [securityScheme[kind]]: [] }));
+  if (auth !== 'public') {
+    // The permission, stated from the same declaration the auth plugin enforces.
+    schema['x-plinth-permission'] = auth.permission;
+    if (auth.stricterWhen) {
+      schema['x-plinth-stricter-permission'] = { permission: auth.stricterWhen.permission, whenBodySets: auth.stricterWhen.bodySets };
+    }
+    const sentence = describeRequirement(auth);
+    const described = typeof schema.description === 'string' ? schema.description : '';
+    if (!described.includes(sentence)) schema.description = described ? `${described} ${sentence}` : sentence;
+  }
 
   const codes = new Set<number>([500]);
   if (schema.body || schema.params || schema.querystring) codes.add(400);
   if (schema.body) codes.add(413).add(415);
   if (schema.params) codes.add(404);
   if (auth !== 'public') codes.add(401);
-  if (auth !== 'public' && (auth.role === 'admin' || auth.kinds.includes('apiKey'))) codes.add(403);
+  if (auth !== 'public' && (auth.kinds.includes('apiKey') || (auth.kinds.includes('accessToken') && !ROLE_PERMISSIONS.member.has(auth.permission)))) {
+    codes.add(403);
+  }
   const response = (schema.response ??= {});
   for (const code of codes) {
     response[code] ??= Type.Ref(errorSchemaId[surface], { description: describe[code] });

@@ -1,31 +1,74 @@
 import type { Role } from '../store/schema.js';
+import type { VerifiedEmbedToken } from '../modules/embed/tokens.js';
 
 /** The kinds of credential of DESIGN.md's table; the scheme of the Authorization header picks one. */
-export type CredentialKind = 'apiKey' | 'accessToken' | 'scimToken' | 'dataToken';
+export type CredentialKind = 'apiKey' | 'accessToken' | 'scimToken' | 'dataToken' | 'embedToken';
 
 export const credentialLabel: Record<CredentialKind, string> = {
   apiKey: 'an API key (Authorization: Api-Key <key>)',
   accessToken: 'an access token (Authorization: Bearer <token>)',
   scimToken: 'a SCIM token (Authorization: Bearer <token>)',
   dataToken: 'a data API token (Authorization: <token>)',
+  embedToken: 'an embed token (Authorization: <token>)',
 };
 
-/** Who is calling, once a credential has been verified for the request's account. */
-export interface Principal {
-  kind: CredentialKind;
+/** An API key acts for its user, with a role no higher than the user's and maybe limited to deployments. */
+export interface ApiKeyPrincipal {
+  kind: 'apiKey';
   accountId: number;
   credentialId: number;
-  /** The internal user the credential acts for (null for SCIM and data API tokens). */
-  userId: number | null;
+  userId: number;
   role: Role;
-  /** Deployments an API key is limited to; null means every deployment of the account. */
-  deploymentIds: number[] | null;
-  /** Extra claims a verifier wants to hand the route (e.g. a data API token's deployment). */
-  claims?: Record<string, unknown>;
+  /** Deployments the key is limited to; null means every deployment of the account. */
+  deploymentIds: readonly number[] | null;
 }
 
-/** What a route declares about its callers; it also generates the route's `security` in the spec. */
-export type RouteAuth = 'public' | { kinds: readonly CredentialKind[]; role?: Role };
+/** An access token of `plinth login` acts for its user with the user's role, on every deployment. */
+export interface AccessTokenPrincipal {
+  kind: 'accessToken';
+  accountId: number;
+  credentialId: number;
+  userId: number;
+  role: Role;
+  deploymentIds: null;
+}
+
+/** A SCIM token provisions users and groups; it acts for no user. */
+export interface ScimTokenPrincipal {
+  kind: 'scimToken';
+  accountId: number;
+  credentialId: number;
+}
+
+/** What a data API token says (issue 14 adds its verifier): one deployment and a security context. */
+export interface DataTokenClaims {
+  deploymentId: number;
+  /** The security context the data API evaluates access policies with; JSON the token's issuer chose. */
+  securityContext: Readonly<Record<string, unknown>>;
+  /** Seconds since the epoch, or null for a token without `exp`. */
+  expiresAt: number | null;
+}
+
+export interface DataTokenPrincipal {
+  kind: 'dataToken';
+  accountId: number;
+  claims: DataTokenClaims;
+}
+
+/** An embed token (issue 14 adds its verifier): what its session was minted with. */
+export interface EmbedTokenPrincipal {
+  kind: 'embedToken';
+  accountId: number;
+  claims: VerifiedEmbedToken;
+}
+
+/** Who is calling, once a credential has been verified for the request's account. */
+export type Principal = ApiKeyPrincipal | AccessTokenPrincipal | ScimTokenPrincipal | DataTokenPrincipal | EmbedTokenPrincipal;
+
+/** The credentials that act for an internal user of the account (the platform API's callers). */
+export type UserPrincipal = ApiKeyPrincipal | AccessTokenPrincipal;
+
+export type PrincipalOf<K extends CredentialKind> = Extract<Principal, { kind: K }>;
 
 export const PLATFORM_CREDENTIALS = ['accessToken', 'apiKey'] as const satisfies readonly CredentialKind[];
 export const API_KEY_ONLY = ['apiKey'] as const satisfies readonly CredentialKind[];

@@ -1,16 +1,18 @@
 import { expect, it } from 'vitest';
+import { ACCOUNT_WIDE, ROLE_PERMISSIONS, type Permission } from '../http/permissions.js';
 import type { CredentialKind } from '../http/principal.js';
+import type { Requirement } from '../http/requirement.js';
 import type { Role } from '../store/schema.js';
 import type { TestAccount, TestServer, TestResponse } from './server.js';
 
-/** One operation, as the shared authorisation suite sees it. */
+/**
+ * One operation, as the shared authorisation suite sees it. What it requires (credential kinds,
+ * permission, resource) is not repeated here: the suite reads the route's own declaration.
+ */
 export interface OperationCase {
-  /** e.g. 'getOAuthIntegration'; used in test names. */
+  /** The operationId, e.g. 'getOAuthIntegration'; also names the tests. */
   operation: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Credential kinds the route accepts and the role it needs (as declared in its config.auth). */
-  kinds: readonly CredentialKind[];
-  role?: Role;
   /**
    * Builds the request for an account: creates whatever the operation acts on (in that account)
    * and returns the URL and body. Called afresh for every check, so destructive operations work.
@@ -22,6 +24,12 @@ export interface OperationCase {
   targetsResource?: boolean;
   /** Where the surface puts an error's message (SCIM uses `detail`); `error` by default. */
   errorMessage?: (body: any) => string;
+  /**
+   * Status for a key scoped to another deployment when the declaration lets it through (an
+   * operation on the account); successStatus by default. 403 where the service then finds the
+   * stored resource reaches further than the key (revoking an account-wide key).
+   */
+  scopedStatus?: number;
 }
 
 const sampleSecret: Record<CredentialKind, string> = {
@@ -29,28 +37,55 @@ const sampleSecret: Record<CredentialKind, string> = {
   accessToken: 'Bearer pla_unknownunknownunknownunknown',
   scimToken: 'Bearer scim_unknownunknownunknownunknown',
   dataToken: 'eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJlc2lnbmF0dXJl',
+  embedToken: 'eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJlc2lnbmF0dXJl',
 };
 
+/** The declaration of an operation in the running app; a case for an operation it does not serve fails. */
+export function requirementOf(server: TestServer, operation: string): Requirement {
+  const auth = server.app.operationAuth.get(operation);
+  if (!auth || auth === 'public') throw new Error(`${operation} is not an authenticated operation of the app`);
+  return auth;
+}
+
+/** The permission a request needs: the stricter one when its body sets one of the fields that call for it. */
+function permissionFor(requirement: Requirement, body: unknown): Permission {
+  const stricter = requirement.stricterWhen;
+  const sets = stricter?.bodySets.some((field) => (body as Record<string, unknown> | undefined)?.[field] !== undefined);
+  return sets ? stricter!.permission : requirement.permission;
+}
+
+/** The lowest role that grants a permission. */
+const roleFor = (permission: Permission): Role => (ROLE_PERMISSIONS.member.has(permission) ? 'member' : 'admin');
+
 /**
- * The checks every route gets: each credential kind it accepts works; no, malformed, unknown,
- * revoked, wrong-kind, other-account and deactivated-user credentials get 401; a member gets 403
- * where admin is required; and another account's resource is 404, the same as a missing one.
+ * The checks every route gets, from what it declares: each credential kind it accepts works; no,
+ * malformed, unknown, revoked, wrong-kind, other-account and deactivated-user credentials get 401;
+ * a member gets 403 unless its role grants the permission; a key scoped to another deployment
+ * gets 403 for a deployment's operation and for what reaches the whole account; a scoped key
+ * never creates a wider key; and another account's resource is 404, the same as a missing one.
  */
 export function authorizationSuite(server: () => TestServer, cases: OperationCase[]) {
   for (const op of cases) {
-    const call = async (account: TestAccount, as: Parameters<TestAccount['request']>[0]['as']): Promise<TestResponse> => {
+    const call = async (account: TestAccount, as: Parameters<TestAccount['request']>[0]['as'], change?: (body: any) => unknown) => {
       const { url, body } = await op.prepare(account, server());
-      return account.request({ method: op.method, url, body, as });
+      return account.request({ method: op.method, url, body: change ? change(body) : body, as });
     };
     const ok = op.successStatus ?? 200;
     const message = (response: TestResponse): string => (op.errorMessage ?? ((b: any) => b?.error))(response.body);
-    const privileged = (account: TestAccount) => (op.role === 'admin' ? account.admin : account.member);
+    const declared = () => requirementOf(server(), op.operation);
+    const takesKeys = () => declared().kinds.includes('apiKey');
+    /** The lowest role that may call the operation whatever its body sets. */
+    const needed = (): Role => {
+      const { permission, stricterWhen } = declared();
+      return roleFor(permission) === 'admin' || (stricterWhen && roleFor(stricterWhen.permission) === 'admin') ? 'admin' : 'member';
+    };
+    const privileged = (account: TestAccount) => (needed() === 'admin' ? account.admin : account.member);
 
     it(`${op.operation}: accepts each declared credential kind`, async () => {
       const account = await server().newAccount();
-      for (const kind of op.kinds) {
-        const as = await credentialOf(kind, account, privileged(account));
-        const response = await call(account, as);
+      const user = privileged(account);
+      for (const kind of declared().kinds) {
+        const response = await call(account, await credentialOf(kind, account, user));
         expect(response.status, `${kind}: ${response.text}`).toBe(ok);
       }
     });
@@ -63,7 +98,7 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       const malformed = await call(account, 'Api-Key not-a-key');
       expect(malformed.status).toBe(401);
       expect(message(malformed)).toMatch(/Malformed/);
-      for (const kind of op.kinds) {
+      for (const kind of declared().kinds) {
         const unknown = await call(account, sampleSecret[kind]);
         expect(unknown.status).toBe(401);
         expect(message(unknown)).toMatch(/Unknown|invalid/i);
@@ -72,7 +107,7 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
 
     it(`${op.operation}: 401 for credential kinds it does not accept`, async () => {
       const account = await server().newAccount();
-      const others = (['apiKey', 'accessToken', 'scimToken'] as CredentialKind[]).filter((k) => !op.kinds.includes(k));
+      const others = (['apiKey', 'accessToken', 'scimToken'] as CredentialKind[]).filter((k) => !declared().kinds.includes(k));
       for (const kind of others) {
         const response = await call(account, await credentialOf(kind, account, account.admin));
         expect(response.status, kind).toBe(401);
@@ -80,11 +115,11 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       }
     });
 
-    // Routes that take no API key (SCIM) are checked with their own kind of credential below.
-    if (op.kinds.includes('scimToken') && !op.kinds.includes('apiKey')) {
-      it(`${op.operation}: 401 for a revoked SCIM token and another account's SCIM token`, async () => {
-        const account = await server().newAccount();
-        const other = await server().newAccount();
+    it(`${op.operation}: 401 for a revoked credential, a deactivated user and another account's credential`, async () => {
+      const account = await server().newAccount();
+      const other = await server().newAccount();
+      // Routes that take no API key (SCIM) are checked with their own kind of credential.
+      if (!takesKeys()) {
         const { id, token } = await server().services.credentials.createScimToken(account.id, account.admin.id, 'revoked');
         await server().services.credentials.revokeScimToken(account.id, id);
         const revoked = await call(account, `Bearer ${token}`);
@@ -94,17 +129,15 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
         const foreign = await call(account, `Bearer ${await other.scimToken()}`);
         expect(foreign.status).toBe(401);
         expect(message(foreign)).toMatch(/Unknown/);
-      });
-    } else it(`${op.operation}: 401 for a revoked key, a deactivated user and another account's key`, async () => {
-      const account = await server().newAccount();
-      const other = await server().newAccount();
-      const user = await account.addUser(op.role ?? 'member');
+        return;
+      }
+      const user = await account.addUser(needed());
       await server().services.credentials.revokeApiKey(account.id, user.apiKeyId);
       const revoked = await call(account, user);
       expect(revoked.status).toBe(401);
       expect(message(revoked)).toMatch(/revoked/);
 
-      const inactive = await account.addUser(op.role ?? 'member');
+      const inactive = await account.addUser(needed());
       await server().store.db.updateTable('app_user').set({ active: false }).where('id', '=', inactive.id).execute();
       const deactivated = await call(account, inactive);
       expect(deactivated.status).toBe(401);
@@ -115,26 +148,88 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       expect(message(foreign)).toMatch(/Unknown/);
     });
 
-    if (op.role === 'admin') {
-      it(`${op.operation}: 403 for a member`, async () => {
-        const account = await server().newAccount();
-        const response = await call(account, account.member);
+    it(`${op.operation}: a member gets 403 unless the member role grants the permission`, async (context) => {
+      if (!takesKeys()) return context.skip();
+      const account = await server().newAccount();
+      const response = await call(account, account.member);
+      if (needed() === 'member') {
+        expect(response.status, response.text).toBe(ok);
+      } else {
         expect(response.status).toBe(403);
         expect(message(response)).toMatch(/admin role/);
-      });
-    }
+      }
+    });
+
+    it(`${op.operation}: a key scoped to another deployment of the account`, async (context) => {
+      if (!takesKeys()) return context.skip();
+      const account = await server().newAccount();
+      const { url, body } = await op.prepare(account, server());
+      const requirement = declared();
+      const permission = permissionFor(requirement, body);
+      const other = await server().services.deployments.create(account.id, { name: 'elsewhere' }, 'http://localhost');
+      const scoped = await scopedKey(server(), account, roleFor(permission), [other.id]);
+      const response = await account.request({ method: op.method, url, body, as: scoped });
+      const resource = requirement.resource;
+      if (typeof resource === 'object') {
+        // (a) an operation on a deployment: only the key's own deployments.
+        expect(response.status, response.text).toBe(403);
+        expect(message(response)).toMatch(/^This API key is not allowed to access deployment \d+$/);
+      } else if (resource === 'requestedCredential') {
+        // (b) the key it would create reaches every deployment (see below for the others).
+        expect(response.status, response.text).toBe(403);
+        expect(message(response)).toMatch(/limited to deployments \d+ and cannot .* for every deployment/);
+      } else if (ACCOUNT_WIDE.has(permission)) {
+        // (c) what reaches the whole account needs a key for every deployment.
+        expect(response.status, response.text).toBe(403);
+        expect(message(response)).toMatch(/limited to deployments \d+ and cannot .*; use a key for every deployment$/);
+      } else {
+        expect(response.status, response.text).toBe(op.scopedStatus ?? ok);
+      }
+    });
+
+    it(`${op.operation}: a scoped key never creates a key wider than itself`, async (context) => {
+      if (declared().resource !== 'requestedCredential') return context.skip();
+      const account = await server().newAccount();
+      const mine = await server().services.deployments.create(account.id, { name: 'mine' }, 'http://localhost');
+      const other = await server().services.deployments.create(account.id, { name: 'other' }, 'http://localhost');
+      const scoped = await scopedKey(server(), account, 'admin', [mine.id]);
+      for (const [wider, pattern] of [
+        [{ role: 'admin', deploymentIds: null }, /for every deployment; name its deploymentIds$/],
+        [{ role: 'admin', deploymentIds: [other.id] }, new RegExp(`for deployments ${other.id}$`)],
+        [{ role: 'member', deploymentIds: [mine.id, other.id] }, new RegExp(`for deployments ${other.id}$`)],
+      ] as const) {
+        const response = await call(account, scoped, (body) => ({ ...body, ...wider }));
+        expect(response.status, JSON.stringify(wider)).toBe(403);
+        expect(message(response)).toMatch(pattern);
+      }
+      const narrower = await call(account, scoped, (body) => ({ ...body, role: 'member', deploymentIds: [mine.id] }));
+      expect(narrower.status, narrower.text).toBe(ok);
+      // A higher role than the caller's: a key of an admin since demoted acts as a member.
+      const demoted = await account.addUser('admin');
+      await server().store.db.updateTable('app_user').set({ role: 'member' }).where('id', '=', demoted.id).execute();
+      const higher = await call(account, demoted, (body) => ({ ...body, role: 'admin' }));
+      expect(higher.status).toBe(403);
+    });
 
     if (op.targetsResource !== false) {
       it(`${op.operation}: 404 for another account's resource`, async () => {
         const account = await server().newAccount();
         const other = await server().newAccount();
         const { url, body } = await op.prepare(other, server());
-        const as = op.kinds.includes('apiKey') ? privileged(account) : await credentialOf(op.kinds[0]!, account, privileged(account));
+        const user = privileged(account);
+        const as = takesKeys() ? user : await credentialOf(declared().kinds[0]!, account, user);
         const response = await account.request({ method: op.method, url, body, as });
         expect(response.status, response.text).toBe(404);
       });
     }
   }
+}
+
+/** An API key of the account's user of that role, limited to the given deployments. */
+async function scopedKey(server: TestServer, account: TestAccount, role: Role, deploymentIds: number[]): Promise<string> {
+  const user = role === 'admin' ? account.admin : account.member;
+  const key = await server.services.credentials.createApiKey(account.id, user.id, { name: 'scoped', role, deploymentIds });
+  return `Api-Key ${key.key}`;
 }
 
 async function credentialOf(kind: CredentialKind, account: TestAccount, user: TestAccount['admin']): Promise<string> {
@@ -146,6 +241,7 @@ async function credentialOf(kind: CredentialKind, account: TestAccount, user: Te
     case 'scimToken':
       return `Bearer ${await account.scimToken()}`;
     case 'dataToken':
-      return sampleSecret.dataToken;
+    case 'embedToken':
+      return sampleSecret[kind];
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hashCredential } from '../../lib/secrets.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 async function createDeployment(account: TestAccount, name = 'prod') {
   const response = await account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body: { name } });
@@ -134,20 +134,6 @@ describeOnStores('credentials', (server) => {
   });
 
   describe('authorisation', () => {
-    const admin = { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const };
-    authorizationSuite(server, [
-      { operation: 'createApiKey', method: 'POST', ...admin, successStatus: 201, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/api-keys', body: { name: 'k' } }) },
-      { operation: 'listApiKeys', method: 'GET', ...admin, targetsResource: false, prepare: async () => ({ url: '/api/v1/api-keys' }) },
-      { operation: 'revokeApiKey', method: 'DELETE', ...admin, successStatus: 204,
-        prepare: async (account) => ({ url: `/api/v1/api-keys/${(await account.addUser('member')).apiKeyId}` }) },
-      { operation: 'createScimToken', method: 'POST', ...admin, successStatus: 201, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/scim-tokens', body: { name: 't' } }) },
-      { operation: 'listScimTokens', method: 'GET', ...admin, targetsResource: false, prepare: async () => ({ url: '/api/v1/scim-tokens' }) },
-      { operation: 'revokeScimToken', method: 'DELETE', ...admin, successStatus: 204,
-        prepare: async (account, s) => ({
-          url: `/api/v1/scim-tokens/${(await s.services.credentials.createScimToken(account.id, account.admin.id, 't')).id}`,
-        }) },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

@@ -1,17 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../http/auth.js';
+import { userPrincipalOf } from '../../http/auth.js';
 import { IdParams, NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
-import { assertAccountWide, assertWithinReach } from './reach.js';
+import { requires } from '../../http/requirement.js';
 import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, CreateScimTokenBody, CreatedScimToken, ScimTokenList } from './schemas.js';
 
-const admin = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
+const apiKeys = { auth: requires('ApiKeysManage') };
+const scimTokens = { auth: requires('ScimTokensManage', { doing: 'manage SCIM tokens' }) };
 
 export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/api-keys', {
-    config: { ...admin, carriesSecret: true },
+    // Reach before existence: a scoped key naming a deployment outside its scope learns nothing about whether it exists.
+    config: { auth: requires('ApiKeysManage', { resource: 'requestedCredential', doing: 'create an API key' }), carriesSecret: true },
     schema: {
       operationId: 'createApiKey',
       tags: ['API Keys'],
@@ -21,19 +22,17 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Ref(CreatedApiKey) },
     },
     handler: async (request, reply) => {
-      const principal = principalOf(request);
+      const principal = userPrincipalOf(request);
       const body = request.body as { name: string; role?: 'admin' | 'member'; deploymentIds?: number[] | null };
       const reach = { role: body.role ?? 'member', deploymentIds: body.deploymentIds ?? null };
-      // Reach first: a scoped key naming a deployment outside its scope learns nothing about whether it exists.
-      assertWithinReach(principal, reach, 'create an API key');
       await app.services.deployments.assertAllExist(request.account.id, reach.deploymentIds ?? []);
-      const created = await app.services.credentials.createApiKey(request.account.id, principal.userId!, { name: body.name, ...reach });
+      const created = await app.services.credentials.createApiKey(request.account.id, principal.userId, { name: body.name, ...reach });
       return reply.code(201).send(created);
     },
   });
 
   app.get('/api/v1/api-keys', {
-    config: admin,
+    config: apiKeys,
     schema: {
       operationId: 'listApiKeys',
       tags: ['API Keys'],
@@ -41,11 +40,11 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: { 200: Type.Ref(ApiKeyList) },
     },
-    handler: async (request) => app.services.credentials.listApiKeys(request.account.id, request.query, principalOf(request)),
+    handler: async (request) => app.services.credentials.listApiKeys(request.account.id, request.query, userPrincipalOf(request)),
   });
 
   app.delete('/api/v1/api-keys/:id', {
-    config: admin,
+    config: apiKeys,
     schema: {
       operationId: 'revokeApiKey',
       tags: ['API Keys'],
@@ -54,13 +53,13 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent },
     },
     handler: async (request, reply) => {
-      await app.services.credentials.revokeApiKey(request.account.id, request.params.id, principalOf(request));
+      await app.services.credentials.revokeApiKey(request.account.id, request.params.id, userPrincipalOf(request));
       return reply.code(204).send(null);
     },
   });
 
   app.post('/api/v1/scim-tokens', {
-    config: { ...admin, carriesSecret: true },
+    config: { auth: requires('ScimTokensManage', { doing: 'create a SCIM token, which reaches the whole account' }), carriesSecret: true },
     schema: {
       operationId: 'createScimToken',
       tags: ['SCIM Tokens'],
@@ -71,14 +70,13 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       const { name } = request.body as { name: string };
-      assertAccountWide(principalOf(request), 'create a SCIM token, which reaches the whole account');
-      const created = await app.services.credentials.createScimToken(request.account.id, principalOf(request).userId, name);
+      const created = await app.services.credentials.createScimToken(request.account.id, userPrincipalOf(request).userId, name);
       return reply.code(201).send(created);
     },
   });
 
   app.get('/api/v1/scim-tokens', {
-    config: admin,
+    config: scimTokens,
     schema: {
       operationId: 'listScimTokens',
       tags: ['SCIM Tokens'],
@@ -86,14 +84,11 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PageQuery,
       response: { 200: Type.Ref(ScimTokenList) },
     },
-    handler: async (request) => {
-      assertAccountWide(principalOf(request), 'manage SCIM tokens');
-      return app.services.credentials.listScimTokens(request.account.id, request.query);
-    },
+    handler: async (request) => app.services.credentials.listScimTokens(request.account.id, request.query),
   });
 
   app.delete('/api/v1/scim-tokens/:id', {
-    config: admin,
+    config: scimTokens,
     schema: {
       operationId: 'revokeScimToken',
       tags: ['SCIM Tokens'],
@@ -102,7 +97,6 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent },
     },
     handler: async (request, reply) => {
-      assertAccountWide(principalOf(request), 'manage SCIM tokens');
       await app.services.credentials.revokeScimToken(request.account.id, request.params.id);
       return reply.code(204).send(null);
     },

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { ACCESS_TOKEN_PREFIX, API_KEY_PREFIX, REFRESH_TOKEN_PREFIX, SCIM_TOKEN_PREFIX } from '../../http/credential-header.js';
 import { forbidden, notFound } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import { authorize, credentialReach, type Resource } from '../../http/authorize.js';
+import type { UserPrincipal } from '../../http/principal.js';
 import { byId, pageSize, decodeCursor, toPage, type PageQuery } from '../../http/pagination.js';
 import { hashCredential, randomBase62 } from '../../lib/secrets.js';
 import type { Database, Role } from '../../store/schema.js';
@@ -9,7 +10,6 @@ import { CredentialRepo } from './repo.js';
 import { CredentialVerifiers } from './verify.js';
 import { toApiKey, toScimToken } from './mappers.js';
 import { afterId } from '../../store/keyset.js';
-import { isWithinReach } from './reach.js';
 
 /** The cursors of each list name it, so one list's cursor is refused by the other. */
 const LISTS = { api_key: byId('api-keys'), scim_token: byId('scim-tokens') };
@@ -22,6 +22,9 @@ export interface NewApiKey {
   role: Role;
   deploymentIds: number[] | null;
 }
+
+/** A credential that reaches everything: whoever may manage it may manage any API key. */
+const EVERY_CREDENTIAL: Resource = { type: 'credential', role: 'admin', deploymentIds: null };
 
 /** Issues, lists and revokes the credentials people hold; only hashes are ever stored. */
 export class CredentialService {
@@ -49,15 +52,16 @@ export class CredentialService {
   }
 
   /** A caller limited to deployments or to the member role sees only the keys it could manage. */
-  async listApiKeys(accountId: number, query: PageQuery, caller?: Principal) {
+  async listApiKeys(accountId: number, query: PageQuery, caller?: UserPrincipal) {
     const after = decodeCursor(LISTS.api_key, query.after)?.id;
+    const reach = caller ? credentialReach(caller) : null;
     const rows = await this.db
       .selectFrom('api_key')
       .selectAll()
       .where('account_id', '=', accountId)
-      .$if(caller?.role === 'member', (q) => q.where('role', '=', 'member'))
-      .$if(!!caller && caller.deploymentIds !== null, (q) =>
-        q.where('deployment_ids', 'is not', null).where(sql<boolean>`deployment_ids <@ array[${sql.join([...caller!.deploymentIds!, 0])}]::integer[]`),
+      .$if(reach?.role === 'member', (q) => q.where('role', '=', 'member'))
+      .$if(!!reach && reach.deploymentIds !== null, (q) =>
+        q.where('deployment_ids', 'is not', null).where(sql<boolean>`deployment_ids <@ array[${sql.join([...reach!.deploymentIds!, 0])}]::integer[]`),
       )
       .$call(afterId('id', after, pageSize(query) + 1))
       .execute();
@@ -69,15 +73,16 @@ export class CredentialService {
    * may revoke only keys within its reach; a scoped caller gets 403 for a key that does not exist
    * too, so it cannot probe the ids of keys it may not see.
    */
-  async revokeApiKey(accountId: number, id: number, caller?: Principal): Promise<void> {
-    if (caller && (caller.deploymentIds !== null || caller.role !== 'admin')) {
+  async revokeApiKey(accountId: number, id: number, caller?: UserPrincipal): Promise<void> {
+    // Only a caller that may not manage every key needs to know what this one reaches.
+    if (caller && authorize(caller, 'ApiKeysManage', EVERY_CREDENTIAL) !== null) {
       const row = await this.db
         .selectFrom('api_key')
         .select(['role', 'deployment_ids'])
         .where('account_id', '=', accountId)
         .where('id', '=', id)
         .executeTakeFirst();
-      if (!row || !isWithinReach(caller, { role: row.role, deploymentIds: row.deployment_ids })) {
+      if (!row || authorize(caller, 'ApiKeysManage', { type: 'credential', role: row.role, deploymentIds: row.deployment_ids }) !== null) {
         throw forbidden(`This credential may not revoke API key ${id}: it reaches more than this credential does`);
       }
     }

@@ -1,6 +1,6 @@
 import type { CredentialVerifier } from '../../http/auth.js';
 import { unauthenticated } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import type { AccessTokenPrincipal, ApiKeyPrincipal, Principal, ScimTokenPrincipal } from '../../http/principal.js';
 import { hashCredential } from '../../lib/secrets.js';
 import type { Role } from '../../store/schema.js';
 import type { CredentialRecord, CredentialRepo } from './repo.js';
@@ -10,8 +10,8 @@ const TOUCH_EVERY_MS = 60_000;
 const CACHE_MS = 5_000;
 const CACHE_MAX_ENTRIES = 100_000;
 
-interface CachedPrincipal {
-  principal: Principal;
+interface CachedPrincipal<P extends Principal> {
+  principal: P;
   /** When an access token itself expires; the cache never outlives it. */
   expiresAt: number | null;
   cachedUntil: number;
@@ -33,14 +33,14 @@ export class CredentialVerifiers {
    * CACHE_MS, as it does while its request is served; the store only ever holds hashes.
    */
   private readonly verified = {
-    apiKey: new Map<string, CachedPrincipal>(),
-    accessToken: new Map<string, CachedPrincipal>(),
-    scimToken: new Map<string, CachedPrincipal>(),
+    apiKey: new Map<string, CachedPrincipal<ApiKeyPrincipal>>(),
+    accessToken: new Map<string, CachedPrincipal<AccessTokenPrincipal>>(),
+    scimToken: new Map<string, CachedPrincipal<ScimTokenPrincipal>>(),
   };
 
   constructor(private readonly repo: CredentialRepo) {}
 
-  apiKey: CredentialVerifier = (account, secret) => {
+  apiKey: CredentialVerifier<'apiKey'> = (account, secret) => {
     const hit = this.cached(this.verified.apiKey, secret, account.id);
     if (hit) {
       this.touch('apiKey', hit.credentialId);
@@ -49,35 +49,34 @@ export class CredentialVerifiers {
     return this.apiKeyFromStore(account.id, secret);
   };
 
-  private async apiKeyFromStore(accountId: number, secret: string): Promise<Principal> {
+  private async apiKeyFromStore(accountId: number, secret: string): Promise<ApiKeyPrincipal> {
     const record = await this.repo.findApiKeyByHash(hashCredential(secret));
-    const principal = { ...this.check(record, accountId, 'API key'), kind: 'apiKey' as const };
+    const principal: ApiKeyPrincipal = { kind: 'apiKey', ...this.check(record, accountId, 'API key') };
     this.touch('apiKey', principal.credentialId);
     return this.remember(this.verified.apiKey, secret, principal, null);
   }
 
-  accessToken: CredentialVerifier = async (account, secret) => {
+  accessToken: CredentialVerifier<'accessToken'> = async (account, secret) => {
     const hit = this.cached(this.verified.accessToken, secret, account.id);
     if (hit) return hit;
     const record = await this.repo.findAccessTokenByHash(hashCredential(secret));
-    const principal = this.check(record, account.id, 'access token');
+    // An access token acts on every deployment, with its user's role (the record carries no scope).
+    const principal: AccessTokenPrincipal = { kind: 'accessToken', ...this.check(record, account.id, 'access token'), deploymentIds: null };
     const expiresAt = record!.expires_at ? record!.expires_at.getTime() : null;
     if (expiresAt !== null && expiresAt <= Date.now()) {
       throw unauthenticated('The access token has expired; refresh it or run `plinth login`');
     }
-    return this.remember(this.verified.accessToken, secret, { ...principal, kind: 'accessToken' }, expiresAt);
+    return this.remember(this.verified.accessToken, secret, principal, expiresAt);
   };
 
-  scimToken: CredentialVerifier = async (account, secret) => {
+  scimToken: CredentialVerifier<'scimToken'> = async (account, secret) => {
     const hit = this.cached(this.verified.scimToken, secret, account.id);
     if (hit) return hit;
     const record = await this.repo.findScimTokenByHash(hashCredential(secret));
     if (!record || record.account_id !== account.id) throw unauthenticated('Unknown SCIM token');
     if (record.revoked_at) throw unauthenticated('The SCIM token has been revoked');
     this.touch('scimToken', record.id);
-    const principal: Principal = {
-      kind: 'scimToken', accountId: account.id, credentialId: record.id, userId: null, role: 'admin', deploymentIds: null,
-    };
+    const principal: ScimTokenPrincipal = { kind: 'scimToken', accountId: account.id, credentialId: record.id };
     return this.remember(this.verified.scimToken, secret, principal, null);
   };
 
@@ -91,7 +90,7 @@ export class CredentialVerifiers {
     for (const cache of Object.values(this.verified)) cache.clear();
   }
 
-  private cached(cache: Map<string, CachedPrincipal>, secret: string, accountId: number): Principal | undefined {
+  private cached<P extends Principal>(cache: Map<string, CachedPrincipal<P>>, secret: string, accountId: number): P | undefined {
     const entry = cache.get(secret);
     if (!entry) return undefined;
     const now = Date.now();
@@ -102,20 +101,21 @@ export class CredentialVerifiers {
     return entry.principal;
   }
 
-  private remember(cache: Map<string, CachedPrincipal>, secret: string, principal: Principal, expiresAt: number | null): Principal {
+  private remember<P extends Principal>(cache: Map<string, CachedPrincipal<P>>, secret: string, principal: P, expiresAt: number | null): P {
     if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     cache.set(secret, { principal, expiresAt, cachedUntil: Date.now() + CACHE_MS });
     return principal;
   }
 
-  private check(record: CredentialRecord | undefined, accountId: number, what: string): Omit<Principal, 'kind'> {
+  private check(record: CredentialRecord | undefined, accountId: number, what: string): Omit<ApiKeyPrincipal, 'kind'> {
     if (!record || record.account_id !== accountId) throw unauthenticated(`Unknown ${what}`);
     if (record.revoked_at) throw unauthenticated(`The ${what} has been revoked`);
     if (record.user_active === false) throw unauthenticated(`The user of this ${what} is deactivated`);
     return {
       accountId,
       credentialId: record.id,
-      userId: record.user_id,
+      // API keys and access tokens always act for a user (an inner join in the repo).
+      userId: record.user_id!,
       // A key never carries more than its user has now: demoting the user demotes the key.
       role: lowerRole(record.role, record.user_role ?? record.role),
       deploymentIds: record.deployment_ids,

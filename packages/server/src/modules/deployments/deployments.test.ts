@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 const create = (account: TestAccount, body: unknown) =>
   account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body });
@@ -49,13 +49,6 @@ describeOnStores('deployments (minimal)', (server) => {
   });
 
   describe('authorisation', () => {
-    const existing = async (account: TestAccount) => ({ url: `/api/v1/deployments/${(await create(account, { name: 'd' })).body.id}` });
-    authorizationSuite(server, [
-      { operation: 'createDeployment', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201,
-        targetsResource: false, prepare: async () => ({ url: '/api/v1/deployments', body: { name: 'd' } }) },
-      { operation: 'getDeployments', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/deployments' }) },
-      { operation: 'getDeployment', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: existing },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

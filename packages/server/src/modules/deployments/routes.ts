@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
 import { baseUrlOf } from '../../http/base-url.js';
 import { PageQuery } from '../../http/pagination.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { deploymentParam, requires } from '../../http/requirement.js';
 import { CreateDeploymentBody, Deployment, DeploymentList, DeploymentParams } from './schemas.js';
 
 export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/deployments', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' } },
+    config: { auth: requires('DeploymentCreate') },
     schema: {
       operationId: 'createDeployment',
       tags: ['Deployment Creation'],
@@ -23,7 +23,7 @@ export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/deployments', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS } },
+    config: { auth: requires('DeploymentRead') },
     schema: {
       operationId: 'getDeployments',
       tags: ['Deployments'],
@@ -35,7 +35,7 @@ export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/deployments/:deploymentId', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS } },
+    config: { auth: requires('DeploymentRead', { resource: deploymentParam() }) },
     schema: {
       operationId: 'getDeployment',
       tags: ['Deployments'],

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { assertDeploymentInScope } from '../../http/auth.js';
+import { deploymentScope } from '../../http/authorize.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../http/principal.js';
@@ -37,19 +37,19 @@ export class DeploymentService {
   /** A scoped API key lists only the deployments it may touch. */
   async list(principal: Principal, query: PageQuery, baseUrl: string) {
     const after = decodeCursor(DEPLOYMENTS, query.after)?.id;
+    const scope = deploymentScope(principal);
     const rows = await this.db
       .selectFrom('deployment')
       .selectAll()
       .where('account_id', '=', principal.accountId)
-      .$if(principal.deploymentIds !== null, (q) => q.where('id', 'in', [...principal.deploymentIds!, 0]))
+      .$if(scope !== null, (q) => q.where('id', 'in', [...scope!, 0]))
       .$call(afterId('id', after, pageSize(query) + 1))
       .execute();
     return toPage(DEPLOYMENTS, rows, query, (row) => toView(row, baseUrl));
   }
 
+  /** The route's declaration has checked the caller's scope, before anything says whether `id` exists. */
   async get(principal: Principal, id: number, baseUrl: string): Promise<DeploymentView> {
-    // Scope first: a scoped key learns nothing about deployments outside it, not even whether they exist.
-    assertDeploymentInScope(principal, id);
     const row = await this.find(principal.accountId, id);
     if (!row) throw notFound(`Deployment ${id} not found`);
     return toView(row, baseUrl);

@@ -1,25 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_ONLY } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { embedAccount, type EmbedAccount } from '../embed/test-fixtures.js';
-
-const TENANT = 'acme-corp';
-
-/** An embed tenant with two scoped groups, two scoped attributes and a user in both groups. */
-async function seeded(account: EmbedAccount) {
-  await account.creatorMode();
-  const response = await account.generate({
-    externalId: 'ann', creatorMode: true, embedTenantName: TENANT,
-    groupDefinitions: [{ name: 'editors', description: 'Edit' }, { name: 'viewers' }],
-    userAttributeDefinitions: [{ name: 'region', type: 'string', displayName: 'Region' }, { name: 'level', type: 'number' }],
-    groups: ['editors', 'viewers'],
-    userAttributes: [{ name: 'region', value: 'emea' }, { name: 'level', value: 2 }],
-  });
-  expect(response.status, response.text).toBe(200);
-  const get = (what: string) => account.request({ method: 'GET', url: `/api/v1/embed-tenants/${TENANT}/${what}`, as: account.admin });
-  return { groups: (await get('groups')).body.items, attributes: (await get('user-attributes')).body.items };
-}
+import { cases, seeded, TENANT } from './authorization.cases.js';
 
 describeOnStores('embed tenants', (server) => {
   describe('4.4 groups and user attributes', () => {
@@ -194,37 +177,6 @@ describeOnStores('embed tenants', (server) => {
   });
 
   describe('authorisation', () => {
-    const tenantWith = async (account: TestAccount) => {
-      const embed = { ...account, ref: { id: account.id, name: account.name } } as unknown as EmbedAccount;
-      const deployment = await server().services.deployments.create(account.id, { name: 'd' }, 'http://localhost');
-      embed.deploymentId = deployment.id;
-      embed.generate = (body) => account.request({ method: 'POST', url: '/api/v1/embed/generate-session', as: account.admin, body: { deploymentId: deployment.id, ...body } });
-      embed.creatorMode = async () => { await server().services.tenantSettings.update(account.id, { useCreatorMode: true }); };
-      return seeded(embed);
-    };
-    const base = `/api/v1/embed-tenants/${TENANT}`;
-    const admin = { kinds: API_KEY_ONLY, role: 'admin' as const };
-    authorizationSuite(server, [
-      { operation: 'getGroups', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/groups` }) },
-      { operation: 'getUserAttributes', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/user-attributes` }) },
-      { operation: 'listEmbedTenantUsers', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/users` }) },
-      { operation: 'getEmbedTenantUser', method: 'GET', ...admin, prepare: async (a) => (await tenantWith(a), { url: `${base}/users/ann` }) },
-      {
-        operation: 'deleteEmbedTenantGroup', method: 'DELETE', ...admin, successStatus: 200,
-        prepare: async (a) => ({ url: `${base}/groups/${(await tenantWith(a)).groups[0].id}` }),
-      },
-      {
-        operation: 'deleteEmbedTenantUserAttribute', method: 'DELETE', ...admin, successStatus: 200,
-        prepare: async (a) => ({ url: `${base}/user-attributes/${(await tenantWith(a)).attributes[0].id}` }),
-      },
-      {
-        operation: 'provisionEmbedUser', method: 'POST', ...admin, targetsResource: false,
-        prepare: async () => ({ url: `${base}/user`, body: { externalId: 'zed' } }),
-      },
-      {
-        operation: 'provisionEmbedUsers', method: 'POST', ...admin, targetsResource: false,
-        prepare: async () => ({ url: `${base}/users`, body: { users: [{ externalId: 'zed' }] } }),
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

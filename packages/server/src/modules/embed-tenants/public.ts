@@ -8,4 +8,3 @@ export type { ExternalUserChange } from './external-users.js';
 export type { ExistingUserSession } from './page-view.js';
 export { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId } from './rules.js';
 export { GroupNames } from './schemas.js';
-export { isRetryable, transactionWithRetry } from './retry.js';

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Deleted } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { API_KEY_ONLY } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import {
   EmbedTenantGroupList,
   EmbedTenantUser,
@@ -18,7 +19,7 @@ import {
 
 const tags = ['Embed Tenants'];
 // Section 5 rule 2 and the authentication table: the account's API key, with admin access.
-const admins = { auth: { kinds: API_KEY_ONLY, role: 'admin' as const } };
+const admins = { auth: requires('AccountManage', { kinds: API_KEY_ONLY }) };
 const base = '/api/v1/embed-tenants/:embedTenantName';
 
 export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {

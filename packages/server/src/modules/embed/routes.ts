@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../http/auth.js';
+import { userPrincipalOf } from '../../http/auth.js';
 import { NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
-import { API_KEY_ONLY, PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { API_KEY_ONLY } from '../../http/principal.js';
+import { deploymentField, requires } from '../../http/requirement.js';
 import { EmbedSessionIdInput, EmbedSessionList, EmbedTokenResponse, GenerateSessionInput, GenerateSessionResponse } from './schemas.js';
 
 const tags = ['Embed'];
@@ -14,7 +15,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const embed = app.services.embed;
 
   app.post('/api/v1/embed/generate-session', {
-    config: { auth: { kinds: API_KEY_ONLY, role: 'admin' }, carriesSecret: true },
+    config: { auth: requires('EmbedSessionsManage', { kinds: API_KEY_ONLY, resource: deploymentField() }), carriesSecret: true },
     schema: {
       operationId: 'generateSession',
       tags,
@@ -29,7 +30,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(GenerateSessionInput),
       response: { 200: Type.Ref(GenerateSessionResponse), 403: Type.Ref('Error'), 404: Type.Ref('Error'), 422: Type.Ref('Error') },
     },
-    handler: async (request) => embed.generateSession(request.account, principalOf(request), request.body),
+    handler: async (request) => embed.generateSession(request.account, userPrincipalOf(request), request.body),
   });
 
   app.post('/api/v1/embed/session/token', {
@@ -62,7 +63,7 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/embed/sessions', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' } },
+    config: { auth: requires('EmbedSessionsManage') },
     schema: {
       operationId: 'listEmbedSessions',
       tags,

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { assertDeploymentInScope } from '../../http/auth.js';
+import { authorize, type Resource } from '../../http/authorize.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
 import { badRequest, forbidden, notFound, unauthenticated } from '../../http/errors.js';
 import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
-import type { Principal } from '../../http/principal.js';
+import type { UserPrincipal } from '../../http/principal.js';
 import { hashCredential, randomBase62, type SecretBox } from '../../lib/secrets.js';
 import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
@@ -23,6 +23,9 @@ import { assertMayOpenDashboard, EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, t
 const SESSIONS = byId('embed-sessions');
 
 export { SESSION_EXCHANGE_WINDOW_MS } from './tokens.js';
+
+/** A session for an internal admin acts with an admin's reach on the whole account. */
+const AN_ADMIN: Resource = { type: 'credential', role: 'admin', deploymentIds: null };
 
 export interface EmbedServiceDeps {
   deployments: DeploymentService;
@@ -53,9 +56,9 @@ export class EmbedService {
    * statement: a failure leaves nothing. A known user's page view takes one statement; anything
    * else, or a known user another request is changing, takes the transaction that locks the user.
    */
-  async generateSession(account: AccountRef, principal: Principal, input: GenerateSessionInput): Promise<{ sessionId: string }> {
+  async generateSession(account: AccountRef, principal: UserPrincipal, input: GenerateSessionInput): Promise<{ sessionId: string }> {
     const request = parseSessionRequest(input);
-    let settings = await this.checkContext(account.id, principal, request);
+    let settings = await this.checkContext(account.id, request);
     const internal = request.user.kind === 'internal' ? await this.internalUser(account.id, principal, request.user.username) : undefined;
 
     const sessionId = randomBase62(43);
@@ -71,7 +74,7 @@ export class EmbedService {
     }
     await transactionWithRetry(this.db, async (trx) => {
       // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
-      if (retried) settings = await this.checkContext(account.id, principal, request);
+      if (retried) settings = await this.checkContext(account.id, request);
       const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true });
       const minted = internal
         ? await this.internalClaims(account.id, internal, trx)
@@ -101,15 +104,14 @@ export class EmbedService {
   /**
    * The checks of 2.4 and 2.10 that need the store, in the order a caller would fix them; first
    * whether the account embeds at all (the reference's 403), so nothing else is revealed when not.
+   * The key's deployment scope was checked before, from the route's declaration.
    */
-  private async checkContext(accountId: number, principal: Principal, request: SessionRequest) {
+  private async checkContext(accountId: number, request: SessionRequest) {
     const lookups = this.deps.embedTenants.lookups;
     const settings = await lookups.settings(accountId);
     if (!settings.embeddingEnabled) {
       throw forbidden('Embedding is not enabled for this account: an admin can turn on the embeddingEnabled tenant setting');
     }
-    // Scope before existence: a scoped key learns nothing about deployments outside it, not even whether they exist.
-    assertDeploymentInScope(principal, request.deploymentId);
     if (!(await lookups.deploymentExists(accountId, request.deploymentId))) throw notFound(`Deployment ${request.deploymentId} not found`);
     if (request.creatorMode && !settings.useCreatorMode) {
       throw badRequest('creatorMode requires the useCreatorMode tenant setting, which is off for this account');
@@ -165,11 +167,11 @@ export class EmbedService {
    * A session acts as the internal user, so one for an admin carries an admin's reach: only a
    * credential with that reach may mint it, an admin key for every deployment of the account.
    */
-  private async internalUser(accountId: number, principal: Principal, username: string) {
+  private async internalUser(accountId: number, principal: UserPrincipal, username: string) {
     const user = await this.deps.users.findByEmail(accountId, username);
     if (!user) throw badRequest(`internalId "${username}" does not name an existing user of this account`);
     if (!user.active) throw badRequest(`internalId "${username}" names a deactivated user`);
-    if (user.role === 'admin' && (principal.role !== 'admin' || principal.deploymentIds !== null)) {
+    if (user.role === 'admin' && authorize(principal, 'EmbedSessionsManage', AN_ADMIN) !== null) {
       throw forbidden(`internalId "${username}" names an admin: only an admin API key for every deployment may mint a session for an admin`);
     }
     return { ...user, email: user.email ?? username };

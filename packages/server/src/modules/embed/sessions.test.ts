@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { API_KEY_ONLY, PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores } from '../../test-support/server.js';
 import { embedAccount, type EmbedAccount } from './test-fixtures.js';
+import { cases } from './authorization.cases.js';
 
 const exchange = (account: EmbedAccount, sessionId: unknown) =>
   account.request({ method: 'POST', url: '/api/v1/embed/session/token', body: { sessionId } });
@@ -141,17 +141,7 @@ describeOnStores('embed sessions', (server) => {
   });
 
   describe('authorisation', () => {
-    const minted = async (account: { id: number }) => {
-      const deployment = await server().services.deployments.create(account.id, { name: 'd' }, 'http://localhost');
-      return { url: '/api/v1/embed/generate-session', body: { deploymentId: deployment.id, externalId: 'ann' } };
-    };
-    authorizationSuite(server, [
-      { operation: 'generateSession', method: 'POST', kinds: API_KEY_ONLY, role: 'admin', prepare: minted },
-      {
-        operation: 'listEmbedSessions', method: 'GET', kinds: PLATFORM_CREDENTIALS, role: 'admin', targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/embed/sessions' }),
-      },
-    ]);
+    authorizationSuite(server, cases);
 
     it('generateSession: a member API key gets 403 (admin only, as the reference); listEmbedSessions only shows the own account', async () => {
       const account = await embedAccount(server());

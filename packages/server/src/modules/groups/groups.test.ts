@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 async function createGroup(account: TestAccount, body: Record<string, unknown> = { name: 'Analysts' }) {
   const response = await account.request({ method: 'POST', url: '/api/v1/user-groups', as: account.admin, body });
@@ -109,40 +109,6 @@ describeOnStores('groups admin', (server) => {
   });
 
   describe('authorisation', () => {
-    const aGroup = async (account: TestAccount) =>
-      server().services.groups.create(account.id, { name: `g-${Math.random().toString(36).slice(2)}` });
-    const groupUrl = async (account: TestAccount) => ({ url: `/api/v1/user-groups/${(await aGroup(account)).id}` });
-    authorizationSuite(server, [
-      {
-        operation: 'createUserGroup', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/user-groups', body: { name: `g-${Math.random().toString(36).slice(2)}` } }),
-      },
-      { operation: 'listGroups', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/user-groups' }) },
-      { operation: 'getUserGroup', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: groupUrl },
-      {
-        operation: 'updateUserGroup', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
-        prepare: async (account) => ({ ...(await groupUrl(account)), body: { description: 'changed' } }),
-      },
-      {
-        operation: 'deleteGroup', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 200,
-        prepare: async (account) => ({ url: `/api/v1/groups/${(await aGroup(account)).id}` }),
-      },
-      {
-        operation: 'addGroupMembers', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
-        prepare: async (account) => ({ url: `${(await groupUrl(account)).url}/members`, body: { userIds: [account.member.id] } }),
-      },
-      {
-        operation: 'listGroupMembers', method: 'GET', kinds: PLATFORM_CREDENTIALS,
-        prepare: async (account) => ({ url: `${(await groupUrl(account)).url}/members` }),
-      },
-      {
-        operation: 'removeGroupMember', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
-        prepare: async (account) => {
-          const group = await aGroup(account);
-          await server().services.groups.addMembers(account.id, group.id, [account.member.id]);
-          return { url: `/api/v1/user-groups/${group.id}/members/${account.member.id}` };
-        },
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Deleted, NoContent } from '../../http/common-schemas.js';
 import { PageQuery, type Page } from '../../http/pagination.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import { UserList } from '../users/schemas.js';
 import { toUserPage } from '../users/view.js';
 import {
@@ -18,8 +18,8 @@ import {
 import type { GroupRecord } from './service.js';
 
 const tags = ['Users Admin'];
-const readers = { auth: { kinds: PLATFORM_CREDENTIALS } };
-const admins = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
+const readers = { auth: requires('AccountRead') };
+const admins = { auth: requires('AccountManage') };
 const NameTaken = Type.Ref('Error', { description: 'Another group of the account has this name.' });
 
 type GroupView = Static<typeof UserGroup>;

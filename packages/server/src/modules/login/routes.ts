@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../http/auth.js';
-import { assertAccountWide } from '../credentials/reach.js';
+import { userPrincipalOf } from '../../http/auth.js';
 import { baseUrlOf } from '../../http/base-url.js';
 import { NoContent } from '../../http/common-schemas.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import { OAuthError } from './oauth-error.js';
 import { loginPageRoutes, parseForm } from './page-routes.js';
 import {
@@ -15,7 +14,6 @@ import {
 const tags = ['Authentication'];
 const open = { auth: 'public' as const, needsAccount: true };
 const openWithSecret = { ...open, carriesSecret: true };
-const admin = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
 /** RFC 8628 and RFC 6749 send form bodies; JSON is accepted too. */
 const consumes = ['application/json', 'application/x-www-form-urlencoded'];
 
@@ -79,18 +77,18 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/auth/whoami', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS } },
+    config: { auth: requires('AccountRead') },
     schema: {
       operationId: 'getWhoAmI', tags,
       summary: 'Describe the calling credential',
       description: 'The account, the user, the credential (API key or access token) and the role a request acts with.',
       response: { 200: Type.Ref(WhoAmI) },
     },
-    handler: async (request) => login.describe(request.account, principalOf(request)),
+    handler: async (request) => login.describe(request.account, userPrincipalOf(request)),
   });
 
   app.put('/api/v1/users/:id/password', {
-    config: admin,
+    config: { auth: requires('UserAccessManage', { doing: "set a user's password, which lets them sign in to the whole account" }) },
     schema: {
       operationId: 'setUserPassword', tags,
       summary: "Set an internal user's password",
@@ -100,14 +98,13 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent },
     },
     handler: async (request, reply) => {
-      assertAccountWide(principalOf(request), "set a user's password, which lets them sign in to the whole account");
       await login.signIn.setPassword(request.account.id, request.params.id, request.body.password);
       return reply.code(204).send(null);
     },
   });
 
   app.post('/api/v1/users/:id/invites', {
-    config: { ...admin, carriesSecret: true },
+    config: { auth: requires('UserAccessManage', { doing: 'invite a user, who then signs in to the whole account' }), carriesSecret: true },
     schema: {
       operationId: 'createUserInvite', tags,
       summary: 'Create a one-time link that sets a password',
@@ -115,8 +112,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: Type.Ref(UserInvite) },
     },
     handler: async (request, reply) => {
-      assertAccountWide(principalOf(request), 'invite a user, who then signs in to the whole account');
-      const invite = await login.invites.create(request.account.id, request.params.id, principalOf(request).userId, baseUrlOf(request));
+      const invite = await login.invites.create(request.account.id, request.params.id, userPrincipalOf(request).userId, baseUrlOf(request));
       return reply.code(201).send(invite);
     },
   });

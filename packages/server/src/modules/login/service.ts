@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Principal } from '../../http/principal.js';
+import type { UserPrincipal } from '../../http/principal.js';
 import type { AccountRow, Database } from '../../store/schema.js';
 import type { CredentialService } from '../credentials/service.js';
 import type { RateLimitService } from '../rate-limits/service.js';
@@ -29,15 +29,15 @@ export class LoginService {
   }
 
   /** `whoami`: the account, the user and the credential a request was authenticated with. */
-  async describe(account: AccountRow, principal: Principal) {
-    const user = principal.userId === null ? undefined : await this.users.find(account.id, principal.userId);
+  async describe(account: AccountRow, principal: UserPrincipal) {
+    const user = await this.users.find(account.id, principal.userId);
     const key = principal.kind === 'apiKey' ? await this.credentials.describeApiKey(account.id, principal.credentialId) : undefined;
     return {
       account: { id: account.id, name: account.name },
       user: user ? { id: user.id, email: user.email, displayName: user.displayName } : null,
       credential: { kind: principal.kind, id: principal.credentialId, name: key?.name ?? null, prefix: key?.prefix ?? null },
       role: principal.role,
-      deploymentIds: principal.deploymentIds,
+      deploymentIds: principal.deploymentIds && [...principal.deploymentIds],
     };
   }
 }

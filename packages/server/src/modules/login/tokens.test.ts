@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 const refresh = (account: TestAccount, token: string) =>
   account.request({ method: 'POST', url: '/api/v1/auth/token', body: { grant_type: 'refresh_token', refresh_token: token } });
@@ -113,16 +113,6 @@ describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
   });
 
   describe('authorisation', () => {
-    authorizationSuite(server, [
-      { operation: 'getWhoAmI', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/auth/whoami' }) },
-      {
-        operation: 'setUserPassword', method: 'PUT', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
-        prepare: async (account) => ({ url: `/api/v1/users/${account.member.id}/password`, body: { password: 'long enough password' } }),
-      },
-      {
-        operation: 'createUserInvite', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201,
-        prepare: async (account) => ({ url: `/api/v1/users/${account.member.id}/invites` }),
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

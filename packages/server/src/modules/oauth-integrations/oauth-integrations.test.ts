@@ -1,21 +1,9 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../store/store.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
-
-const integration = {
-  name: 'Snowflake OAuth',
-  type: 'snowflake',
-  authUrl: 'https://example.snowflakecomputing.com/oauth/authorize',
-  tokenUrl: 'https://example.snowflakecomputing.com/oauth/token-request',
-  clientId: 'client-123',
-  clientSecret: 'very-secret-value',
-  redirectUri: 'https://plinth.example.com/oauth/callback',
-  config: { account: 'example' },
-  scopes: ['session:role:analyst'],
-};
+import { cases, integration } from './authorization.cases.js';
 
 async function createIntegration(account: TestAccount, body: Record<string, unknown> = integration) {
   const response = await account.request({ method: 'POST', url: '/api/v1/oauth-integrations', as: account.admin, body });
@@ -147,26 +135,7 @@ describeOnStores('oauth integrations', (server) => {
   });
 
   describe('authorisation', () => {
-    const existing = async (account: TestAccount) => ({ url: `/api/v1/oauth-integrations/${(await createIntegration(account)).id}` });
-    authorizationSuite(server, [
-      { operation: 'getOAuthIntegration', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: existing },
-      {
-        operation: 'listOAuthIntegrations', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/oauth-integrations' }),
-      },
-      {
-        operation: 'createOAuthIntegration', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201,
-        targetsResource: false, prepare: async () => ({ url: '/api/v1/oauth-integrations', body: integration }),
-      },
-      {
-        operation: 'updateOAuthIntegration', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
-        prepare: async (account) => ({ ...(await existing(account)), body: { name: 'x' } }),
-      },
-      {
-        operation: 'deleteOAuthIntegration', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204,
-        prepare: existing,
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import {
   CreateOAuthIntegrationBody,
   OAuthIntegration,
@@ -12,8 +12,8 @@ import {
 } from './schemas.js';
 
 const tags = ['OAuth Integrations'];
-const readers = { auth: { kinds: PLATFORM_CREDENTIALS } };
-const admins = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
+const readers = { auth: requires('AccountRead') };
+const admins = { auth: requires('OAuthIntegrationsManage') };
 
 export const oauthIntegrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const integrations = app.services.oauthIntegrations;

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { baseUrlOf } from '../../http/base-url.js';
 import { SCIM_ONLY } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import { SCIM_MEDIA_TYPE } from './errors.js';
 import type { ScimResource } from './mappers.js';
 import type { ScimContext } from './user-service.js';
@@ -10,13 +11,13 @@ export const SCIM_PREFIX = '/api/scim/v2';
 export const tags = ['SCIM'];
 
 /** Every SCIM route takes only SCIM tokens and answers errors in the RFC 7644 §3.12 body. */
-export const scimRoute = { auth: { kinds: SCIM_ONLY }, surface: 'scim' as const };
+export const scimRoute = { auth: requires('ScimProvision', { kinds: SCIM_ONLY }), surface: 'scim' as const };
 
 export const scimErrorRef = (description: string) => Type.Ref('ScimError', { description });
 export const NotModified = Type.Null({ description: 'Not modified: If-None-Match names the current version' });
 
 export function contextOf(request: FastifyRequest): ScimContext {
-  const actor = request.principal ? `SCIM token ${request.principal.credentialId}` : 'SCIM';
+  const actor = request.principal?.kind === 'scimToken' ? `SCIM token ${request.principal.credentialId}` : 'SCIM';
   return { accountId: request.account.id, base: `${baseUrlOf(request)}${SCIM_PREFIX}`, actor };
 }
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import { TenantSettings, UpdateTenantSettingsBody } from './schemas.js';
 
 const tags = ['Tenant Settings'];
@@ -9,13 +9,13 @@ export const tenantSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const settings = app.services.tenantSettings;
 
   app.get('/api/v1/tenant-settings', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS } },
+    config: { auth: requires('AccountRead') },
     schema: { operationId: 'getTenantSettings', tags, summary: 'Get the tenant settings', response: { 200: Type.Ref(TenantSettings) } },
     handler: async (request) => settings.get(request.account.id),
   });
 
   app.patch('/api/v1/tenant-settings', {
-    config: { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' } },
+    config: { auth: requires('AccountManage') },
     schema: {
       operationId: 'updateTenantSettings',
       tags,

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 describeOnStores(
   'tenant settings',
@@ -60,16 +60,7 @@ describeOnStores(
       expect((await server().services.tenantSettings.get(account.id)).maxExternalUsers).toBe(777);
     });
 
-    authorizationSuite(server, [
-      {
-        operation: 'getTenantSettings', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/tenant-settings' }),
-      },
-      {
-        operation: 'updateTenantSettings', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin', targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/tenant-settings', body: { showDashboardChat: false } }),
-      },
-    ]);
+    authorizationSuite(server, cases);
   },
   { PLINTH_MAX_EXTERNAL_USERS: '777' },
 );

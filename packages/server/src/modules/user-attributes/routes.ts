@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Deleted } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import { UserParams } from '../users/schemas.js';
 import {
   CreateUserAttributeBody,
@@ -14,8 +14,8 @@ import {
   UserAttributeValues,
 } from './schemas.js';
 
-const readers = { auth: { kinds: PLATFORM_CREDENTIALS } };
-const admins = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
+const readers = { auth: requires('AccountRead') };
+const admins = { auth: requires('AccountManage') };
 
 export const userAttributeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const attributes = app.services.userAttributes;

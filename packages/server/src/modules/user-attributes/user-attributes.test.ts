@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 async function createAttribute(account: TestAccount, body: Record<string, unknown>) {
   const response = await account.request({ method: 'POST', url: '/api/v1/user-attributes', as: account.admin, body });
@@ -105,33 +105,6 @@ describeOnStores('user attributes', (server) => {
   });
 
   describe('authorisation', () => {
-    const anAttribute = async (account: TestAccount) =>
-      server().services.userAttributes.create(account.id, { name: unique(), type: 'string' });
-    const attributeUrl = async (account: TestAccount) => ({ url: `/api/v1/user-attributes/${(await anAttribute(account)).id}` });
-    const valuesUrl = async (account: TestAccount) => ({ url: `/api/v1/users/${(await account.addUser('member')).id}/attribute-values` });
-    authorizationSuite(server, [
-      {
-        operation: 'createUserAttribute', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/user-attributes', body: { name: unique(), type: 'string' } }),
-      },
-      {
-        operation: 'listUserAttributes', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/user-attributes' }),
-      },
-      { operation: 'getUserAttribute', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: attributeUrl },
-      {
-        operation: 'updateUserAttribute', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
-        prepare: async (account) => ({ ...(await attributeUrl(account)), body: { description: 'd' } }),
-      },
-      { operation: 'deleteUserAttribute', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 200, prepare: attributeUrl },
-      { operation: 'getUserAttributeValues', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: valuesUrl },
-      {
-        operation: 'setUserAttributeValues', method: 'PUT', kinds: PLATFORM_CREDENTIALS, role: 'admin',
-        prepare: async (account) => {
-          const attribute = await anAttribute(account);
-          return { ...(await valuesUrl(account)), body: { values: [{ name: attribute.name, value: 'x' }] } };
-        },
-      },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

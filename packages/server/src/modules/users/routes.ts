@@ -1,16 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { principalOf } from '../../http/auth.js';
+import { userPrincipalOf } from '../../http/auth.js';
 import { NoContent } from '../../http/common-schemas.js';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
+import { requires } from '../../http/requirement.js';
 import { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery, UserParams } from './schemas.js';
-import { userNotFound } from './service.js';
 import { toUserPage, toUserView } from './view.js';
-import { assertAccountWide } from '../credentials/reach.js';
 
 const tags = ['Users Admin'];
-const readers = { auth: { kinds: PLATFORM_CREDENTIALS } };
-const admins = { auth: { kinds: PLATFORM_CREDENTIALS, role: 'admin' as const } };
+const readers = { auth: requires('AccountRead') };
+const admins = { auth: requires('AccountManage') };
 const Conflict = Type.Ref('Error', { description: 'The email is taken, or the change would leave the account without an active admin.' });
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -52,8 +50,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(User) },
     },
     handler: async (request) => {
-      const { userId } = principalOf(request);
-      if (userId === null) throw userNotFound('me');
+      const { userId } = userPrincipalOf(request);
       return withGroups(request.account.id, userId);
     },
   });
@@ -71,7 +68,16 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.patch('/api/v1/users/:id', {
-    config: admins,
+    config: {
+      auth: requires('AccountManage', {
+        // A role or an active flag decides what the user's own credentials reach: account-wide.
+        stricterWhen: {
+          bodySets: ['role', 'active'],
+          permission: 'UserAccessManage',
+          doing: "change a user's role or active state, which every credential of the user follows",
+        },
+      }),
+    },
     schema: {
       operationId: 'updateAccountUser',
       tags,
@@ -83,17 +89,11 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(UpdateUserBody),
       response: { 200: Type.Ref(User), 409: Conflict },
     },
-    handler: async (request) => {
-      // A role or an active flag decides what the user's own credentials reach: account-wide.
-      if (request.body.role !== undefined || request.body.active !== undefined) {
-        assertAccountWide(principalOf(request), "change a user's role or active state, which every credential of the user follows");
-      }
-      return toUserView(await users.update(request.account.id, request.params.id, request.body));
-    },
+    handler: async (request) => toUserView(await users.update(request.account.id, request.params.id, request.body)),
   });
 
   app.delete('/api/v1/users/:id', {
-    config: admins,
+    config: { auth: requires('UserAccessManage', { doing: 'delete a user, whose credentials go with them' }) },
     schema: {
       operationId: 'deleteAccountUser',
       tags,
@@ -103,7 +103,6 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: NoContent, 409: Conflict },
     },
     handler: async (request, reply) => {
-      assertAccountWide(principalOf(request), 'delete a user, whose credentials go with them');
       await users.delete(request.account.id, request.params.id);
       return reply.code(204).send(null);
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PLATFORM_CREDENTIALS } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { cases } from './authorization.cases.js';
 
 async function createUser(account: TestAccount, body: Record<string, unknown>) {
   const response = await account.request({ method: 'POST', url: '/api/v1/users', as: account.admin, body });
@@ -194,20 +194,6 @@ describeOnStores('users admin', (server) => {
   });
 
   describe('authorisation', () => {
-    const aUser = async (account: TestAccount) => ({ url: `/api/v1/users/${(await account.addUser('member')).id}` });
-    authorizationSuite(server, [
-      { operation: 'getAccountUser', method: 'GET', kinds: PLATFORM_CREDENTIALS, prepare: aUser },
-      { operation: 'getUsers', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users' }) },
-      { operation: 'getMe', method: 'GET', kinds: PLATFORM_CREDENTIALS, targetsResource: false, prepare: async () => ({ url: '/api/v1/users/me' }) },
-      {
-        operation: 'createAccountUser', method: 'POST', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 201, targetsResource: false,
-        prepare: async () => ({ url: '/api/v1/users', body: { email: `new-${Math.random().toString(36).slice(2)}@x.com` } }),
-      },
-      {
-        operation: 'updateAccountUser', method: 'PATCH', kinds: PLATFORM_CREDENTIALS, role: 'admin',
-        prepare: async (account) => ({ ...(await aUser(account)), body: { displayName: 'Renamed' } }),
-      },
-      { operation: 'deleteAccountUser', method: 'DELETE', kinds: PLATFORM_CREDENTIALS, role: 'admin', successStatus: 204, prepare: aUser },
-    ]);
+    authorizationSuite(server, cases);
   });
 });

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { ACCOUNT, authorize, deploymentScope, type Resource } from './authorize.js';
+import { PLINTH_ACTIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
+import type { ApiKeyPrincipal, Principal } from './principal.js';
+import type { Role } from '../store/schema.js';
+
+const key = (role: Role, deploymentIds: number[] | null): ApiKeyPrincipal => ({
+  kind: 'apiKey', accountId: 1, credentialId: 9, userId: 3, role, deploymentIds,
+});
+const deployment = (id: number): Resource => ({ type: 'deployment', id });
+const credential = (role: Role, deploymentIds: number[] | null): Resource => ({ type: 'credential', role, deploymentIds });
+
+/** role × permission × scope × resource → null (allowed) or the refusal's message. */
+const table: Array<[string, Principal, Permission, Resource, string | RegExp | null]> = [
+  // Roles: a member reads, an admin also changes.
+  ['member reads the account', key('member', null), 'AccountRead', ACCOUNT, null],
+  ['member changes the account', key('member', null), 'AccountManage', ACCOUNT, 'This operation requires the admin role'],
+  ['admin changes the account', key('admin', null), 'AccountManage', ACCOUNT, null],
+  ['member reads a deployment', key('member', null), 'DeploymentRead', deployment(5), null],
+  ['member creates a deployment', key('member', null), 'DeploymentCreate', ACCOUNT, 'This operation requires the admin role'],
+  ['member updates a schema', key('member', null), 'SchemaUpdate', deployment(5), 'This operation requires the admin role'],
+  ['admin updates dev branches', key('admin', null), 'SchemaUpdateDevBranches', deployment(5), null],
+  // Scope on deployments.
+  ['scoped member reads its deployment', key('member', [5]), 'DeploymentRead', deployment(5), null],
+  ['scoped member reads another deployment', key('member', [5]), 'DeploymentRead', deployment(6), 'This API key is not allowed to access deployment 6'],
+  ['key scoped to nothing', key('admin', []), 'DeploymentRead', deployment(5), 'This API key is not allowed to access deployment 5'],
+  ['role before scope', key('member', [5]), 'DeploymentUpdate', deployment(6), 'This operation requires the admin role'],
+  // Scope on the account: fine unless the permission reaches the whole account.
+  ['scoped admin creates a deployment', key('admin', [5]), 'DeploymentCreate', ACCOUNT, null],
+  ['scoped admin manages SCIM tokens', key('admin', [5]), 'ScimTokensManage', ACCOUNT,
+    'This API key is limited to deployments 5 and cannot do this; use a key for every deployment'],
+  ['scoped admin changes user access', key('admin', []), 'UserAccessManage', ACCOUNT,
+    'This API key is limited to no deployment and cannot do this; use a key for every deployment'],
+  ['unscoped admin changes user access', key('admin', null), 'UserAccessManage', ACCOUNT, null],
+  // Credentials: never wider than the caller.
+  ['admin creates an admin key', key('admin', null), 'ApiKeysManage', credential('admin', null), null],
+  ['scoped admin creates a key for its deployment', key('admin', [5, 6]), 'ApiKeysManage', credential('member', [6]), null],
+  ['scoped admin creates an unscoped key', key('admin', [5]), 'ApiKeysManage', credential('member', null),
+    'This API key is limited to deployments 5 and cannot do this for every deployment; name its deploymentIds'],
+  ['scoped admin creates a key for other deployments', key('admin', [5]), 'ApiKeysManage', credential('admin', [5, 7, 8]),
+    'This API key is limited to deployments 5 and cannot do this for deployments 7, 8'],
+  ['member creates a key', key('member', null), 'ApiKeysManage', credential('member', null), 'This operation requires the admin role'],
+  ['member embeds as an admin', key('member', null), 'EmbedSessionsManage', credential('admin', null), 'This operation requires the admin role'],
+  // Credentials of no user.
+  ['SCIM token provisions', { kind: 'scimToken', accountId: 1, credentialId: 2 }, 'ScimProvision', ACCOUNT, null],
+  ['SCIM token reads the account', { kind: 'scimToken', accountId: 1, credentialId: 2 }, 'AccountRead', ACCOUNT,
+    'This credential does not grant AccountRead'],
+  ['admin key provisions over SCIM', key('admin', null), 'ScimProvision', ACCOUNT, 'This credential does not grant ScimProvision'],
+  ['data token before issue 14', { kind: 'dataToken', accountId: 1, claims: { deploymentId: 5, securityContext: {}, expiresAt: null } },
+    'DeploymentRead', deployment(5), 'This credential does not grant DeploymentRead'],
+];
+
+describe('authorize', () => {
+  it.each(table)('%s', (_, principal, permission, resource, expected) => {
+    const refusal = authorize(principal, permission, resource);
+    if (expected === null) {
+      expect(refusal).toBeNull();
+    } else {
+      expect(refusal?.code).toBe('forbidden');
+      expect(refusal?.message).toMatch(expected);
+    }
+  });
+
+  it('every permission an admin holds that a member does not is refused to a member with the same message', () => {
+    for (const permission of ROLE_PERMISSIONS.admin) {
+      const refusal = authorize(key('member', null), permission, ACCOUNT);
+      if (ROLE_PERMISSIONS.member.has(permission)) expect(refusal, permission).toBeNull();
+      else expect(refusal?.message, permission).toBe('This operation requires the admin role');
+    }
+  });
+
+  it('every Plinth action is documented and granted to some credential', () => {
+    for (const [action, description] of Object.entries(PLINTH_ACTIONS)) {
+      expect(description.length, action).toBeGreaterThan(20);
+      const granted = ROLE_PERMISSIONS.admin.has(action as Permission) || action === 'ScimProvision';
+      expect(granted, action).toBe(true);
+    }
+  });
+
+  it('deploymentScope: a key its own, tokens of one deployment that one, the rest every deployment', () => {
+    expect(deploymentScope(key('member', [1, 2]))).toEqual([1, 2]);
+    expect(deploymentScope(key('admin', null))).toBeNull();
+    expect(deploymentScope({ kind: 'scimToken', accountId: 1, credentialId: 2 })).toBeNull();
+    expect(deploymentScope({ kind: 'dataToken', accountId: 1, claims: { deploymentId: 4, securityContext: {}, expiresAt: null } })).toEqual([4]);
+  });
+});

@@ -1,0 +1,91 @@
+import type { FastifyRequest } from 'fastify';
+import { ACCOUNT, authorize, type Resource } from './authorize.js';
+import type { ApiError } from './errors.js';
+import type { Permission } from './permissions.js';
+import { PLATFORM_CREDENTIALS, type CredentialKind, type Principal } from './principal.js';
+import type { Role } from '../store/schema.js';
+
+/** Where a route's resource comes from. */
+export type ResourceSource =
+  /** The account of the request's host: lists, creations, the account's directory and settings. */
+  | 'account'
+  /** A deployment named by a path parameter or a body field (validated as an integer before this runs). */
+  | { deploymentIdIn: 'params' | 'body'; name: string }
+  /** A credential to create, by the `role` (member by default) and `deploymentIds` (null: every one) of the body. */
+  | 'requestedCredential';
+
+/**
+ * What a route requires of its caller, declared in `config.auth` next to its schema. The auth
+ * plugin enforces it before the handler runs and the spec states it, so neither a handler nor a
+ * service checks roles or scopes by hand.
+ */
+export interface Requirement {
+  /** Credential kinds the route accepts; each needs a registered verifier or the app does not start. */
+  kinds: readonly CredentialKind[];
+  permission: Permission;
+  resource: ResourceSource;
+  /** What the operation does, completing a refusal's "cannot …" (e.g. 'manage SCIM tokens'). */
+  doing?: string;
+  /** A stronger permission when the body sets any of these fields (e.g. a user's role). */
+  stricterWhen?: { bodySets: readonly string[]; permission: Permission; doing: string };
+}
+
+/** What a route declares about its callers; it also generates the route's `security` in the spec. */
+export type RouteAuth = 'public' | Requirement;
+
+/** A requirement with the platform's credentials (API keys and access tokens) on the account unless told otherwise. */
+export function requires(permission: Permission, options: Partial<Omit<Requirement, 'permission'>> = {}): Requirement {
+  return { kinds: PLATFORM_CREDENTIALS, resource: 'account', ...options, permission };
+}
+
+export const deploymentParam = (name = 'deploymentId'): ResourceSource => ({ deploymentIdIn: 'params', name });
+export const deploymentField = (name = 'deploymentId'): ResourceSource => ({ deploymentIdIn: 'body', name });
+
+/** A route's requirement, compiled once at registration into the check its requests run. */
+export type Check = (principal: Principal, request: FastifyRequest) => ApiError | null;
+
+export function compileRequirement(requirement: Requirement): Check {
+  const { permission, doing } = requirement;
+  const resolve = resolverOf(requirement.resource);
+  const stricter = requirement.stricterWhen;
+  if (!stricter) return (principal, request) => authorize(principal, permission, resolve(request), doing);
+  return (principal, request) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const strict = stricter.bodySets.some((field) => body?.[field] !== undefined);
+    return strict
+      ? authorize(principal, stricter.permission, resolve(request), stricter.doing)
+      : authorize(principal, permission, resolve(request), doing);
+  };
+}
+
+function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resource {
+  if (source === 'account') return () => ACCOUNT;
+  if (source === 'requestedCredential') {
+    return (request) => {
+      const body = request.body as { role?: Role; deploymentIds?: number[] | null } | undefined;
+      return { type: 'credential', role: body?.role ?? 'member', deploymentIds: body?.deploymentIds ?? null };
+    };
+  }
+  const { deploymentIdIn, name } = source;
+  return (request) => {
+    const id = (request[deploymentIdIn] as Record<string, unknown> | undefined)?.[name];
+    // The schema requires the id; a route whose id is optional acts on the account when it is left out.
+    return typeof id === 'number' ? { type: 'deployment', id } : ACCOUNT;
+  };
+}
+
+/** The sentence the spec gives an operation about its permission. */
+export function describeRequirement(requirement: Requirement): string {
+  const on = describeSource(requirement.resource);
+  const stricter = requirement.stricterWhen;
+  const also = stricter
+    ? `; \`${stricter.permission}\` when the body sets ${stricter.bodySets.map((f) => `\`${f}\``).join(' or ')}`
+    : '';
+  return `Requires the \`${requirement.permission}\` permission ${on}${also}.`;
+}
+
+function describeSource(source: ResourceSource): string {
+  if (source === 'account') return 'on the account';
+  if (source === 'requestedCredential') return 'and a credential reaching at least the role and deployments of the key it creates';
+  return `on the deployment named by ${source.deploymentIdIn === 'params' ? 'the path parameter' : 'the body field'} \`${source.name}\``;
+}

@@ -1,0 +1,15 @@
+import type { OperationCase } from '../../test-support/authorization.js';
+import type { TestAccount } from '../../test-support/server.js';
+
+const existing = async (account: TestAccount) => {
+  const response = await account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body: { name: 'd' } });
+  return { url: `/api/v1/deployments/${response.body.id}` };
+};
+
+/** The deployments module's operations, for the shared authorisation suite (run by deployments.test.ts). */
+export const cases: OperationCase[] = [
+  { operation: 'createDeployment', method: 'POST', successStatus: 201, targetsResource: false,
+    prepare: async () => ({ url: '/api/v1/deployments', body: { name: 'd' } }) },
+  { operation: 'getDeployments', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/deployments' }) },
+  { operation: 'getDeployment', method: 'GET', prepare: existing },
+];

@@ -1,0 +1,78 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './server.js';
+import type { OperationCase } from './authorization.js';
+import { cases as credentials } from '../modules/credentials/authorization.cases.js';
+import { cases as deployments } from '../modules/deployments/authorization.cases.js';
+import { cases as embed } from '../modules/embed/authorization.cases.js';
+import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
+import { cases as groups } from '../modules/groups/authorization.cases.js';
+import { cases as login } from '../modules/login/authorization.cases.js';
+import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
+import { cases as scim } from '../modules/scim/authorization.cases.js';
+import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
+import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
+import { cases as users } from '../modules/users/authorization.cases.js';
+
+const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
+
+/** Each module's cases for the shared authorisation suite, by the module's folder. */
+const CASES: Record<string, OperationCase[]> = {
+  credentials, deployments, embed, 'embed-tenants': embedTenants, groups, login, 'oauth-integrations': oauthIntegrations,
+  scim, 'tenant-settings': tenantSettings, 'user-attributes': userAttributes, users,
+};
+
+const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer('pglite');
+});
+afterAll(async () => {
+  await server.app.close();
+  await server.store.close();
+});
+
+/** Like the CLI's operations.test.ts for commands: a new operation fails here until the suite covers it. */
+it('every non-public operation of the served spec has a case in the shared authorisation suite, with its permission stated', async () => {
+  const account = await server.newAccount();
+  const spec = await account.request({ method: 'GET', url: '/api/v1/spec' });
+  expect(spec.status).toBe(200);
+  const missing: string[] = [];
+  const unstated: string[] = [];
+  for (const methods of Object.values(spec.body.paths as Record<string, Record<string, any>>)) {
+    for (const operation of Object.values(methods)) {
+      if (!operation.security || operation.security.length === 0) continue;
+      if (!covered.has(operation.operationId)) missing.push(operation.operationId);
+      if (typeof operation['x-plinth-permission'] !== 'string' || !/Requires the `\w+` permission/.test(operation.description)) {
+        unstated.push(operation.operationId);
+      }
+    }
+  }
+  expect(missing.sort()).toEqual([]);
+  expect(unstated.sort()).toEqual([]);
+});
+
+it('every case names an authenticated operation of the app, once', () => {
+  const all = Object.values(CASES).flat().map((c) => c.operation);
+  expect(all.length).toBe(new Set(all).size);
+  for (const [operation, module] of covered) {
+    const auth = server.app.operationAuth.get(operation);
+    expect(auth !== undefined && auth !== 'public', `${operation} (${module})`).toBe(true);
+  }
+});
+
+/** A case list nobody runs would cover operations on paper only. */
+it('every module with a case file is listed here and runs its cases in one of its own test files, on both stores', () => {
+  const withCases = readdirSync(MODULES).filter((module) => existsSync(join(MODULES, module, 'authorization.cases.ts')));
+  expect(withCases.sort()).toEqual(Object.keys(CASES).sort());
+  for (const module of withCases) {
+    const runners = readdirSync(join(MODULES, module))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => readFileSync(join(MODULES, module, file), 'utf8'))
+      .filter((source) => source.includes("from './authorization.cases.js'") && source.includes('authorizationSuite(server, cases)') && source.includes('describeOnStores('));
+    expect(runners.length, module).toBeGreaterThan(0);
+  }
+});
