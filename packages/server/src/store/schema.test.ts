@@ -4,7 +4,7 @@ import { modules } from '../modules/index.js';
 import { databaseType, declaredSchema, type SchemaShape } from '../test-support/schema-shape.js';
 import { openTestStore, storeKinds } from '../test-support/stores.js';
 import type { Store } from './store.js';
-import { STORE_TABLES } from './tables.js';
+import { MIGRATOR_TABLES, STORE_TABLES } from './tables.js';
 
 async function migratedSchema(store: Store): Promise<SchemaShape> {
   const { rows } = await sql<{ table: string; column: string; data_type: string; udt_name: string; is_nullable: string }>`
@@ -14,7 +14,7 @@ async function migratedSchema(store: Store): Promise<SchemaShape> {
     order by c.table_name, c.ordinal_position`.execute(store.db);
   const shape: SchemaShape = {};
   for (const row of rows) {
-    if (STORE_TABLES.includes(row.table)) continue;
+    if (MIGRATOR_TABLES.includes(row.table)) continue;
     (shape[row.table] ??= {})[row.column] = { type: databaseType(row.data_type, row.udt_name), nullable: row.is_nullable === 'YES' };
   }
   return shape;

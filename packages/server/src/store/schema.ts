@@ -401,7 +401,7 @@ export interface JobTable {
   claimed_by: string | null;
   cancel_requested: Generated<boolean>;
   last_error: string | null;
-  result: ColumnType<unknown, string | null | undefined, string | null>;
+  result: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   finished_at: Timestamp | null;
 }
