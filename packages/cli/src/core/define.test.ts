@@ -1,7 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { defineVerb, type OptionsOf } from './define.js';
 
-const options = [
+// Declared only for its type.
+const _options = [
   { flags: '-d, --data <json>', description: 'Body' },
   { flags: '--display-name <name>', description: 'Name' },
   { flags: '--group <name>', description: 'Group', repeatable: true },
@@ -11,7 +12,7 @@ const options = [
 
 describe('typed verb options', () => {
   it('gives each declared option the type its notation implies, keyed as commander keys it', () => {
-    expectTypeOf<OptionsOf<typeof options>>().toEqualTypeOf<{
+    expectTypeOf<OptionsOf<typeof _options>>().toEqualTypeOf<{
       data: string | undefined;
       displayName: string | undefined;
       group: string[] | undefined;

@@ -90,7 +90,7 @@ export function bodyVerb<const Options extends readonly OptionSpec[] = []>(spec:
       requireFields(body, spec.required ?? []);
       const client = await f.client();
       const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
-      const response = await client.request(spec.method, await spec.path(args, opts, client), { body: send });
+      const response = await client.request<Record<string, unknown> | undefined>(spec.method, await spec.path(args, opts, client), { body: send });
       if (spec.done) f.output.status(spec.done(args, response.data));
       if (response.text) f.output.object(response, spec.show);
     },

@@ -89,7 +89,7 @@ export const schemas: Group = {
       examples: ['plinth scim schemas get urn:ietf:params:scim:schemas:core:2.0:User'],
       async run(f, [id], opts) {
         const client = await scimClient(f, opts);
-        const response = await client.request('GET', `${BASE}/Schemas/${encodeURIComponent(id ?? '')}`, { headers: SCIM_JSON });
+        const response = await client.request<{ id: string; name?: string; attributes?: Attribute[] }>('GET', `${BASE}/Schemas/${encodeURIComponent(id ?? '')}`, { headers: SCIM_JSON });
         if (f.output.json) return f.output.raw(response);
         f.output.data(`${response.data.id}  ${response.data.name ?? ''}`.trimEnd());
         f.output.data(formatTable(ATTRIBUTE_COLUMNS, flatten(response.data.attributes)));
