@@ -165,7 +165,8 @@ async function serve(kind: 'pglite' | 'postgres') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
 
-  process.once('SIGTERM', async () => {
+  // The signal handler cannot wait; the process exits at the end of this cleanup.
+  process.once('SIGTERM', () => void (async () => {
     await app.close();
     // Other sessions on a shared server can deadlock a DROP; a few tries are enough.
     for (let i = 0; kind === 'postgres' && i < 5; i++) {
@@ -178,7 +179,7 @@ async function serve(kind: 'pglite' | 'postgres') {
     }
     await store.close();
     process.exit(0);
-  });
+  })());
   const ready: Ready = {
     port,
     host: sessions.host,

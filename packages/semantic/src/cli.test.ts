@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sampleModelFiles } from './sample/sample.js';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 // `--import tsx` resolves from the working directory, so run from this package.

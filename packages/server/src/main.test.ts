@@ -24,7 +24,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `plinth-server` as a real process (TypeScript through tsx) and waits until it listens. */
+/** Starts `plinth-server` as a real process (TypeScript through tsx) and waits for its ready line, or its exit. */
 async function startServer(env: Record<string, string>): Promise<Running> {
   const port = Number(env.PORT ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
@@ -32,21 +32,18 @@ async function startServer(env: Record<string, string>): Promise<Running> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const running = { child, port, output: () => output, exited };
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) return running;
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (response.ok) return running;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server did not start:\n${output}`);
+  // The server prints this line once it listens (main.ts); the test's timeout bounds the wait.
+  const ready = new Promise<void>((resolve) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Plinth is ready at ')) resolve();
+    });
+    child.on('exit', () => resolve());
+  });
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await ready;
+  return { child, port, output: () => output, exited };
 }
 
 /** Runs `plinth-server <args>` to its end: an operator command. */
@@ -74,7 +71,8 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
       const saved = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8'));
       expect(statSync(join(dataDir, 'bootstrap.json')).mode & 0o777).toBe(0o600);
       expect(saved.tenant).toBe('demo');
-      expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`);
+      // The key follows the ready line in a write of its own.
+      await vi.waitFor(() => expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`), { timeout: 10_000, interval: 20 });
 
       const headers = { authorization: `Api-Key ${saved.apiKey}`, 'content-type': 'application/json' };
       const base = `http://127.0.0.1:${server.port}`;
@@ -123,25 +121,31 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
     }
   });
 
-  it('SIGTERM finishes the request in flight, then exits 0', async () => {
+  it('SIGTERM finishes the request in flight with its real response, then exits 0', async () => {
     const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { apiKey: string };
     const socket = connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
     let reply = '';
     socket.on('data', (chunk) => (reply += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     const body = JSON.stringify({ name: 'in flight' });
-    // Headers and half the body now; the rest only after SIGTERM has arrived.
+    // Headers and half the body now, the rest only once the server is shutting down. An authorised
+    // request's handler waits for the whole body, so its answer cannot be written before SIGTERM.
+    // With Expect, the server answers 100 Continue once it has taken the request in hand.
     socket.write(
-      `POST /api/v1/deployments HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
-        `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+      `POST /api/v1/deployments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Api-Key ${apiKey}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 5),
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await vi.waitFor(() => expect(reply).toContain('100 Continue'), { timeout: 10_000, interval: 20 });
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await vi.waitFor(() => expect(server.output()).toContain('finishing in-flight requests'), { timeout: 10_000, interval: 20 });
+    expect(reply).toBe('HTTP/1.1 100 Continue\r\n\r\n');
     socket.write(body.slice(5));
-    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    expect(reply).toMatch(/^HTTP\/1\.1 401 /);
-    expect(reply).toContain('Missing Authorization header');
+    await closed;
+    expect(reply).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n{') + 4))).toMatchObject({ name: 'in flight' });
     expect(await server.exited).toBe(0);
   });
 

@@ -11,7 +11,7 @@ export interface RequestOptions {
   allowErrors?: boolean;
 }
 
-export interface Response<T = any> {
+export interface Response<T = unknown> {
   status: number;
   headers: Headers;
   /** The body exactly as received, for `--json` passthrough. */
@@ -38,7 +38,7 @@ export class HttpClient {
     private readonly onRefresh: (pair: TokenPair) => Promise<void>,
   ) {}
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
+  async request<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> {
     let response = await this.send<T>(method, path, options);
     if (response.status === 401 && !options.anonymous && this.target.refreshToken && this.target.scheme === 'bearer') {
       if (await this.refresh()) response = await this.send<T>(method, path, options);
@@ -89,13 +89,14 @@ export class HttpClient {
       throw new NetworkError(`Cannot reach ${this.target.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, 'Check the URL of the context (`plinth context show`) and that the server is running.');
     }
     const text = await raw.text();
-    let data: any;
+    let data: unknown;
     try {
       data = text ? JSON.parse(text) : undefined;
     } catch {
       data = undefined;
     }
-    return { status: raw.status, headers: raw.headers, text, data };
+    // The body is whatever the server sent; the caller's T says what it expects there.
+    return { status: raw.status, headers: raw.headers, text, data: data as T };
   }
 
   private async refresh(): Promise<boolean> {

@@ -2,7 +2,10 @@ import type { IO } from './io.js';
 import type { Response } from './http.js';
 
 /** A column: its header and how to read the cell from a row (a dotted path or a function). */
-export type Column = [header: string, value: string | ((row: any) => unknown)];
+/** A row of a table: one object of a JSON list body, whose fields each list's columns name. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one untyped boundary: column readers of ~40 lists; typing each list's rows would repeat the server's schemas
+export type Row = any;
+export type Column = [header: string, value: string | ((row: Row) => unknown)];
 
 export function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -11,13 +14,13 @@ export function cell(value: unknown): string {
   return String(value).replace(/\s+/g, ' ');
 }
 
-function read(row: any, accessor: Column[1]): unknown {
+function read(row: Row, accessor: Column[1]): unknown {
   if (typeof accessor === 'function') return accessor(row);
-  return accessor.split('.').reduce((value, key) => (value == null ? undefined : value[key]), row);
+  return accessor.split('.').reduce<unknown>((value, key) => (value == null ? undefined : (value as Record<string, unknown>)[key]), row);
 }
 
 /** The one table printer: upper-case headers, columns aligned with two spaces, no borders. */
-export function formatTable(columns: Column[], rows: any[]): string {
+export function formatTable(columns: Column[], rows: Row[]): string {
   const cells = rows.map((row) => columns.map(([, accessor]) => cell(read(row, accessor))));
   const headers = columns.map(([header]) => header.toUpperCase());
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((r) => r[i]!.length)));
@@ -35,7 +38,7 @@ export function formatObject(object: Record<string, unknown>, fields?: Column[])
 }
 
 /** The items of a list body: platform `{items}`, SCIM `{Resources}`, or a bare array. */
-export function itemsOf(body: unknown): any[] {
+export function itemsOf(body: unknown): Row[] {
   if (Array.isArray(body)) return body;
   if (body && typeof body === 'object') {
     const b = body as Record<string, unknown>;
@@ -76,13 +79,13 @@ export class Output {
     const rows = itemsOf(response.data);
     if (rows.length === 0) return this.notice('No results');
     this.data(formatTable(columns, rows));
-    const pageInfo = response.data?.pageInfo;
+    const pageInfo = (response.data as { pageInfo?: { hasNextPage?: boolean; endCursor?: string } } | undefined)?.pageInfo;
     if (pageInfo?.hasNextPage && pageInfo.endCursor) this.notice(`More results: add --after ${pageInfo.endCursor}`);
   }
 
   object(response: Response, fields?: Column[]): void {
     if (this.json) return this.raw(response);
-    if (response.data && typeof response.data === 'object') this.data(formatObject(response.data, fields));
+    if (response.data && typeof response.data === 'object') this.data(formatObject(response.data as Record<string, unknown>, fields));
     else if (response.text) this.data(response.text);
   }
 }

@@ -1,6 +1,6 @@
 import { bodyOf, positiveInt } from './body.js';
 import { UsageError } from './errors.js';
-import type { Verb, OptionSpec } from './define.js';
+import { builtVerb, defineOptions, type OptionsOf, type OptionSpec, type Verb } from './define.js';
 import type { Factory } from './factory.js';
 import type { HttpClient } from './http.js';
 import type { Column } from './output.js';
@@ -10,20 +10,30 @@ import type { Column } from './output.js';
  * plain Verb, so a group's file per verb stays a short declaration of paths, columns and flags.
  */
 /** The request path; it may ask the server (an e-mail address resolved to a user id). */
-type PathOf = (args: string[], opts: Record<string, any>, client: HttpClient) => string | Promise<string>;
+type PathOf<Opts = object> = (args: string[], opts: Opts, client: HttpClient) => string | Promise<string>;
 
-export const DATA_OPTION: OptionSpec = { flags: '-d, --data <json>', description: 'Request body as JSON, @file, or - for standard input' };
-const PAGE_OPTIONS: OptionSpec[] = [
+export const DATA_OPTION = { flags: '-d, --data <json>', description: 'Request body as JSON, @file, or - for standard input' } as const satisfies OptionSpec;
+/** What a verb with -d reads. */
+export type DataOpts = OptionsOf<readonly [typeof DATA_OPTION]>;
+const PAGE_OPTIONS = defineOptions([
   { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
   { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
-];
+]);
 
-export function pageQuery(opts: Record<string, any>) {
+export function pageQuery(opts: OptionsOf<typeof PAGE_OPTIONS>) {
   return { first: opts.first === undefined ? undefined : positiveInt(opts.first, '--first'), after: opts.after };
 }
 
-export function listVerb(spec: { summary: string; path: PathOf; columns: Column[]; args?: string[]; options?: OptionSpec[]; paged?: boolean; query?: (opts: Record<string, any>) => Record<string, any> }): Verb {
-  return {
+export function listVerb<const Options extends readonly OptionSpec[] = []>(spec: {
+  summary: string;
+  path: PathOf<OptionsOf<Options>>;
+  columns: Column[];
+  args?: string[];
+  options?: Options;
+  paged?: boolean;
+  query?: (opts: OptionsOf<Options>) => Record<string, unknown>;
+}): Verb {
+  return builtVerb<OptionsOf<Options> & OptionsOf<typeof PAGE_OPTIONS>>({
     name: 'list',
     aliases: ['ls'],
     summary: spec.summary,
@@ -34,7 +44,7 @@ export function listVerb(spec: { summary: string; path: PathOf; columns: Column[
       const query = { ...(spec.paged === false ? {} : pageQuery(opts)), ...spec.query?.(opts) };
       f.output.list(await client.request('GET', await spec.path(args, opts, client), { query }), spec.columns);
     },
-  };
+  });
 }
 
 export function getVerb(spec: { summary: string; path: PathOf; args?: string[]; fields?: Column[]; name?: string }): Verb {
@@ -50,25 +60,25 @@ export function getVerb(spec: { summary: string; path: PathOf; args?: string[]; 
 }
 
 /** A verb that sends a JSON body built from `-d` and flags, then prints the answer. */
-export function bodyVerb(spec: {
+export function bodyVerb<const Options extends readonly OptionSpec[] = []>(spec: {
   name: string;
   summary: string;
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: PathOf;
+  path: PathOf<OptionsOf<Options>>;
   args?: string[];
-  options?: OptionSpec[];
+  options?: Options;
   /** Body fields from flags; undefined values are left out. */
-  fields?: (opts: Record<string, any>, args: string[]) => Record<string, unknown>;
+  fields?: (opts: OptionsOf<Options>, args: string[]) => Record<string, unknown>;
   show?: Column[];
   /** The body may be empty (no -d, no flags). */
   optionalBody?: boolean;
   /** Body fields the server requires, each with its flag: missing ones are a usage error before any request. */
   required?: Array<[field: string, flag: string]>;
-  done?: (args: string[], data: any) => string;
+  done?: (args: string[], data: Record<string, unknown> | undefined) => string;
   description?: string;
   examples?: string[];
 }): Verb {
-  return {
+  return builtVerb<OptionsOf<Options> & DataOpts>({
     name: spec.name,
     summary: spec.summary,
     description: spec.description,
@@ -80,11 +90,11 @@ export function bodyVerb(spec: {
       requireFields(body, spec.required ?? []);
       const client = await f.client();
       const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
-      const response = await client.request(spec.method, await spec.path(args, opts, client), { body: send });
+      const response = await client.request<Record<string, unknown> | undefined>(spec.method, await spec.path(args, opts, client), { body: send });
       if (spec.done) f.output.status(spec.done(args, response.data));
       if (response.text) f.output.object(response, spec.show);
     },
-  };
+  });
 }
 
 /** A missing required field is the user's mistake, told before anything is sent. */

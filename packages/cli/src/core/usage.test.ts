@@ -81,12 +81,12 @@ describe('usage errors, help and exit codes', () => {
   it("every verb's --help lists the inherited flags; list verbs their paging flags", async () => {
     for (const argv of [['users', 'create'], ['whoami'], ['scim', 'users', 'list'], ['deployments', 'get']]) {
       const help = (await plinth([...argv, '--help'])).stdout;
-      expect(help, argv.join(' ')).toMatch(/\nGlobal Options:\n(.*\n)*  --json +Print the raw JSON response/);
-      expect(help, argv.join(' ')).toMatch(/\n  -c, --context <name> +Use this saved context/);
+      expect(help, argv.join(' ')).toMatch(/\nGlobal Options:\n(.*\n)* {2}--json +Print the raw JSON response/);
+      expect(help, argv.join(' ')).toMatch(/\n {2}-c, --context <name> +Use this saved context/);
     }
     const list = (await plinth(['deployments', 'list', '--help'])).stdout;
-    expect(list).toMatch(/\n  --first <n> +Page size/);
-    expect(list).toMatch(/\n  --after <cursor> +Continue after this cursor/);
+    expect(list).toMatch(/\n {2}--first <n> +Page size/);
+    expect(list).toMatch(/\n {2}--after <cursor> +Continue after this cursor/);
   });
 
   it("a usage error prints the verb's usage, not the list of commands", async () => {

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/src/test-support/server.js';
 import { storeKinds } from '../../../server/src/test-support/stores.js';
 import type { StoreKind } from '../../../server/src/store/store.js';
@@ -14,11 +14,12 @@ export interface CliUser {
   apiKey: string;
 }
 
-/** A real server listening on 127.0.0.1, whose default account the CLI reaches by plain IP. */
+/** One test's account on a real server listening on 127.0.0.1, reached by plain IP (see describeCli). */
 export interface CliServer {
   server: TestServer;
   url: string;
   accountId: number;
+  accountName: string;
   admin: CliUser;
   member: CliUser;
   addUser(role: 'admin' | 'member', email?: string): Promise<CliUser>;
@@ -77,19 +78,28 @@ export function cliRunner(configHome: () => string) {
   };
 }
 
-/** Per store kind: a listening server with a default account, and a fresh config dir per test file. */
+/**
+ * Per store kind, one listening server per test file; per test, a new account with an admin and a
+ * member, and a fresh config directory, so every test runs alone or in any order.
+ */
 export function describeCli(name: string, body: (ctx: () => CliServer, configHome: () => string) => void) {
   describe.each(storeKinds)(`${name} [%s]`, (kind) => {
+    let listening: Listening | undefined;
     let ctx: CliServer | undefined;
     let home = '';
     beforeAll(async () => {
-      ctx = await startCliServer(kind);
+      listening = await startListening(kind);
+    });
+    beforeEach(async () => {
+      ctx = await listening!.newAccount();
       home = await mkdtemp(join(tmpdir(), 'plinth-cli-test-'));
     });
-    afterAll(async () => {
-      await ctx?.server.app.close();
-      await ctx?.server.store.close();
+    afterEach(async () => {
       if (home) await rm(home, { recursive: true, force: true });
+    });
+    afterAll(async () => {
+      await listening?.server.app.close();
+      await listening?.server.store.close();
     });
     body(
       () => ctx!,
@@ -98,13 +108,37 @@ export function describeCli(name: string, body: (ctx: () => CliServer, configHom
   });
 }
 
-export async function startCliServer(kind: StoreKind): Promise<CliServer> {
+interface Listening {
+  server: TestServer;
+  /** Renames the previous test's account away and creates a new one under the served name. */
+  newAccount(): Promise<CliServer>;
+}
+
+const ACCOUNT = 'clitest';
+
+async function startListening(kind: StoreKind): Promise<Listening> {
   // No base domain: the CLI reaches the default account by IP, and links point at where it listens.
-  const server = await startTestServer(kind, { PLINTH_TENANT: 'clitest', PLINTH_BASE_DOMAIN: '' });
-  const account = await server.services.accounts.create('clitest');
+  const server = await startTestServer(kind, { PLINTH_TENANT: ACCOUNT, PLINTH_BASE_DOMAIN: '' });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  let previous: number | undefined;
+  return {
+    server,
+    async newAccount() {
+      if (previous !== undefined) {
+        await server.store.db.updateTable('account').set({ name: `${ACCOUNT}-was-${previous}` }).where('id', '=', previous).execute();
+        // The account of 127.0.0.1 is cached by host; the next request must find the new one.
+        server.services.accounts.forgetAll();
+      }
+      const account = await server.services.accounts.create(ACCOUNT);
+      previous = account.id;
+      return accountOn(server, { id: account.id, name: ACCOUNT }, url);
+    },
+  };
+}
+
+async function accountOn(server: TestServer, account: { id: number; name: string }, url: string): Promise<CliServer> {
   let n = 0;
   const addUser = async (role: 'admin' | 'member', email = `${role}${++n}@clitest.example.com`): Promise<CliUser> => {
     const user = await server.store.db
@@ -115,5 +149,13 @@ export async function startCliServer(kind: StoreKind): Promise<CliServer> {
     const key = await server.services.credentials.createApiKey(account.id, user.id, { name: `${role} key`, role, deploymentIds: null });
     return { id: user.id, email, apiKey: key.key };
   };
-  return { server, url: `http://127.0.0.1:${port}`, accountId: account.id, admin: await addUser('admin', 'admin@clitest.example.com'), member: await addUser('member', 'member@clitest.example.com'), addUser };
+  return {
+    server,
+    url,
+    accountId: account.id,
+    accountName: account.name,
+    admin: await addUser('admin', 'admin@clitest.example.com'),
+    member: await addUser('member', 'member@clitest.example.com'),
+    addUser,
+  };
 }

@@ -6,9 +6,9 @@ import type { ListOrder, Position } from '../http/pagination.js';
  * one more than a page, see http/pagination.ts). Use as `.$call(afterId('id', after, limit))`.
  */
 export function afterId(column: string, after: number | undefined, limit: number) {
-  return <QB extends SelectQueryBuilder<any, any, any>>(query: QB): QB => {
+  return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> => {
     const bounded = after === undefined ? query : query.where(sql.ref(column), '>', after);
-    return bounded.orderBy(sql.ref(column)).limit(limit) as QB;
+    return bounded.orderBy(sql.ref(column)).limit(limit);
   };
 }
 

@@ -15,7 +15,7 @@ export const create = bodyVerb({
   fields: (opts) => ({
     name: opts.name,
     role: opts.role,
-    deploymentIds: opts.deployment ? (opts.deployment as string[]).map((d) => positiveInt(d, '--deployment')) : undefined,
+    deploymentIds: opts.deployment ? opts.deployment.map((d) => positiveInt(d, '--deployment')) : undefined,
   }),
   required: [['name', '--name']],
   done: () => 'Store the key now: it is not shown again.',

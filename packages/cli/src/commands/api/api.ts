@@ -23,7 +23,7 @@ export const verb = defineVerb({
     const query: Record<string, string[]> = {};
     for (const [key, value] of pairs(opts.query, '-q')) (query[key] ??= []).push(value);
     const headers: Record<string, string> = {};
-    for (const header of (opts.header as string[] | undefined) ?? []) {
+    for (const header of opts.header ?? []) {
       const at = header.indexOf(':');
       if (at <= 0) throw new UsageError(`-H expects name:value, got "${header}"`);
       headers[header.slice(0, at).trim().toLowerCase()] = header.slice(at + 1).trim();

@@ -1,13 +1,14 @@
+import { defineOptions, type OptionsOf } from '../../core/define.js';
 import { bodyVerb, deleteVerb, getVerb, id, listVerb } from '../../core/rest.js';
 
-const options = [
+const options = defineOptions([
   { flags: '--name <name>', description: 'Attribute name (create only)' },
   { flags: '--type <type>', description: 'Type (create only)', choices: ['string', 'number', 'string_array', 'number_array'] },
   { flags: '--display-name <name>', description: 'Name shown to people' },
   { flags: '--default-value <value>', description: 'Default value' },
   { flags: '--description <text>', description: 'Description' },
-];
-const fields = (opts: Record<string, any>) => ({
+]);
+const fields = (opts: OptionsOf<typeof options>) => ({
   name: opts.name, type: opts.type, displayName: opts.displayName, defaultValue: opts.defaultValue, description: opts.description,
 });
 

@@ -6,6 +6,34 @@ import { cliRunner, describeCli } from '../../test-support/harness.js';
 describeCli('plinth login, contexts and credentials', (ctx, home) => {
   const plinth = cliRunner(home);
   const configFile = () => join(home(), 'plinth', 'config.toml');
+  /** Context "local": the admin's API key. */
+  const loginWithKey = async () => {
+    const login = await plinth(['login', '--api-key', ctx().admin.apiKey, '--url', ctx().url, '--name', 'local']);
+    expect(login.code, login.stderr).toBe(0);
+    return login;
+  };
+  /** The member's login by the device flow, approved (or denied) on the verification page as the code appears. */
+  const loginByDevice = async (decision: 'approve' | 'deny' = 'approve', name = 'device') => {
+    ctx().server.services.login.device.settings.intervalSeconds = 1;
+    await ctx().server.services.login.signIn.setPassword(ctx().accountId, ctx().member.id, 'member password 1');
+    let answered = false;
+    return plinth(['login', '--url', ctx().url, '--name', name], {
+      onStderr: (text) => {
+        const code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(text)?.[1];
+        if (!code || answered) return;
+        answered = true;
+        void fetch(`${ctx().url}/login/device`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ user_code: code, email: ctx().member.email, password: 'member password 1', decision }),
+        });
+      },
+    });
+  };
+  const loggedInByDevice = async () => {
+    const login = await loginByDevice();
+    expect(login.code, login.stderr).toBe(0);
+  };
 
   it('5 rule 4: login --api-key saves a context (mode 0600) and whoami shows it', async () => {
     const login = await plinth(['login', '--api-key', ctx().admin.apiKey, '--url', ctx().url, '--name', 'local']);
@@ -33,6 +61,7 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   });
 
   it('a refused key is an auth error with exit code 4 and saves nothing new', async () => {
+    await loginWithKey();
     const result = await plinth(['login', '--api-key', 'sk-wrongwrongwrongwrongwrong1', '--url', ctx().url, '--name', 'bad']);
     expect(result.code).toBe(4);
     expect(result.stderr).toBe('error: The server refused this key: Unknown API key\nhint: Check the key and the URL.\n');
@@ -40,22 +69,7 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   });
 
   it('5 rule 3: login by the device flow, approved on the verification page', async () => {
-    ctx().server.services.login.device.settings.intervalSeconds = 1;
-    await ctx().server.services.login.signIn.setPassword(ctx().accountId, ctx().member.id, 'member password 1');
-    let approved = false;
-    const login = plinth(['login', '--url', ctx().url, '--name', 'device'], {
-      onStderr: (text) => {
-        const code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(text)?.[1];
-        if (!code || approved) return;
-        approved = true;
-        void fetch(`${ctx().url}/login/device`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ user_code: code, email: ctx().member.email, password: 'member password 1', decision: 'approve' }),
-        });
-      },
-    });
-    const result = await login;
+    const result = await loginByDevice();
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/^First copy your one-time code: [A-Z]{4}-[A-Z]{4}\nThen open http:\/\/127\.0\.0\.1:\d+\/login\/device\?user_code=[A-Z]{4}-[A-Z]{4} in a browser, sign in and approve it\.\n/);
     expect(result.stderr).toContain(`Logged in to ${ctx().url} as member@clitest.example.com; saved as context "device".`);
@@ -65,25 +79,13 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   });
 
   it('a denied device login fails with exit code 4', async () => {
-    ctx().server.services.login.device.settings.intervalSeconds = 1;
-    let done = false;
-    const result = await plinth(['login', '--url', ctx().url, '--name', 'denied'], {
-      onStderr: (text) => {
-        const code = /one-time code: ([A-Z-]{9})/.exec(text)?.[1];
-        if (!code || done) return;
-        done = true;
-        void fetch(`${ctx().url}/login/device`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ user_code: code, email: ctx().member.email, password: 'member password 1', decision: 'deny' }),
-        });
-      },
-    });
+    const result = await loginByDevice('deny', 'denied');
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('error: The login request was denied in the browser\n');
   });
 
   it('5 rule 3: an expired access token is refreshed on the 401 and the new pair is saved', async () => {
+    await loggedInByDevice();
     const before = await readFile(configFile(), 'utf8');
     await ctx().server.store.db.updateTable('access_token').set({ expires_at: new Date(Date.now() - 1000) }).where('account_id', '=', ctx().accountId).execute();
     const who = await plinth(['whoami', '--context', 'device']);
@@ -96,6 +98,8 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   });
 
   it('context list, use and show', async () => {
+    await loginWithKey();
+    await loggedInByDevice();
     const list = await plinth(['context', 'list']);
     const url = ctx().url;
     const keyUser = 'admin@clitest.example.com (key "admin key")';
@@ -117,6 +121,7 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   });
 
   it('5 rule 6: precedence is flags, then environment, then the context', async () => {
+    await loggedInByDevice();
     const other = await ctx().addUser('member', 'env-user@clitest.example.com');
     const fromEnv = await plinth(['whoami'], { env: { PLINTH_API_KEY: other.apiKey } });
     expect(fromEnv.stdout).toContain('User         env-user@clitest.example.com');
@@ -136,6 +141,7 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   });
 
   it('logout revokes the login on the server and removes the credentials', async () => {
+    await loggedInByDevice();
     const config = await readFile(configFile(), 'utf8');
     const access = /\[contexts\.device\][^[]*access_token = "([^"]+)"/.exec(config)![1]!;
     const out = await plinth(['logout', '--name', 'device']);

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { Context } from '../../core/config.js';
 import { AuthError, CliError } from '../../core/errors.js';
 import type { Factory } from '../../core/factory.js';
+import type { Whoami } from './whoami.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,7 +36,7 @@ export async function deviceLogin(f: Factory, url: string): Promise<Context> {
       const tokens = poll.data as { access_token: string; refresh_token: string; expires_in: number };
       client.target.credential = tokens.access_token;
       client.target.scheme = 'bearer';
-      const me = await client.request('GET', '/api/v1/auth/whoami');
+      const me = await client.request<Whoami | undefined>('GET', '/api/v1/auth/whoami');
       return {
         url,
         access_token: tokens.access_token,

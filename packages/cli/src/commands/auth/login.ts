@@ -4,6 +4,7 @@ import type { Factory } from '../../core/factory.js';
 import type { Context } from '../../core/config.js';
 import { checkBaseUrl, schemeFor } from '../../core/target.js';
 import { deviceLogin } from './device-flow.js';
+import type { Whoami } from './whoami.js';
 
 export const verb = defineVerb({
   name: 'login',
@@ -71,7 +72,7 @@ function refuseOverwrite(existing: Context | undefined, name: string, next: { ur
 async function keyContext(f: Factory, url: string, key: string): Promise<Context> {
   const scheme = schemeFor(key, f.io.env.PLINTH_AUTH_SCHEME);
   const client = f.clientFor({ url, credential: key, scheme, source: 'flag' });
-  const me = await client.request('GET', '/api/v1/auth/whoami', { allowErrors: true });
+  const me = await client.request<Partial<Whoami> & { error?: string }>('GET', '/api/v1/auth/whoami', { allowErrors: true });
   if (me.status === 401) throw new AuthError(`The server refused this key: ${me.data?.error ?? 'unauthenticated'}`, 'Check the key and the URL.');
   if (me.status >= 400) throw client.errorOf(me);
   const who = me.data?.credential?.name ? `${me.data.user?.email ?? '?'} (key "${me.data.credential.name}")` : me.data?.user?.email;

@@ -1,12 +1,21 @@
 import { defineVerb } from '../../core/define.js';
 import { formatObject } from '../../core/output.js';
 
+/** The body of GET /api/v1/auth/whoami, as far as the client reads it. */
+export interface Whoami {
+  account: { id: number; name: string };
+  user: { id: number; email: string } | null;
+  credential: { kind: string; name?: string; prefix?: string };
+  role: string;
+  deploymentIds: number[] | null;
+}
+
 export const verb = defineVerb({
   name: 'whoami',
   summary: 'Show the account, the user or key, the role and where the credential comes from',
   async run(f) {
     const client = await f.client();
-    const response = await client.request('GET', '/api/v1/auth/whoami');
+    const response = await client.request<Whoami>('GET', '/api/v1/auth/whoami');
     if (f.output.json) return f.output.raw(response);
     const me = response.data;
     const credential =

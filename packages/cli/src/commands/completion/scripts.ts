@@ -8,7 +8,7 @@ export interface Node {
 }
 
 const GLOBAL = ['--json', '--context', '--help'];
-const longFlags = (options: OptionSpec[] = []) => options.map((o) => /--[a-z0-9-]+/.exec(o.flags)?.[0]).filter((x): x is string => !!x);
+const longFlags = (options: readonly OptionSpec[] = []) => options.map((o) => /--[a-z0-9-]+/.exec(o.flags)?.[0]).filter((x): x is string => !!x);
 
 /** Every path of the tree with the words that may follow it (sub-commands, or a verb's flags). */
 export function nodes(entries: Array<{ entry: Entry; loaded: Group | { verb: Verb } }>): Node[] {

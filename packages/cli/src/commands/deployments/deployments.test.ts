@@ -41,6 +41,7 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
   });
 
   it('paginates with --first and says how to continue', async () => {
+    for (const name of ['first', 'second']) expect((await plinth(['deployments', 'create', '--name', name], { env: env() })).code).toBe(0);
     const result = await plinth(['deployments', 'list', '--first', '1'], { env: env() });
     expect(result.stdout.trim().split('\n')).toHaveLength(2);
     expect(result.stderr).toMatch(/^More results: add --after \S+\n$/);

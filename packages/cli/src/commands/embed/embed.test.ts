@@ -64,6 +64,7 @@ describeCli('plinth embed and scim', (ctx, home) => {
   });
 
   it('4.5: provision one user, then a bulk CSV with a failing entry (exit 1), and list the tenant', async () => {
+    expect((await plinth(['groups', 'create', '--name', 'viewers'], { env: env() })).code).toBe(0);
     const one = await plinth(['embed', 'provision', 'acme-corp', '--external-id', 'carol@example.com', '--display-name', 'Carol', '--json'], { env: env() });
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout)).toMatchObject({ externalId: 'carol@example.com' });

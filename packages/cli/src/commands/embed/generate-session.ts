@@ -64,7 +64,7 @@ export const generateSession = defineVerb({
       userAttributes: opts.attribute ? pairs(opts.attribute, '--attribute').map(([name, value]) => ({ name, value: parseValue(value) })) : undefined,
       settings: chat === undefined ? undefined : { showDashboardChat: chat },
     });
-    const response = await (await f.client()).request('POST', '/api/v1/embed/generate-session', { body });
+    const response = await (await f.client()).request<{ sessionId: string }>('POST', '/api/v1/embed/generate-session', { body });
     if (f.output.json) return f.output.raw(response);
     f.output.data(response.data.sessionId);
     f.output.status('Exchange it within 5 minutes: plinth embed token <session_id>');

@@ -1,10 +1,11 @@
+import { defineOptions, type OptionsOf } from '../../core/define.js';
 import { bodyVerb, deleteVerb, getVerb, id, listVerb } from '../../core/rest.js';
 
-const options = [
+const options = defineOptions([
   { flags: '--name <name>', description: 'Group name' },
   { flags: '--description <text>', description: 'Description' },
-];
-const fields = (opts: Record<string, any>) => ({ name: opts.name, description: opts.description });
+]);
+const fields = (opts: OptionsOf<typeof options>) => ({ name: opts.name, description: opts.description });
 
 export const list = listVerb({
   summary: 'List groups (listGroups)',

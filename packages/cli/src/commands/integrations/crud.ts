@@ -1,6 +1,7 @@
+import { defineOptions, type OptionsOf } from '../../core/define.js';
 import { bodyVerb, deleteVerb, getVerb, id, listVerb } from '../../core/rest.js';
 
-const options = [
+const options = defineOptions([
   { flags: '--name <name>', description: 'Name' },
   { flags: '--type <type>', description: 'Provider type, e.g. snowflake' },
   { flags: '--auth-url <url>', description: 'Authorization URL' },
@@ -8,8 +9,8 @@ const options = [
   { flags: '--client-id <id>', description: 'Client id' },
   { flags: '--client-secret <secret>', description: 'Client secret (stored encrypted, never shown again)' },
   { flags: '--redirect-uri <url>', description: 'Redirect URI' },
-];
-const fields = (o: Record<string, any>) => ({
+]);
+const fields = (o: OptionsOf<typeof options>) => ({
   name: o.name, type: o.type, authUrl: o.authUrl, tokenUrl: o.tokenUrl, clientId: o.clientId, clientSecret: o.clientSecret, redirectUri: o.redirectUri,
 });
 

@@ -49,8 +49,8 @@ export const bulk = defineVerb({
     const failOnErrors = opts.failOnErrors === undefined ? undefined : positiveInt(opts.failOnErrors, '--fail-on-errors');
     const request = bulkRequest(parsed, source, failOnErrors);
     const client = await scimClient(f, opts);
-    const response = await client.request('POST', '/api/scim/v2/Bulk', { body: request, headers: SCIM_JSON });
-    const results = (response.data?.Operations ?? []) as BulkResult[];
+    const response = await client.request<{ Operations?: BulkResult[] } | undefined>('POST', '/api/scim/v2/Bulk', { body: request, headers: SCIM_JSON });
+    const results = response.data?.Operations ?? [];
     const failed = results.filter((r) => Number(r.status) >= 400).length;
     if (f.output.json) f.output.raw(response);
     else if (results.length > 0) {

@@ -1,21 +1,23 @@
 import { bodyOf, int } from '../../core/body.js';
-import type { OptionSpec, Verb } from '../../core/define.js';
+import { builtVerb, defineOptions, type OptionsOf, type OptionSpec, type Verb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
 import type { Factory } from '../../core/factory.js';
 import type { HttpClient, Response } from '../../core/http.js';
 import { itemsOf, type Column } from '../../core/output.js';
-import { DATA_OPTION } from '../../core/rest.js';
+import { DATA_OPTION, type DataOpts } from '../../core/rest.js';
 
-export const SCIM_TOKEN_OPTION: OptionSpec = { flags: '--scim-token <token>', description: 'SCIM token (default: PLINTH_SCIM_TOKEN)' };
+export const SCIM_TOKEN_OPTION = { flags: '--scim-token <token>', description: 'SCIM token (default: PLINTH_SCIM_TOKEN)' } as const satisfies OptionSpec;
+/** What every SCIM verb reads besides its own options. */
+export type ScimTokenOpts = OptionsOf<readonly [typeof SCIM_TOKEN_OPTION]>;
 export const SCIM_JSON = { 'content-type': 'application/scim+json', accept: 'application/scim+json, application/json' };
 
 /**
  * SCIM endpoints take only a SCIM token (section 5). It comes from --scim-token, PLINTH_SCIM_TOKEN,
  * or the context's own credential when that is a SCIM token; the server URL is the context's.
  */
-export async function scimClient(f: Factory, opts: Record<string, any>): Promise<HttpClient> {
+export async function scimClient(f: Factory, opts: ScimTokenOpts): Promise<HttpClient> {
   const target = await f.target();
-  const token: string | undefined = opts.scimToken ?? f.io.env.PLINTH_SCIM_TOKEN ?? (target.credential?.startsWith('scim_') ? target.credential : undefined);
+  const token = opts.scimToken ?? f.io.env.PLINTH_SCIM_TOKEN ?? (target.credential?.startsWith('scim_') ? target.credential : undefined);
   if (!token) {
     throw new UsageError('SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN', 'Create one with `plinth scim tokens create --name <name>`.');
   }
@@ -32,7 +34,7 @@ export const SCIM_URN = {
 } as const;
 
 /** Options of a SCIM list or search (RFC 7644 §3.4.2): as query parameters of a GET, or the body of a `.search`. */
-export const SCIM_LIST_OPTIONS: OptionSpec[] = [
+export const SCIM_LIST_OPTIONS = defineOptions([
   { flags: '--filter <filter>', description: 'SCIM filter expression, e.g. \'userName sw "a"\'' },
   { flags: '--start-index <n>', description: '1-based index of the first result' },
   { flags: '--count <n>', description: 'Page size' },
@@ -40,17 +42,17 @@ export const SCIM_LIST_OPTIONS: OptionSpec[] = [
   { flags: '--sort-order <order>', description: 'Sort order', choices: ['ascending', 'descending'] },
   { flags: '--attributes <list>', description: 'Comma-separated attributes to return' },
   { flags: '--excluded-attributes <list>', description: 'Comma-separated attributes to leave out' },
-];
+]);
 
-export function scimListParams(opts: Record<string, any>) {
+export function scimListParams(opts: OptionsOf<typeof SCIM_LIST_OPTIONS>) {
   return {
-    filter: opts.filter as string | undefined,
+    filter: opts.filter,
     startIndex: int(opts.startIndex, '--start-index'),
     count: int(opts.count, '--count'),
-    sortBy: opts.sortBy as string | undefined,
-    sortOrder: opts.sortOrder as string | undefined,
-    attributes: opts.attributes as string | undefined,
-    excludedAttributes: opts.excludedAttributes as string | undefined,
+    sortBy: opts.sortBy,
+    sortOrder: opts.sortOrder,
+    attributes: opts.attributes,
+    excludedAttributes: opts.excludedAttributes,
   };
 }
 
@@ -71,7 +73,7 @@ export function printScimList(f: Factory, response: Response, columns: Column[])
  * top of `-d`; attribute lists go as arrays, and `schemas` defaults to the SearchRequest URN.
  */
 export function searchVerb(spec: { name?: string; summary: string; path: string; columns: Column[]; description?: string; examples?: string[] }): Verb {
-  return {
+  return builtVerb<OptionsOf<typeof SCIM_LIST_OPTIONS> & DataOpts & ScimTokenOpts>({
     name: spec.name ?? 'search',
     summary: spec.summary,
     description: spec.description,
@@ -85,5 +87,5 @@ export function searchVerb(spec: { name?: string; summary: string; path: string;
       const client = await scimClient(f, opts);
       printScimList(f, await client.request('POST', spec.path, { body, headers: SCIM_JSON }), spec.columns);
     },
-  };
+  });
 }

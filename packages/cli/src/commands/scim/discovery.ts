@@ -1,11 +1,11 @@
-import type { Group, Verb } from '../../core/define.js';
+import { defineVerb, type Group, type Verb } from '../../core/define.js';
 import { formatTable, type Column } from '../../core/output.js';
 import { printScimList, SCIM_JSON, SCIM_TOKEN_OPTION, scimClient } from './client.js';
 
 /** Discovery (RFC 7644 §4): what the service provider supports, its resource types and schemas. Each needs a SCIM token. */
 const BASE = '/api/scim/v2';
 
-const get = (spec: { name: string; summary: string; path: (id: string) => string; args?: string[]; fields?: Column[] }): Verb => ({
+const get = (spec: { name: string; summary: string; path: (id: string) => string; args?: string[]; fields?: Column[] }): Verb => defineVerb({
   name: spec.name,
   summary: spec.summary,
   args: spec.args,
@@ -16,7 +16,7 @@ const get = (spec: { name: string; summary: string; path: (id: string) => string
   },
 });
 
-const list = (spec: { summary: string; path: string; columns: Column[] }): Verb => ({
+const list = (spec: { summary: string; path: string; columns: Column[] }): Verb => defineVerb({
   name: 'list',
   aliases: ['ls'],
   summary: spec.summary,
@@ -81,7 +81,7 @@ export const schemas: Group = {
   summary: 'SCIM schemas and their attributes (Schemas)',
   verbs: [
     list({ summary: 'List the SCIM schemas', path: `${BASE}/Schemas`, columns: [['ID', 'id'], ['Name', 'name'], ['Attributes', (s) => (s.attributes ?? []).length], ['Description', 'description']] }),
-    {
+    defineVerb({
       name: 'get',
       summary: "Show a SCIM schema's attributes (sub-attributes as parent.child)",
       args: ['<id>'],
@@ -89,11 +89,11 @@ export const schemas: Group = {
       examples: ['plinth scim schemas get urn:ietf:params:scim:schemas:core:2.0:User'],
       async run(f, [id], opts) {
         const client = await scimClient(f, opts);
-        const response = await client.request('GET', `${BASE}/Schemas/${encodeURIComponent(id ?? '')}`, { headers: SCIM_JSON });
+        const response = await client.request<{ id: string; name?: string; attributes?: Attribute[] }>('GET', `${BASE}/Schemas/${encodeURIComponent(id ?? '')}`, { headers: SCIM_JSON });
         if (f.output.json) return f.output.raw(response);
         f.output.data(`${response.data.id}  ${response.data.name ?? ''}`.trimEnd());
         f.output.data(formatTable(ATTRIBUTE_COLUMNS, flatten(response.data.attributes)));
       },
-    },
+    }),
   ],
 };

@@ -1,29 +1,30 @@
 import { bodyOf } from '../../core/body.js';
-import type { Group, OptionSpec, Verb } from '../../core/define.js';
+import { builtVerb, type Group, type OptionsOf, type OptionSpec, type Verb } from '../../core/define.js';
 import type { Column } from '../../core/output.js';
-import { DATA_OPTION } from '../../core/rest.js';
-import { printScimList, SCIM_JSON, SCIM_URN, SCIM_LIST_OPTIONS, scimClient, scimListParams, SCIM_TOKEN_OPTION, searchVerb } from './client.js';
+import { DATA_OPTION, type DataOpts } from '../../core/rest.js';
+import { printScimList, SCIM_JSON, SCIM_URN, SCIM_LIST_OPTIONS, scimClient, scimListParams, SCIM_TOKEN_OPTION, searchVerb, type ScimTokenOpts } from './client.js';
 
-interface ResourceSpec {
+interface ResourceSpec<CreateOptions extends readonly OptionSpec[]> {
   group: string;
   resource: 'Users' | 'Groups';
   schema: string;
   columns: Column[];
-  createOptions: OptionSpec[];
-  createFields: (opts: Record<string, any>) => Record<string, unknown>;
+  createOptions: CreateOptions;
+  createFields: (opts: OptionsOf<CreateOptions>) => Record<string, unknown>;
 }
 
 /** The SCIM verbs of one resource type: list (filter, paging), search, get, create, replace, patch, delete. */
-export function scimResource(spec: ResourceSpec): Group {
+export function scimResource<const CreateOptions extends readonly OptionSpec[]>(spec: ResourceSpec<CreateOptions>): Group {
   const base = `/api/scim/v2/${spec.resource}`;
   const path = (scimId: string | undefined) => `${base}/${encodeURIComponent(scimId ?? '')}`;
-  const verb = (v: Omit<Verb, 'options'> & { options?: OptionSpec[] }): Verb => ({ ...v, options: [...(v.options ?? []), SCIM_TOKEN_OPTION] });
-  const send = (name: string, summary: string, method: string, hasId: boolean, extra: OptionSpec[] = [], fields?: ResourceSpec['createFields']) =>
-    verb({
+  // Every verb also takes --scim-token, so each run may read it.
+  const verb = <Opts>(v: Verb<Opts & ScimTokenOpts>): Verb => builtVerb({ ...v, options: [...(v.options ?? []), SCIM_TOKEN_OPTION] });
+  const send = <const Extra extends readonly OptionSpec[]>(name: string, summary: string, method: string, hasId: boolean, extra?: Extra, fields?: (opts: OptionsOf<Extra>) => Record<string, unknown>) =>
+    verb<OptionsOf<Extra> & DataOpts>({
       name,
       summary,
       args: hasId ? ['<id>'] : [],
-      options: [...extra, DATA_OPTION],
+      options: [...(extra ?? []), DATA_OPTION],
       async run(f, [scimId], opts) {
         const body = await bodyOf(f.io, opts.data, fields?.(opts) ?? {});
         // The server requires each body to name its URN (RFC 7644 §3); -d may leave it out.
@@ -36,7 +37,7 @@ export function scimResource(spec: ResourceSpec): Group {
     name: spec.group,
     summary: `SCIM ${spec.resource}`,
     verbs: [
-      verb({
+      verb<OptionsOf<typeof SCIM_LIST_OPTIONS>>({
         name: 'list',
         aliases: ['ls'],
         summary: `List SCIM ${spec.group} (filter with --filter 'userName eq "a@b.c"')`,

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -21,6 +21,10 @@ describeCli('plinth scim search, bulk and discovery', (ctx, home) => {
     }
     return { ...env(), PLINTH_SCIM_TOKEN: token };
   };
+  // Each test has an account of its own, so a token of its own.
+  beforeEach(() => {
+    token = '';
+  });
   const ok = async (argv: string[], stdin?: string) => {
     const result = await plinth(argv, { env: await scim(), stdin });
     expect(result.code, result.stderr).toBe(0);

@@ -8,11 +8,24 @@ export interface OperationRow {
   operationId: string;
 }
 
-type Doc = Record<string, any>;
+interface Operation {
+  summary?: string;
+  operationId?: string;
+  tags?: string[];
+}
+/** A path item: its operations by method, and whatever else OpenAPI puts there (parameters, servers). */
+type PathItem = Record<string, unknown> & Partial<Record<(typeof METHODS)[number], Operation>>;
+/** The parts of an OpenAPI document the filter reads; the rest is carried through untouched. */
+export interface Doc {
+  paths?: Record<string, PathItem>;
+  components?: Record<string, Record<string, unknown>>;
+  tags?: Array<{ name: string }>;
+  [key: string]: unknown;
+}
 
 export function operations(doc: Doc): OperationRow[] {
   const rows: OperationRow[] = [];
-  for (const [path, item] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of METHODS) {
       const op = item[method];
       if (op) rows.push({ method: method.toUpperCase(), path, summary: op.summary ?? '', operationId: op.operationId ?? '' });
@@ -46,10 +59,10 @@ const unescape = (part: string) => part.replace(/~1/g, '/').replace(/~0/g, '~');
  * whole, since operations name them without `$ref`; tags are those the kept operations use.
  */
 export function filterDocument(doc: Doc, pattern: string): Doc {
-  const paths: Doc = {};
+  const paths: Record<string, PathItem> = {};
   const tags = new Set<string>();
-  for (const [path, item] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
-    const kept: Doc = {};
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const kept: PathItem = {};
     for (const method of METHODS) {
       const op = item[method];
       if (!op || !matches({ method: method.toUpperCase(), path, summary: op.summary ?? '', operationId: op.operationId ?? '' }, pattern)) continue;
@@ -61,7 +74,7 @@ export function filterDocument(doc: Doc, pattern: string): Doc {
     paths[path] = kept;
   }
 
-  const components: Doc = {};
+  const components: Record<string, Record<string, unknown>> = {};
   const pending = new Set<string>();
   refsIn(paths, pending);
   const seen = new Set<string>();
@@ -81,7 +94,7 @@ export function filterDocument(doc: Doc, pattern: string): Doc {
   if (doc.components?.securitySchemes) components.securitySchemes = doc.components.securitySchemes;
 
   const result: Doc = { ...doc, paths, components };
-  if (Array.isArray(doc.tags)) result.tags = doc.tags.filter((t: { name: string }) => tags.has(t.name));
+  if (Array.isArray(doc.tags)) result.tags = doc.tags.filter((t) => tags.has(t.name));
   delete result.webhooks;
   return result;
 }

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../core/define.js';
 import { formatTable } from '../../core/output.js';
-import { filterDocument, matches, operations } from './filter.js';
+import { filterDocument, matches, operations, type Doc } from './filter.js';
 
 export const verb = defineVerb({
   name: 'spec',
@@ -12,7 +12,7 @@ export const verb = defineVerb({
   examples: ['plinth spec embed', 'plinth spec getDeployments --json > deployments.openapi.json'],
   async run(f, [pattern]) {
     const client = await f.client();
-    const response = await client.request('GET', '/api/v1/spec', { anonymous: true });
+    const response = await client.request<Doc>('GET', '/api/v1/spec', { anonymous: true });
     if (f.output.json) {
       if (!pattern) return f.output.raw(response);
       return f.output.data(JSON.stringify(filterDocument(response.data, pattern), null, 2));

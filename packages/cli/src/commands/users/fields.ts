@@ -1,17 +1,17 @@
 import { bool } from '../../core/body.js';
-import type { OptionSpec } from '../../core/define.js';
+import { defineOptions, type OptionsOf } from '../../core/define.js';
 
 /** The roles of users and API keys (the server's RoleSchema). */
 export const ROLES = ['admin', 'member'] as const;
 
-export const userOptions: OptionSpec[] = [
+export const userOptions = defineOptions([
   { flags: '--email <email>', description: 'E-mail (the sign-in name)' },
   { flags: '--display-name <name>', description: 'Name shown to people' },
   { flags: '--role <role>', description: 'Role', choices: ROLES },
   { flags: '--active <bool>', description: 'true or false' },
-];
+]);
 
-export const userFields = (opts: Record<string, any>) => ({
+export const userFields = (opts: OptionsOf<typeof userOptions>) => ({
   email: opts.email,
   displayName: opts.displayName,
   role: opts.role,

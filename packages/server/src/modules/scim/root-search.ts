@@ -12,7 +12,7 @@ import type { ScimContext, ScimUserService } from './user-service.js';
  */
 export async function searchAll(ctx: ScimContext, params: ListParams, services: { users: ScimUserService; groups: ScimGroupService }) {
   const strict = [attempt(() => planList(params, userTarget)), attempt(() => planList(params, groupTarget))];
-  if (strict.every((p) => p instanceof Error)) throw strict[0];
+  if (strict.every((p) => p instanceof Error)) throw strict[0] as Error;
   const lenient = { absentIfUnknown: true };
   const userPlan = planList(params, userTarget, lenient);
   const groupPlan = planList(params, groupTarget, lenient);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
 import { URN } from './errors.js';
 import { expectScimError, scimClient } from './scim-test-client.js';
