@@ -19,18 +19,18 @@ export function afterId(column: string, after: number | undefined, limit: number
  * Use as `.$call(afterPosition(order, { key: 'd.name', id: 'd.id' }, after, limit))`.
  */
 export function afterPosition(order: ListOrder<never>, columns: { key: string; id: string }, after: Position | undefined, limit: number) {
-  return <QB extends SelectQueryBuilder<any, any, any>>(query: QB): QB => {
+  return <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> => {
     const dir = order.direction;
     if (order.kind === 'id') {
       const bounded = after === undefined ? query : query.where(sql.ref(columns.id), dir === 'asc' ? '>' : '<', after.id);
-      return bounded.orderBy(sql.ref(columns.id), dir).limit(limit) as QB;
+      return bounded.orderBy(sql.ref(columns.id), dir).limit(limit);
     }
     const key = order.kind === 'timestamp' ? sql`cast(${after?.key} as timestamptz)` : sql`${after?.key}`;
     const bounded =
       after === undefined
         ? query
         : query.where(sql<boolean>`(${sql.ref(columns.key)}, ${sql.ref(columns.id)}) ${sql.raw(dir === 'asc' ? '>' : '<')} (${key}, ${after.id})`);
-    return bounded.orderBy(sql.ref(columns.key), dir).orderBy(sql.ref(columns.id), dir).limit(limit) as QB;
+    return bounded.orderBy(sql.ref(columns.key), dir).orderBy(sql.ref(columns.id), dir).limit(limit);
   };
 }
 

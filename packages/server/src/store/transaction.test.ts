@@ -5,8 +5,8 @@ import type { Store } from './store.js';
 import { inOpenTransaction, transaction, transactionWithRetry } from './transaction.js';
 
 const rollback = Object.assign(new Error('roll back'), { rollback: true });
-const ignoreRollback = (error: { rollback?: boolean }) => {
-  if (!error.rollback) throw error;
+const ignoreRollback = (error: unknown) => {
+  if (error !== rollback) throw error;
 };
 
 function barrier(parties: number): () => Promise<void> {
@@ -99,7 +99,7 @@ describe.each(storeKinds)('transaction() carried by the async context [%s]', (ki
     let later!: Promise<string[]>;
     await transaction(store.db, async () => {
       await add('tx-a');
-      later = new Promise((resolve, reject) => setTimeout(() => names().then(resolve, reject), 20));
+      later = new Promise((resolve, reject) => setTimeout(() => void names().then(resolve, reject), 20));
     });
     expect(await later).toEqual(['tx-a']);
   });

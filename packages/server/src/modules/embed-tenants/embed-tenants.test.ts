@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
-import { embedAccount, type EmbedAccount } from '../embed/test-fixtures.js';
+import { embedAccount } from '../embed/test-fixtures.js';
 import { cases, seeded, TENANT } from './authorization.cases.js';
 
 describeOnStores('embed tenants', (server) => {

@@ -77,7 +77,7 @@ export class EmbedService {
       if (retried) settings = await this.checkContext(account.id, request);
       const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true });
       const minted = internal
-        ? await this.internalClaims(account.id, internal, trx)
+        ? await this.internalClaims(account.id, internal)
         : await this.externalClaims(account.id, tenant.id, request, trx);
       const claims: EmbedClaims = { ...sessionClaims(account.id, tenant.name, request, settings), ...minted.claims };
       await new EmbedSessionRepo(trx).insert({
@@ -178,7 +178,7 @@ export class EmbedService {
   }
 
   /** An internal user brings their own tenant-wide groups and attribute values (2.4). */
-  private async internalClaims(accountId: number, user: { id: number; email: string }, trx: Executor) {
+  private async internalClaims(accountId: number, user: { id: number; email: string }) {
     const groups = await this.deps.groups.groupsOfUser(accountId, user.id);
     const values = await this.deps.userAttributes.getValues(accountId, user.id);
     return {

@@ -62,7 +62,7 @@ export class ScimGroupService {
     const doc = applyPatch({}, [{ op: 'replace', value: body }], this.target(undefined, [], ctx), 'resource') as GroupDoc;
     const name = checkDisplayName(doc);
     return transaction(this.db, async (trx) => {
-      await this.assertUnique(ctx, name, undefined, trx);
+      await this.assertUnique(ctx, name, undefined);
       const memberIds = await this.memberIds(ctx, doc, trx);
       const group = await this.groups.create(ctx.accountId, { name, externalId: doc.externalId ?? null });
       if (memberIds.length > 0) await this.groups.setMembers(ctx.accountId, group.id, memberIds);
@@ -115,7 +115,7 @@ export class ScimGroupService {
       const name = checkDisplayName(doc);
       const externalId = doc.externalId ?? null;
       if (name !== row.name || externalId !== row.external_id) {
-        if (name !== row.name) await this.assertUnique(ctx, name, row.id, trx);
+        if (name !== row.name) await this.assertUnique(ctx, name, row.id);
         await this.groups.update(ctx.accountId, row.id, { name, externalId });
       }
       const wanted = await this.memberIds(ctx, doc, trx);
@@ -139,7 +139,7 @@ export class ScimGroupService {
     return [...new Set(values.map((v) => known.get(v.toLowerCase())!))];
   }
 
-  private async assertUnique(ctx: ScimContext, name: string, selfId: number | undefined, trx: Kysely<Database>) {
+  private async assertUnique(ctx: ScimContext, name: string, selfId: number | undefined) {
     // displayName is caseExact false, so "Admins" takes "admins" too; renaming a group to another case of its own name does not.
     const holder = await this.groups.findNameHolder(ctx.accountId, name);
     if (holder && holder.id !== selfId) throw uniqueness(`displayName "${name}" is already taken in this account (by "${holder.name}")`);

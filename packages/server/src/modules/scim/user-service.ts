@@ -71,8 +71,8 @@ export class ScimUserService {
     requireSchemas(body, URN.user, USER_SCHEMAS);
     const doc = applyPatch({}, [{ op: 'replace', value: body }], userPatchTarget(undefined, ctx), 'resource') as UserDoc;
     const fields = userFieldsOf(doc);
-    return transaction(this.db, async (trx) => {
-      await this.assertUnique(ctx, fields.userName, undefined, trx);
+    return transaction(this.db, async () => {
+      await this.assertUnique(ctx, fields.userName, undefined);
       const created = await this.users.create(ctx.accountId, { ...fields, role: 'member' });
       return (await this.get(ctx, created.uuid)).resource;
     });
@@ -100,7 +100,7 @@ export class ScimUserService {
       const row = await new ScimQueryRepo(trx).findUser(ctx.accountId, id, true);
       if (!row) throw userNotFound(id);
       checkIfMatch(pre.ifMatch, row.version);
-      await this.assertNotLastAdmin(ctx, row.id, 'delete', trx);
+      await this.assertNotLastAdmin(ctx, row.id, 'delete');
       await this.users.retire(ctx.accountId, row.id, { by: ctx.actor, reason: 'SCIM DELETE /Users/' + row.uuid });
     });
   }
@@ -121,21 +121,21 @@ export class ScimUserService {
       checkIfMatch(pre.ifMatch, row.version);
       const changes = userChanges(row, edit(row));
       if (Object.keys(changes).length > 0) {
-        if (changes.userName !== undefined && changes.userName !== null) await this.assertUnique(ctx, changes.userName, row.id, trx);
-        if (changes.active === false) await this.assertNotLastAdmin(ctx, row.id, 'deactivate', trx);
+        if (changes.userName !== undefined && changes.userName !== null) await this.assertUnique(ctx, changes.userName, row.id);
+        if (changes.active === false) await this.assertNotLastAdmin(ctx, row.id, 'deactivate');
         await this.users.update(ctx.accountId, row.id, changes);
       }
       return (await this.get(ctx, id)).resource;
     });
   }
 
-  private async assertUnique(ctx: ScimContext, userName: string, selfId: number | undefined, trx: Kysely<Database>) {
-    const holder = await new ScimQueryRepo(trx).findUserIdByUserName(ctx.accountId, userName);
+  private async assertUnique(ctx: ScimContext, userName: string, selfId: number | undefined) {
+    const holder = await new ScimQueryRepo(this.db).findUserIdByUserName(ctx.accountId, userName);
     if (holder !== undefined && holder !== selfId) throw uniqueness(`userName "${userName}" is already taken in this account`);
   }
 
   /** RFC 7644 §3.12: the account's last active admin cannot lose that state; `mutability`, not a conflict of values. */
-  private async assertNotLastAdmin(ctx: ScimContext, userId: number, action: string, trx: Kysely<Database>) {
+  private async assertNotLastAdmin(ctx: ScimContext, userId: number, action: string) {
     if (await this.users.isLastActiveAdmin(ctx.accountId, userId)) {
       throw mutability(`Cannot ${action} the last active admin of the account; make another user an active admin first`);
     }

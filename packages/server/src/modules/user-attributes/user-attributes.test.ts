@@ -9,8 +9,6 @@ async function createAttribute(account: TestAccount, body: Record<string, unknow
   return response.body as { id: number; name: string };
 }
 
-const unique = () => `a_${Math.random().toString(36).slice(2, 10)}`;
-
 describeOnStores('user attributes', (server) => {
   describe('definitions', () => {
     it('creates, reads, lists, updates and deletes', async () => {
