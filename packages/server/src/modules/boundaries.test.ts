@@ -14,12 +14,10 @@ const OFFERED = new Set(['service', 'schemas', 'public', 'index', 'test-fixtures
 const GRANDFATHERED = new Set([
   'embed -> user-attributes/check',
   'groups -> users/view',
-  'login -> credentials/reach',
   'login -> rate-limits/client-address',
   'login -> rate-limits/policies',
   'telemetry -> rate-limits/client-address',
   'telemetry -> rate-limits/policies',
-  'users -> credentials/reach',
 ]);
 
 function crossModuleImports(): string[] {

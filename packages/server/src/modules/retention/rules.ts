@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../../config.js';
-import { TOKEN_LIFETIME_SECONDS } from '../embed/tokens.js';
-import { PURGE_GRACE_MS } from '../login/repo.js';
+import { TOKEN_LIFETIME_SECONDS } from '../embed/public.js';
+import { PURGE_GRACE_MS } from '../login/public.js';
 import { STALE_MS as RATE_LIMIT_STALE_MS } from '../rate-limits/service.js';
 
 const DAY_MS = 24 * 3600_000;
