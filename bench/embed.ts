@@ -31,7 +31,9 @@ else await main();
 
 async function main() {
   console.log(`Machine: ${machine()}`);
-  const kinds = (process.env.STORES?.split(',') ?? (process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])) as Array<'pglite' | 'postgres'>;
+  const kinds = (process.env.STORES?.split(',') ?? (process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'])) as Array<
+    'pglite' | 'postgres'
+  >;
   for (const kind of kinds) {
     const child = fork(SELF, ['serve', kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const ready = await new Promise<Ready>((resolve, reject) => {
@@ -89,11 +91,16 @@ async function bulk(kind: string, ready: Ready) {
       userProfile: { displayName: `Bulk ${offset + i}` },
       groups: ['sales'],
     }));
-    const response = await post(ready.port, '/api/v1/embed-tenants/bench-sessions/users', {
-      host: ready.host,
-      authorization: `Api-Key ${ready.adminKey}`,
-      'content-type': 'application/json',
-    }, JSON.stringify({ users }));
+    const response = await post(
+      ready.port,
+      '/api/v1/embed-tenants/bench-sessions/users',
+      {
+        host: ready.host,
+        authorization: `Api-Key ${ready.adminKey}`,
+        'content-type': 'application/json',
+      },
+      JSON.stringify({ users }),
+    );
     const result = JSON.parse(response.body) as { succeeded: unknown[]; failed: unknown[] };
     if (response.status !== 200 || result.failed.length > 0) throw new Error(`bulk failed: ${JSON.stringify(result).slice(0, 300)}`);
     succeeded += result.succeeded.length;
@@ -166,20 +173,24 @@ async function serve(kind: 'pglite' | 'postgres') {
   const { port } = app.server.address() as { port: number };
 
   // The signal handler cannot wait; the process exits at the end of this cleanup.
-  process.once('SIGTERM', () => void (async () => {
-    await app.close();
-    // Other sessions on a shared server can deadlock a DROP; a few tries are enough.
-    for (let i = 0; kind === 'postgres' && i < 5; i++) {
-      try {
-        await store.db.schema.dropSchema(schema).ifExists().cascade().execute();
-        break;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    }
-    await store.close();
-    process.exit(0);
-  })());
+  process.once(
+    'SIGTERM',
+    () =>
+      void (async () => {
+        await app.close();
+        // Other sessions on a shared server can deadlock a DROP; a few tries are enough.
+        for (let i = 0; kind === 'postgres' && i < 5; i++) {
+          try {
+            await store.db.schema.dropSchema(schema).ifExists().cascade().execute();
+            break;
+          } catch {
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+        }
+        await store.close();
+        process.exit(0);
+      })(),
+  );
   const ready: Ready = {
     port,
     host: sessions.host,

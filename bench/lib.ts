@@ -62,9 +62,11 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(url: string, options: { connections: number; seconds: number; headers?: Record<string, string> }): Promise<LoadResult> {
-  const run = (duration: number) =>
-    autocannon({ url, connections: options.connections, duration, headers: options.headers ?? {} });
+export async function load(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  const run = (duration: number) => autocannon({ url, connections: options.connections, duration, headers: options.headers ?? {} });
   await run(2); // warm-up: JIT, connection pools, caches
   const result = await run(options.seconds);
   return {

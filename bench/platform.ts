@@ -52,8 +52,15 @@ async function integrationTarget(env: Record<string, string>): Promise<Target> {
       method: 'POST',
       headers,
       body: JSON.stringify({
-        name: 'bench', type: 'snowflake', authUrl: 'https://a.example.com/auth', tokenUrl: 'https://a.example.com/token',
-        clientId: 'client', clientSecret: 'secret', redirectUri: 'https://a.example.com/cb', scopes: ['a'], config: { x: 1 },
+        name: 'bench',
+        type: 'snowflake',
+        authUrl: 'https://a.example.com/auth',
+        tokenUrl: 'https://a.example.com/token',
+        clientId: 'client',
+        clientSecret: 'secret',
+        redirectUri: 'https://a.example.com/cb',
+        scopes: ['a'],
+        config: { x: 1 },
       }),
     });
     const { id } = (await created.json()) as { id: number };
@@ -102,7 +109,12 @@ async function main() {
   const row = (label: string, name: keyof typeof targets) => {
     const results = rounds.map((r) => r[name]);
     const ratio = name === 'bare' ? '1.00' : median(ratios(name)).toFixed(2);
-    const each = name === 'bare' ? '' : ratios(name).map((x) => x.toFixed(2)).join(', ');
+    const each =
+      name === 'bare'
+        ? ''
+        : ratios(name)
+            .map((x) => x.toFixed(2))
+            .join(', ');
     return `| ${label} | ${results.map((r) => r.rps).join(', ')} | ${ms(median(results.map((r) => r.p50)))} | ${ms(median(results.map((r) => r.p99)))} | ${ratio} | ${each} | ${results.reduce((n, r) => n + r.errors + r.non2xx, 0)} |`;
   };
   const postgresRatio = median(ratios('postgres'));

@@ -44,7 +44,13 @@ async function startServer(databaseUrl: string) {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', MAIN], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', PLINTH_DATA_DIR: join(ROOT, '.plinth-bench-scim') },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PLINTH_DATA_DIR: join(ROOT, '.plinth-bench-scim'),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (;;) {
@@ -56,7 +62,14 @@ async function startServer(databaseUrl: string) {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { port, stop: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.kill('SIGTERM'); }) };
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** 100k users in one statement, as an identity provider's initial sync would leave them. */
@@ -81,7 +94,13 @@ async function seed(databaseUrl: string): Promise<string> {
   }
 }
 
-interface Result { rps: number; p50: number; p99: number; mean: number; bad: number }
+interface Result {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  bad: number;
+}
 
 async function run(base: string, token: string, path: () => string): Promise<Result> {
   const go = (duration: number) =>
@@ -108,8 +127,12 @@ async function sustained(base: string, token: string, path: () => string): Promi
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path() }) }],
   });
   return {
-    rps: Math.round((r.requests.total / r.duration) * 10) / 10, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.average,
-    bad: r.errors + r.non2xx, seconds: r.duration,
+    rps: Math.round((r.requests.total / r.duration) * 10) / 10,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    bad: r.errors + r.non2xx,
+    seconds: r.duration,
   };
 }
 
@@ -129,9 +152,9 @@ async function main() {
     const gallery = await sustained(base, token, lookupPath);
     const verdict = gallery.p99 < SUSTAINED.p99Ms && gallery.bad === 0 ? 'meets' : 'misses';
     const galleryLines = [
-      `Entra ID gallery load (issue 10): ${SUSTAINED.connections} connections offering ${SUSTAINED.rate} \`userName eq\` lookups per second for ${gallery.seconds} s: `
-        + `${gallery.rps} req/s served, p50 ${ms(gallery.p50)}, p99 ${ms(gallery.p99)}, mean ${ms(gallery.mean)}, ${gallery.bad} errors + non-2xx; `
-        + `${verdict} the p99 < ${SUSTAINED.p99Ms} ms requirement.`,
+      `Entra ID gallery load (issue 10): ${SUSTAINED.connections} connections offering ${SUSTAINED.rate} \`userName eq\` lookups per second for ${gallery.seconds} s: ` +
+        `${gallery.rps} req/s served, p50 ${ms(gallery.p50)}, p99 ${ms(gallery.p99)}, mean ${ms(gallery.mean)}, ${gallery.bad} errors + non-2xx; ` +
+        `${verdict} the p99 < ${SUSTAINED.p99Ms} ms requirement.`,
       '',
     ];
     if (SUSTAINED_ONLY) {
@@ -141,11 +164,16 @@ async function main() {
     const lookup = await run(base, token, lookupPath);
     const page = (start: number) => run(base, token, () => `/api/scim/v2/Users?startIndex=${start}&count=100`);
     const pages: Array<[string, Result]> = [];
-    for (const [label, start] of [['first (startIndex=1)', 1], ['middle (startIndex=50001)', Math.floor(total / 2) + 1], ['last (startIndex=' + (total - 99) + ')', total - 99]] as const) {
+    for (const [label, start] of [
+      ['first (startIndex=1)', 1],
+      ['middle (startIndex=50001)', Math.floor(total / 2) + 1],
+      ['last (startIndex=' + (total - 99) + ')', total - 99],
+    ] as const) {
       pages.push([label, await page(start)]);
     }
     const first = pages[0]![1];
-    const row = (name: string, r: Result, ratio = '') => `| ${name} | ${r.rps} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.mean)} | ${ratio} | ${r.bad} |`;
+    const row = (name: string, r: Result, ratio = '') =>
+      `| ${name} | ${r.rps} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.mean)} | ${ratio} | ${r.bad} |`;
     process.stdout.write(
       [
         '## SCIM (issue 4)',

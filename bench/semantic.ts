@@ -21,7 +21,10 @@ const QUERIES: Array<{ name: string; query: Query; sql: string }> = [
   },
   {
     name: 'monthly series',
-    query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: ['2023-01-01', '2024-12-31'] }] },
+    query: {
+      measures: ['orders.count'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: ['2023-01-01', '2024-12-31'] }],
+    },
     sql: "SELECT date_trunc('month', created_at), count(*) FROM orders WHERE created_at >= TIMESTAMP '2023-01-01' AND created_at <= TIMESTAMP '2024-12-31 23:59:59.999' GROUP BY 1 ORDER BY 1",
   },
   {
@@ -31,7 +34,14 @@ const QUERIES: Array<{ name: string; query: Query; sql: string }> = [
   },
   {
     name: 'filtered two-cube join',
-    query: { measures: ['line_items.revenue', 'line_items.total_quantity'], dimensions: ['orders.status'], filters: [{ member: 'orders.created_at', operator: 'inDateRange', values: ['2024-01-01', '2024-06-30'] }, { member: 'orders.status', operator: 'notEquals', values: ['cancelled'] }] },
+    query: {
+      measures: ['line_items.revenue', 'line_items.total_quantity'],
+      dimensions: ['orders.status'],
+      filters: [
+        { member: 'orders.created_at', operator: 'inDateRange', values: ['2024-01-01', '2024-06-30'] },
+        { member: 'orders.status', operator: 'notEquals', values: ['cancelled'] },
+      ],
+    },
     sql: "SELECT o.status, sum(li.quantity * li.price), sum(li.quantity) FROM line_items li LEFT JOIN orders o ON li.order_id = o.id WHERE o.created_at >= TIMESTAMP '2024-01-01' AND o.created_at <= TIMESTAMP '2024-06-30 23:59:59.999' AND (o.status <> 'cancelled' OR o.status IS NULL) GROUP BY 1 ORDER BY 2 DESC",
   },
 ];
@@ -40,7 +50,8 @@ function bigModel(): Record<string, string> {
   const cubes = Array.from({ length: 500 }, (_, i) => {
     const dims = Array.from({ length: 9 }, (_, k) => `      - name: d${k}\n        sql: c${k}\n        type: string\n`).join('');
     const measures = Array.from({ length: 10 }, (_, k) => `      - name: m${k}\n        sql: v${k}\n        type: sum\n`).join('');
-    const join = i > 0 ? `    joins:\n      - name: c${i - 1}\n        relationship: many_to_one\n        sql: "{CUBE}.p = {c${i - 1}.id}"\n` : '';
+    const join =
+      i > 0 ? `    joins:\n      - name: c${i - 1}\n        relationship: many_to_one\n        sql: "{CUBE}.p = {c${i - 1}.id}"\n` : '';
     return `  - name: c${i}\n    sql_table: t${i}\n${join}    dimensions:\n      - name: id\n        sql: id\n        type: number\n        primary_key: true\n${dims}    measures:\n${measures}`;
   });
   return { 'model/big.yml': `cubes:\n${cubes.join('')}` };
@@ -92,16 +103,18 @@ async function main(): Promise<void> {
     if (!r.valid || r.cubesCount !== 500) throw new Error('500-cube model did not compile');
   }
 
-  process.stdout.write([
-    `Sample: ${LINE_ITEMS.toLocaleString('en-US')} line items written to in-memory DuckDB in ${loadSeconds.toFixed(1)} s; median of ${ROUNDS} runs per query after 3 warm-up runs.`,
-    '',
-    '| Query | Engine (plan + execute + shape), ms | Hand-written SQL on DuckDB, ms | Ratio | Planning alone |',
-    '|---|---:|---:|---:|---:|',
-    ...rows,
-    '',
-    `Compile of a 500-cube model (20 members each): median ${median(compileTimes).toFixed(0)} ms of 5 runs.`,
-    '',
-  ].join('\n'));
+  process.stdout.write(
+    [
+      `Sample: ${LINE_ITEMS.toLocaleString('en-US')} line items written to in-memory DuckDB in ${loadSeconds.toFixed(1)} s; median of ${ROUNDS} runs per query after 3 warm-up runs.`,
+      '',
+      '| Query | Engine (plan + execute + shape), ms | Hand-written SQL on DuckDB, ms | Ratio | Planning alone |',
+      '|---|---:|---:|---:|---:|',
+      ...rows,
+      '',
+      `Compile of a 500-cube model (20 members each): median ${median(compileTimes).toFixed(0)} ms of 5 runs.`,
+      '',
+    ].join('\n'),
+  );
 }
 
 await main();

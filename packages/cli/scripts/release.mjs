@@ -24,7 +24,10 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
 
 const stage = mkdtempSync(join(tmpdir(), 'plinth-release-'));
 try {
-  cpSync(join(cli, 'dist'), join(stage, 'dist'), { recursive: true, filter: (f) => !f.endsWith('.tsbuildinfo') && !f.includes('test-support') && !/\.test\./.test(f) });
+  cpSync(join(cli, 'dist'), join(stage, 'dist'), {
+    recursive: true,
+    filter: (f) => !f.endsWith('.tsbuildinfo') && !f.includes('test-support') && !/\.test\./.test(f),
+  });
   // tsc writes 0644; the bin of the release must be executable however it is unpacked.
   chmodSync(join(stage, 'dist', 'main.js'), 0o755);
   cpSync(join(cli, 'install.sh'), join(stage, 'install.sh'));
@@ -35,15 +38,32 @@ try {
     cpSync(from, join(stage, 'node_modules', dep), { recursive: true });
   }
   const dependencies = Object.fromEntries(runtime.map((d) => [d, pkg.dependencies[d]]));
-  const staged = { name: 'plinth-cli', version, description: pkg.description, type: 'module', bin: { plinth: 'dist/main.js' }, engines: pkg.engines, dependencies, bundleDependencies: runtime, license: 'UNLICENSED' };
+  const staged = {
+    name: 'plinth-cli',
+    version,
+    description: pkg.description,
+    type: 'module',
+    bin: { plinth: 'dist/main.js' },
+    engines: pkg.engines,
+    dependencies,
+    bundleDependencies: runtime,
+    license: 'UNLICENSED',
+  };
   writeFileSync(join(stage, 'package.json'), `${JSON.stringify(staged, null, 2)}\n`);
   mkdirSync(out, { recursive: true });
-  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, encoding: 'utf8' }).trim().split('\n').pop();
-  const sha256 = createHash('sha256').update(readFileSync(join(out, name))).digest('hex');
+  const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: stage, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
+  const sha256 = createHash('sha256')
+    .update(readFileSync(join(out, name)))
+    .digest('hex');
   const indexFile = join(out, 'index.json');
   const index = existsSync(indexFile) ? JSON.parse(readFileSync(indexFile, 'utf8')) : { latest: version, releases: {} };
   index.releases[version] = { tarball: name, sha256 };
-  const newest = Object.keys(index.releases).sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).pop();
+  const newest = Object.keys(index.releases)
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+    .pop();
   index.latest = newest;
   writeFileSync(indexFile, `${JSON.stringify(index, null, 2)}\n`);
   console.log(join(out, name));

@@ -35,11 +35,30 @@ describe('plinth-semantic', () => {
     const valid = await run(['validate', modelDir]);
     expect(JSON.parse(valid.stdout)).toEqual({ valid: true, errors: [], cubesCount: 5 });
 
-    const sql = await run(['sql', modelDir, '--query', '{"measures":["orders.count"],"filters":[{"member":"orders.status","operator":"equals","values":["x"]}]}', '--caller', '{"groups":["admin"]}']);
+    const sql = await run([
+      'sql',
+      modelDir,
+      '--query',
+      '{"measures":["orders.count"],"filters":[{"member":"orders.status","operator":"equals","values":["x"]}]}',
+      '--caller',
+      '{"groups":["admin"]}',
+    ]);
     expect(JSON.parse(sql.stdout)).toMatchObject({ params: ['x', 10000] });
 
-    const loaded = await run(['load', modelDir, '--warehouse', `duckdb:${db}`, '--query', '{"measures":["sales.count"]}', '--caller', '{"groups":[]}']);
-    expect(JSON.parse(loaded.stdout)).toMatchObject({ data: [{ 'sales.count': '2000' }], annotation: { measures: { 'sales.count': { type: 'number' } } } });
+    const loaded = await run([
+      'load',
+      modelDir,
+      '--warehouse',
+      `duckdb:${db}`,
+      '--query',
+      '{"measures":["sales.count"]}',
+      '--caller',
+      '{"groups":[]}',
+    ]);
+    expect(JSON.parse(loaded.stdout)).toMatchObject({
+      data: [{ 'sales.count': '2000' }],
+      annotation: { measures: { 'sales.count': { type: 'number' } } },
+    });
 
     const refused = await run(['load', modelDir, '--warehouse', `duckdb:${db}`, '--query', '{"measures":["nope.count"]}']);
     expect(refused.code).toBe(1);

@@ -64,8 +64,13 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      query: { type: 'string' }, warehouse: { type: 'string' }, caller: { type: 'string' },
-      dialect: { type: 'string' }, scale: { type: 'string' }, model: { type: 'string' }, schema: { type: 'string' },
+      query: { type: 'string' },
+      warehouse: { type: 'string' },
+      caller: { type: 'string' },
+      dialect: { type: 'string' },
+      scale: { type: 'string' },
+      model: { type: 'string' },
+      schema: { type: 'string' },
       help: { type: 'boolean' },
     },
   });

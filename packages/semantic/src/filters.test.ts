@@ -9,30 +9,130 @@ const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: 
 
 /** Every operator of Cube's query format, each against the WHERE clause a person would write. */
 const OPERATORS: Array<{ op: string; cube: 'customers' | 'orders'; filter: Filter; where: string }> = [
-  { op: 'equals', cube: 'customers', filter: { member: 'customers.city', operator: 'equals', values: ['London'] }, where: "city = 'London'" },
-  { op: 'equals (several, with null)', cube: 'customers', filter: { member: 'customers.city', operator: 'equals', values: ['London', 'Paris', null] }, where: "city IN ('London', 'Paris') OR city IS NULL" },
-  { op: 'notEquals', cube: 'customers', filter: { member: 'customers.city', operator: 'notEquals', values: ['London'] }, where: "city <> 'London' OR city IS NULL" },
-  { op: 'contains', cube: 'customers', filter: { member: 'customers.city', operator: 'contains', values: ['ON', 'yo'] }, where: "lower(city) LIKE '%on%' OR lower(city) LIKE '%yo%'" },
-  { op: 'notContains', cube: 'customers', filter: { member: 'customers.city', operator: 'notContains', values: ['on'] }, where: "lower(city) NOT LIKE '%on%' OR city IS NULL" },
-  { op: 'startsWith', cube: 'customers', filter: { member: 'customers.city', operator: 'startsWith', values: ['l'] }, where: "lower(city) LIKE 'l%'" },
-  { op: 'notStartsWith', cube: 'customers', filter: { member: 'customers.city', operator: 'notStartsWith', values: ['L'] }, where: "lower(city) NOT LIKE 'l%' OR city IS NULL" },
-  { op: 'endsWith', cube: 'customers', filter: { member: 'customers.city', operator: 'endsWith', values: ['n'] }, where: "lower(city) LIKE '%n'" },
-  { op: 'notEndsWith', cube: 'customers', filter: { member: 'customers.city', operator: 'notEndsWith', values: ['n'] }, where: "lower(city) NOT LIKE '%n' OR city IS NULL" },
-  { op: 'contains treats % literally', cube: 'customers', filter: { member: 'customers.city', operator: 'contains', values: ['%'] }, where: '1 = 0' },
+  {
+    op: 'equals',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'equals', values: ['London'] },
+    where: "city = 'London'",
+  },
+  {
+    op: 'equals (several, with null)',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'equals', values: ['London', 'Paris', null] },
+    where: "city IN ('London', 'Paris') OR city IS NULL",
+  },
+  {
+    op: 'notEquals',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'notEquals', values: ['London'] },
+    where: "city <> 'London' OR city IS NULL",
+  },
+  {
+    op: 'contains',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'contains', values: ['ON', 'yo'] },
+    where: "lower(city) LIKE '%on%' OR lower(city) LIKE '%yo%'",
+  },
+  {
+    op: 'notContains',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'notContains', values: ['on'] },
+    where: "lower(city) NOT LIKE '%on%' OR city IS NULL",
+  },
+  {
+    op: 'startsWith',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'startsWith', values: ['l'] },
+    where: "lower(city) LIKE 'l%'",
+  },
+  {
+    op: 'notStartsWith',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'notStartsWith', values: ['L'] },
+    where: "lower(city) NOT LIKE 'l%' OR city IS NULL",
+  },
+  {
+    op: 'endsWith',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'endsWith', values: ['n'] },
+    where: "lower(city) LIKE '%n'",
+  },
+  {
+    op: 'notEndsWith',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'notEndsWith', values: ['n'] },
+    where: "lower(city) NOT LIKE '%n' OR city IS NULL",
+  },
+  {
+    op: 'contains treats % literally',
+    cube: 'customers',
+    filter: { member: 'customers.city', operator: 'contains', values: ['%'] },
+    where: '1 = 0',
+  },
   { op: 'gt', cube: 'customers', filter: { member: 'customers.id', operator: 'gt', values: ['100'] }, where: 'id > 100' },
   { op: 'gte', cube: 'customers', filter: { member: 'customers.id', operator: 'gte', values: ['100'] }, where: 'id >= 100' },
   { op: 'lt', cube: 'customers', filter: { member: 'customers.id', operator: 'lt', values: ['100'] }, where: 'id < 100' },
   { op: 'lte', cube: 'customers', filter: { member: 'customers.id', operator: 'lte', values: ['100'] }, where: 'id <= 100' },
   { op: 'set', cube: 'customers', filter: { member: 'customers.city', operator: 'set' }, where: 'city IS NOT NULL' },
   { op: 'notSet', cube: 'customers', filter: { member: 'customers.city', operator: 'notSet' }, where: 'city IS NULL' },
-  { op: 'inDateRange', cube: 'orders', filter: { member: 'orders.created_at', operator: 'inDateRange', values: ['2023-02-01', '2023-02-28'] }, where: "created_at >= TIMESTAMP '2023-02-01 00:00:00' AND created_at < TIMESTAMP '2023-03-01 00:00:00'" },
-  { op: 'notInDateRange', cube: 'orders', filter: { member: 'orders.created_at', operator: 'notInDateRange', values: ['2023-02-01', '2023-02-28'] }, where: "created_at < TIMESTAMP '2023-02-01 00:00:00' OR created_at >= TIMESTAMP '2023-03-01 00:00:00'" },
-  { op: 'beforeDate', cube: 'orders', filter: { member: 'orders.created_at', operator: 'beforeDate', values: ['2023-06-01'] }, where: "created_at < TIMESTAMP '2023-06-01 00:00:00'" },
-  { op: 'beforeOrOnDate', cube: 'orders', filter: { member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2023-06-01T12:00:00.000'] }, where: "created_at <= TIMESTAMP '2023-06-01 12:00:00'" },
-  { op: 'afterDate', cube: 'orders', filter: { member: 'orders.created_at', operator: 'afterDate', values: ['2024-06-01'] }, where: "created_at > TIMESTAMP '2024-06-01 00:00:00'" },
-  { op: 'afterOrOnDate', cube: 'orders', filter: { member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2024-06-01'] }, where: "created_at >= TIMESTAMP '2024-06-01 00:00:00'" },
-  { op: 'measureFilter', cube: 'orders', filter: { member: 'orders.completed_count', operator: 'measureFilter' }, where: "status = 'completed'" },
-  { op: 'and / or', cube: 'orders', filter: { or: [{ member: 'orders.status', operator: 'equals', values: ['returned'] }, { and: [{ member: 'orders.status', operator: 'equals', values: ['completed'] }, { member: 'orders.created_at', operator: 'beforeDate', values: ['2023-02-01'] }] }] }, where: "status = 'returned' OR (status = 'completed' AND created_at < TIMESTAMP '2023-02-01 00:00:00')" },
+  {
+    op: 'inDateRange',
+    cube: 'orders',
+    filter: { member: 'orders.created_at', operator: 'inDateRange', values: ['2023-02-01', '2023-02-28'] },
+    where: "created_at >= TIMESTAMP '2023-02-01 00:00:00' AND created_at < TIMESTAMP '2023-03-01 00:00:00'",
+  },
+  {
+    op: 'notInDateRange',
+    cube: 'orders',
+    filter: { member: 'orders.created_at', operator: 'notInDateRange', values: ['2023-02-01', '2023-02-28'] },
+    where: "created_at < TIMESTAMP '2023-02-01 00:00:00' OR created_at >= TIMESTAMP '2023-03-01 00:00:00'",
+  },
+  {
+    op: 'beforeDate',
+    cube: 'orders',
+    filter: { member: 'orders.created_at', operator: 'beforeDate', values: ['2023-06-01'] },
+    where: "created_at < TIMESTAMP '2023-06-01 00:00:00'",
+  },
+  {
+    op: 'beforeOrOnDate',
+    cube: 'orders',
+    filter: { member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['2023-06-01T12:00:00.000'] },
+    where: "created_at <= TIMESTAMP '2023-06-01 12:00:00'",
+  },
+  {
+    op: 'afterDate',
+    cube: 'orders',
+    filter: { member: 'orders.created_at', operator: 'afterDate', values: ['2024-06-01'] },
+    where: "created_at > TIMESTAMP '2024-06-01 00:00:00'",
+  },
+  {
+    op: 'afterOrOnDate',
+    cube: 'orders',
+    filter: { member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2024-06-01'] },
+    where: "created_at >= TIMESTAMP '2024-06-01 00:00:00'",
+  },
+  {
+    op: 'measureFilter',
+    cube: 'orders',
+    filter: { member: 'orders.completed_count', operator: 'measureFilter' },
+    where: "status = 'completed'",
+  },
+  {
+    op: 'and / or',
+    cube: 'orders',
+    filter: {
+      or: [
+        { member: 'orders.status', operator: 'equals', values: ['returned'] },
+        {
+          and: [
+            { member: 'orders.status', operator: 'equals', values: ['completed'] },
+            { member: 'orders.created_at', operator: 'beforeDate', values: ['2023-02-01'] },
+          ],
+        },
+      ],
+    },
+    where: "status = 'returned' OR (status = 'completed' AND created_at < TIMESTAMP '2023-02-01 00:00:00')",
+  },
 ];
 
 const INJECTION = "x'); DROP TABLE orders; --";
@@ -56,17 +156,28 @@ describe.each(sampleTargets())('filters and access on $name', (target) => {
 
   it('relative date ranges are computed from now in the query time zone', async () => {
     const now = new Date('2023-07-15T03:00:00Z'); // still 14 July in New York
-    const response = await load(db.model, {
-      measures: ['orders.count'], timezone: 'America/New_York',
-      timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'last 7 days' }],
-    }, { warehouse: db.warehouse, caller: ADMIN, now });
+    const response = await load(
+      db.model,
+      {
+        measures: ['orders.count'],
+        timezone: 'America/New_York',
+        timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'last 7 days' }],
+      },
+      { warehouse: db.warehouse, caller: ADMIN, now },
+    );
     // 7 to 13 July in New York (UTC-4 in summer) is 7 July 04:00 to 14 July 04:00 UTC.
-    const expected = await count(`SELECT count(*) FROM ${db.table('orders')} WHERE created_at >= TIMESTAMP '2023-07-07 04:00:00' AND created_at < TIMESTAMP '2023-07-14 04:00:00'`);
+    const expected = await count(
+      `SELECT count(*) FROM ${db.table('orders')} WHERE created_at >= TIMESTAMP '2023-07-07 04:00:00' AND created_at < TIMESTAMP '2023-07-14 04:00:00'`,
+    );
     expect(Number(response.data[0]?.['orders.count'])).toBe(expected);
   });
 
   describe('access policies', () => {
-    const caller = (groups: string[], userAttributes: Record<string, unknown> = {}): Caller => ({ groups, userAttributes, securityContext: {} });
+    const caller = (groups: string[], userAttributes: Record<string, unknown> = {}): Caller => ({
+      groups,
+      userAttributes,
+      securityContext: {},
+    });
     const query = { measures: ['sales.revenue'], dimensions: ['sales.customers_country'] };
 
     it('an admin sees every country', async () => {
@@ -85,15 +196,22 @@ describe.each(sampleTargets())('filters and access on $name', (target) => {
     });
 
     it('everyone else cannot see members outside their policy, as if they did not exist', async () => {
-      await expect(load(db.model, query, { warehouse: db.warehouse, caller: caller([]) }))
-        .rejects.toThrow(new QueryError("'customers_country' not found for path 'sales.customers_country'"));
+      await expect(load(db.model, query, { warehouse: db.warehouse, caller: caller([]) })).rejects.toThrow(
+        new QueryError("'customers_country' not found for path 'sales.customers_country'"),
+      );
       const totals = await load(db.model, { measures: ['sales.revenue'] }, { warehouse: db.warehouse, caller: caller([]) });
       expect(totals.data).toHaveLength(1);
     });
 
     it('member-level excludes hide a cube member from everyone but the admin', async () => {
-      await expect(load(db.model, { dimensions: ['customers.email'] }, { warehouse: db.warehouse, caller: caller(['analyst']) })).rejects.toThrow(QueryError);
-      const response = await load(db.model, { dimensions: ['customers.email'], limit: 1 }, { warehouse: db.warehouse, caller: caller(['admin']) });
+      await expect(
+        load(db.model, { dimensions: ['customers.email'] }, { warehouse: db.warehouse, caller: caller(['analyst']) }),
+      ).rejects.toThrow(QueryError);
+      const response = await load(
+        db.model,
+        { dimensions: ['customers.email'], limit: 1 },
+        { warehouse: db.warehouse, caller: caller(['admin']) },
+      );
       expect(response.data).toHaveLength(1);
     });
 
@@ -128,7 +246,11 @@ describe.each(sampleTargets())('filters and access on $name', (target) => {
     for (const q of refused) await expect(load(db.model, q, opts), JSON.stringify(q)).rejects.toThrow(QueryError);
     for (const operator of ['equals', 'notEquals', 'contains', 'startsWith', 'endsWith', 'gt']) {
       const member = operator === 'gt' ? 'orders.count' : 'orders.status';
-      const response = await load(db.model, { measures: ['orders.count'], dimensions: ['orders.status'], filters: [{ member, operator, values: [INJECTION] }] }, opts).catch((e: unknown) => e);
+      const response = await load(
+        db.model,
+        { measures: ['orders.count'], dimensions: ['orders.status'], filters: [{ member, operator, values: [INJECTION] }] },
+        opts,
+      ).catch((e: unknown) => e);
       // A number measure compared with text may be refused by the database; it must never run the text.
       if (!(response instanceof Error)) expect(Array.isArray((response as { data: unknown }).data)).toBe(true);
     }

@@ -27,7 +27,11 @@ export async function load(model: DataModel, query: Query | unknown, options: Lo
     warehouse.query(plan.sql, plan.params, run),
     plan.total ? warehouse.query(plan.total.sql, plan.total.params, run) : undefined,
   ]);
-  const response: LoadResponse = { query: plan.query, data: result.rows.map((row) => shapeRow(row, plan.columns)), annotation: plan.annotation };
+  const response: LoadResponse = {
+    query: plan.query,
+    data: result.rows.map((row) => shapeRow(row, plan.columns)),
+    annotation: plan.annotation,
+  };
   if (total) response.total = Number(total.rows[0]?.['total'] ?? 0);
   return response;
 }

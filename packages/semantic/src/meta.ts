@@ -34,14 +34,18 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
   const cubes: MetaCube[] = [];
   const owners: Array<Cube | View> = [...model.cubes.values(), ...model.views.values()];
   for (const owner of owners) {
-    const names = owner.kind === 'view'
-      ? [...owner.members.keys()]
-      : [...owner.measures.keys(), ...owner.dimensions.keys(), ...owner.segments.keys()];
+    const names =
+      owner.kind === 'view' ? [...owner.members.keys()] : [...owner.measures.keys(), ...owner.dimensions.keys(), ...owner.segments.keys()];
     const entry: MetaCube = {
-      name: owner.name, title: owner.title, type: owner.kind, public: true,
+      name: owner.name,
+      title: owner.title,
+      type: owner.kind,
+      public: true,
       ...(owner.description !== undefined ? { description: owner.description } : {}),
       ...(owner.meta !== undefined ? { meta: owner.meta } : {}),
-      measures: [], dimensions: [], segments: [],
+      measures: [],
+      dimensions: [],
+      segments: [],
     };
     for (const name of names) {
       let member: Member;
@@ -56,12 +60,29 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
         continue;
       }
       const base: MetaMember = {
-        name: `${owner.name}.${name}`, title, shortTitle, type: 'boolean', isVisible: true, public: true,
+        name: `${owner.name}.${name}`,
+        title,
+        shortTitle,
+        type: 'boolean',
+        isVisible: true,
+        public: true,
         ...(member.description !== undefined ? { description: member.description } : {}),
         ...(member.meta !== undefined ? { meta: member.meta } : {}),
       };
-      if (member.kind === 'measure') entry.measures.push({ ...base, type: measureType(member), aggType: member.type, ...(member.format ? { format: member.format } : {}) });
-      else if (member.kind === 'dimension') entry.dimensions.push({ ...base, type: member.type, ...(member.primaryKey ? { primaryKey: true } : {}), ...(member.format ? { format: member.format } : {}) });
+      if (member.kind === 'measure')
+        entry.measures.push({
+          ...base,
+          type: measureType(member),
+          aggType: member.type,
+          ...(member.format ? { format: member.format } : {}),
+        });
+      else if (member.kind === 'dimension')
+        entry.dimensions.push({
+          ...base,
+          type: member.type,
+          ...(member.primaryKey ? { primaryKey: true } : {}),
+          ...(member.format ? { format: member.format } : {}),
+        });
       else entry.segments.push(base);
     }
     if (entry.measures.length + entry.dimensions.length + entry.segments.length > 0) cubes.push(entry);

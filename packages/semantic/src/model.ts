@@ -4,8 +4,17 @@
  */
 
 export const MEASURE_TYPES = [
-  'count', 'count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max',
-  'number', 'string', 'time', 'boolean',
+  'count',
+  'count_distinct',
+  'count_distinct_approx',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'number',
+  'string',
+  'time',
+  'boolean',
 ] as const;
 export type MeasureType = (typeof MEASURE_TYPES)[number];
 
@@ -15,9 +24,7 @@ export type DimensionType = (typeof DIMENSION_TYPES)[number];
 export type Relationship = 'many_to_one' | 'one_to_many' | 'one_to_one';
 
 /** A reference inside `{...}` in model SQL, resolved against the model at compile time. */
-export type TemplateRef =
-  | { kind: 'cube'; cube: string }
-  | { kind: 'member'; cube: string; member: string };
+export type TemplateRef = { kind: 'cube'; cube: string } | { kind: 'member'; cube: string; member: string };
 
 /** Model SQL split into literal text and references, alternating. */
 export interface SqlTemplate {

@@ -18,18 +18,26 @@ const CASES: Case[] = [
   {
     name: 'a total',
     query: { measures: ['line_items.count', 'line_items.revenue', 'line_items.avg_price', 'line_items.min_price', 'line_items.max_price'] },
-    sql: (t) => `SELECT count(*) AS a, sum(quantity * price) AS b, avg(price) AS c, min(price) AS d, max(price) AS e FROM ${t('line_items')}`,
+    sql: (t) =>
+      `SELECT count(*) AS a, sum(quantity * price) AS b, avg(price) AS c, min(price) AS d, max(price) AS e FROM ${t('line_items')}`,
   },
   {
     name: 'a monthly series in a date range',
-    query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: ['2023-01-01', '2023-06-30'] }] },
+    query: {
+      measures: ['orders.count'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: ['2023-01-01', '2023-06-30'] }],
+    },
     sql: (t) => `SELECT date_trunc('month', created_at), count(*) FROM ${t('orders')}
       WHERE created_at >= TIMESTAMP '2023-01-01 00:00:00' AND created_at < TIMESTAMP '2023-07-01 00:00:00' GROUP BY 1 ORDER BY 1`,
     ordered: true,
   },
   {
     name: 'a daily series in a fixed-offset time zone',
-    query: { measures: ['orders.count'], timezone: 'Asia/Tokyo', timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2023-03-01', '2023-03-10'] }] },
+    query: {
+      measures: ['orders.count'],
+      timezone: 'Asia/Tokyo',
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2023-03-01', '2023-03-10'] }],
+    },
     sql: (t) => `SELECT date_trunc('day', created_at + INTERVAL '9 hours'), count(*) FROM ${t('orders')}
       WHERE created_at + INTERVAL '9 hours' >= TIMESTAMP '2023-03-01 00:00:00' AND created_at + INTERVAL '9 hours' < TIMESTAMP '2023-03-11 00:00:00'
       GROUP BY 1 ORDER BY 1`,
@@ -37,7 +45,10 @@ const CASES: Case[] = [
   },
   {
     name: 'weeks start on Monday',
-    query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'week', dateRange: ['2023-01-02', '2023-02-26'] }] },
+    query: {
+      measures: ['orders.count'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'week', dateRange: ['2023-01-02', '2023-02-26'] }],
+    },
     sql: (t) => `SELECT date_trunc('week', created_at), count(*) FROM ${t('orders')}
       WHERE created_at >= TIMESTAMP '2023-01-02 00:00:00' AND created_at < TIMESTAMP '2023-02-27 00:00:00' GROUP BY 1 ORDER BY 1`,
     ordered: true,
@@ -45,20 +56,29 @@ const CASES: Case[] = [
   {
     name: 'a top 3 by a joined dimension',
     query: { measures: ['line_items.revenue'], dimensions: ['products.category'], order: { 'line_items.revenue': 'desc' }, limit: 3 },
-    sql: (t) => `SELECT p.category, sum(li.quantity * li.price) AS r FROM ${t('line_items')} li LEFT JOIN ${t('products')} p ON li.product_id = p.id
+    sql: (
+      t,
+    ) => `SELECT p.category, sum(li.quantity * li.price) AS r FROM ${t('line_items')} li LEFT JOIN ${t('products')} p ON li.product_id = p.id
       GROUP BY 1 ORDER BY 2 DESC LIMIT 3`,
     ordered: true,
   },
   {
     name: 'a filtered two-cube join',
-    query: { measures: ['line_items.revenue', 'line_items.count'], dimensions: ['orders.status'], filters: [{ member: 'orders.status', operator: 'equals', values: ['completed', 'shipped'] }] },
-    sql: (t) => `SELECT o.status, sum(li.quantity * li.price) AS a, count(li.id) AS b FROM ${t('line_items')} li LEFT JOIN ${t('orders')} o ON li.order_id = o.id
+    query: {
+      measures: ['line_items.revenue', 'line_items.count'],
+      dimensions: ['orders.status'],
+      filters: [{ member: 'orders.status', operator: 'equals', values: ['completed', 'shipped'] }],
+    },
+    sql: (
+      t,
+    ) => `SELECT o.status, sum(li.quantity * li.price) AS a, count(li.id) AS b FROM ${t('line_items')} li LEFT JOIN ${t('orders')} o ON li.order_id = o.id
       WHERE o.status IN ('completed', 'shipped') GROUP BY 1`,
   },
   {
     name: 'fan-out: count across one-to-many (orders → line_items)',
     query: { measures: ['orders.count', 'line_items.count'], dimensions: ['orders.status'] },
-    sql: (t) => `SELECT o.status, count(DISTINCT o.id) AS a, count(li.id) AS b FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
+    sql: (t) =>
+      `SELECT o.status, count(DISTINCT o.id) AS a, count(li.id) AS b FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
   },
   {
     name: 'fan-out: sum across one-to-many without dimensions',
@@ -69,7 +89,8 @@ const CASES: Case[] = [
   {
     name: 'fan-out: customers → orders, count on the one side',
     query: { measures: ['customers.count', 'orders.count'], dimensions: ['customers.country'] },
-    sql: (t) => `SELECT c.country, count(DISTINCT c.id) AS a, count(o.id) AS b FROM ${t('customers')} c LEFT JOIN ${t('orders')} o ON o.customer_id = c.id GROUP BY 1`,
+    sql: (t) =>
+      `SELECT c.country, count(DISTINCT c.id) AS a, count(o.id) AS b FROM ${t('customers')} c LEFT JOIN ${t('orders')} o ON o.customer_id = c.id GROUP BY 1`,
   },
   {
     name: 'fan-out: a dimension on the many side splits the one side',
@@ -86,7 +107,9 @@ const CASES: Case[] = [
   {
     name: 'a calculated measure over a fan-out',
     query: { measures: ['orders.completed_share', 'line_items.revenue_per_order'], dimensions: ['orders.status_group'] },
-    sql: (t) => `SELECT CASE WHEN o.status IN ('completed', 'shipped') THEN 'fulfilled' WHEN o.status = 'processing' THEN 'open' ELSE 'lost' END,
+    sql: (
+      t,
+    ) => `SELECT CASE WHEN o.status IN ('completed', 'shipped') THEN 'fulfilled' WHEN o.status = 'processing' THEN 'open' ELSE 'lost' END,
       1.0 * count(DISTINCT CASE WHEN o.status = 'completed' THEN o.id END) / count(DISTINCT o.id) AS a,
       sum(li.quantity * li.price) / count(DISTINCT li.order_id) AS b
       FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
@@ -104,8 +127,13 @@ const CASES: Case[] = [
   },
   {
     name: 'a measure filter goes to HAVING',
-    query: { measures: ['orders.count'], dimensions: ['customers.city'], filters: [{ member: 'orders.count', operator: 'gt', values: ['600'] }] },
-    sql: (t) => `SELECT c.city, count(*) FROM ${t('orders')} o LEFT JOIN ${t('customers')} c ON o.customer_id = c.id GROUP BY 1 HAVING count(*) > 600`,
+    query: {
+      measures: ['orders.count'],
+      dimensions: ['customers.city'],
+      filters: [{ member: 'orders.count', operator: 'gt', values: ['600'] }],
+    },
+    sql: (t) =>
+      `SELECT c.city, count(*) FROM ${t('orders')} o LEFT JOIN ${t('customers')} c ON o.customer_id = c.id GROUP BY 1 HAVING count(*) > 600`,
   },
   {
     name: 'ungrouped rows',
@@ -136,7 +164,11 @@ describe.each(sampleTargets())('results on $name', (target) => {
 
   it.each(CASES)('$name matches hand-written SQL', async (c) => {
     const response = await load(db.model, c.query, { warehouse: db.warehouse, caller: ADMIN });
-    const keys = [...(c.query.dimensions ?? []), ...(c.query.timeDimensions ?? []).filter((t) => t.granularity).map((t) => `${t.dimension}.${t.granularity}`), ...(c.query.measures ?? [])];
+    const keys = [
+      ...(c.query.dimensions ?? []),
+      ...(c.query.timeDimensions ?? []).filter((t) => t.granularity).map((t) => `${t.dimension}.${t.granularity}`),
+      ...(c.query.measures ?? []),
+    ];
     const engine = normalizeRows(response.data.map((row) => Object.fromEntries(keys.map((k) => [k, row[k]]))));
     const direct = (await db.warehouse.query(c.sql(db.table, db.name), [])).rows;
     const expected = normalizeRows(direct.map((row) => Object.fromEntries(Object.values(row).map((v, i) => [keys[i] ?? `c${i}`, v]))));
@@ -145,10 +177,16 @@ describe.each(sampleTargets())('results on $name', (target) => {
   });
 
   it('answers in the data API shape', async () => {
-    const response = await load(db.model, {
-      measures: ['orders.count'], dimensions: ['orders.status'],
-      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'year' }], total: true,
-    }, { warehouse: db.warehouse, caller: ADMIN });
+    const response = await load(
+      db.model,
+      {
+        measures: ['orders.count'],
+        dimensions: ['orders.status'],
+        timeDimensions: [{ dimension: 'orders.created_at', granularity: 'year' }],
+        total: true,
+      },
+      { warehouse: db.warehouse, caller: ADMIN },
+    );
     const first = response.data[0] ?? {};
     expect(Object.keys(first)).toEqual(['orders.status', 'orders.created_at.year', 'orders.created_at', 'orders.count']);
     expect(first['orders.created_at.year']).toBe('2023-01-01T00:00:00.000');

@@ -74,7 +74,11 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   if (log) {
     app.addHook('onResponse', (request, reply, done) => {
       log.access({
-        reqId: request.id, method: request.method, path: pathOf(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime),
+        reqId: request.id,
+        method: request.method,
+        path: pathOf(request.url),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
         level: request.routeOptions.config.accessLogLevel,
       });
       done();

@@ -70,10 +70,21 @@ describe('configuration from the environment (issue 2 point 2)', () => {
   });
 
   it('reads the public URL, the proxies to trust and the sign-in delay (issue 10)', () => {
-    expect(loadConfig({ PLINTH_PUBLIC_URL: 'https://Plinth.Example.com:443/', PLINTH_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1', PLINTH_SIGNIN_DELAY_MS: '250' }))
-      .toMatchObject({ publicUrl: 'https://plinth.example.com', trustProxy: ['10.0.0.0/8', '192.0.2.1'], signInDelayMs: 250 });
+    expect(
+      loadConfig({
+        PLINTH_PUBLIC_URL: 'https://Plinth.Example.com:443/',
+        PLINTH_TRUST_PROXY: '10.0.0.0/8, 192.0.2.1',
+        PLINTH_SIGNIN_DELAY_MS: '250',
+      }),
+    ).toMatchObject({ publicUrl: 'https://plinth.example.com', trustProxy: ['10.0.0.0/8', '192.0.2.1'], signInDelayMs: 250 });
     expect(loadConfig({ PLINTH_TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ PLINTH_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({})).toMatchObject({ publicUrl: undefined, trustProxy: false, signInDelayMs: 1000, jobPollMs: 2000, telemetryRetentionDays: 90 });
+    expect(loadConfig({})).toMatchObject({
+      publicUrl: undefined,
+      trustProxy: false,
+      signInDelayMs: 1000,
+      jobPollMs: 2000,
+      telemetryRetentionDays: 90,
+    });
   });
 });

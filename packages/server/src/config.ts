@@ -81,8 +81,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function isBaseUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname.replace(/\/+$/, '') === '' && !url.search && !url.hash
-      && !url.username && !url.password && !value.includes('?') && !value.includes('#');
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.pathname.replace(/\/+$/, '') === '' &&
+      !url.search &&
+      !url.hash &&
+      !url.username &&
+      !url.password &&
+      !value.includes('?') &&
+      !value.includes('#')
+    );
   } catch {
     return false;
   }
@@ -93,7 +101,10 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const list = raw.split(',').map((part) => part.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (list.some((part) => !/^[0-9A-Fa-f:.]+(\/\d{1,3})?$/.test(part))) {
     fail('PLINTH_TRUST_PROXY', 'must be true, false, a number of hops or a comma-separated list of addresses or CIDR ranges');
   }

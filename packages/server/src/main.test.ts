@@ -72,7 +72,10 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
       expect(statSync(join(dataDir, 'bootstrap.json')).mode & 0o777).toBe(0o600);
       expect(saved.tenant).toBe('demo');
       // The key follows the ready line in a write of its own.
-      await vi.waitFor(() => expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`), { timeout: 10_000, interval: 20 });
+      await vi.waitFor(() => expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`), {
+        timeout: 10_000,
+        interval: 20,
+      });
 
       const headers = { authorization: `Api-Key ${saved.apiKey}`, 'content-type': 'application/json' };
       const base = `http://127.0.0.1:${server.port}`;
@@ -80,10 +83,16 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
       expect(created.status).toBe(201);
       const { key } = (await created.json()) as { key: string };
       const integration = await fetch(`${base}/api/v1/oauth-integrations`, {
-        method: 'POST', headers,
+        method: 'POST',
+        headers,
         body: JSON.stringify({
-          name: 'n', type: 't', authUrl: 'https://a.example.com', tokenUrl: 'https://a.example.com/t', clientId: 'c',
-          clientSecret: 'client-secret-value', redirectUri: 'https://a.example.com/r',
+          name: 'n',
+          type: 't',
+          authUrl: 'https://a.example.com',
+          tokenUrl: 'https://a.example.com/t',
+          clientId: 'c',
+          clientSecret: 'client-secret-value',
+          redirectUri: 'https://a.example.com/r',
         }),
       });
       expect(integration.status).toBe(201);
@@ -92,7 +101,10 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
       // Log lines are buffered; a normal stop writes every one of them out.
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
-      const logLines = server.output().split('\n').filter((line) => line.startsWith('{'));
+      const logLines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
       const requestLines = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
       expect(requestLines.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual(
         expect.arrayContaining(['POST /api/v1/api-keys 201', 'POST /api/v1/oauth-integrations 201', 'GET /healthz 200']),

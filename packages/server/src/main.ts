@@ -71,7 +71,11 @@ async function serve(config: Config): Promise<void> {
 }
 
 /** `plinth-server accounts <verb> …` on the configured store; resolves to the exit code. */
-export async function runAccountsCommand(args: readonly string[], config: Config, out = (line: string) => process.stdout.write(`${line}\n`)) {
+export async function runAccountsCommand(
+  args: readonly string[],
+  config: Config,
+  out = (line: string) => process.stdout.write(`${line}\n`),
+) {
   const verb = accountsVerb(args[0]);
   const store = await openConfiguredStore(config);
   try {

@@ -4,7 +4,8 @@ import { assembleServices } from './services.js';
 
 /** Modules whose services are plain records, to see how the assembly orders and shares them. */
 const base = {} as Omit<ServiceContext, 'services'>;
-const module = (name: string, services: Record<string, (ctx: ServiceContext) => unknown>) => ({ name, services }) as unknown as PlinthModule;
+const module = (name: string, services: Record<string, (ctx: ServiceContext) => unknown>) =>
+  ({ name, services }) as unknown as PlinthModule;
 const get = (ctx: ServiceContext, name: string) => (ctx.services as unknown as Record<string, unknown>)[name];
 
 describe('assembling services from modules', () => {
@@ -33,6 +34,8 @@ describe('assembling services from modules', () => {
   });
 
   it('refuses two modules declaring one name', () => {
-    expect(() => assembleServices([module('a', { users: () => 1 }), module('b', { users: () => 2 })], base)).toThrow('Two modules declare the service "users"');
+    expect(() => assembleServices([module('a', { users: () => 1 }), module('b', { users: () => 2 })], base)).toThrow(
+      'Two modules declare the service "users"',
+    );
   });
 });

@@ -124,8 +124,17 @@ interface Operation {
 /** Every command of the real tree, as `group verb` paths, with its one-line summary. */
 async function commandTree(): Promise<Map<string, string>> {
   const io: IO = {
-    stdout: { write: () => true }, stderr: { write: () => true }, readStdin: async () => '', env: {}, stdinIsTTY: false,
-    promptSecret: async () => '', stdoutIsTTY: false, stderrIsTTY: false, platform: 'linux', homedir: '/nonexistent', background: () => {},
+    stdout: { write: () => true },
+    stderr: { write: () => true },
+    readStdin: async () => '',
+    env: {},
+    stdinIsTTY: false,
+    promptSecret: async () => '',
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    platform: 'linux',
+    homedir: '/nonexistent',
+    background: () => {},
   };
   const commands = new Map<string, string>();
   const walk = (command: Command, path: string[]) => {
@@ -147,13 +156,20 @@ describeCli('every operation of the served spec has a command', (ctx, home) => {
     expect(spec.code, spec.stderr).toBe(0);
     const doc = JSON.parse(spec.stdout) as { paths: Record<string, Record<string, { operationId: string; summary: string }>> };
     return Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => ({ operationId: op.operationId, method: method.toUpperCase(), path, summary: op.summary })),
+      Object.entries(methods).map(([method, op]) => ({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        summary: op.summary,
+      })),
     );
   };
 
   it('each served operationId is in the table, with a command or an allowed reason', async () => {
     const operations = await served();
-    const missing = operations.filter((op) => !(op.operationId in COMMANDS)).map((op) => `${op.operationId} (${op.method} ${op.path}): ${op.summary}`);
+    const missing = operations
+      .filter((op) => !(op.operationId in COMMANDS))
+      .map((op) => `${op.operationId} (${op.method} ${op.path}): ${op.summary}`);
     expect(
       missing,
       `Operations without a command: add one under packages/cli/src/commands, then its row in COMMANDS of ${import.meta.url.split('/').slice(-2).join('/')}:\n  ${missing.join('\n  ')}\n`,
@@ -167,7 +183,9 @@ describeCli('every operation of the served spec has a command', (ctx, home) => {
   it('each command in the table exists in the command tree, and each row names a served operation', async () => {
     const operations = new Set((await served()).map((op) => op.operationId));
     const tree = await commandTree();
-    const absent = Object.entries(COMMANDS).filter(([, to]) => typeof to === 'string' && !tree.has(to)).map(([op, to]) => `${op} → plinth ${to}`);
+    const absent = Object.entries(COMMANDS)
+      .filter(([, to]) => typeof to === 'string' && !tree.has(to))
+      .map(([op, to]) => `${op} → plinth ${to}`);
     expect(absent, 'Rows naming a command that does not exist').toEqual([]);
     const stale = Object.keys(COMMANDS).filter((op) => !operations.has(op));
     expect(stale, 'Rows naming an operation the server no longer serves').toEqual([]);
@@ -179,7 +197,8 @@ describeCli('every operation of the served spec has a command', (ctx, home) => {
     const mismatched: string[] = [];
     for (const [command, summary] of tree) {
       const named = /\(([a-z][A-Za-z]+)\)$/.exec(summary)?.[1];
-      if (named && operations.has(named) && COMMANDS[named] !== command) mismatched.push(`plinth ${command} says (${named}), the table says ${JSON.stringify(COMMANDS[named])}`);
+      if (named && operations.has(named) && COMMANDS[named] !== command)
+        mismatched.push(`plinth ${command} says (${named}), the table says ${JSON.stringify(COMMANDS[named])}`);
     }
     expect(mismatched).toEqual([]);
   });

@@ -16,7 +16,11 @@ describeCli('plinth telemetry and update check', (ctx, home) => {
     const failed = await plinth(['deployments', 'get', '424242'], { env: env() });
     const jobs = [...ok.jobs, ...failed.jobs];
     expect(jobs).toHaveLength(2);
-    expect(jobs[0]).toMatchObject({ kind: 'telemetry', url: `${ctx().url}/api/v1/telemetry`, event: { command: 'deployments', success: true, platform: expect.stringMatching(/^linux-/) } });
+    expect(jobs[0]).toMatchObject({
+      kind: 'telemetry',
+      url: `${ctx().url}/api/v1/telemetry`,
+      event: { command: 'deployments', success: true, platform: expect.stringMatching(/^linux-/) },
+    });
     const machine = (jobs[0] as unknown as { event: { machineId: string } }).event.machineId;
     expect(machine).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(jobs)).not.toContain(ctx().admin.apiKey);
@@ -34,9 +38,17 @@ describeCli('plinth telemetry and update check', (ctx, home) => {
 
   it('4.8 rule 2: checks a local release source in the background, at most daily, with a notice on a terminal only', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'plinth-releases-'));
-    await writeFile(join(dir, 'index.json'), JSON.stringify({ latest: '9.0.0', releases: { '9.0.0': { tarball: 'plinth-cli-9.0.0.tgz' } } }));
+    await writeFile(
+      join(dir, 'index.json'),
+      JSON.stringify({ latest: '9.0.0', releases: { '9.0.0': { tarball: 'plinth-cli-9.0.0.tgz' } } }),
+    );
     const source = pathToFileURL(dir).toString();
-    const withUpdates = { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, PLINTH_RELEASE_URL: source, PLINTH_NO_TELEMETRY: '1' };
+    const withUpdates = {
+      PLINTH_API_URL: ctx().url,
+      PLINTH_API_KEY: ctx().admin.apiKey,
+      PLINTH_RELEASE_URL: source,
+      PLINTH_NO_TELEMETRY: '1',
+    };
     const first = await plinth(['deployments', 'list'], { env: withUpdates, stderrIsTTY: true });
     expect(first.jobs).toEqual([{ kind: 'update-check', releaseUrl: source, cacheFile: join(home(), 'plinth', 'update-check.json') }]);
     expect(first.stderr).not.toContain('new release');
@@ -52,7 +64,9 @@ describeCli('plinth telemetry and update check', (ctx, home) => {
 
     const check = await plinth(['update', '--check'], { env: withUpdates });
     expect(check).toMatchObject({ code: 0, stdout: 'A new release is available: 0.1.0 → 9.0.0\n' });
-    const unreachable = await plinth(['update', '--check'], { env: { ...withUpdates, PLINTH_RELEASE_URL: pathToFileURL(join(dir, 'missing')).toString() } });
+    const unreachable = await plinth(['update', '--check'], {
+      env: { ...withUpdates, PLINTH_RELEASE_URL: pathToFileURL(join(dir, 'missing')).toString() },
+    });
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toMatch(/^error: Cannot read the release index at file:/);
   });
@@ -64,21 +78,40 @@ describeCli('plinth telemetry and update check', (ctx, home) => {
     expect(command.jobs).toEqual([]);
     const check = await plinth(['update', '--check'], { env: quiet });
     expect(check).toMatchObject({ code: 0, stdout: `${NO_RELEASE_SOURCE}\n`, jobs: [] });
-    expect(JSON.parse((await plinth(['update', '--check', '--json'], { env: quiet })).stdout)).toEqual({ current: '0.1.0', updateCheck: 'off' });
+    expect(JSON.parse((await plinth(['update', '--check', '--json'], { env: quiet })).stdout)).toEqual({
+      current: '0.1.0',
+      updateCheck: 'off',
+    });
     const update = await plinth(['update'], { env: quiet });
     expect(update.code).toBe(1);
-    expect(update.stderr).toBe('error: No release location is configured\nhint: Set PLINTH_RELEASE_URL to your release location (a release index or the directory holding index.json).\n');
+    expect(update.stderr).toBe(
+      'error: No release location is configured\nhint: Set PLINTH_RELEASE_URL to your release location (a release index or the directory holding index.json).\n',
+    );
   });
 
   it('4: the location install.sh recorded is where the check and `update` look', async () => {
     const root = await mkdtemp(join(tmpdir(), 'plinth-installed-'));
     const dir = await mkdtemp(join(tmpdir(), 'plinth-releases-'));
-    await writeFile(join(dir, 'index.json'), JSON.stringify({ latest: '9.1.0', releases: { '9.1.0': { tarball: 'plinth-cli-9.1.0.tgz' } } }));
+    await writeFile(
+      join(dir, 'index.json'),
+      JSON.stringify({ latest: '9.1.0', releases: { '9.1.0': { tarball: 'plinth-cli-9.1.0.tgz' } } }),
+    );
     await writeFile(join(root, 'release-url'), `${pathToFileURL(dir)}\n`);
-    const installed = { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, PLINTH_NO_TELEMETRY: '1', PLINTH_INSTALL_DIR: root, XDG_CONFIG_HOME: join(root, 'config') };
+    const installed = {
+      PLINTH_API_URL: ctx().url,
+      PLINTH_API_KEY: ctx().admin.apiKey,
+      PLINTH_NO_TELEMETRY: '1',
+      PLINTH_INSTALL_DIR: root,
+      XDG_CONFIG_HOME: join(root, 'config'),
+    };
     const command = await plinth(['deployments', 'list'], { env: installed });
-    expect(command.jobs).toEqual([{ kind: 'update-check', releaseUrl: pathToFileURL(dir).toString(), cacheFile: join(root, 'config', 'plinth', 'update-check.json') }]);
-    expect(await plinth(['update', '--check'], { env: installed })).toMatchObject({ code: 0, stdout: 'A new release is available: 0.1.0 → 9.1.0\n' });
+    expect(command.jobs).toEqual([
+      { kind: 'update-check', releaseUrl: pathToFileURL(dir).toString(), cacheFile: join(root, 'config', 'plinth', 'update-check.json') },
+    ]);
+    expect(await plinth(['update', '--check'], { env: installed })).toMatchObject({
+      code: 0,
+      stdout: 'A new release is available: 0.1.0 → 9.1.0\n',
+    });
   });
 
   it('compares versions numerically', () => {

@@ -86,7 +86,10 @@ export class HttpClient {
       raw = await fetch(url, { method: method.toUpperCase(), headers, body, redirect: 'manual' });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new NetworkError(`Cannot reach ${this.target.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`, 'Check the URL of the context (`plinth context show`) and that the server is running.');
+      throw new NetworkError(
+        `Cannot reach ${this.target.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+        'Check the URL of the context (`plinth context show`) and that the server is running.',
+      );
     }
     const text = await raw.text();
     let data: unknown;

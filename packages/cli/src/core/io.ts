@@ -25,8 +25,7 @@ export interface IO {
 }
 
 export type BackgroundJob =
-  | { kind: 'telemetry'; url: string; event: Record<string, unknown> }
-  | { kind: 'update-check'; releaseUrl: string; cacheFile: string };
+  { kind: 'telemetry'; url: string; event: Record<string, unknown> } | { kind: 'update-check'; releaseUrl: string; cacheFile: string };
 
 export async function processIO(): Promise<IO> {
   const { homedir } = await import('node:os');

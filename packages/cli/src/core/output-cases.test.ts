@@ -35,19 +35,33 @@ describe('formatTable', () => {
   it.each<[string, Column[], any[], string]>([
     [
       'upper-case headers, columns padded to the widest cell, two spaces apart, the last column not padded',
-      [['id', 'id'], ['name', 'name'], ['note', 'note']],
-      [{ id: 1, name: 'analytics', note: 'x' }, { id: 22, name: 'm', note: 'longer' }],
+      [
+        ['id', 'id'],
+        ['name', 'name'],
+        ['note', 'note'],
+      ],
+      [
+        { id: 1, name: 'analytics', note: 'x' },
+        { id: 22, name: 'm', note: 'longer' },
+      ],
       'ID  NAME       NOTE\n1   analytics  x\n22  m          longer\n',
     ],
     [
       'a header wider than every cell sets the width',
-      [['identifier', 'id'], ['n', 'n']],
+      [
+        ['identifier', 'id'],
+        ['n', 'n'],
+      ],
       [{ id: 1, n: 'a' }],
       'IDENTIFIER  N\n1           a\n',
     ],
     [
       'dotted paths read nested values and stop at null or a missing link',
-      [['who', 'owner.name'], ['city', 'owner.address.city'], ['end', 'end']],
+      [
+        ['who', 'owner.name'],
+        ['city', 'owner.address.city'],
+        ['end', 'end'],
+      ],
       [
         { owner: { name: 'ann', address: { city: 'Oslo' } }, end: 1 },
         { owner: null, end: 2 },
@@ -58,23 +72,43 @@ describe('formatTable', () => {
     ],
     [
       'object and array cells print as compact JSON and comma lists; a row of empty cells is an empty line',
-      [['roles', 'roles'], ['meta', 'meta']],
-      [{ roles: ['admin', 'viewer'], meta: { a: 1 } }, { roles: [], meta: null }],
+      [
+        ['roles', 'roles'],
+        ['meta', 'meta'],
+      ],
+      [
+        { roles: ['admin', 'viewer'], meta: { a: 1 } },
+        { roles: [], meta: null },
+      ],
       'ROLES         META\nadmin,viewer  {"a":1}\n\n',
     ],
     [
       'a function column computes the cell from the row',
-      [['id', 'id'], ['label', (row: { id: number }) => `#${row.id}`]],
+      [
+        ['id', 'id'],
+        ['label', (row: { id: number }) => `#${row.id}`],
+      ],
       [{ id: 7 }],
       'ID  LABEL\n7   #7\n',
     ],
     [
       'empty trailing cells leave no trailing spaces',
-      [['a', 'a'], ['b', 'b']],
+      [
+        ['a', 'a'],
+        ['b', 'b'],
+      ],
       [{ a: 'x', b: null }],
       'A  B\nx\n',
     ],
-    ['no rows prints the headers alone', [['id', 'id'], ['name', 'name']], [], 'ID  NAME\n'],
+    [
+      'no rows prints the headers alone',
+      [
+        ['id', 'id'],
+        ['name', 'name'],
+      ],
+      [],
+      'ID  NAME\n',
+    ],
   ])('%s', (_label, columns, rows, expected) => {
     expect(formatTable(columns, rows)).toBe(expected);
   });
@@ -82,14 +116,24 @@ describe('formatTable', () => {
 
 describe('formatObject', () => {
   it.each<[string, Record<string, unknown>, Column[] | undefined, string]>([
-    ['every key, aligned to the longest', { id: 1, longName: 'x y', tags: ['a', 'b'] }, undefined, 'id        1\nlongName  x y\ntags      a,b\n'],
+    [
+      'every key, aligned to the longest',
+      { id: 1, longName: 'x y', tags: ['a', 'b'] },
+      undefined,
+      'id        1\nlongName  x y\ntags      a,b\n',
+    ],
     ['nested objects as compact JSON', { settings: { chat: true } }, undefined, 'settings  {"chat":true}\n'],
     ['an empty value leaves no trailing spaces', { id: 1, region: null }, undefined, 'id      1\nregion\n'],
     ['an empty object is an empty line', {}, undefined, '\n'],
     [
       'chosen fields, with labels, dotted paths and functions',
       { id: 3, owner: { email: 'a@b.c' }, extra: 'hidden' },
-      [['ID', 'id'], ['Owner', 'owner.email'], ['Manager', 'manager.email'], ['Twice', (o: { id: number }) => o.id * 2]],
+      [
+        ['ID', 'id'],
+        ['Owner', 'owner.email'],
+        ['Manager', 'manager.email'],
+        ['Twice', (o: { id: number }) => o.id * 2],
+      ],
       'ID       3\nOwner    a@b.c\nManager\nTwice    6\n',
     ],
   ])('%s', (_label, object, fields, expected) => {
@@ -152,10 +196,18 @@ describe('Output', () => {
     expect(streams).toEqual({ stdout: expected, stderr: '' });
   });
 
-  const columns: Column[] = [['id', 'id'], ['name', 'name']];
+  const columns: Column[] = [
+    ['id', 'id'],
+    ['name', 'name'],
+  ];
   it.each<[string, { json?: boolean }, Response, { stdout: string; stderr: string }]>([
     ['a table of the items', {}, response({ items: [{ id: 1, name: 'a' }] }), { stdout: 'ID  NAME\n1   a\n', stderr: '' }],
-    ['--json passes the body through untouched', { json: true }, response(undefined, '{"items":[ ]}'), { stdout: '{"items":[ ]}\n', stderr: '' }],
+    [
+      '--json passes the body through untouched',
+      { json: true },
+      response(undefined, '{"items":[ ]}'),
+      { stdout: '{"items":[ ]}\n', stderr: '' },
+    ],
     ['--json with an empty body prints nothing', { json: true }, response(undefined, ''), { stdout: '', stderr: '' }],
     ['no items says so on stderr', {}, response({ items: [] }), { stdout: '', stderr: 'No results\n' }],
     [

@@ -24,7 +24,11 @@ export function formatTable(columns: Column[], rows: Row[]): string {
   const cells = rows.map((row) => columns.map(([, accessor]) => cell(read(row, accessor))));
   const headers = columns.map(([header]) => header.toUpperCase());
   const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((r) => r[i]!.length)));
-  const line = (values: string[]) => values.map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return `${[line(headers), ...cells.map(line)].join('\n')}\n`;
 }
 

@@ -12,7 +12,10 @@ import type { Column } from './output.js';
 /** The request path; it may ask the server (an e-mail address resolved to a user id). */
 type PathOf<Opts = object> = (args: string[], opts: Opts, client: HttpClient) => string | Promise<string>;
 
-export const DATA_OPTION = { flags: '-d, --data <json>', description: 'Request body as JSON, @file, or - for standard input' } as const satisfies OptionSpec;
+export const DATA_OPTION = {
+  flags: '-d, --data <json>',
+  description: 'Request body as JSON, @file, or - for standard input',
+} as const satisfies OptionSpec;
 /** What a verb with -d reads. */
 export type DataOpts = OptionsOf<readonly [typeof DATA_OPTION]>;
 const PAGE_OPTIONS = defineOptions([
@@ -90,7 +93,9 @@ export function bodyVerb<const Options extends readonly OptionSpec[] = []>(spec:
       requireFields(body, spec.required ?? []);
       const client = await f.client();
       const send = Object.keys(body).length > 0 || !spec.optionalBody ? body : undefined;
-      const response = await client.request<Record<string, unknown> | undefined>(spec.method, await spec.path(args, opts, client), { body: send });
+      const response = await client.request<Record<string, unknown> | undefined>(spec.method, await spec.path(args, opts, client), {
+        body: send,
+      });
       if (spec.done) f.output.status(spec.done(args, response.data));
       if (response.text) f.output.object(response, spec.show);
     },
@@ -102,11 +107,20 @@ export function requireFields(body: Record<string, unknown>, required: Array<[fi
   const missing = required.filter(([field]) => body[field] === undefined);
   if (missing.length > 0) {
     const flags = missing.map(([, flag]) => flag).join(', ');
-    throw new UsageError(`${missing.length === 1 ? 'required option' : 'required options'} ${flags} not given`, `Give ${flags}, or the field${missing.length === 1 ? '' : 's'} ${missing.map(([field]) => `"${field}"`).join(', ')} in -d.`);
+    throw new UsageError(
+      `${missing.length === 1 ? 'required option' : 'required options'} ${flags} not given`,
+      `Give ${flags}, or the field${missing.length === 1 ? '' : 's'} ${missing.map(([field]) => `"${field}"`).join(', ')} in -d.`,
+    );
   }
 }
 
-export function deleteVerb(spec: { summary: string; path: PathOf; args?: string[]; what: (args: string[]) => string; name?: string }): Verb {
+export function deleteVerb(spec: {
+  summary: string;
+  path: PathOf;
+  args?: string[];
+  what: (args: string[]) => string;
+  name?: string;
+}): Verb {
   return {
     name: spec.name ?? 'delete',
     aliases: spec.name ? undefined : ['rm'],

@@ -58,7 +58,10 @@ export function checkBaseUrl(value: string, from: string): string {
 export function resolveTarget(io: IO, config: ConfigFile, flags: TargetFlags): Target {
   const explicit = flags.context;
   if (explicit && !config.contexts[explicit]) {
-    throw new UsageError(`No context named "${explicit}"`, `Known contexts: ${Object.keys(config.contexts).join(', ') || 'none'}. Run \`plinth login --name ${explicit}\`.`);
+    throw new UsageError(
+      `No context named "${explicit}"`,
+      `Known contexts: ${Object.keys(config.contexts).join(', ') || 'none'}. Run \`plinth login --name ${explicit}\`.`,
+    );
   }
   const name = explicit ?? config.current_context;
   const context: Context | undefined = name ? config.contexts[name] : undefined;

@@ -68,10 +68,22 @@ describe('usage errors, help and exit codes', () => {
   });
 
   it.each([
-    [['users', 'create', '--email', 'a@example.com', '--role', 'owner'], "error: option '--role <role>' argument 'owner' is invalid. Allowed choices are admin, member."],
-    [['users', 'update', '1', '--role', 'Admin'], "error: option '--role <role>' argument 'Admin' is invalid. Allowed choices are admin, member."],
-    [['api-keys', 'create', '--name', 'x', '--role', 'root'], "error: option '--role <role>' argument 'root' is invalid. Allowed choices are admin, member."],
-    [['attributes', 'create', '--name', 'x', '--type', 'date'], "error: option '--type <type>' argument 'date' is invalid. Allowed choices are string, number, string_array, number_array."],
+    [
+      ['users', 'create', '--email', 'a@example.com', '--role', 'owner'],
+      "error: option '--role <role>' argument 'owner' is invalid. Allowed choices are admin, member.",
+    ],
+    [
+      ['users', 'update', '1', '--role', 'Admin'],
+      "error: option '--role <role>' argument 'Admin' is invalid. Allowed choices are admin, member.",
+    ],
+    [
+      ['api-keys', 'create', '--name', 'x', '--role', 'root'],
+      "error: option '--role <role>' argument 'root' is invalid. Allowed choices are admin, member.",
+    ],
+    [
+      ['attributes', 'create', '--name', 'x', '--type', 'date'],
+      "error: option '--type <type>' argument 'date' is invalid. Allowed choices are string, number, string_array, number_array.",
+    ],
   ])('%j: an enum flag is checked by the client and lists the allowed values', async (argv, message) => {
     const result = await plinth(argv, { env: nowhere });
     expect(result.code).toBe(2);
@@ -99,10 +111,15 @@ describe('usage errors, help and exit codes', () => {
     for (const [argv, usage] of cases) {
       const result = await plinth(argv, { env: nowhere });
       expect(result.code, argv.join(' ')).toBe(2);
-      expect(result.stderr, argv.join(' ')).toContain(`\n${usage}\nRun \`${usage.split(' [')[0]!.replace('Usage: ', '')} --help\` for its flags and the global flags.\n`);
+      expect(result.stderr, argv.join(' ')).toContain(
+        `\n${usage}\nRun \`${usage.split(' [')[0]!.replace('Usage: ', '')} --help\` for its flags and the global flags.\n`,
+      );
       expect(result.stderr, argv.join(' ')).not.toContain('Commands:');
     }
     const unknown = await plinth(['frobnicate']);
-    expect(unknown).toMatchObject({ code: 2, stderr: "error: unknown command 'frobnicate'\nRun `plinth --help` for the list of commands.\n" });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: "error: unknown command 'frobnicate'\nRun `plinth --help` for the list of commands.\n",
+    });
   });
 });

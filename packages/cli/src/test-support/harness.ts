@@ -127,7 +127,11 @@ async function startListening(kind: StoreKind): Promise<Listening> {
     server,
     async newAccount() {
       if (previous !== undefined) {
-        await server.store.db.updateTable('account').set({ name: `${ACCOUNT}-was-${previous}` }).where('id', '=', previous).execute();
+        await server.store.db
+          .updateTable('account')
+          .set({ name: `${ACCOUNT}-was-${previous}` })
+          .where('id', '=', previous)
+          .execute();
         // The account of 127.0.0.1 is cached by host; the next request must find the new one.
         server.services.accounts.forgetAll();
       }

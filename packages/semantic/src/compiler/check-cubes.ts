@@ -23,7 +23,9 @@ export function memberTemplates(m: Member): SqlTemplate[] {
 }
 
 function memberRefs(m: Member): string[] {
-  return memberTemplates(m).flatMap(templateRefs).flatMap((r) => (r.kind === 'member' ? [`${r.cube}.${r.member}`] : []));
+  return memberTemplates(m)
+    .flatMap(templateRefs)
+    .flatMap((r) => (r.kind === 'member' ? [`${r.cube}.${r.member}`] : []));
 }
 
 /** Rules that need the whole model: what may reference what, and no member defined through itself. */
@@ -38,9 +40,15 @@ export function checkCubes(cubes: ReadonlyMap<string, Cube>, diagnostics: Diagno
       const target = all.get(ref);
       if (target?.kind !== 'measure') continue;
       if (m.kind !== 'measure') {
-        diagnostics.error(cube?.fileName ?? '', `${m.kind === 'dimension' ? 'Dimension' : 'Segment'} ${m.path} references measure ${ref}; only measures of type number can reference measures`);
+        diagnostics.error(
+          cube?.fileName ?? '',
+          `${m.kind === 'dimension' ? 'Dimension' : 'Segment'} ${m.path} references measure ${ref}; only measures of type number can reference measures`,
+        );
       } else if (m.type !== 'number' && m.type !== 'string' && m.type !== 'time' && m.type !== 'boolean') {
-        diagnostics.error(cube?.fileName ?? '', `Measure ${m.path} of type ${m.type} references measure ${ref}; only measures of type number can reference measures`);
+        diagnostics.error(
+          cube?.fileName ?? '',
+          `Measure ${m.path} of type ${m.type} references measure ${ref}; only measures of type number can reference measures`,
+        );
       }
     }
   }
@@ -81,14 +89,17 @@ export function checkPreAggregations(drafts: readonly DraftCube[], cubes: Readon
         diagnostics.error(d.fileName, `${where} has unknown granularity '${granularity}'`, pa.at);
       }
       const refs = [
-        ...(stringList(pa.value['measures']) ?? []), ...(stringList(pa.value['dimensions']) ?? []),
-        ...(stringList(pa.value['segments']) ?? []), ...(stringList(pa.value['time_dimension'] ?? pa.value['timeDimension']) ?? []),
+        ...(stringList(pa.value['measures']) ?? []),
+        ...(stringList(pa.value['dimensions']) ?? []),
+        ...(stringList(pa.value['segments']) ?? []),
+        ...(stringList(pa.value['time_dimension'] ?? pa.value['timeDimension']) ?? []),
       ];
       for (const ref of refs) {
         const parts = ref.replace(/^CUBE\./, `${d.name}.`).split('.');
         const [cube, member] = parts.length === 1 ? [d.name, parts[0] ?? ''] : [parts[0] ?? '', parts[1] ?? ''];
         if (!cubes.has(cube)) diagnostics.error(d.fileName, `Cube ${cube} doesn't exist (referenced by ${where})`, pa.at);
-        else if (!findMember(cubes, cube, member)) diagnostics.error(d.fileName, `${where} references ${cube}.${member}, which does not exist`, pa.at);
+        else if (!findMember(cubes, cube, member))
+          diagnostics.error(d.fileName, `${where} references ${cube}.${member}, which does not exist`, pa.at);
       }
     }
   }

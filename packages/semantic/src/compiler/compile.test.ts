@@ -15,7 +15,11 @@ const ORDERS = `cubes:
 `;
 
 /** Each case: model files and the error messages the compiler must report (substring match). */
-const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: Array<{ fileName: string; message: RegExp; line?: number }> }> = [
+const ERROR_CASES: Array<{
+  name: string;
+  files: Record<string, string>;
+  errors: Array<{ fileName: string; message: RegExp; line?: number }>;
+}> = [
   {
     name: 'YAML syntax error with line and column',
     files: { 'model/bad.yml': 'cubes:\n  - name: a\n    sql_table: [unclosed\n' },
@@ -23,12 +27,16 @@ const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: 
   },
   {
     name: 'unknown measure type',
-    files: { 'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    measures:\n      - name: m\n        type: median\n        sql: x\n' },
+    files: {
+      'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    measures:\n      - name: m\n        type: median\n        sql: x\n',
+    },
     errors: [{ fileName: 'model/a.yml', message: /Unknown measure type 'median' for a\.m/, line: 5 }],
   },
   {
     name: 'unknown dimension type',
-    files: { 'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    dimensions:\n      - name: d\n        type: text\n        sql: x\n' },
+    files: {
+      'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    dimensions:\n      - name: d\n        type: text\n        sql: x\n',
+    },
     errors: [{ fileName: 'model/a.yml', message: /Unknown dimension type 'text' for a\.d/ }],
   },
   {
@@ -43,7 +51,10 @@ const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: 
   },
   {
     name: 'reference to a missing cube',
-    files: { 'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    dimensions:\n      - name: d\n        type: string\n        sql: "{Orders.status}"\n' },
+    files: {
+      'model/a.yml':
+        'cubes:\n  - name: a\n    sql_table: a\n    dimensions:\n      - name: d\n        type: string\n        sql: "{Orders.status}"\n',
+    },
     errors: [{ fileName: 'model/a.yml', message: /Cube Orders doesn't exist/ }],
   },
   {
@@ -53,12 +64,17 @@ const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: 
   },
   {
     name: 'circular number measures',
-    files: { 'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    measures:\n      - name: x\n        type: number\n        sql: "{y} + 1"\n      - name: y\n        type: number\n        sql: "{x} + 1"\n' },
+    files: {
+      'model/a.yml':
+        'cubes:\n  - name: a\n    sql_table: a\n    measures:\n      - name: x\n        type: number\n        sql: "{y} + 1"\n      - name: y\n        type: number\n        sql: "{x} + 1"\n',
+    },
     errors: [{ fileName: 'model/a.yml', message: /Circular reference: a\.x -> a\.y -> a\.x/ }],
   },
   {
     name: 'join to a missing cube',
-    files: { 'model/a.yml': `${ORDERS}    joins:\n      - name: users\n        relationship: many_to_one\n        sql: "{CUBE}.user_id = {users}.id"\n` },
+    files: {
+      'model/a.yml': `${ORDERS}    joins:\n      - name: users\n        relationship: many_to_one\n        sql: "{CUBE}.user_id = {users}.id"\n`,
+    },
     errors: [{ fileName: 'model/a.yml', message: /Cube users doesn't exist \(joined from cube orders\)/ }],
   },
   {
@@ -78,7 +94,9 @@ const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: 
   },
   {
     name: 'view with a missing cube and a missing member',
-    files: { 'model/a.yml': `${ORDERS}views:\n  - name: v\n    cubes:\n      - join_path: nope\n        includes: "*"\n      - join_path: orders\n        includes: [count, missing]\n` },
+    files: {
+      'model/a.yml': `${ORDERS}views:\n  - name: v\n    cubes:\n      - join_path: nope\n        includes: "*"\n      - join_path: orders\n        includes: [count, missing]\n`,
+    },
     errors: [
       { fileName: 'model/a.yml', message: /Cube nope doesn't exist \(join_path nope of view v\)/ },
       { fileName: 'model/a.yml', message: /View v includes orders\.missing, which does not exist/ },
@@ -91,7 +109,9 @@ const ERROR_CASES: Array<{ name: string; files: Record<string, string>; errors: 
   },
   {
     name: 'access policy conditions, which are not supported',
-    files: { 'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ securityContext.is_admin }"\n` },
+    files: {
+      'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ securityContext.is_admin }"\n`,
+    },
     errors: [{ fileName: 'model/a.yml', message: /Access policy `conditions` of orders are not supported yet/ }],
   },
   {
@@ -121,14 +141,19 @@ describe('compile', () => {
   it('reports every problem at once, each with its file', () => {
     const result = compile({
       'model/a.yml': 'cubes:\n  - name: a\n    measures:\n      - name: m\n        type: nope\n',
-      'model/b.yml': 'cubes:\n  - name: b\n    sql_table: b\n    dimensions:\n      - name: d\n        type: string\n        sql: "{Nope.x}"\n',
+      'model/b.yml':
+        'cubes:\n  - name: b\n    sql_table: b\n    dimensions:\n      - name: d\n        type: string\n        sql: "{Nope.x}"\n',
       'model/c.yml': 'cubes: [\n',
     });
     expect(result.errors.map((e) => e.fileName).sort()).toEqual(['model/a.yml', 'model/a.yml', 'model/b.yml', 'model/c.yml']);
   });
 
   it('is deterministic whatever the order of the files', () => {
-    const files: Array<[string, string]> = [['model/b.yml', ORDERS.replace(/orders/g, 'b')], ['model/a.yml', ORDERS], ['model/c.yml', 'cubes:\n  - name: x\n']];
+    const files: Array<[string, string]> = [
+      ['model/b.yml', ORDERS.replace(/orders/g, 'b')],
+      ['model/a.yml', ORDERS],
+      ['model/c.yml', 'cubes:\n  - name: x\n'],
+    ];
     const one = compile(new Map(files));
     const two = compile(new Map([...files].reverse()));
     expect(two.errors).toEqual(one.errors);
@@ -169,7 +194,8 @@ describe('compile', () => {
     const cubes = Array.from({ length: 500 }, (_, i) => {
       const members = Array.from({ length: 9 }, (_, k) => `      - name: d${k}\n        sql: c${k}\n        type: string\n`).join('');
       const measures = Array.from({ length: 10 }, (_, k) => `      - name: m${k}\n        sql: v${k}\n        type: sum\n`).join('');
-      const join = i > 0 ? `    joins:\n      - name: c${i - 1}\n        relationship: many_to_one\n        sql: "{CUBE}.p = {c${i - 1}.id}"\n` : '';
+      const join =
+        i > 0 ? `    joins:\n      - name: c${i - 1}\n        relationship: many_to_one\n        sql: "{CUBE}.p = {c${i - 1}.id}"\n` : '';
       return `  - name: c${i}\n    sql_table: t${i}\n${join}    dimensions:\n      - name: id\n        sql: id\n        type: number\n        primary_key: true\n${members}    measures:\n${measures}`;
     });
     const result = compile({ 'model/big.yml': `cubes:\n${cubes.join('')}` });

@@ -45,10 +45,14 @@ export function compile(files: ReadonlyMap<string, string> | Readonly<Record<str
     }
   }
   const memberNames = new Map(drafts.map((d) => [d.name, new Set(d.members.map((m) => m.name))]));
-  const cubes = linkCubes(drafts, {
-    hasCube: (n) => memberNames.has(n),
-    hasMember: (c, m) => memberNames.get(c)?.has(m) ?? false,
-  }, diagnostics);
+  const cubes = linkCubes(
+    drafts,
+    {
+      hasCube: (n) => memberNames.has(n),
+      hasMember: (c, m) => memberNames.get(c)?.has(m) ?? false,
+    },
+    diagnostics,
+  );
   checkCubes(cubes, diagnostics);
   checkPreAggregations(drafts, cubes, diagnostics);
   const views = new Map<string, View>();
@@ -56,5 +60,10 @@ export function compile(files: ReadonlyMap<string, string> | Readonly<Record<str
     const view = readView(entry, cubes, diagnostics);
     if (view) views.set(view.name, view);
   }
-  return { valid: diagnostics.errors.length === 0, errors: diagnostics.errors, cubesCount: cubes.size + views.size, model: { cubes, views } };
+  return {
+    valid: diagnostics.errors.length === 0,
+    errors: diagnostics.errors,
+    cubesCount: cubes.size + views.size,
+    model: { cubes, views },
+  };
 }

@@ -23,31 +23,65 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
     for (const m of draft.members) {
       const path = `${draft.name}.${m.name}`;
       if (seen.has(m.name)) {
-        diagnostics.error(draft.fileName, `Duplicate member name ${m.name} in cube ${draft.name}: measures, dimensions and segments share one namespace`, m.at);
+        diagnostics.error(
+          draft.fileName,
+          `Duplicate member name ${m.name} in cube ${draft.name}: measures, dimensions and segments share one namespace`,
+          m.at,
+        );
         continue;
       }
       seen.add(m.name);
       const shortTitle = m.title ?? titleize(m.name);
       const base = {
-        cube: draft.name, name: m.name, path, shortTitle, title: `${cubeTitle} ${shortTitle}`,
-        description: m.description, public: m.public, meta: m.meta,
+        cube: draft.name,
+        name: m.name,
+        path,
+        shortTitle,
+        title: `${cubeTitle} ${shortTitle}`,
+        description: m.description,
+        public: m.public,
+        meta: m.meta,
       };
       const sql = m.sql ? resolve(m.sql, m.at) : undefined;
       if (m.kind === 'measure') {
-        measures.set(m.name, { ...base, kind: 'measure', type: m.type as Measure['type'], sql, filters: m.filters.map((f) => resolve(f, m.at)), format: m.format });
+        measures.set(m.name, {
+          ...base,
+          kind: 'measure',
+          type: m.type as Measure['type'],
+          sql,
+          filters: m.filters.map((f) => resolve(f, m.at)),
+          format: m.format,
+        });
       } else if (m.kind === 'dimension') {
         const caseWhen: CaseWhen | undefined = m.caseWhen && {
-          when: m.caseWhen.when.map((w) => ({ sql: resolve(w.sql, m.at), label: typeof w.label === 'string' ? w.label : resolve(w.label, m.at) })),
-          ...(m.caseWhen.else !== undefined ? { else: typeof m.caseWhen.else === 'string' ? m.caseWhen.else : resolve(m.caseWhen.else, m.at) } : {}),
+          when: m.caseWhen.when.map((w) => ({
+            sql: resolve(w.sql, m.at),
+            label: typeof w.label === 'string' ? w.label : resolve(w.label, m.at),
+          })),
+          ...(m.caseWhen.else !== undefined
+            ? { else: typeof m.caseWhen.else === 'string' ? m.caseWhen.else : resolve(m.caseWhen.else, m.at) }
+            : {}),
         };
         if (m.primaryKey) primaryKeys.push(m.name);
-        dimensions.set(m.name, { ...base, kind: 'dimension', type: m.type as Dimension['type'], sql, case: caseWhen, primaryKey: m.primaryKey, format: m.format });
+        dimensions.set(m.name, {
+          ...base,
+          kind: 'dimension',
+          type: m.type as Dimension['type'],
+          sql,
+          case: caseWhen,
+          primaryKey: m.primaryKey,
+          format: m.format,
+        });
       } else if (sql) {
         segments.set(m.name, { ...base, kind: 'segment', sql });
       }
     }
     if (primaryKeys.length > 1) {
-      diagnostics.error(draft.fileName, `Cube ${draft.name} has several primary keys (${primaryKeys.join(', ')}); use one dimension with primary_key: true, e.g. a concatenation`, draft.at);
+      diagnostics.error(
+        draft.fileName,
+        `Cube ${draft.name} has several primary keys (${primaryKeys.join(', ')}); use one dimension with primary_key: true, e.g. a concatenation`,
+        draft.at,
+      );
     }
     const joins = new Map<string, Join>();
     for (const j of draft.joins) {
@@ -62,11 +96,30 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       if (j.sql) joins.set(j.to, { from: draft.name, to: j.to, relationship: j.relationship, sql: resolve(j.sql, j.at) });
     }
     const memberNames = new Set(seen);
-    const accessPolicy = readPolicies(draft.accessPolicy, draft.name, draft.fileName, draft.locate(['access_policy']), (n) => memberNames.has(n), diagnostics);
+    const accessPolicy = readPolicies(
+      draft.accessPolicy,
+      draft.name,
+      draft.fileName,
+      draft.locate(['access_policy']),
+      (n) => memberNames.has(n),
+      diagnostics,
+    );
     cubes.set(draft.name, {
-      kind: 'cube', name: draft.name, fileName: draft.fileName, title: cubeTitle, description: draft.description,
-      public: draft.public, meta: draft.meta, sqlTable: draft.sqlTable, sql: draft.sql ? resolve(draft.sql, draft.at) : undefined,
-      measures, dimensions, segments, joins, primaryKey: primaryKeys[0], accessPolicy,
+      kind: 'cube',
+      name: draft.name,
+      fileName: draft.fileName,
+      title: cubeTitle,
+      description: draft.description,
+      public: draft.public,
+      meta: draft.meta,
+      sqlTable: draft.sqlTable,
+      sql: draft.sql ? resolve(draft.sql, draft.at) : undefined,
+      measures,
+      dimensions,
+      segments,
+      joins,
+      primaryKey: primaryKeys[0],
+      accessPolicy,
     });
   }
   return cubes;

@@ -3,9 +3,26 @@ import type { Diagnostics, Location } from './diagnostics.js';
 import { isObj, pick, str, stringList } from './fields.js';
 
 const OPERATORS = new Set([
-  'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith',
-  'gt', 'gte', 'lt', 'lte', 'set', 'notSet', 'inDateRange', 'notInDateRange', 'beforeDate', 'beforeOrOnDate',
-  'afterDate', 'afterOrOnDate',
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'notStartsWith',
+  'endsWith',
+  'notEndsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'set',
+  'notSet',
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
 ]);
 
 /**
@@ -13,8 +30,12 @@ const OPERATORS = new Set([
  * typo in a policy is a compile error, not a silently open or closed door.
  */
 export function readPolicies(
-  raw: unknown, owner: string, fileName: string, at: Location | undefined,
-  hasMember: (name: string) => boolean, diagnostics: Diagnostics,
+  raw: unknown,
+  owner: string,
+  fileName: string,
+  at: Location | undefined,
+  hasMember: (name: string) => boolean,
+  diagnostics: Diagnostics,
 ): AccessPolicy[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw)) {
@@ -34,7 +55,11 @@ export function readPolicies(
     }
     if (p['conditions'] !== undefined) {
       // Ignoring a condition would grant access it was meant to withhold, so refuse the model instead.
-      diagnostics.error(fileName, `Access policy \`conditions\` of ${owner} are not supported yet; express the rule with groups and row_level filters`, at);
+      diagnostics.error(
+        fileName,
+        `Access policy \`conditions\` of ${owner} are not supported yet; express the rule with groups and row_level filters`,
+        at,
+      );
       continue;
     }
     const memberLevel = pick(p, 'member_level');
@@ -42,9 +67,9 @@ export function readPolicies(
     let excludes: string[] = [];
     if (isObj(memberLevel)) {
       const inc = memberLevel['includes'];
-      includes = inc === undefined || inc === '*' ? '*' : stringList(inc) ?? [];
+      includes = inc === undefined || inc === '*' ? '*' : (stringList(inc) ?? []);
       const exc = memberLevel['excludes'];
-      excludes = exc === '*' ? ['*'] : stringList(exc) ?? [];
+      excludes = exc === '*' ? ['*'] : (stringList(exc) ?? []);
       for (const name of [...(includes === '*' ? [] : includes), ...excludes]) {
         if (name !== '*' && !hasMember(stripOwner(name, owner))) {
           diagnostics.error(fileName, `Access policy of ${owner} names member ${name}, which ${owner} does not have`, at);
@@ -59,7 +84,12 @@ export function readPolicies(
         : [];
       if (rowLevel['allow_all'] === false && rowFilters.length === 0) rowFilters = [{ or: [] }];
     }
-    policies.push({ groups, includes: includes === '*' ? '*' : includes.map((n) => stripOwner(n, owner)), excludes: excludes.map((n) => stripOwner(n, owner)), rowFilters });
+    policies.push({
+      groups,
+      includes: includes === '*' ? '*' : includes.map((n) => stripOwner(n, owner)),
+      excludes: excludes.map((n) => stripOwner(n, owner)),
+      rowFilters,
+    });
   }
   return policies;
 }
@@ -69,8 +99,12 @@ function stripOwner(name: string, owner: string): string {
 }
 
 function readFilter(
-  f: unknown, owner: string, fileName: string, at: Location | undefined,
-  hasMember: (name: string) => boolean, diagnostics: Diagnostics,
+  f: unknown,
+  owner: string,
+  fileName: string,
+  at: Location | undefined,
+  hasMember: (name: string) => boolean,
+  diagnostics: Diagnostics,
 ): PolicyFilter {
   if (!isObj(f)) {
     diagnostics.error(fileName, `A row_level filter of ${owner} must be a mapping`, at);

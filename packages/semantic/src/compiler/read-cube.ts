@@ -6,12 +6,32 @@ import { parseTemplate, type RawTemplate } from './template.js';
 import type { RawEntry } from './yaml-files.js';
 
 const RELATIONSHIPS: Record<string, DraftJoin['relationship']> = {
-  many_to_one: 'many_to_one', belongs_to: 'many_to_one', belongsTo: 'many_to_one', manyToOne: 'many_to_one',
-  one_to_many: 'one_to_many', has_many: 'one_to_many', hasMany: 'one_to_many', oneToMany: 'one_to_many',
-  one_to_one: 'one_to_one', has_one: 'one_to_one', hasOne: 'one_to_one', oneToOne: 'one_to_one',
+  many_to_one: 'many_to_one',
+  belongs_to: 'many_to_one',
+  belongsTo: 'many_to_one',
+  manyToOne: 'many_to_one',
+  one_to_many: 'one_to_many',
+  has_many: 'one_to_many',
+  hasMany: 'one_to_many',
+  oneToMany: 'one_to_many',
+  one_to_one: 'one_to_one',
+  has_one: 'one_to_one',
+  hasOne: 'one_to_one',
+  oneToOne: 'one_to_one',
 };
 
-const AGGREGATES_NEEDING_SQL = new Set(['count_distinct', 'count_distinct_approx', 'sum', 'avg', 'min', 'max', 'number', 'string', 'time', 'boolean']);
+const AGGREGATES_NEEDING_SQL = new Set([
+  'count_distinct',
+  'count_distinct_approx',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'number',
+  'string',
+  'time',
+  'boolean',
+]);
 
 /** Reads one `cubes:` entry; every problem goes to diagnostics and the cube is still returned when usable. */
 export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube | undefined {
@@ -19,7 +39,11 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
   const file = entry.fileName;
   const name = str(v['name']);
   if (!name || !NAME.test(name)) {
-    diagnostics.error(file, name ? `Cube name '${name}' must be letters, digits and underscores` : 'A cube needs a `name`', entry.locate([]));
+    diagnostics.error(
+      file,
+      name ? `Cube name '${name}' must be letters, digits and underscores` : 'A cube needs a `name`',
+      entry.locate([]),
+    );
     return undefined;
   }
   const sqlTable = str(pick(v, 'sql_table'));
@@ -28,7 +52,11 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     diagnostics.error(file, `Cube ${name} needs \`sql_table\` or \`sql\``, entry.locate([]));
   }
   const members: DraftMember[] = [];
-  for (const [key, kind] of [['measures', 'measure'], ['dimensions', 'dimension'], ['segments', 'segment']] as const) {
+  for (const [key, kind] of [
+    ['measures', 'measure'],
+    ['dimensions', 'dimension'],
+    ['segments', 'segment'],
+  ] as const) {
     for (const item of namedList(v[key])) {
       const member = readMember(name, kind, item.name, item.value, entry.locate([key, item.index]), file, diagnostics);
       if (member) members.push(member);
@@ -43,7 +71,11 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     }
     const relationship = RELATIONSHIPS[str(item.value['relationship']) ?? ''];
     if (!relationship) {
-      diagnostics.error(file, `Join ${name} → ${item.name} has unknown relationship '${str(item.value['relationship']) ?? ''}': expected many_to_one, one_to_many or one_to_one (or belongs_to, has_many, has_one)`, at);
+      diagnostics.error(
+        file,
+        `Join ${name} → ${item.name} has unknown relationship '${str(item.value['relationship']) ?? ''}': expected many_to_one, one_to_many or one_to_one (or belongs_to, has_many, has_one)`,
+        at,
+      );
       continue;
     }
     const joinSql = str(item.value['sql']);
@@ -51,33 +83,58 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     joins.push({ to: item.name, relationship, sql: joinSql ? parseTemplate(joinSql) : undefined, at });
   }
   const preAggregations = namedList(pick(v, 'pre_aggregations')).map((item) => ({
-    name: item.name ?? '', value: item.value, at: entry.locate(['pre_aggregations', item.index]),
+    name: item.name ?? '',
+    value: item.value,
+    at: entry.locate(['pre_aggregations', item.index]),
   }));
   return {
-    name, fileName: file, at: entry.locate([]),
-    title: str(v['title']), description: str(v['description']),
-    public: v['public'] !== false && v['shown'] !== false, meta: v['meta'],
-    sqlTable, sql: sqlText ? parseTemplate(sqlText) : undefined,
-    members, joins, accessPolicy: pick(v, 'access_policy'), preAggregations,
+    name,
+    fileName: file,
+    at: entry.locate([]),
+    title: str(v['title']),
+    description: str(v['description']),
+    public: v['public'] !== false && v['shown'] !== false,
+    meta: v['meta'],
+    sqlTable,
+    sql: sqlText ? parseTemplate(sqlText) : undefined,
+    members,
+    joins,
+    accessPolicy: pick(v, 'access_policy'),
+    preAggregations,
     locate: entry.locate,
   };
 }
 
 function readMember(
-  cube: string, kind: DraftMember['kind'], name: string | undefined, v: Obj,
-  at: DraftMember['at'], file: string, diagnostics: Diagnostics,
+  cube: string,
+  kind: DraftMember['kind'],
+  name: string | undefined,
+  v: Obj,
+  at: DraftMember['at'],
+  file: string,
+  diagnostics: Diagnostics,
 ): DraftMember | undefined {
   if (!name || !NAME.test(name)) {
-    diagnostics.error(file, name ? `${kind} name '${name}' in cube ${cube} must be letters, digits and underscores` : `A ${kind} of cube ${cube} needs a \`name\``, at);
+    diagnostics.error(
+      file,
+      name
+        ? `${kind} name '${name}' in cube ${cube} must be letters, digits and underscores`
+        : `A ${kind} of cube ${cube} needs a \`name\``,
+      at,
+    );
     return undefined;
   }
   const path = `${cube}.${name}`;
-  const type = kind === 'segment' ? 'boolean' : str(v['type']) ?? '';
+  const type = kind === 'segment' ? 'boolean' : (str(v['type']) ?? '');
   const allowed: readonly string[] = kind === 'measure' ? MEASURE_TYPES : DIMENSION_TYPES;
   if (kind !== 'segment' && !allowed.includes(type)) {
-    diagnostics.error(file, type
-      ? `Unknown ${kind} type '${type}' for ${path}: expected one of ${allowed.join(', ')}`
-      : `${kind === 'measure' ? 'Measure' : 'Dimension'} ${path} needs a \`type\` (one of ${allowed.join(', ')})`, at);
+    diagnostics.error(
+      file,
+      type
+        ? `Unknown ${kind} type '${type}' for ${path}: expected one of ${allowed.join(', ')}`
+        : `${kind === 'measure' ? 'Measure' : 'Dimension'} ${path} needs a \`type\` (one of ${allowed.join(', ')})`,
+      at,
+    );
   }
   const sqlText = str(v['sql']);
   const caseWhen = kind === 'dimension' ? readCase(v['case'], path, file, at, diagnostics) : undefined;
@@ -96,12 +153,24 @@ function readMember(
     }
   }
   // As in Cube, a bare column name belongs to the member's own cube, so joins cannot make it ambiguous.
-  const sql = sqlText === undefined ? undefined : parseTemplate(/^[A-Za-z_][A-Za-z0-9_]*$/.test(sqlText.trim()) ? `{CUBE}.${sqlText.trim()}` : sqlText);
+  const sql =
+    sqlText === undefined
+      ? undefined
+      : parseTemplate(/^[A-Za-z_][A-Za-z0-9_]*$/.test(sqlText.trim()) ? `{CUBE}.${sqlText.trim()}` : sqlText);
   return {
-    kind, name, type, sql, filters, caseWhen,
+    kind,
+    name,
+    type,
+    sql,
+    filters,
+    caseWhen,
     primaryKey: pick(v, 'primary_key') === true,
-    title: str(v['title']), description: str(v['description']),
-    public: v['public'] !== false && v['shown'] !== false, meta: v['meta'], format: str(v['format']), at,
+    title: str(v['title']),
+    description: str(v['description']),
+    public: v['public'] !== false && v['shown'] !== false,
+    meta: v['meta'],
+    format: str(v['format']),
+    at,
   };
 }
 

@@ -31,11 +31,7 @@ export interface NameSpace {
  * Resolves references relative to the cube that owns the SQL. Returns a problem description
  * instead of throwing so the compiler can report every bad reference at once.
  */
-export function resolveTemplate(
-  raw: RawTemplate,
-  owner: string,
-  names: NameSpace,
-): { template: SqlTemplate; problems: string[] } {
+export function resolveTemplate(raw: RawTemplate, owner: string, names: NameSpace): { template: SqlTemplate; problems: string[] } {
   const problems: string[] = [];
   const parts: Array<string | TemplateRef> = raw.parts.map((part) => {
     if (typeof part === 'string') return part;

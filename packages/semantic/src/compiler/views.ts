@@ -11,7 +11,11 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
   const file = entry.fileName;
   const name = str(v['name']);
   if (!name || !NAME.test(name)) {
-    diagnostics.error(file, name ? `View name '${name}' must be letters, digits and underscores` : 'A view needs a `name`', entry.locate([]));
+    diagnostics.error(
+      file,
+      name ? `View name '${name}' must be letters, digits and underscores` : 'A view needs a `name`',
+      entry.locate([]),
+    );
     return undefined;
   }
   const members = new Map<string, ViewMember>();
@@ -22,7 +26,10 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
   list.forEach((item, index) => {
     const at = entry.locate(['cubes', index]);
     if (!isObj(item)) return;
-    const joinPath = (str(pick(item, 'join_path')) ?? '').split('.').map((s) => s.trim()).filter(Boolean);
+    const joinPath = (str(pick(item, 'join_path')) ?? '')
+      .split('.')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const cubeName = joinPath[joinPath.length - 1];
     if (!cubeName) {
       diagnostics.error(file, `Each cube entry of view ${name} needs a \`join_path\``, at);
@@ -36,10 +43,16 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     for (let i = 0; i + 1 < joinPath.length; i++) {
       const from = joinPath[i] ?? '';
       const to = joinPath[i + 1] ?? '';
-      if (!cubes.get(from)?.joins.has(to)) diagnostics.error(file, `join_path ${joinPath.join('.')} of view ${name} needs a join from ${from} to ${to}, and ${from} has none`, at);
+      if (!cubes.get(from)?.joins.has(to))
+        diagnostics.error(
+          file,
+          `join_path ${joinPath.join('.')} of view ${name} needs a join from ${from} to ${to}, and ${from} has none`,
+          at,
+        );
     }
     root ??= joinPath[0];
-    if (joinPath[0] !== root) diagnostics.error(file, `All join_paths of view ${name} must start at the same cube (${root}), not ${joinPath[0]}`, at);
+    if (joinPath[0] !== root)
+      diagnostics.error(file, `All join_paths of view ${name} must start at the same cube (${root}), not ${joinPath[0]}`, at);
     const cube = cubes.get(cubeName);
     if (!cube) return;
     const all: Member[] = [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()];
@@ -50,7 +63,8 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
       item['includes'] === '*'
         ? all.map((m) => ({ member: m.name }))
         : (Array.isArray(item['includes']) ? (item['includes'] as unknown[]) : []).map((x) =>
-            isObj(x) ? { member: str(x['name']) ?? '', alias: str(x['alias']), title: str(x['title']) } : { member: str(x) ?? '' });
+            isObj(x) ? { member: str(x['name']) ?? '', alias: str(x['alias']), title: str(x['title']) } : { member: str(x) ?? '' },
+          );
     for (const inc of includes) {
       if (excludes.has(inc.member)) continue;
       const target = byName.get(inc.member);
@@ -65,14 +79,36 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
       }
       const shortTitle = inc.title ?? (inc.alias || prefix ? titleize(memberName) : target.shortTitle);
       members.set(memberName, {
-        view: name, name: memberName, path: `${name}.${memberName}`, kind: target.kind, target, joinPath,
-        title: `${viewTitle} ${shortTitle}`, shortTitle, description: target.description, public: target.public,
+        view: name,
+        name: memberName,
+        path: `${name}.${memberName}`,
+        kind: target.kind,
+        target,
+        joinPath,
+        title: `${viewTitle} ${shortTitle}`,
+        shortTitle,
+        description: target.description,
+        public: target.public,
       });
     }
   });
-  const accessPolicy = readPolicies(pick(v, 'access_policy'), name, file, entry.locate(['access_policy']), (n) => members.has(n), diagnostics);
+  const accessPolicy = readPolicies(
+    pick(v, 'access_policy'),
+    name,
+    file,
+    entry.locate(['access_policy']),
+    (n) => members.has(n),
+    diagnostics,
+  );
   return {
-    kind: 'view', name, fileName: file, title: viewTitle, description: str(v['description']),
-    public: v['public'] !== false && v['shown'] !== false, meta: v['meta'], members, accessPolicy,
+    kind: 'view',
+    name,
+    fileName: file,
+    title: viewTitle,
+    description: str(v['description']),
+    public: v['public'] !== false && v['shown'] !== false,
+    meta: v['meta'],
+    members,
+    accessPolicy,
   };
 }

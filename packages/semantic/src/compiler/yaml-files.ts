@@ -40,7 +40,10 @@ export function readModelFile(fileName: string, text: string, diagnostics: Diagn
     return { line: pos.line, column: pos.col };
   };
   const entries: RawEntry[] = [];
-  for (const [key, kind] of [['cubes', 'cube'], ['views', 'view']] as const) {
+  for (const [key, kind] of [
+    ['cubes', 'cube'],
+    ['views', 'view'],
+  ] as const) {
     const list = (root as Record<string, unknown>)[key];
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) {

@@ -1,7 +1,13 @@
 import type { Granularity } from '../planner/query.js';
 import type { Dialect, ParamType } from './dialect.js';
 
-const TYPES: Record<ParamType, string> = { string: 'VARCHAR', number: 'DOUBLE', integer: 'BIGINT', boolean: 'BOOLEAN', timestamp: 'TIMESTAMP' };
+const TYPES: Record<ParamType, string> = {
+  string: 'VARCHAR',
+  number: 'DOUBLE',
+  integer: 'BIGINT',
+  boolean: 'BOOLEAN',
+  timestamp: 'TIMESTAMP',
+};
 
 export const duckdbDialect: Dialect = {
   name: 'duckdb',

@@ -1,7 +1,13 @@
 import type { Granularity } from '../planner/query.js';
 import type { Dialect, ParamType } from './dialect.js';
 
-const TYPES: Record<ParamType, string> = { string: 'text', number: 'numeric', integer: 'bigint', boolean: 'boolean', timestamp: 'timestamptz' };
+const TYPES: Record<ParamType, string> = {
+  string: 'text',
+  number: 'numeric',
+  integer: 'bigint',
+  boolean: 'boolean',
+  timestamp: 'timestamptz',
+};
 
 /** The driver sets the session time zone to UTC, so `::timestamptz` reads zone-less columns as UTC. */
 export const postgresDialect: Dialect = {

@@ -17,7 +17,10 @@ describe.each(targets)('$name driver', ({ name, open }) => {
   it('binds parameters and returns rows', async () => {
     const w = await open();
     try {
-      const { rows } = await w.query(`SELECT ${w.dialect.castParam(w.dialect.param(1), 'string')} AS s, ${w.dialect.castParam(w.dialect.param(2), 'integer')} AS n`, ["it's", 42]);
+      const { rows } = await w.query(
+        `SELECT ${w.dialect.castParam(w.dialect.param(1), 'string')} AS s, ${w.dialect.castParam(w.dialect.param(2), 'integer')} AS n`,
+        ["it's", 42],
+      );
       expect(rows).toEqual([{ s: "it's", n: expect.anything() }]);
       expect(String(rows[0]?.['n'])).toBe('42');
     } finally {

@@ -25,7 +25,11 @@ export const DEFAULT_TIMEOUT_MS = 120_000;
  * The promise settles once, whichever comes first.
  */
 export async function withCancellation<T>(
-  run: () => Promise<T>, cancel: () => void, options: QueryOptions | undefined, onTimeout: () => Error, onAbort: () => Error,
+  run: () => Promise<T>,
+  cancel: () => void,
+  options: QueryOptions | undefined,
+  onTimeout: () => Error,
+  onAbort: () => Error,
 ): Promise<T> {
   const signal = options?.signal;
   if (signal?.aborted) throw onAbort();

@@ -29,7 +29,9 @@ export function measureType(m: Measure): string {
 function base(r: Resolved, type: string): MemberAnnotation {
   const m = r.member as Measure | Dimension | Segment;
   return {
-    title: r.title, shortTitle: r.shortTitle, type,
+    title: r.title,
+    shortTitle: r.shortTitle,
+    type,
     ...(m.description !== undefined ? { description: m.description } : {}),
     ...('format' in m && m.format !== undefined ? { format: m.format } : {}),
     ...(m.meta !== undefined ? { meta: m.meta } : {}),

@@ -4,8 +4,14 @@ import type { Measure } from '../model.js';
 import type { JoinTree } from './joins.js';
 import type { Renderer } from './render.js';
 
-export interface DimensionColumn { readonly alias: string; readonly expr: string }
-export interface MeasureColumn { readonly alias: string; readonly measure: Measure }
+export interface DimensionColumn {
+  readonly alias: string;
+  readonly expr: string;
+}
+export interface MeasureColumn {
+  readonly alias: string;
+  readonly measure: Measure;
+}
 
 /** Everything needed to write the SQL once members, joins and conditions are decided. */
 export interface SelectSpec {
@@ -33,8 +39,7 @@ function fromClause(s: SelectSpec): string {
 const whereClause = (conds: readonly string[], keyword = 'WHERE'): string =>
   conds.length > 0 ? `\n${keyword} ${conds.map((c) => `(${c})`).join(' AND ')}` : '';
 
-const groupBy = (n: number): string =>
-  n > 0 ? `\nGROUP BY ${Array.from({ length: n }, (_, i) => i + 1).join(', ')}` : '';
+const groupBy = (n: number): string => (n > 0 ? `\nGROUP BY ${Array.from({ length: n }, (_, i) => i + 1).join(', ')}` : '');
 
 /** One SELECT with GROUP BY: right whenever no measure's rows are repeated by a join. */
 function singleStage(s: SelectSpec): string {
@@ -42,7 +47,9 @@ function singleStage(s: SelectSpec): string {
   const leaf = s.ungrouped
     ? (m: Measure): string => {
         const input = r.measureInput(m);
-        return m.type === 'count' || m.type === 'count_distinct' ? `CASE WHEN ${input === '*' ? '1' : input} IS NOT NULL THEN 1 ELSE 0 END` : input;
+        return m.type === 'count' || m.type === 'count_distinct'
+          ? `CASE WHEN ${input === '*' ? '1' : input} IS NOT NULL THEN 1 ELSE 0 END`
+          : input;
       }
     : (m: Measure): string => r.aggregate(m, r.measureInput(m));
   const q = r.dialect.quote.bind(r.dialect);
@@ -50,8 +57,10 @@ function singleStage(s: SelectSpec): string {
     ...s.dimensions.map((d) => `${d.expr} ${q(d.alias)}`),
     ...s.measures.map((m) => `${r.measure(m.measure, leaf)} ${q(m.alias)}`),
   ];
-  return `SELECT\n  ${select.join(',\n  ')}\n${fromClause(s)}${whereClause(s.where)}`
-    + (s.ungrouped ? '' : `${groupBy(s.dimensions.length)}${whereClause(s.having(leaf), 'HAVING')}`);
+  return (
+    `SELECT\n  ${select.join(',\n  ')}\n${fromClause(s)}${whereClause(s.where)}` +
+    (s.ungrouped ? '' : `${groupBy(s.dimensions.length)}${whereClause(s.having(leaf), 'HAVING')}`)
+  );
 }
 
 /**
@@ -88,12 +97,16 @@ function multiStage(s: SelectSpec): string {
     const cube = r.cube(cubeName);
     const pk = r.primaryKey(cube);
     if (!pk) {
-      throw new QueryError(`Cube ${cubeName} needs a primary key: its measures ${measures.map((m) => m.path).join(', ')} are repeated by a one-to-many join in this query and can only be aggregated correctly per primary key`);
+      throw new QueryError(
+        `Cube ${cubeName} needs a primary key: its measures ${measures.map((m) => m.path).join(', ')} are repeated by a one-to-many join in this query and can only be aggregated correctly per primary key`,
+      );
     }
     const alias = `q_${parts.length}`;
     const inputs = measures.map((m, i) => {
       if (m.type === 'number' || m.type === 'string' || m.type === 'time' || m.type === 'boolean') {
-        throw new QueryError(`Measure ${m.path} aggregates in its own SQL and cannot be computed across the one-to-many join of this query; define it from sum/count/avg measures instead`);
+        throw new QueryError(
+          `Measure ${m.path} aggregates in its own SQL and cannot be computed across the one-to-many join of this query; define it from sum/count/avg measures instead`,
+        );
       }
       return `${r.measureInput(m)} ${q(`v${i}`)}`;
     });

@@ -11,8 +11,14 @@ function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(tz, f);
   }
@@ -23,7 +29,14 @@ function formatter(tz: string): Intl.DateTimeFormat {
 export function utcToWall(utcMs: number, tz: string): number {
   const parts: Record<string, number> = {};
   for (const p of formatter(tz).formatToParts(new Date(utcMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts['year'] ?? 1970, (parts['month'] ?? 1) - 1, parts['day'] ?? 1, parts['hour'] ?? 0, parts['minute'] ?? 0, parts['second'] ?? 0);
+  const wall = Date.UTC(
+    parts['year'] ?? 1970,
+    (parts['month'] ?? 1) - 1,
+    parts['day'] ?? 1,
+    parts['hour'] ?? 0,
+    parts['minute'] ?? 0,
+    parts['second'] ?? 0,
+  );
   return wall + (((utcMs % 1000) + 1000) % 1000);
 }
 
@@ -41,16 +54,26 @@ export function formatWall(wall: number): string {
 
 export function startOf(wall: number, unit: Unit): number {
   const d = new Date(wall);
-  const y = d.getUTCFullYear(), m = d.getUTCMonth(), day = d.getUTCDate();
+  const y = d.getUTCFullYear(),
+    m = d.getUTCMonth(),
+    day = d.getUTCDate();
   switch (unit) {
-    case 'second': return Math.floor(wall / 1000) * 1000;
-    case 'minute': return Math.floor(wall / 60_000) * 60_000;
-    case 'hour': return Math.floor(wall / 3_600_000) * 3_600_000;
-    case 'day': return Date.UTC(y, m, day);
-    case 'week': return Date.UTC(y, m, day - ((d.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
-    case 'month': return Date.UTC(y, m, 1);
-    case 'quarter': return Date.UTC(y, m - (m % 3), 1);
-    case 'year': return Date.UTC(y, 0, 1);
+    case 'second':
+      return Math.floor(wall / 1000) * 1000;
+    case 'minute':
+      return Math.floor(wall / 60_000) * 60_000;
+    case 'hour':
+      return Math.floor(wall / 3_600_000) * 3_600_000;
+    case 'day':
+      return Date.UTC(y, m, day);
+    case 'week':
+      return Date.UTC(y, m, day - ((d.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
+    case 'month':
+      return Date.UTC(y, m, 1);
+    case 'quarter':
+      return Date.UTC(y, m - (m % 3), 1);
+    case 'year':
+      return Date.UTC(y, 0, 1);
   }
 }
 
@@ -63,7 +86,15 @@ export function add(wall: number, n: number, unit: Unit): number {
   const targetMonth = d.getUTCMonth() + months;
   // Like moment: Jan 31 plus one month is the last day of February, not March 3.
   const lastDay = new Date(Date.UTC(d.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
-  return Date.UTC(d.getUTCFullYear(), targetMonth, Math.min(d.getUTCDate(), lastDay), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+  return Date.UTC(
+    d.getUTCFullYear(),
+    targetMonth,
+    Math.min(d.getUTCDate(), lastDay),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+    d.getUTCMilliseconds(),
+  );
 }
 
 export function endOf(wall: number, unit: Unit): number {
@@ -77,7 +108,15 @@ export function parseAbsolute(text: string): { wall: number; hasTime: boolean } 
   const m = ABSOLUTE.exec(text.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac] = m;
-  const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0), Math.floor(Number(`0.${frac ?? '0'}`) * 1000));
+  const wall = Date.UTC(
+    Number(y),
+    Number(mo) - 1,
+    Number(d),
+    Number(h ?? 0),
+    Number(mi ?? 0),
+    Number(s ?? 0),
+    Math.floor(Number(`0.${frac ?? '0'}`) * 1000),
+  );
   const check = new Date(wall);
   if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) return undefined;
   return { wall, hasTime: h !== undefined };

@@ -77,7 +77,9 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
   const orNull = (add: boolean): string => (add ? ` OR ${col} IS NULL` : '');
   const like = (not: boolean, pre: string, post: string): string => {
     if (values.length === 0) return hasNull ? (not ? `${col} IS NOT NULL` : `${col} IS NULL`) : ALWAYS_TRUE;
-    const parts = values.map((v) => ctx.dialect.ilike(col, `${pre}${ctx.dialect.castParam(ctx.params.add(escapeLike(text(v))), 'string')}${post}`, not));
+    const parts = values.map((v) =>
+      ctx.dialect.ilike(col, `${pre}${ctx.dialect.castParam(ctx.params.add(escapeLike(text(v))), 'string')}${post}`, not),
+    );
     return `${parts.join(not ? ' AND ' : ' OR ')}${orNull(not ? !hasNull : hasNull)}`;
   };
   const timeCol = t.rawTimeSql ?? col;
@@ -95,28 +97,43 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
       if (values.length === 0) return hasNull ? `${col} IS NOT NULL` : ALWAYS_TRUE;
       if (values.length === 1) return `${col} <> ${first()}${orNull(!hasNull)}`;
       return `${col} NOT IN (${values.map(cast).join(', ')})${orNull(!hasNull)}`;
-    case 'contains': return like(false, "'%' || ", " || '%'");
-    case 'notContains': return like(true, "'%' || ", " || '%'");
-    case 'startsWith': return like(false, '', " || '%'");
-    case 'notStartsWith': return like(true, '', " || '%'");
-    case 'endsWith': return like(false, "'%' || ", '');
-    case 'notEndsWith': return like(true, "'%' || ", '');
-    case 'gt': case 'gte': case 'lt': case 'lte': {
+    case 'contains':
+      return like(false, "'%' || ", " || '%'");
+    case 'notContains':
+      return like(true, "'%' || ", " || '%'");
+    case 'startsWith':
+      return like(false, '', " || '%'");
+    case 'notStartsWith':
+      return like(true, '', " || '%'");
+    case 'endsWith':
+      return like(false, "'%' || ", '');
+    case 'notEndsWith':
+      return like(true, "'%' || ", '');
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte': {
       const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[f.operator];
       if (t.type === 'time') return `${timeCol} ${op} ${utcParam(ctx, boundFrom(dateValue(0)))}`;
       return `${col} ${op} ${first()}`;
     }
-    case 'set': return `${col} IS NOT NULL`;
-    case 'notSet': return `${col} IS NULL`;
+    case 'set':
+      return `${col} IS NOT NULL`;
+    case 'notSet':
+      return `${col} IS NULL`;
     case 'inDateRange':
       return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0)))} AND ${timeCol} <= ${utcParam(ctx, boundTo(dateValue(1)))}`;
     case 'notInDateRange':
       return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0)))} OR ${timeCol} > ${utcParam(ctx, boundTo(dateValue(1)))}`;
     // Cube compares all single-date operators against the start of the given day.
-    case 'beforeDate': return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0)))}`;
-    case 'beforeOrOnDate': return `${timeCol} <= ${utcParam(ctx, boundFrom(dateValue(0)))}`;
-    case 'afterDate': return `${timeCol} > ${utcParam(ctx, boundFrom(dateValue(0)))}`;
-    case 'afterOrOnDate': return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+    case 'beforeDate':
+      return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+    case 'beforeOrOnDate':
+      return `${timeCol} <= ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+    case 'afterDate':
+      return `${timeCol} > ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+    case 'afterOrOnDate':
+      return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0)))}`;
     case 'measureFilter':
       if (t.measureConditions === undefined) throw new QueryError(`Operator measureFilter needs a measure, and ${f.member} is not one`);
       return t.measureConditions;

@@ -18,24 +18,56 @@ const FEATURES: Record<string, Query> = {
   'case dimension': { measures: ['orders.count'], dimensions: ['orders.status_group'] },
   'measure with filters and calculated measure': { measures: ['orders.completed_share'] },
   'count distinct and approx': { measures: ['orders.customer_count', 'orders.customer_count_approx'] },
-  'time dimension with granularity and range': { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'quarter', dateRange: ['2023-01-01', '2023-12-31'] }] },
-  'time zone': { measures: ['orders.count'], timezone: 'Europe/Berlin', timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: 'last week' }] },
-  'relative range from … to …': { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'from 7 days ago to now' }] },
+  'time dimension with granularity and range': {
+    measures: ['orders.count'],
+    timeDimensions: [{ dimension: 'orders.created_at', granularity: 'quarter', dateRange: ['2023-01-01', '2023-12-31'] }],
+  },
+  'time zone': {
+    measures: ['orders.count'],
+    timezone: 'Europe/Berlin',
+    timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: 'last week' }],
+  },
+  'relative range from … to …': {
+    measures: ['orders.count'],
+    timeDimensions: [{ dimension: 'orders.created_at', dateRange: 'from 7 days ago to now' }],
+  },
   'many-to-one join': { measures: ['line_items.revenue'], dimensions: ['products.category'] },
   'fan-out across one-to-many': { measures: ['customers.count', 'orders.count'], dimensions: ['customers.country'] },
-  'segment': { measures: ['customers.count'], segments: ['customers.in_usa'] },
-  'filters and nested or': { measures: ['orders.count'], filters: [{ or: [{ member: 'orders.status', operator: 'equals', values: ['a', 'b'] }, { member: 'orders.status', operator: 'contains', values: ['c'] }] }] },
-  'measure filter (HAVING)': { measures: ['orders.count'], dimensions: ['orders.status'], filters: [{ member: 'orders.count', operator: 'gte', values: ['10'] }] },
-  'order, limit, offset': { measures: ['orders.count'], dimensions: ['orders.status'], order: [['orders.status', 'asc']], limit: 5, offset: 10 },
-  'ungrouped': { dimensions: ['orders.id', 'orders.status'], ungrouped: true },
+  segment: { measures: ['customers.count'], segments: ['customers.in_usa'] },
+  'filters and nested or': {
+    measures: ['orders.count'],
+    filters: [
+      {
+        or: [
+          { member: 'orders.status', operator: 'equals', values: ['a', 'b'] },
+          { member: 'orders.status', operator: 'contains', values: ['c'] },
+        ],
+      },
+    ],
+  },
+  'measure filter (HAVING)': {
+    measures: ['orders.count'],
+    dimensions: ['orders.status'],
+    filters: [{ member: 'orders.count', operator: 'gte', values: ['10'] }],
+  },
+  'order, limit, offset': {
+    measures: ['orders.count'],
+    dimensions: ['orders.status'],
+    order: [['orders.status', 'asc']],
+    limit: 5,
+    offset: 10,
+  },
+  ungrouped: { dimensions: ['orders.id', 'orders.status'], ungrouped: true },
   'view with join path and row-level policy': { measures: ['sales.revenue'], dimensions: ['sales.customers_country'] },
   'join hints': { measures: ['orders.count'], dimensions: ['customers.city'], joinHints: [['orders', 'customers']] },
-  'total': { measures: ['orders.count'], dimensions: ['orders.status'], total: true },
+  total: { measures: ['orders.count'], dimensions: ['orders.status'], total: true },
 };
 
 describe.each([duckdbDialect, postgresDialect])('SQL for $name', (dialect) => {
   it.each(Object.entries(FEATURES))('%s', (_name, query) => {
-    const caller = query.measures?.[0]?.startsWith('sales.') ? { groups: ['regional'], userAttributes: { country: 'UK' }, securityContext: {} } : ADMIN;
+    const caller = query.measures?.[0]?.startsWith('sales.')
+      ? { groups: ['regional'], userAttributes: { country: 'UK' }, securityContext: {} }
+      : ADMIN;
     const plan = planQuery(model, query, { dialect, caller, now: NOW });
     expect({ sql: plan.sql, params: plan.params, total: plan.total }).toMatchSnapshot();
   });
@@ -48,11 +80,30 @@ describe('planning errors', () => {
     [{ measures: ['orders.nope'] }, "'nope' not found for path 'orders.nope'"],
     [{ measures: ['orders.status'] }, "'orders.status' is not a measure"],
     [{ measures: ['orders.count'], limit: 50_001 }, 'The query limit has been exceeded: the maximum is 50000'],
-    [{ measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.status', granularity: 'day' }] }, "Time dimension 'orders.status' must be of type time, not string"],
-    [{ measures: ['orders.count'], filters: [{ or: [{ member: 'orders.count', operator: 'gt', values: ['1'] }, { member: 'orders.status', operator: 'set' }] }] }, 'You cannot use dimension and measure in same condition'],
+    [
+      { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.status', granularity: 'day' }] },
+      "Time dimension 'orders.status' must be of type time, not string",
+    ],
+    [
+      {
+        measures: ['orders.count'],
+        filters: [
+          {
+            or: [
+              { member: 'orders.count', operator: 'gt', values: ['1'] },
+              { member: 'orders.status', operator: 'set' },
+            ],
+          },
+        ],
+      },
+      'You cannot use dimension and measure in same condition',
+    ],
     [{ measures: ['orders.count'], order: { 'orders.status': 'asc' } }, "Order member 'orders.status' is not part of the query"],
     [{ measures: ['orders.count'], timezone: 'Mars/Olympus' }, 'Unknown time zone: Mars/Olympus'],
-    [{ measures: ['orders.count'], dimensions: ['products.category'], joinHints: [['products', 'orders']] }, "Can't find join path to join 'products', 'orders'"],
+    [
+      { measures: ['orders.count'], dimensions: ['products.category'], joinHints: [['products', 'orders']] },
+      "Can't find join path to join 'products', 'orders'",
+    ],
     [{ measures: ['orders.count'], surprise: true }, '"surprise" is not allowed'],
   ])('%j', (query, message) => {
     expect(plan(query)).toThrow(new QueryError(message));

@@ -1,9 +1,7 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { QueryError } from '../errors.js';
 import type { Caller, DataModel, Dimension, Measure, Member } from '../model.js';
-import {
-  dimensionAnnotation, measureAnnotation, segmentAnnotation, timeDimensionAnnotation, type Annotation,
-} from './annotation.js';
+import { dimensionAnnotation, measureAnnotation, segmentAnnotation, timeDimensionAnnotation, type Annotation } from './annotation.js';
 import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.js';
 import { boundFrom, boundTo, formatWall, wallToUtc } from './dates.js';
 import { filterMembers, renderFilter, type FilterContext, type FilterTarget } from './filters.js';
@@ -119,24 +117,29 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
     if (!leafRef) return { sql: '', type: 'number', measureConditions: conditions };
     return { sql: r.measure(m, leafRef), type: 'number', measureConditions: conditions };
   };
-  const target = (leafRef: ((m: Measure) => string) | undefined) => (path: string): FilterTarget =>
-    targetOfMember((filterResolved.get(path) ?? resolveMember(model, path, caller)).member, leafRef);
+  const target =
+    (leafRef: ((m: Measure) => string) | undefined) =>
+    (path: string): FilterTarget =>
+      targetOfMember((filterResolved.get(path) ?? resolveMember(model, path, caller)).member, leafRef);
   const ctx = (leafRef?: (m: Measure) => string): FilterContext => ({ dialect, params, timezone: tz, target: target(leafRef) });
   const where: string[] = segments.map((s) => r.segment(s.member));
   for (const { td, res } of timeDimensions) {
     if (!td.dateRange) continue;
-    const [from, to] = typeof td.dateRange === 'string'
-      ? relativeRange(td.dateRange, tz, (options.now ?? new Date()).getTime())
-      : [boundFrom(td.dateRange[0]), boundTo(td.dateRange[1])];
+    const [from, to] =
+      typeof td.dateRange === 'string'
+        ? relativeRange(td.dateRange, tz, (options.now ?? new Date()).getTime())
+        : [boundFrom(td.dateRange[0]), boundTo(td.dateRange[1])];
     const col = r.dimension(res.member);
     const p = (wall: number): string => dialect.castParam(params.add(formatWall(wallToUtc(wall, tz))), 'timestamp');
     where.push(`${col} >= ${p(from)} AND ${col} <= ${p(to)}`);
   }
   const havingFilters = query.filters.filter((f) => {
-    const kinds = new Set(filterMembers(f).map((p) => {
-      const m = filterResolved.get(p)?.member;
-      return m?.kind === 'measure' && !isMeasureFilterOperator(f, p) ? 'measure' : 'dimension';
-    }));
+    const kinds = new Set(
+      filterMembers(f).map((p) => {
+        const m = filterResolved.get(p)?.member;
+        return m?.kind === 'measure' && !isMeasureFilterOperator(f, p) ? 'measure' : 'dimension';
+      }),
+    );
     if (kinds.size > 1) throw new QueryError('You cannot use dimension and measure in same condition');
     return kinds.has('measure');
   });
@@ -154,17 +157,28 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
   };
 
   const extraLeaves: Measure[] = [];
-  for (const f of havingFilters) for (const p of filterMembers(f)) {
-    const m = filterResolved.get(p)?.member;
-    if (m?.kind === 'measure') extraLeaves.push(...r.leaves(m).values());
-  }
+  for (const f of havingFilters)
+    for (const p of filterMembers(f)) {
+      const m = filterResolved.get(p)?.member;
+      if (m?.kind === 'measure') extraLeaves.push(...r.leaves(m).values());
+    }
   const multiplied = new Set<string>();
   for (const m of [...measures.map((x) => x.member), ...extraLeaves]) {
     for (const leaf of r.leaves(m).values()) {
       if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, tree.joins)) multiplied.add(leaf.path);
     }
   }
-  const body = selectSql({ renderer: r, tree, dimensions: dimColumns, measures: measureColumns, where, having, ungrouped: query.ungrouped === true, multiplied, extraLeaves });
+  const body = selectSql({
+    renderer: r,
+    tree,
+    dimensions: dimColumns,
+    measures: measureColumns,
+    where,
+    having,
+    ungrouped: query.ungrouped === true,
+    multiplied,
+    extraLeaves,
+  });
 
   const order = query.order.length > 0 ? query.order : defaultOrder(query);
   const orderBy = order.map((o) => {
@@ -179,7 +193,14 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
   return {
     sql,
     params: params.values,
-    ...(query.total ? { total: { sql: `SELECT count(*) ${dialect.quote('total')} FROM (\n${body}\n) AS ${dialect.quote('total_rows')}`, params: params.values.slice(0, bodyParams) } } : {}),
+    ...(query.total
+      ? {
+          total: {
+            sql: `SELECT count(*) ${dialect.quote('total')} FROM (\n${body}\n) AS ${dialect.quote('total_rows')}`,
+            params: params.values.slice(0, bodyParams),
+          },
+        }
+      : {}),
     annotation,
     columns,
     query: { ...query, order },

@@ -44,9 +44,12 @@ export function policyConditions(model: DataModel, used: readonly Resolved[], ca
     const filters = rowFilters(owner.accessPolicy, [...names], caller);
     if (filters) restrictions.push({ owner, filters });
   }
-  const members = restrictions.flatMap((res) => res.filters.flatMap((f) => policyMembers(f))
-    .map((n) => ownerMember(model, res.owner, n))
-    .filter((m): m is Member => m !== undefined));
+  const members = restrictions.flatMap((res) =>
+    res.filters
+      .flatMap((f) => policyMembers(f))
+      .map((n) => ownerMember(model, res.owner, n))
+      .filter((m): m is Member => m !== undefined),
+  );
   return {
     members,
     render(targetOf, ctx) {

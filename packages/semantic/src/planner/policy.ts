@@ -22,7 +22,11 @@ export function memberVisible(policies: readonly AccessPolicy[] | undefined, mem
  * every applying policy that grants all those members. `undefined` means no restriction;
  * an empty list means no rows.
  */
-export function rowFilters(policies: readonly AccessPolicy[] | undefined, members: readonly string[], caller: Caller): PolicyFilter[] | undefined {
+export function rowFilters(
+  policies: readonly AccessPolicy[] | undefined,
+  members: readonly string[],
+  caller: Caller,
+): PolicyFilter[] | undefined {
   if (!policies) return undefined;
   const granting = policies.filter((p) => applies(p, caller) && members.every((m) => grants(p, m)));
   if (granting.length === 0) return [{ or: [] }];

@@ -4,14 +4,36 @@ export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month'
 export type Granularity = (typeof GRANULARITIES)[number];
 
 export const OPERATORS = [
-  'equals', 'notEquals', 'contains', 'notContains', 'startsWith', 'notStartsWith', 'endsWith', 'notEndsWith',
-  'gt', 'gte', 'lt', 'lte', 'set', 'notSet', 'inDateRange', 'notInDateRange', 'beforeDate', 'beforeOrOnDate',
-  'afterDate', 'afterOrOnDate', 'measureFilter',
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'notStartsWith',
+  'endsWith',
+  'notEndsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'set',
+  'notSet',
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
+  'measureFilter',
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export type FilterValue = string | number | boolean | null;
-export interface MemberFilter { member: string; operator: Operator; values?: FilterValue[] }
+export interface MemberFilter {
+  member: string;
+  operator: Operator;
+  values?: FilterValue[];
+}
 export type Filter = MemberFilter | { and: Filter[] } | { or: Filter[] };
 
 export interface TimeDimension {
@@ -58,7 +80,22 @@ export interface NormalizedQuery {
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
 
-const KNOWN_KEYS = new Set(['measures', 'dimensions', 'segments', 'timeDimensions', 'filters', 'order', 'limit', 'offset', 'total', 'timezone', 'ungrouped', 'joinHints', 'renewQuery', 'responseFormat']);
+const KNOWN_KEYS = new Set([
+  'measures',
+  'dimensions',
+  'segments',
+  'timeDimensions',
+  'filters',
+  'order',
+  'limit',
+  'offset',
+  'total',
+  'timezone',
+  'ungrouped',
+  'joinHints',
+  'renewQuery',
+  'responseFormat',
+]);
 
 function stringArray(v: unknown, field: string): string[] {
   if (v === undefined || v === null) return [];
@@ -86,7 +123,8 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) throw new QueryError('"limit" must be a non-negative integer');
   if (limit > MAX_LIMIT) throw new QueryError(`The query limit has been exceeded: the maximum is ${MAX_LIMIT}`);
   const offset = q['offset'];
-  if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0)) throw new QueryError('"offset" must be a non-negative integer');
+  if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0))
+    throw new QueryError('"offset" must be a non-negative integer');
   const timeDimensions = (q['timeDimensions'] === undefined ? [] : q['timeDimensions']) as unknown;
   if (!Array.isArray(timeDimensions)) throw new QueryError('"timeDimensions" must be an array');
   const tds = timeDimensions.map((td: unknown): TimeDimension => {
@@ -98,8 +136,11 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
       throw new QueryError(`"timeDimensions[].granularity" must be one of ${GRANULARITIES.join(', ')}`);
     }
     const dr = t['dateRange'];
-    const okRange = dr === undefined || dr === null || typeof dr === 'string'
-      || (Array.isArray(dr) && dr.length === 2 && dr.every((x) => typeof x === 'string'));
+    const okRange =
+      dr === undefined ||
+      dr === null ||
+      typeof dr === 'string' ||
+      (Array.isArray(dr) && dr.length === 2 && dr.every((x) => typeof x === 'string'));
     if (!okRange) throw new QueryError('"timeDimensions[].dateRange" must be a string or a pair of dates');
     return {
       dimension: t['dimension'],
@@ -110,7 +151,10 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
   const filters = q['filters'] === undefined ? [] : q['filters'];
   if (!Array.isArray(filters)) throw new QueryError('"filters" must be an array');
   const joinHints = q['joinHints'];
-  if (joinHints !== undefined && !(Array.isArray(joinHints) && joinHints.every((h) => Array.isArray(h) && h.every((x) => typeof x === 'string')))) {
+  if (
+    joinHints !== undefined &&
+    !(Array.isArray(joinHints) && joinHints.every((h) => Array.isArray(h) && h.every((x) => typeof x === 'string')))
+  ) {
     throw new QueryError('"joinHints" must be an array of arrays of cube names');
   }
   return {
@@ -146,7 +190,10 @@ function checkFilter(f: unknown): Filter {
     throw new QueryError(`Unknown filter operator '${String(operator)}' for ${member}`);
   }
   const values = o['values'];
-  if (values !== undefined && !(Array.isArray(values) && values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))) {
+  if (
+    values !== undefined &&
+    !(Array.isArray(values) && values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
+  ) {
     throw new QueryError(`"values" of the filter on ${member} must be an array of strings, numbers or booleans`);
   }
   return { member, operator: operator as Operator, ...(values !== undefined ? { values: values as FilterValue[] } : {}) };

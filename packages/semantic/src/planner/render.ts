@@ -19,7 +19,10 @@ const MAX_DEPTH = 64;
 
 /** Renders model SQL templates; every cube is aliased by its own (quoted) name. */
 export class Renderer {
-  constructor(readonly model: DataModel, readonly dialect: Dialect) {}
+  constructor(
+    readonly model: DataModel,
+    readonly dialect: Dialect,
+  ) {}
 
   alias(cube: string): string {
     return this.dialect.quote(cube);
@@ -62,7 +65,8 @@ export class Renderer {
 
   dimension(d: Dimension, depth = 0): string {
     if (d.case) {
-      const label = (l: string | SqlTemplate): string => (typeof l === 'string' ? `'${l.replace(/'/g, "''")}'` : this.template(l, undefined, depth + 1));
+      const label = (l: string | SqlTemplate): string =>
+        typeof l === 'string' ? `'${l.replace(/'/g, "''")}'` : this.template(l, undefined, depth + 1);
       const whens = d.case.when.map((w) => ` WHEN ${this.template(w.sql, undefined, depth + 1)} THEN ${label(w.label)}`).join('');
       return `CASE${whens}${d.case.else !== undefined ? ` ELSE ${label(d.case.else)}` : ''} END`;
     }
@@ -81,7 +85,10 @@ export class Renderer {
   /** True when a measure is computed from other measures rather than aggregating rows itself. */
   isCalculated(m: Measure): boolean {
     if (m.type !== 'number' && m.type !== 'string' && m.type !== 'time' && m.type !== 'boolean') return false;
-    return m.sql !== undefined && m.sql.parts.some((p) => typeof p !== 'string' && p.kind === 'member' && this.member(p.cube, p.member).kind === 'measure');
+    return (
+      m.sql !== undefined &&
+      m.sql.parts.some((p) => typeof p !== 'string' && p.kind === 'member' && this.member(p.cube, p.member).kind === 'measure')
+    );
   }
 
   /** The measures that aggregate rows, reached from `m` through calculated measures. */
@@ -113,11 +120,19 @@ export class Renderer {
 
   aggregate(m: Measure, input: string): string {
     switch (m.type) {
-      case 'count': return `count(${input})`;
-      case 'count_distinct': return `count(DISTINCT ${input})`;
-      case 'count_distinct_approx': return this.dialect.countDistinctApprox(input);
-      case 'sum': case 'avg': case 'min': case 'max': return `${m.type}(${input})`;
-      default: return input;
+      case 'count':
+        return `count(${input})`;
+      case 'count_distinct':
+        return `count(DISTINCT ${input})`;
+      case 'count_distinct_approx':
+        return this.dialect.countDistinctApprox(input);
+      case 'sum':
+      case 'avg':
+      case 'min':
+      case 'max':
+        return `${m.type}(${input})`;
+      default:
+        return input;
     }
   }
 

@@ -28,13 +28,25 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
   const cube = view ? undefined : model.cubes.get(ownerName);
   const owner = view ?? cube;
   const notFound = (): QueryError => new QueryError(`'${name}' not found for path '${path}'`);
-  const ownerHidden = !owner || !owner.public || !(owner.accessPolicy === undefined || owner.accessPolicy.some((p) => p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g))));
+  const ownerHidden =
+    !owner ||
+    !owner.public ||
+    !(
+      owner.accessPolicy === undefined ||
+      owner.accessPolicy.some((p) => p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g)))
+    );
   if (ownerHidden) throw new QueryError(`Cube '${ownerName}' not found for path '${path}'`);
   if (view) {
     const vm = view.members.get(name);
     // A view does not widen access: the underlying cube's policies still decide too.
     const targetCube = vm ? model.cubes.get(vm.target.cube) : undefined;
-    if (!vm || !vm.public || !memberVisible(policiesOf(view), name, caller) || !memberVisible(targetCube?.accessPolicy, vm.target.name, caller)) throw notFound();
+    if (
+      !vm ||
+      !vm.public ||
+      !memberVisible(policiesOf(view), name, caller) ||
+      !memberVisible(targetCube?.accessPolicy, vm.target.name, caller)
+    )
+      throw notFound();
     return { path, member: vm.target, owner: view, ownerMember: name, joinPath: vm.joinPath, title: vm.title, shortTitle: vm.shortTitle };
   }
   const c = cube as Cube;

@@ -28,8 +28,14 @@ export function sampleSizes(lineItems = DEFAULT_LINE_ITEMS): SampleSizes {
 }
 
 const CITIES: ReadonlyArray<[string, string]> = [
-  ['New York', 'USA'], ['Chicago', 'USA'], ['London', 'UK'], ['Manchester', 'UK'],
-  ['Berlin', 'Germany'], ['Paris', 'France'], ['Lyon', 'France'], ['Tokyo', 'Japan'],
+  ['New York', 'USA'],
+  ['Chicago', 'USA'],
+  ['London', 'UK'],
+  ['Manchester', 'UK'],
+  ['Berlin', 'Germany'],
+  ['Paris', 'France'],
+  ['Lyon', 'France'],
+  ['Tokyo', 'Japan'],
 ];
 const CATEGORIES = ['Books', 'Electronics', 'Garden', 'Kitchen', 'Sports', 'Toys'];
 
@@ -50,8 +56,14 @@ export function sampleStatements(dialect: string, options: SampleOptions = {}): 
       CAST(x AS INTEGER) AS id,
       'Customer ' || x AS name,
       'customer' || x || '@example.com' AS email,
-      CASE WHEN x % 17 = 0 THEN NULL ELSE ${pickFrom(CITIES.map((c) => c[0]), cityIndex)} END AS city,
-      ${pickFrom(CITIES.map((c) => c[1]), cityIndex)} AS country,
+      CASE WHEN x % 17 = 0 THEN NULL ELSE ${pickFrom(
+        CITIES.map((c) => c[0]),
+        cityIndex,
+      )} END AS city,
+      ${pickFrom(
+        CITIES.map((c) => c[1]),
+        cityIndex,
+      )} AS country,
       ${pickFrom(['consumer', 'corporate', 'home_office'], `(${hash('x', 2)} % 3)`)} AS segment,
       TIMESTAMP '2022-01-01 00:00:00' + ${seconds(`(${hash('x', 3)} % 31536000)`)} AS created_at
     FROM ${rows(s.customers)}`,

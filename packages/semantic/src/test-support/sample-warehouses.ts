@@ -23,12 +23,19 @@ export interface SampleTarget {
   open(): Promise<SampleDb>;
 }
 
-async function prepare(name: SampleDb['name'], warehouse: Warehouse, schema: string | undefined, drop: () => Promise<void>): Promise<SampleDb> {
+async function prepare(
+  name: SampleDb['name'],
+  warehouse: Warehouse,
+  schema: string | undefined,
+  drop: () => Promise<void>,
+): Promise<SampleDb> {
   const files = await writeSample(warehouse, { lineItems: TEST_LINE_ITEMS, schema });
   const compiled = compile(files);
   if (!compiled.valid) throw new Error(`sample model invalid: ${JSON.stringify(compiled.errors)}`);
   return {
-    name, warehouse, model: compiled.model,
+    name,
+    warehouse,
+    model: compiled.model,
     table: (t) => (schema ? `"${schema}".${t}` : t),
     close: async () => {
       await drop();
@@ -39,10 +46,12 @@ async function prepare(name: SampleDb['name'], warehouse: Warehouse, schema: str
 
 /** DuckDB always; PostgreSQL when DATABASE_URL is set, each run in its own schema. */
 export function sampleTargets(): SampleTarget[] {
-  const targets: SampleTarget[] = [{
-    name: 'duckdb',
-    open: async () => prepare('duckdb', await DuckDBWarehouse.open(), undefined, async () => undefined),
-  }];
+  const targets: SampleTarget[] = [
+    {
+      name: 'duckdb',
+      open: async () => prepare('duckdb', await DuckDBWarehouse.open(), undefined, async () => undefined),
+    },
+  ];
   const url = process.env['DATABASE_URL'];
   if (url) {
     targets.push({

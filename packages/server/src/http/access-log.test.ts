@@ -33,7 +33,12 @@ describe.each(storeKinds)('access log levels [%s]', (kind) => {
     await app.inject({ method: 'GET', url: '/healthz' });
     await app.close();
     log.flushSync();
-    const requests = chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((l) => l.msg === 'request');
+    const requests = chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((l) => l.msg === 'request');
     expect(requests.map((l) => `${l.method} ${l.path} ${l.level}`)).toEqual(expected);
   });
 });

@@ -35,11 +35,16 @@ describe('auth declarations at start-up', () => {
     return app;
   };
 
-  it.each([['dataToken', 'data API tokens'], ['embedToken', 'embed tokens']] as const)(
+  it.each([
+    ['dataToken', 'data API tokens'],
+    ['embedToken', 'embed tokens'],
+  ] as const)(
     'a route accepting %s tokens, which have no verifier yet, fails app.ready() naming the route and the kind',
     async (kind, named) => {
       const built = await appWith(['apiKey', kind]);
-      await expect(built.ready()).rejects.toThrow(`Route GET /api/v1/deployments/:deploymentId/probe accepts ${named}, but no verifier for them is registered`);
+      await expect(built.ready()).rejects.toThrow(
+        `Route GET /api/v1/deployments/:deploymentId/probe accepts ${named}, but no verifier for them is registered`,
+      );
     },
   );
 
@@ -48,7 +53,9 @@ describe('auth declarations at start-up', () => {
     await built.ready();
     const operation = (built.swagger() as any).paths['/api/v1/deployments/{deploymentId}/probe'].get;
     expect(operation['x-plinth-permission']).toBe('DeploymentRead');
-    expect(operation.description).toBe('Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.');
+    expect(operation.description).toBe(
+      'Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.',
+    );
   });
 
   it('a route that declares no config.auth is refused when added', async () => {

@@ -5,7 +5,12 @@ import type { ApiKeyPrincipal, Principal } from './principal.js';
 import type { Role } from '../store/schema.js';
 
 const key = (role: Role, deploymentIds: number[] | null): ApiKeyPrincipal => ({
-  kind: 'apiKey', accountId: 1, credentialId: 9, userId: 3, role, deploymentIds,
+  kind: 'apiKey',
+  accountId: 1,
+  credentialId: 9,
+  userId: 3,
+  role,
+  deploymentIds,
 });
 const deployment = (id: number): Resource => ({ type: 'deployment', id });
 const credential = (role: Role, deploymentIds: number[] | null): Resource => ({ type: 'credential', role, deploymentIds });
@@ -22,32 +27,74 @@ const table: Array<[string, Principal, Permission, Resource, string | RegExp | n
   ['admin updates dev branches', key('admin', null), 'SchemaUpdateDevBranches', deployment(5), null],
   // Scope on deployments.
   ['scoped member reads its deployment', key('member', [5]), 'DeploymentRead', deployment(5), null],
-  ['scoped member reads another deployment', key('member', [5]), 'DeploymentRead', deployment(6), 'This API key is not allowed to access deployment 6'],
+  [
+    'scoped member reads another deployment',
+    key('member', [5]),
+    'DeploymentRead',
+    deployment(6),
+    'This API key is not allowed to access deployment 6',
+  ],
   ['key scoped to nothing', key('admin', []), 'DeploymentRead', deployment(5), 'This API key is not allowed to access deployment 5'],
   ['role before scope', key('member', [5]), 'DeploymentUpdate', deployment(6), 'This operation requires the admin role'],
   // Scope on the account: fine unless the permission reaches the whole account.
   ['scoped admin creates a deployment', key('admin', [5]), 'DeploymentCreate', ACCOUNT, null],
-  ['scoped admin manages SCIM tokens', key('admin', [5]), 'ScimTokensManage', ACCOUNT,
-    'This API key is limited to deployments 5 and cannot do this; use a key for every deployment'],
-  ['scoped admin changes user access', key('admin', []), 'UserAccessManage', ACCOUNT,
-    'This API key is limited to no deployment and cannot do this; use a key for every deployment'],
+  [
+    'scoped admin manages SCIM tokens',
+    key('admin', [5]),
+    'ScimTokensManage',
+    ACCOUNT,
+    'This API key is limited to deployments 5 and cannot do this; use a key for every deployment',
+  ],
+  [
+    'scoped admin changes user access',
+    key('admin', []),
+    'UserAccessManage',
+    ACCOUNT,
+    'This API key is limited to no deployment and cannot do this; use a key for every deployment',
+  ],
   ['unscoped admin changes user access', key('admin', null), 'UserAccessManage', ACCOUNT, null],
   // Credentials: never wider than the caller.
   ['admin creates an admin key', key('admin', null), 'ApiKeysManage', credential('admin', null), null],
   ['scoped admin creates a key for its deployment', key('admin', [5, 6]), 'ApiKeysManage', credential('member', [6]), null],
-  ['scoped admin creates an unscoped key', key('admin', [5]), 'ApiKeysManage', credential('member', null),
-    'This API key is limited to deployments 5 and cannot do this for every deployment; name its deploymentIds'],
-  ['scoped admin creates a key for other deployments', key('admin', [5]), 'ApiKeysManage', credential('admin', [5, 7, 8]),
-    'This API key is limited to deployments 5 and cannot do this for deployments 7, 8'],
+  [
+    'scoped admin creates an unscoped key',
+    key('admin', [5]),
+    'ApiKeysManage',
+    credential('member', null),
+    'This API key is limited to deployments 5 and cannot do this for every deployment; name its deploymentIds',
+  ],
+  [
+    'scoped admin creates a key for other deployments',
+    key('admin', [5]),
+    'ApiKeysManage',
+    credential('admin', [5, 7, 8]),
+    'This API key is limited to deployments 5 and cannot do this for deployments 7, 8',
+  ],
   ['member creates a key', key('member', null), 'ApiKeysManage', credential('member', null), 'This operation requires the admin role'],
-  ['member embeds as an admin', key('member', null), 'EmbedSessionsManage', credential('admin', null), 'This operation requires the admin role'],
+  [
+    'member embeds as an admin',
+    key('member', null),
+    'EmbedSessionsManage',
+    credential('admin', null),
+    'This operation requires the admin role',
+  ],
   // Credentials of no user.
   ['SCIM token provisions', { kind: 'scimToken', accountId: 1, credentialId: 2 }, 'ScimProvision', ACCOUNT, null],
-  ['SCIM token reads the account', { kind: 'scimToken', accountId: 1, credentialId: 2 }, 'AccountRead', ACCOUNT,
-    'This credential does not grant AccountRead'],
+  [
+    'SCIM token reads the account',
+    { kind: 'scimToken', accountId: 1, credentialId: 2 },
+    'AccountRead',
+    ACCOUNT,
+    'This credential does not grant AccountRead',
+  ],
   ['admin key provisions over SCIM', key('admin', null), 'ScimProvision', ACCOUNT, 'This credential does not grant ScimProvision'],
-  ['data token before issue 14', { kind: 'dataToken', accountId: 1, claims: { deploymentId: 5, securityContext: {}, expiresAt: null } },
-    'DeploymentRead', deployment(5), 'This credential does not grant DeploymentRead'],
+  [
+    'data token before issue 14',
+    { kind: 'dataToken', accountId: 1, claims: { deploymentId: 5, securityContext: {}, expiresAt: null } },
+    'DeploymentRead',
+    deployment(5),
+    'This credential does not grant DeploymentRead',
+  ],
 ];
 
 describe('authorize', () => {
@@ -81,6 +128,8 @@ describe('authorize', () => {
     expect(deploymentScope(key('member', [1, 2]))).toEqual([1, 2]);
     expect(deploymentScope(key('admin', null))).toBeNull();
     expect(deploymentScope({ kind: 'scimToken', accountId: 1, credentialId: 2 })).toBeNull();
-    expect(deploymentScope({ kind: 'dataToken', accountId: 1, claims: { deploymentId: 4, securityContext: {}, expiresAt: null } })).toEqual([4]);
+    expect(deploymentScope({ kind: 'dataToken', accountId: 1, claims: { deploymentId: 4, securityContext: {}, expiresAt: null } })).toEqual(
+      [4],
+    );
   });
 });

@@ -3,8 +3,12 @@ import { BODY_LIMIT } from '../app.js';
 import { describeOnStores } from '../test-support/server.js';
 
 const valid = {
-  name: 'x', type: 'okta', authUrl: 'https://a.example.com/a', tokenUrl: 'https://a.example.com/t',
-  clientId: 'c', redirectUri: 'https://a.example.com/r',
+  name: 'x',
+  type: 'okta',
+  authUrl: 'https://a.example.com/a',
+  tokenUrl: 'https://a.example.com/t',
+  clientId: 'c',
+  redirectUri: 'https://a.example.com/r',
 };
 
 /** Issue 2 point 11: bad input never reaches a 500, and every response carries a request id. */
@@ -40,7 +44,13 @@ describeOnStores('bad input', (server) => {
   it.each<[string, string, (id: number) => string, unknown, string]>([
     ['an unknown role', 'POST', () => '/api/v1/users', { email: 'role@example.com', role: 'owner' }, 'role must be one of admin, member'],
     ['a short password', 'PUT', (id) => `/api/v1/users/${id}/password`, { password: 'short' }, 'password must be at least 12 characters'],
-    ['an attribute type', 'POST', () => '/api/v1/user-attributes', { name: 'x', type: 'text' }, 'type must be one of string, number, string_array, number_array'],
+    [
+      'an attribute type',
+      'POST',
+      () => '/api/v1/user-attributes',
+      { name: 'x', type: 'text' },
+      'type must be one of string, number, string_array, number_array',
+    ],
     ['a nested e-mail', 'POST', () => '/api/v1/users', { email: 'not-an-address' }, 'email must be an e-mail address'],
     ['a page size', 'GET', () => '/api/v1/users?first=5000', undefined, 'query parameter first must be at most 1000'],
   ])('newcomer item 6: %s is refused in a sentence naming the field', async (_label, method, url, body, message) => {

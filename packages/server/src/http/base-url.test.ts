@@ -6,7 +6,11 @@ import { accountBaseUrl } from './base-url.js';
 async function defaultAccountAdmin(server: TestServer) {
   const { services, config } = server;
   const account = (await services.accounts.findByName(config.defaultTenant)) ?? (await services.accounts.create(config.defaultTenant));
-  const user = await services.users.create(account.id, { email: `admin-${Math.random().toString(36).slice(2)}@demo.example.com`, role: 'admin', displayName: null });
+  const user = await services.users.create(account.id, {
+    email: `admin-${Math.random().toString(36).slice(2)}@demo.example.com`,
+    role: 'admin',
+    displayName: null,
+  });
   const key = await services.credentials.createApiKey(account.id, user.id, { name: 'k', role: 'admin', deploymentIds: null });
   return { account, userId: user.id, key: key.key };
 }
@@ -14,7 +18,12 @@ async function defaultAccountAdmin(server: TestServer) {
 /** Every link the server generates, asked for with the given Host header. */
 async function generatedUrls(server: TestServer, host: string, apiKey: string, userId: number) {
   const call = async (method: 'GET' | 'POST', url: string, payload?: object) => {
-    const response = await server.app.inject({ method, url, headers: { host, authorization: `Api-Key ${apiKey}` }, ...(payload ? { payload } : {}) });
+    const response = await server.app.inject({
+      method,
+      url,
+      headers: { host, authorization: `Api-Key ${apiKey}` },
+      ...(payload ? { payload } : {}),
+    });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return JSON.parse(response.body);
   };
@@ -74,9 +83,24 @@ describe('accountBaseUrl', () => {
     ['an IPv6 bind', { HOST: '::1' }, account, 'http://[::1]:4000'],
     ['a public URL', { PLINTH_PUBLIC_URL: 'https://Plinth.Example.com:8443' }, account, 'https://plinth.example.com:8443'],
     ['a base domain', { PLINTH_BASE_DOMAIN: 'plinth.example.com' }, account, 'http://acme.plinth.example.com'],
-    ['a base domain and a public URL', { PLINTH_BASE_DOMAIN: 'plinth.example.com', PLINTH_PUBLIC_URL: 'https://plinth.example.com' }, account, 'https://acme.plinth.example.com'],
-    ['a base domain and a public URL with a port', { PLINTH_BASE_DOMAIN: 'plinth.example.com', PLINTH_PUBLIC_URL: 'https://plinth.example.com:8443' }, account, 'https://acme.plinth.example.com:8443'],
-    ['a custom domain', { PLINTH_BASE_DOMAIN: 'plinth.example.com', PLINTH_PUBLIC_URL: 'https://x.example' }, { name: 'acme', custom_domain: 'bi.acme.org' }, 'https://bi.acme.org'],
+    [
+      'a base domain and a public URL',
+      { PLINTH_BASE_DOMAIN: 'plinth.example.com', PLINTH_PUBLIC_URL: 'https://plinth.example.com' },
+      account,
+      'https://acme.plinth.example.com',
+    ],
+    [
+      'a base domain and a public URL with a port',
+      { PLINTH_BASE_DOMAIN: 'plinth.example.com', PLINTH_PUBLIC_URL: 'https://plinth.example.com:8443' },
+      account,
+      'https://acme.plinth.example.com:8443',
+    ],
+    [
+      'a custom domain',
+      { PLINTH_BASE_DOMAIN: 'plinth.example.com', PLINTH_PUBLIC_URL: 'https://x.example' },
+      { name: 'acme', custom_domain: 'bi.acme.org' },
+      'https://bi.acme.org',
+    ],
   ])('%s', (_label, env, row, expected) => {
     expect(accountBaseUrl(testConfig({ PLINTH_BASE_DOMAIN: '', ...env }), row)).toBe(expected);
   });

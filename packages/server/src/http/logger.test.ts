@@ -26,7 +26,11 @@ describe('server log', () => {
     const log = createServerLog(level, { write: (chunk) => chunks.push(chunk), flushSync: () => {} });
     const lines = () => {
       log.flushSync();
-      return chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      return chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     };
     return { log, lines };
   }
@@ -38,8 +42,16 @@ describe('server log', () => {
     log.access({ reqId: 'r-1', method: 'GET', path, status: 404, ms: 3 });
     const [other, access] = lines();
     expect(access).toEqual({
-      level: 30, time: expect.any(Number), pid: process.pid, hostname: other!.hostname,
-      reqId: 'r-1', method: 'GET', path, status: 404, ms: 3, msg: 'request',
+      level: 30,
+      time: expect.any(Number),
+      pid: process.pid,
+      hostname: other!.hostname,
+      reqId: 'r-1',
+      method: 'GET',
+      path,
+      status: 404,
+      ms: 3,
+      msg: 'request',
     });
     expect(Object.keys(access!).slice(0, 4)).toEqual(Object.keys(other!).slice(0, 4));
   });

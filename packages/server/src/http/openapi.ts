@@ -68,11 +68,22 @@ const securityScheme: Record<CredentialKind, string> = {
 export const errorSchemaId: Record<Surface, string> = { platform: 'Error', scim: 'ScimError', data: 'DataApiError' };
 
 const describe: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content', 207: 'Multi-status', 304: 'Not modified',
-  400: 'Invalid request', 401: 'Missing, malformed, unknown, revoked or wrong-kind credential',
-  403: 'Credential lacks the role or deployment scope', 404: 'Not found', 409: 'Conflict',
-  412: 'Precondition failed', 413: 'Body larger than 1 MiB', 415: 'Unsupported content type',
-  422: 'Limit exceeded', 500: 'Internal error',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+  207: 'Multi-status',
+  304: 'Not modified',
+  400: 'Invalid request',
+  401: 'Missing, malformed, unknown, revoked or wrong-kind credential',
+  403: 'Credential lacks the role or deployment scope',
+  404: 'Not found',
+  409: 'Conflict',
+  412: 'Precondition failed',
+  413: 'Body larger than 1 MiB',
+  415: 'Unsupported content type',
+  422: 'Limit exceeded',
+  500: 'Internal error',
 };
 
 /**
@@ -165,7 +176,10 @@ function completeOperation(route: RouteOptions) {
   if (schema.body) codes.add(413).add(415);
   if (schema.params) codes.add(404);
   if (auth !== 'public') codes.add(401);
-  if (auth !== 'public' && (auth.kinds.includes('apiKey') || (auth.kinds.includes('accessToken') && !ROLE_PERMISSIONS.member.has(auth.permission)))) {
+  if (
+    auth !== 'public' &&
+    (auth.kinds.includes('apiKey') || (auth.kinds.includes('accessToken') && !ROLE_PERMISSIONS.member.has(auth.permission)))
+  ) {
     codes.add(403);
   }
   const response = (schema.response ??= {});

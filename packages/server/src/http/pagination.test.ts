@@ -66,8 +66,18 @@ describe('cursor codec', () => {
     ['a text key with NUL', order('text', 'asc'), rawParts(['things', 'key', 'asc', 'a\u0000b', 1]), /not valid text/],
     ['a text key with a lone surrogate', order('text', 'asc'), rawParts(['things', 'key', 'asc', '\ud800', 1]), /not valid text/],
     ['a text key too long', order('text', 'asc'), rawParts(['things', 'key', 'asc', 'x'.repeat(1025), 1]), /not valid text/],
-    ['a timestamp not in UTC microseconds', order('timestamp', 'desc'), rawParts(['things', 'key', 'desc', '2026-11-22T12:00:00Z', 1]), /not a timestamp/],
-    ['an impossible timestamp', order('timestamp', 'desc'), rawParts(['things', 'key', 'desc', '2026-13-45T12:00:00.000000Z', 1]), /not a timestamp/],
+    [
+      'a timestamp not in UTC microseconds',
+      order('timestamp', 'desc'),
+      rawParts(['things', 'key', 'desc', '2026-11-22T12:00:00Z', 1]),
+      /not a timestamp/,
+    ],
+    [
+      'an impossible timestamp',
+      order('timestamp', 'desc'),
+      rawParts(['things', 'key', 'desc', '2026-13-45T12:00:00.000000Z', 1]),
+      /not a timestamp/,
+    ],
     ['a missing part', order('text', 'asc'), rawParts(['things', 'key', 'asc', 1]), /not a cursor this server issued/],
     ['an object', byId('things'), raw('{"id":1}'), /not a cursor this server issued/],
     ['garbage', byId('things'), '%%%', /not a cursor this server issued/],
@@ -90,7 +100,11 @@ describe('cursor codec', () => {
 
   it('pages: one row past the size says there is a next page; cursors name the first and last rows', () => {
     const o = order('text', 'desc');
-    const rows = [{ id: 3, key: 'c' }, { id: 2, key: 'b' }, { id: 1, key: 'a' }];
+    const rows = [
+      { id: 3, key: 'c' },
+      { id: 2, key: 'b' },
+      { id: 1, key: 'a' },
+    ];
     const page = toPage(o, rows, { first: 2 }, (r) => r.key);
     expect(page.items).toEqual(['c', 'b']);
     expect(page.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
@@ -98,6 +112,11 @@ describe('cursor codec', () => {
     expect(decodeCursor(o as ListOrder<never>, page.pageInfo.startCursor!)).toEqual({ key: 'c', id: 3 });
     const last = toPage(o, rows.slice(2), { first: 2, after: page.pageInfo.endCursor! }, (r) => r.key);
     expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
-    expect(toPage(o, [], {}, (r) => r).pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null });
+    expect(toPage(o, [], {}, (r) => r).pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: false,
+      startCursor: null,
+      endCursor: null,
+    });
   });
 });

@@ -6,9 +6,7 @@ export const MAX_PAGE_SIZE = 1000;
 const MAX_ID = 2_147_483_647;
 
 export const PageQuery = Type.Object({
-  first: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (default ${DEFAULT_PAGE_SIZE}).` }),
-  ),
+  first: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size (default ${DEFAULT_PAGE_SIZE}).` })),
   after: Type.Optional(Type.String({ description: 'Cursor: the `endCursor` of the previous page.' })),
 });
 export type PageQuery = Static<typeof PageQuery>;
@@ -121,7 +119,8 @@ function checkKey(kind: KeyKind, value: unknown): SortKey {
     return value;
   }
   // PostgreSQL refuses NUL in text, and a lone surrogate cannot be sent as UTF-8.
-  if (value.length > MAX_TEXT_KEY || value.includes('\u0000') || /\p{Cs}/u.test(value)) throw invalidCursor('its sort key is not valid text');
+  if (value.length > MAX_TEXT_KEY || value.includes('\u0000') || /\p{Cs}/u.test(value))
+    throw invalidCursor('its sort key is not valid text');
   return value;
 }
 

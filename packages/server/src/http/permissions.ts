@@ -8,11 +8,27 @@ import type { Role } from '../store/schema.js';
  * the same here.
  */
 export const REFERENCE_ACTIONS = [
-  'DeploymentCreate', 'DeploymentRead', 'DeploymentUpdate', 'DeploymentDelete',
-  'SchemaRead', 'SchemaUpdate', 'SchemaUpdateDevBranches', 'PlaygroundRead', 'PreAggregationBuild',
-  'ReportRead', 'ReportEdit', 'ReportManage', 'WorkbookRead', 'WorkbookEdit', 'WorkbookManage',
-  'FolderRead', 'FolderEdit', 'FolderManage',
-  'OAuthIntegrationsManage', 'EmbedDeploymentRead', 'EmbedDashboardRead',
+  'DeploymentCreate',
+  'DeploymentRead',
+  'DeploymentUpdate',
+  'DeploymentDelete',
+  'SchemaRead',
+  'SchemaUpdate',
+  'SchemaUpdateDevBranches',
+  'PlaygroundRead',
+  'PreAggregationBuild',
+  'ReportRead',
+  'ReportEdit',
+  'ReportManage',
+  'WorkbookRead',
+  'WorkbookEdit',
+  'WorkbookManage',
+  'FolderRead',
+  'FolderEdit',
+  'FolderManage',
+  'OAuthIntegrationsManage',
+  'EmbedDeploymentRead',
+  'EmbedDashboardRead',
 ] as const;
 
 /**
@@ -25,11 +41,10 @@ export const PLINTH_ACTIONS = {
     'Read the account: its users, groups, user attributes and values, tenant settings, OAuth integrations, and the calling credential.',
   AccountManage:
     "Change the account's directory and settings: users' names and e-mails, groups, user attributes and values, tenant settings, embed tenants.",
-  UserAccessManage:
-    "Change what a user reaches: role, active state, password, invites, deletion. Needs a credential for every deployment.",
+  UserAccessManage: 'Change what a user reaches: role, active state, password, invites, deletion. Needs a credential for every deployment.',
   ApiKeysManage: 'Create, list and revoke API keys, never one that reaches more than the calling credential.',
   ScimTokensManage: 'Create, list and revoke SCIM tokens. Needs a credential for every deployment.',
-  ScimProvision: "Provision users and groups over SCIM 2.0 (SCIM tokens only).",
+  ScimProvision: 'Provision users and groups over SCIM 2.0 (SCIM tokens only).',
   EmbedSessionsManage: 'Mint embed sessions and audit the sessions minted.',
 } as const satisfies Record<string, string>;
 
@@ -41,11 +56,24 @@ export type Permission = ReferenceAction | PlinthAction;
 export const ACCOUNT_WIDE: ReadonlySet<Permission> = new Set<Permission>(['UserAccessManage', 'ScimTokensManage']);
 
 const MEMBER: readonly Permission[] = [
-  'AccountRead', 'DeploymentRead', 'SchemaRead', 'PlaygroundRead', 'ReportRead', 'WorkbookRead', 'FolderRead',
-  'EmbedDeploymentRead', 'EmbedDashboardRead',
+  'AccountRead',
+  'DeploymentRead',
+  'SchemaRead',
+  'PlaygroundRead',
+  'ReportRead',
+  'WorkbookRead',
+  'FolderRead',
+  'EmbedDeploymentRead',
+  'EmbedDashboardRead',
 ];
 const ADMIN: readonly Permission[] = [
-  ...REFERENCE_ACTIONS, 'AccountRead', 'AccountManage', 'UserAccessManage', 'ApiKeysManage', 'ScimTokensManage', 'EmbedSessionsManage',
+  ...REFERENCE_ACTIONS,
+  'AccountRead',
+  'AccountManage',
+  'UserAccessManage',
+  'ApiKeysManage',
+  'ScimTokensManage',
+  'EmbedSessionsManage',
 ];
 
 /** What each role of an internal user grants; an API key or access token holds its role's permissions. */

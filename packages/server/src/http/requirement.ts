@@ -78,9 +78,7 @@ function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resour
 export function describeRequirement(requirement: Requirement): string {
   const on = describeSource(requirement.resource);
   const stricter = requirement.stricterWhen;
-  const also = stricter
-    ? `; \`${stricter.permission}\` when the body sets ${stricter.bodySets.map((f) => `\`${f}\``).join(' or ')}`
-    : '';
+  const also = stricter ? `; \`${stricter.permission}\` when the body sets ${stricter.bodySets.map((f) => `\`${f}\``).join(' or ')}` : '';
   return `Requires the \`${requirement.permission}\` permission ${on}${also}.`;
 }
 

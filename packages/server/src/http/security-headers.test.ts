@@ -15,7 +15,10 @@ async function invite(account: TestAccount): Promise<string> {
 async function embedSession(server: TestServer, account: TestAccount): Promise<string> {
   const deployment = await server.services.deployments.create(account.id, { name: 'd' }, 'http://localhost');
   const response = await account.request({
-    method: 'POST', url: '/api/v1/embed/generate-session', as: account.admin, body: { deploymentId: deployment.id, externalId: 'ann' },
+    method: 'POST',
+    url: '/api/v1/embed/generate-session',
+    as: account.admin,
+    body: { deploymentId: deployment.id, externalId: 'ann' },
   });
   return response.body.sessionId;
 }
@@ -28,17 +31,37 @@ const SECRET_OPERATIONS: Record<string, Call> = {
   createDeviceCode: (_s, a) => a.request({ method: 'POST', url: '/api/v1/auth/device/code', body: {} }),
   createToken: async (s, a) => {
     const issued = await s.services.login.tokens.issue(a.id, a.member.id, 'test');
-    return a.request({ method: 'POST', url: '/api/v1/auth/token', body: { grant_type: 'refresh_token', refresh_token: issued.refresh_token } });
+    return a.request({
+      method: 'POST',
+      url: '/api/v1/auth/token',
+      body: { grant_type: 'refresh_token', refresh_token: issued.refresh_token },
+    });
   },
   generateSession: async (s, a) => {
     const deployment = await s.services.deployments.create(a.id, { name: 'd' }, 'http://localhost');
-    return a.request({ method: 'POST', url: '/api/v1/embed/generate-session', as: a.admin, body: { deploymentId: deployment.id, externalId: 'ann' } });
+    return a.request({
+      method: 'POST',
+      url: '/api/v1/embed/generate-session',
+      as: a.admin,
+      body: { deploymentId: deployment.id, externalId: 'ann' },
+    });
   },
-  postTokenBySessionId: async (s, a) => a.request({ method: 'POST', url: '/api/v1/embed/session/token', body: { sessionId: await embedSession(s, a) } }),
+  postTokenBySessionId: async (s, a) =>
+    a.request({ method: 'POST', url: '/api/v1/embed/session/token', body: { sessionId: await embedSession(s, a) } }),
   getDeviceVerificationPage: (_s, a) => a.request({ method: 'GET', url: '/login/device' }),
-  submitDeviceVerification: (_s, a) => a.request({ method: 'POST', url: '/login/device', ...form({ user_code: 'BCDF-GHJK', email: 'x@example.com', password: 'p', decision: 'approve' }) }),
+  submitDeviceVerification: (_s, a) =>
+    a.request({
+      method: 'POST',
+      url: '/login/device',
+      ...form({ user_code: 'BCDF-GHJK', email: 'x@example.com', password: 'p', decision: 'approve' }),
+    }),
   getInvitePage: async (_s, a) => a.request({ method: 'GET', url: `/login/invite?token=${await invite(a)}` }),
-  submitInvite: async (_s, a) => a.request({ method: 'POST', url: '/login/invite', ...form({ token: await invite(a), password: 'a long password 1', confirm: 'a long password 1' }) }),
+  submitInvite: async (_s, a) =>
+    a.request({
+      method: 'POST',
+      url: '/login/invite',
+      ...form({ token: await invite(a), password: 'a long password 1', confirm: 'a long password 1' }),
+    }),
 };
 
 describeOnStores('security headers (issue 10, security 7)', (server) => {

@@ -41,7 +41,11 @@ describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
     const newHost = `${account.name}-renamed.${TEST_BASE_DOMAIN}`;
     expect((await me(newHost, account.admin.apiKey)).statusCode).toBe(404);
     expect((await me(`${account.name}.${TEST_BASE_DOMAIN}`, account.admin.apiKey)).statusCode).toBe(200);
-    await server().store.db.updateTable('account').set({ name: `${account.name}-renamed` }).where('id', '=', account.id).execute();
+    await server()
+      .store.db.updateTable('account')
+      .set({ name: `${account.name}-renamed` })
+      .where('id', '=', account.id)
+      .execute();
     expect((await me(newHost, account.admin.apiKey)).statusCode).toBe(200);
     expect((await me(`${account.name}.${TEST_BASE_DOMAIN}`, account.admin.apiKey)).statusCode).toBe(404);
   });
@@ -93,7 +97,10 @@ describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
     for (const host of ['some-other-host.example.net', 'evil.example:4000', `${TEST_BASE_DOMAIN}.evil.example`]) {
       const response = await me(host, key);
       expect(response.statusCode, host).toBe(421);
-      expect(JSON.parse(response.body)).toMatchObject({ code: 'misdirected_request', error: `Unknown host "${host}": accounts are served at <account>.${TEST_BASE_DOMAIN}` });
+      expect(JSON.parse(response.body)).toMatchObject({
+        code: 'misdirected_request',
+        error: `Unknown host "${host}": accounts are served at <account>.${TEST_BASE_DOMAIN}`,
+      });
       const device = await server().app.inject({ method: 'POST', url: '/api/v1/auth/device/code', headers: { host }, payload: {} });
       expect(device.statusCode, host).toBe(421);
       for (const url of ['/healthz', '/readyz', '/api/v1/spec']) {
@@ -109,10 +116,18 @@ describeOnStores(
     it('any host reaches the default account', async () => {
       const { store, services, config } = server();
       const demo = (await services.accounts.findByName(config.defaultTenant)) ?? (await services.accounts.create(config.defaultTenant));
-      const user = await store.db.insertInto('app_user').values({ account_id: demo.id, email: 'root@demo.example.com', role: 'admin' }).returning('id').executeTakeFirstOrThrow();
+      const user = await store.db
+        .insertInto('app_user')
+        .values({ account_id: demo.id, email: 'root@demo.example.com', role: 'admin' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const key = await services.credentials.createApiKey(demo.id, user.id, { name: 'k', role: 'admin', deploymentIds: null });
       for (const host of ['127.0.0.1:4000', 'localhost', 'some-other-host.example.net']) {
-        const response = await server().app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { host, authorization: `Api-Key ${key.key}` } });
+        const response = await server().app.inject({
+          method: 'GET',
+          url: '/api/v1/api-keys',
+          headers: { host, authorization: `Api-Key ${key.key}` },
+        });
         expect(response.statusCode, host).toBe(200);
       }
     });

@@ -21,7 +21,9 @@ export const tenancyPlugin = fp(async (app: FastifyInstance) => {
     const host = request.headers.host ?? '';
     const found = (account: HostLookup) => {
       if (account === UNKNOWN_HOST) {
-        return done(new ApiError('misdirected_request', `Unknown host "${host}": accounts are served at <account>.${app.config.baseDomain}`));
+        return done(
+          new ApiError('misdirected_request', `Unknown host "${host}": accounts are served at <account>.${app.config.baseDomain}`),
+        );
       }
       if (!account) return done(notFound(`No account is served at ${host}`));
       if (account.disabled_at) return done(forbidden(`The account "${account.name}" has been disabled by an operator`));

@@ -89,8 +89,13 @@ function unionProblem(errors: readonly ValidationIssue[], path: string): string 
 }
 
 const article: Record<string, string> = {
-  string: 'a string', number: 'a number', integer: 'an integer', boolean: 'a boolean',
-  object: 'an object', array: 'an array', null: 'null',
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
 };
 
 function typeList(types: string[]): string {
@@ -99,8 +104,13 @@ function typeList(types: string[]): string {
 }
 
 const formats: Record<string, string> = {
-  email: 'an e-mail address', url: 'a URL', uri: 'a URI', 'date-time': 'a date and time (ISO 8601)',
-  date: 'a date (YYYY-MM-DD)', uuid: 'a UUID', hostname: 'a host name',
+  email: 'an e-mail address',
+  url: 'a URL',
+  uri: 'a URI',
+  'date-time': 'a date and time (ISO 8601)',
+  date: 'a date (YYYY-MM-DD)',
+  uuid: 'a UUID',
+  hostname: 'a host name',
 };
 
 function formatName(format: string): string {
@@ -118,7 +128,10 @@ const parts: Record<string, string> = { querystring: 'query parameter', params: 
  * `body`, and a bulk entry checked alone is `entry`. ajv writes paths as JSON Pointers (RFC 6901), escaping `/` and `~`.
  */
 export function fieldName(context: string | undefined, instancePath: string): string {
-  const segments = instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const dotted = segments.reduce((path, s) => (/^\d+$/.test(s) ? `${path}[${s}]` : path ? `${path}.${s}` : s), '');
   const part = parts[context ?? 'body'];
   // Any other context (a bulk entry, say) names its root by itself.

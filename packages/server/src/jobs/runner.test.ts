@@ -8,7 +8,10 @@ let n = 0;
 /** A runner of the given kinds on the test server's store, with a clock the test moves. */
 function runnerOf(server: TestServer, kinds: JobKind[], options: { stopGraceMs?: number; pollMs?: number } = {}) {
   const runner = new JobRunner({
-    kinds, env: { store: server.store, services: server.services, config: server.config }, pollMs: options.pollMs ?? 60_000, ...options,
+    kinds,
+    env: { store: server.store, services: server.services, config: server.config },
+    pollMs: options.pollMs ?? 60_000,
+    ...options,
   });
   let now = Date.now();
   runner.queue.now = () => now;
@@ -22,15 +25,17 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
   it('runUntilIdle runs every due job, including ones enqueued while it runs, and leaves future ones', async () => {
     const kind = `test.r${++n}`;
     const seen: number[] = [];
-    const { runner, now } = runnerOf(server(), [{
-      kind,
-      async handle(job) {
-        const payload = job.payload as { n: number };
-        seen.push(payload.n);
-        if (payload.n === 1) await runner.queue.enqueue({ kind, payload: { n: 3 } });
-        return { doubled: payload.n * 2 };
+    const { runner, now } = runnerOf(server(), [
+      {
+        kind,
+        async handle(job) {
+          const payload = job.payload as { n: number };
+          seen.push(payload.n);
+          if (payload.n === 1) await runner.queue.enqueue({ kind, payload: { n: 3 } });
+          return { doubled: payload.n * 2 };
+        },
       },
-    }]);
+    ]);
     await runner.queue.enqueue({ kind, payload: { n: 1 } });
     await runner.queue.enqueue({ kind, payload: { n: 2 } });
     await runner.queue.enqueue({ kind, payload: { n: 9 }, runAt: new Date(now() + 60_000) });
@@ -38,24 +43,33 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     expect(seen.sort()).toEqual([1, 2, 3]);
     const rows = await jobsOf(server(), kind);
     expect(rows.map((r) => [r.state, r.result])).toEqual([
-      ['succeeded', { doubled: 2 }], ['succeeded', { doubled: 4 }], ['queued', null], ['succeeded', { doubled: 6 }],
+      ['succeeded', { doubled: 2 }],
+      ['succeeded', { doubled: 4 }],
+      ['queued', null],
+      ['succeeded', { doubled: 6 }],
     ]);
   });
 
   it('a handler may query and write the store while it works: no transaction is held around it (PGlite has one session)', async () => {
     const kind = `test.r${++n}`;
     const account = await server().newAccount();
-    const { runner } = runnerOf(server(), [{
-      kind,
-      async handle(job, { store, services, heartbeat }) {
-        const users = await services.users.list(job.accountId!, {});
-        await heartbeat();
-        await store.db.transaction().execute(async (trx) => {
-          await trx.updateTable('job').set({ payload: JSON.stringify({ seen: users.items.length }) }).where('id', '=', job.id).execute();
-        });
-        return (await store.db.selectFrom('job').select('payload').where('id', '=', job.id).executeTakeFirstOrThrow()).payload;
+    const { runner } = runnerOf(server(), [
+      {
+        kind,
+        async handle(job, { store, services, heartbeat }) {
+          const users = await services.users.list(job.accountId!, {});
+          await heartbeat();
+          await store.db.transaction().execute(async (trx) => {
+            await trx
+              .updateTable('job')
+              .set({ payload: JSON.stringify({ seen: users.items.length }) })
+              .where('id', '=', job.id)
+              .execute();
+          });
+          return (await store.db.selectFrom('job').select('payload').where('id', '=', job.id).executeTakeFirstOrThrow()).payload;
+        },
       },
-    }]);
+    ]);
     await runner.queue.enqueue({ kind, accountId: account.id });
     expect(await runner.runUntilIdle()).toBe(1);
     expect((await jobsOf(server(), kind))[0]).toMatchObject({ state: 'succeeded', result: { seen: 2 } });
@@ -64,16 +78,24 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
   it('a failing handler is retried after its backoff, then dead with its last error', async () => {
     const kind = `test.r${++n}`;
     let calls = 0;
-    const { runner, advance } = runnerOf(server(), [{
-      kind, maxAttempts: 3, backoff: (attempt) => attempt * 10_000,
-      async handle() {
-        calls++;
-        throw new Error(`failure ${calls}`);
+    const { runner, advance } = runnerOf(server(), [
+      {
+        kind,
+        maxAttempts: 3,
+        backoff: (attempt) => attempt * 10_000,
+        async handle() {
+          calls++;
+          throw new Error(`failure ${calls}`);
+        },
       },
-    }]);
+    ]);
     await runner.queue.enqueue({ kind, maxAttempts: 3 });
     await runner.runUntilIdle();
-    expect((await jobsOf(server(), kind))[0]).toMatchObject({ state: 'queued', attempts: 1, last_error: expect.stringContaining('failure 1') });
+    expect((await jobsOf(server(), kind))[0]).toMatchObject({
+      state: 'queued',
+      attempts: 1,
+      last_error: expect.stringContaining('failure 1'),
+    });
     advance(9_999);
     expect(await runner.runUntilIdle()).toBe(0);
     advance(1);
@@ -81,7 +103,11 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     advance(20_000);
     await runner.runUntilIdle();
     expect(calls).toBe(3);
-    expect((await jobsOf(server(), kind))[0]).toMatchObject({ state: 'dead', attempts: 3, last_error: expect.stringContaining('failure 3') });
+    expect((await jobsOf(server(), kind))[0]).toMatchObject({
+      state: 'dead',
+      attempts: 3,
+      last_error: expect.stringContaining('failure 3'),
+    });
     advance(3_600_000);
     expect(await runner.runUntilIdle()).toBe(0);
   });
@@ -89,19 +115,21 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
   it('a running job that is cancelled sees it through its signal at the next heartbeat and ends cancelled', async () => {
     const kind = `test.r${++n}`;
     let aborted: unknown;
-    const { runner } = runnerOf(server(), [{
-      kind,
-      async handle(job, { signal, heartbeat }) {
-        await runner.queue.cancel(job.id);
-        expect(signal.aborted).toBe(false);
-        try {
-          await heartbeat();
-        } finally {
-          aborted = signal.reason;
-        }
-        return 'not reached';
+    const { runner } = runnerOf(server(), [
+      {
+        kind,
+        async handle(job, { signal, heartbeat }) {
+          await runner.queue.cancel(job.id);
+          expect(signal.aborted).toBe(false);
+          try {
+            await heartbeat();
+          } finally {
+            aborted = signal.reason;
+          }
+          return 'not reached';
+        },
       },
-    }]);
+    ]);
     await runner.queue.enqueue({ kind });
     await runner.runUntilIdle();
     expect(aborted).toMatchObject({ reason: 'cancelled' });
@@ -122,7 +150,10 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     await runner.ensureScheduled();
     expect(await runner.runUntilIdle()).toBe(0);
     let rows = await jobsOf(server(), kind);
-    expect(rows.map((r) => [r.state, r.dedupe_key])).toEqual([['succeeded', SCHEDULE_KEY], ['queued', SCHEDULE_KEY]]);
+    expect(rows.map((r) => [r.state, r.dedupe_key])).toEqual([
+      ['succeeded', SCHEDULE_KEY],
+      ['queued', SCHEDULE_KEY],
+    ]);
     expect(rows[1]!.run_at).toEqual(new Date(now() + 60_000));
     advance(60_000);
     await Promise.all([runner.runUntilIdle(), second.runUntilIdle()]);
@@ -143,7 +174,11 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     expect((await jobsOf(server(), kind)).map((r) => r.state)).toEqual(['dead']);
     await runner.ensureScheduled();
     expect(await runner.runUntilIdle()).toBe(1);
-    expect((await jobsOf(server(), kind)).map((r) => [r.state, r.result])).toEqual([['dead', null], ['succeeded', 'ran'], ['queued', null]]);
+    expect((await jobsOf(server(), kind)).map((r) => [r.state, r.result])).toEqual([
+      ['dead', null],
+      ['succeeded', 'ran'],
+      ['queued', null],
+    ]);
   });
 
   it('the polling loop runs due jobs; stop() waits for handlers, then aborts the rest and gives their jobs back', async () => {
@@ -151,17 +186,23 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     const done: string[] = [];
     let started!: () => void;
     const slowStarted = new Promise<void>((resolve) => (started = resolve));
-    const { runner } = runnerOf(server(), [{
-      kind,
-      async handle(job, { signal }) {
-        const { name } = job.payload as { name: string };
-        if (name === 'slow') {
-          started();
-          await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
-        }
-        done.push(name);
-      },
-    }], { pollMs: 10, stopGraceMs: 50 });
+    const { runner } = runnerOf(
+      server(),
+      [
+        {
+          kind,
+          async handle(job, { signal }) {
+            const { name } = job.payload as { name: string };
+            if (name === 'slow') {
+              started();
+              await new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+            }
+            done.push(name);
+          },
+        },
+      ],
+      { pollMs: 10, stopGraceMs: 50 },
+    );
     const quick = await runner.queue.enqueue({ kind, payload: { name: 'quick' } });
     const slow = await runner.queue.enqueue({ kind, payload: { name: 'slow' } });
     await runner.start();
@@ -176,23 +217,29 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     const kind = `test.r${++n}`;
     let extended = false;
     const runner = new JobRunner({
-      kinds: [{
-        kind, leaseMs: 3_000,
-        async handle(job, { store }) {
-          const leaseOf = async () => (await store.db.selectFrom('job').select('lease_until').where('id', '=', job.id).executeTakeFirstOrThrow()).lease_until!;
-          const first = (await leaseOf()).getTime();
-          // Waits for the runner's heartbeat (bounded, not timed): the test fails if it never comes.
-          for (let i = 0; i < 500 && !extended; i++) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            extended = (await leaseOf()).getTime() > first;
-          }
+      kinds: [
+        {
+          kind,
+          leaseMs: 3_000,
+          async handle(job, { store }) {
+            const leaseOf = async () =>
+              (await store.db.selectFrom('job').select('lease_until').where('id', '=', job.id).executeTakeFirstOrThrow()).lease_until!;
+            const first = (await leaseOf()).getTime();
+            // Waits for the runner's heartbeat (bounded, not timed): the test fails if it never comes.
+            for (let i = 0; i < 500 && !extended; i++) {
+              await new Promise((resolve) => setTimeout(resolve, 20));
+              extended = (await leaseOf()).getTime() > first;
+            }
+          },
         },
-      }],
-      env: { store: server().store, services: server().services, config: server().config }, pollMs: 10,
+      ],
+      env: { store: server().store, services: server().services, config: server().config },
+      pollMs: 10,
     });
     const { id } = await runner.queue.enqueue({ kind });
     await runner.start();
-    for (let i = 0; i < 1_000 && (await runner.queue.find(id))!.state !== 'succeeded'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 1_000 && (await runner.queue.find(id))!.state !== 'succeeded'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     await runner.stop();
     expect(extended).toBe(true);
     expect(await runner.queue.find(id)).toMatchObject({ state: 'succeeded', attempts: 1 });

@@ -29,7 +29,13 @@ const ABORT_SETTLE_MS = 1_000;
 export class JobAbort extends Error {
   override name = 'AbortError';
   constructor(readonly reason: 'shutdown' | 'cancelled' | 'lease lost') {
-    super(reason === 'shutdown' ? 'the server is stopping' : reason === 'cancelled' ? 'the job was cancelled' : 'the job is no longer held by this worker');
+    super(
+      reason === 'shutdown'
+        ? 'the server is stopping'
+        : reason === 'cancelled'
+          ? 'the job was cancelled'
+          : 'the job is no longer held by this worker',
+    );
   }
 }
 
@@ -206,11 +212,13 @@ export class JobRunner {
   private async failed(job: Job, kind: JobKind, error: unknown, signal: AbortSignal, next: EnqueueInput | undefined): Promise<void> {
     try {
       if (signal.reason instanceof JobAbort && signal.reason.reason === 'shutdown' && (await this.queue.release(job))) return;
-      const message = error instanceof Error ? error.stack ?? error.message : String(error);
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
       const backoff = (kind.backoff ?? exponentialBackoff)(job.attempt);
       const state = await this.queue.fail(job, message, backoff, next);
-      if (state === 'dead') this.options.log?.error({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job is dead, out of attempts');
-      else if (state === 'queued') this.options.log?.warn({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job failed, retrying');
+      if (state === 'dead')
+        this.options.log?.error({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job is dead, out of attempts');
+      else if (state === 'queued')
+        this.options.log?.warn({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job failed, retrying');
     } catch (recordError) {
       this.options.log?.error({ err: recordError, jobId: job.id, kind: job.kind }, 'job runner: recording a failed job failed');
     }

@@ -31,7 +31,12 @@ function declared(): TriggerShape[] {
 }
 
 // pg_trigger.tgtype bits.
-const ROW = 1, BEFORE = 2, INSERT = 4, DELETE = 8, UPDATE = 16, TRUNCATE = 32;
+const ROW = 1,
+  BEFORE = 2,
+  INSERT = 4,
+  DELETE = 8,
+  UPDATE = 16,
+  TRUNCATE = 32;
 
 async function installed(store: Store): Promise<Array<TriggerShape & { function: string; row: boolean; after: boolean }>> {
   const { rows } = await sql<{ table: string; type: number; args: string; columns: string[]; function: string }>`
@@ -43,12 +48,20 @@ async function installed(store: Store): Promise<Array<TriggerShape & { function:
   return rows
     .map((row) => {
       const [channel = '', accountColumn = 'account_id'] = row.args.split('\\000').filter((arg) => arg !== '');
-      const events = [[INSERT, 'insert'], [DELETE, 'delete'], [UPDATE, 'update'], [TRUNCATE, 'truncate']] as const;
+      const events = [
+        [INSERT, 'insert'],
+        [DELETE, 'delete'],
+        [UPDATE, 'update'],
+        [TRUNCATE, 'truncate'],
+      ] as const;
       return {
         table: row.table,
         channel,
         accountColumn,
-        events: events.filter(([bit]) => (row.type & bit) !== 0).map(([, name]) => name).sort(),
+        events: events
+          .filter(([bit]) => (row.type & bit) !== 0)
+          .map(([, name]) => name)
+          .sort(),
         columns: [...row.columns].sort(),
         function: row.function,
         row: (row.type & ROW) !== 0,
@@ -71,26 +84,35 @@ describe.each(storeKinds)('cache triggers on %s', (kind) => {
     await store.close();
   });
 
-  it('are exactly the modules\' cache declarations, each on the one generic function', async () => {
+  it("are exactly the modules' cache declarations, each on the one generic function", async () => {
     const triggers = await installed(store);
     expect(triggers.map(({ function: fn, row, after }) => ({ fn, row, after }))).toEqual(
       triggers.map(() => ({ fn: NOTIFY_FUNCTION, row: true, after: true })),
     );
-    expect(triggers.map(({ table, channel, accountColumn, events, columns }) => ({ table, channel, accountColumn, events, columns }))).toEqual(declared());
+    expect(
+      triggers.map(({ table, channel, accountColumn, events, columns }) => ({ table, channel, accountColumn, events, columns })),
+    ).toEqual(declared());
   });
 
   it('leave no per-cache notify function behind', async () => {
     const { rows } = await sql<{ name: string }>`
-      select proname as name from pg_proc where proname like 'plinth_notify%' and pronamespace = current_schema()::regnamespace`.execute(store.db);
+      select proname as name from pg_proc where proname like 'plinth_notify%' and pronamespace = current_schema()::regnamespace`.execute(
+      store.db,
+    );
     expect(rows.map((r) => r.name)).toEqual([NOTIFY_FUNCTION]);
   });
 
   it('notify the account of the row, and both accounts when an update moves it', async () => {
     const heard: Array<string | null> = [];
     await store.listen('plinth_embed_lookups', (payload) => heard.push(payload));
-    const [a, b] = await Promise.all(['trigger-a', 'trigger-b'].map((name) =>
-      store.db.insertInto('account').values({ name }).returning('id').executeTakeFirstOrThrow()));
-    const group = await store.db.insertInto('user_group').values({ account_id: a!.id, name: 'g' }).returning('id').executeTakeFirstOrThrow();
+    const [a, b] = await Promise.all(
+      ['trigger-a', 'trigger-b'].map((name) => store.db.insertInto('account').values({ name }).returning('id').executeTakeFirstOrThrow()),
+    );
+    const group = await store.db
+      .insertInto('user_group')
+      .values({ account_id: a!.id, name: 'g' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await store.db.updateTable('user_group').set({ account_id: b!.id }).where('id', '=', group.id).execute();
     await expect.poll(() => [...heard].sort(), { timeout: 5000 }).toEqual([String(a!.id), String(b!.id)].sort());
   });

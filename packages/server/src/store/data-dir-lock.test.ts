@@ -50,27 +50,29 @@ describe('data directory lock', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const paths = () => ({ go: join(dir, 'go'), done: join(dir, 'done'), lock: join(dir, LOCK_FILE) });
 
-  it.each([['on a free directory', false], ['on a stale lock', true]])(
-    '%s, of processes starting together exactly one wins; the others are told who holds it; exit releases it',
-    async (_, stale) => {
-      dir = mkdtempSync(join(tmpdir(), 'plinth-lock-'));
-      const { go, done, lock } = paths();
-      if (stale) writeFileSync(lock, `${await deadPid()}\n`);
-      const lockers = Array.from({ length: 4 }, () => locker(dir, go, done));
-      writeFileSync(go, '');
-      const said = await Promise.all(lockers.map((l) => l.said));
-      const winners = said.filter((line) => line.startsWith('won '));
-      expect(winners, said.join('\n')).toHaveLength(1);
-      const winner = Number(winners[0]!.slice(4));
-      expect(readFileSync(lock, 'utf8')).toBe(`${winner}\n`);
-      for (const line of said.filter((l) => !l.startsWith('won '))) {
-        expect(line).toMatch(new RegExp(`^lost The data directory ${dir} is in use by (process ${winner}|another process) \\(lock file ${lock}\\)`));
-      }
-      writeFileSync(done, '');
-      expect(await Promise.all(lockers.map((l) => l.exited))).toEqual([0, 0, 0, 0]);
-      expect(existsSync(lock)).toBe(false);
-    },
-  );
+  it.each([
+    ['on a free directory', false],
+    ['on a stale lock', true],
+  ])('%s, of processes starting together exactly one wins; the others are told who holds it; exit releases it', async (_, stale) => {
+    dir = mkdtempSync(join(tmpdir(), 'plinth-lock-'));
+    const { go, done, lock } = paths();
+    if (stale) writeFileSync(lock, `${await deadPid()}\n`);
+    const lockers = Array.from({ length: 4 }, () => locker(dir, go, done));
+    writeFileSync(go, '');
+    const said = await Promise.all(lockers.map((l) => l.said));
+    const winners = said.filter((line) => line.startsWith('won '));
+    expect(winners, said.join('\n')).toHaveLength(1);
+    const winner = Number(winners[0]!.slice(4));
+    expect(readFileSync(lock, 'utf8')).toBe(`${winner}\n`);
+    for (const line of said.filter((l) => !l.startsWith('won '))) {
+      expect(line).toMatch(
+        new RegExp(`^lost The data directory ${dir} is in use by (process ${winner}|another process) \\(lock file ${lock}\\)`),
+      );
+    }
+    writeFileSync(done, '');
+    expect(await Promise.all(lockers.map((l) => l.exited))).toEqual([0, 0, 0, 0]);
+    expect(existsSync(lock)).toBe(false);
+  });
 
   it('a stale lock of a dead process is taken over', async () => {
     dir = mkdtempSync(join(tmpdir(), 'plinth-lock-'));

@@ -69,9 +69,10 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
   it('two workers claiming at once never get the same job (SKIP LOCKED)', async () => {
     const k = kindName();
     // On PostgreSQL a second handle on the same schema: two processes' pools racing for rows.
-    const other = kind === 'postgres'
-      ? await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 5 })
-      : store;
+    const other =
+      kind === 'postgres'
+        ? await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 5 })
+        : store;
     try {
       const [a, b] = [queueOf(), queueOf(other.db)];
       for (let i = 0; i < 40; i++) await a.enqueue({ kind: k });
@@ -136,7 +137,12 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
     const { id } = await queue.enqueue({ kind: k, maxAttempts: 2 });
     const [first] = await queue.claim('w1', lease(k));
     expect(await queue.fail(first!, 'boom 1', 30_000)).toBe('queued');
-    expect(await queue.find(id)).toMatchObject({ state: 'queued', run_at: new Date(clock + 30_000), last_error: 'boom 1', claimed_by: null });
+    expect(await queue.find(id)).toMatchObject({
+      state: 'queued',
+      run_at: new Date(clock + 30_000),
+      last_error: 'boom 1',
+      claimed_by: null,
+    });
     clock += 29_000;
     expect(await queue.claim('w1', lease(k))).toEqual([]);
     clock += 1_000;
@@ -192,7 +198,10 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
     const next = { kind: k, dedupeKey: 'schedule', runAt: new Date(clock + 60_000) };
     expect(await queue.complete(job!, undefined, next)).toBe(true);
     const rows = await store.db.selectFrom('job').select(['state', 'run_at']).where('kind', '=', k).orderBy('id').execute();
-    expect(rows).toEqual([{ state: 'succeeded', run_at: job!.runAt }, { state: 'queued', run_at: next.runAt }]);
+    expect(rows).toEqual([
+      { state: 'succeeded', run_at: job!.runAt },
+      { state: 'queued', run_at: next.runAt },
+    ]);
     // A late holder's completion records nothing and schedules nothing.
     expect(await queue.complete(job!, undefined, { ...next, dedupeKey: 'other' })).toBe(false);
     expect(await store.db.selectFrom('job').select('id').where('kind', '=', k).execute()).toHaveLength(2);

@@ -150,7 +150,12 @@ export class JobQueue {
   async complete(job: Job, result?: unknown, next?: EnqueueInput): Promise<boolean> {
     return this.finish(job, next, (db) =>
       this.held(job, db)
-        .set({ state: 'succeeded', result: result === undefined ? null : JSON.stringify(result), lease_until: null, finished_at: new Date(this.now()) })
+        .set({
+          state: 'succeeded',
+          result: result === undefined ? null : JSON.stringify(result),
+          lease_until: null,
+          finished_at: new Date(this.now()),
+        })
         .returning('id')
         .executeTakeFirst(),
     );

@@ -81,6 +81,10 @@ describe.each(storeKinds)('keyset paging in any order [%s]', (kind) => {
 
   it('holds timestamps to the microsecond, in UTC', async () => {
     const rows = await page(ORDERS[4]![0], 'created_at', undefined);
-    expect(rows.map((r) => r.created)).toEqual(['2025-12-31T23:59:59.999999Z', '2026-01-01T00:00:00.000001Z', '2026-01-01T00:00:00.000001Z']);
+    expect(rows.map((r) => r.created)).toEqual([
+      '2025-12-31T23:59:59.999999Z',
+      '2026-01-01T00:00:00.000001Z',
+      '2026-01-01T00:00:00.000001Z',
+    ]);
   });
 });

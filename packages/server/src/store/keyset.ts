@@ -29,7 +29,9 @@ export function afterPosition(order: ListOrder<never>, columns: { key: string; i
     const bounded =
       after === undefined
         ? query
-        : query.where(sql<boolean>`(${sql.ref(columns.key)}, ${sql.ref(columns.id)}) ${sql.raw(dir === 'asc' ? '>' : '<')} (${key}, ${after.id})`);
+        : query.where(
+            sql<boolean>`(${sql.ref(columns.key)}, ${sql.ref(columns.id)}) ${sql.raw(dir === 'asc' ? '>' : '<')} (${key}, ${after.id})`,
+          );
     return bounded.orderBy(sql.ref(columns.key), dir).orderBy(sql.ref(columns.id), dir).limit(limit);
   };
 }

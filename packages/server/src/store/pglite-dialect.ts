@@ -74,7 +74,7 @@ class PGliteConnection implements DatabaseConnection {
     // Without parameters, the simple protocol runs multi-statement text (migrations), as pg does.
     const result =
       compiled.parameters.length === 0
-        ? (await this.pglite.exec(compiled.sql)).at(-1) ?? { rows: [], fields: [], affectedRows: 0 }
+        ? ((await this.pglite.exec(compiled.sql)).at(-1) ?? { rows: [], fields: [], affectedRows: 0 })
         : await this.pglite.query<R>(compiled.sql, [...compiled.parameters]);
     const affected = result.affectedRows;
     return {

@@ -18,7 +18,8 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL: one query at a time on e
     warnings = [];
     process.on('warning', onWarning);
     pg.Client.prototype.query = function (this: pg.Client & { _queryQueue: unknown[]; pipeline?: boolean }, ...args: unknown[]) {
-      if (this._queryQueue.length > 0 && !this.pipeline) warnings.push(`overlapping query: ${String((args[0] as { text?: string })?.text ?? args[0]).slice(0, 80)}`);
+      if (this._queryQueue.length > 0 && !this.pipeline)
+        warnings.push(`overlapping query: ${String((args[0] as { text?: string })?.text ?? args[0]).slice(0, 80)}`);
       return (query as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof query;
   });

@@ -19,14 +19,24 @@ describe.each(storeKinds)('statements marked PREPARED [%s]', (kind) => {
   });
 
   it('take part in transactions like any other statement', async () => {
-    const count = () => sql<{ n: number }>`${sql.raw(PREPARED)} select count(*)::integer as n from account where name = ${'prepared-test'}`.execute(store.db);
-    await store.db.transaction().execute(async (trx) => {
-      await trx.insertInto('account').values({ name: 'prepared-test' }).execute();
-      expect((await sql<{ n: number }>`${sql.raw(PREPARED)} select count(*)::integer as n from account where name = ${'prepared-test'}`.execute(trx)).rows[0]!.n).toBe(1);
-      throw Object.assign(new Error('roll back'), { rollback: true });
-    }).catch((error: { rollback?: boolean }) => {
-      if (!error.rollback) throw error;
-    });
+    const count = () =>
+      sql<{ n: number }>`${sql.raw(PREPARED)} select count(*)::integer as n from account where name = ${'prepared-test'}`.execute(store.db);
+    await store.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto('account').values({ name: 'prepared-test' }).execute();
+        expect(
+          (
+            await sql<{
+              n: number;
+            }>`${sql.raw(PREPARED)} select count(*)::integer as n from account where name = ${'prepared-test'}`.execute(trx)
+          ).rows[0]!.n,
+        ).toBe(1);
+        throw Object.assign(new Error('roll back'), { rollback: true });
+      })
+      .catch((error: { rollback?: boolean }) => {
+        if (!error.rollback) throw error;
+      });
     expect((await count()).rows[0]!.n).toBe(0);
   });
 });

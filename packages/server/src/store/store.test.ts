@@ -16,7 +16,10 @@ describe.each(storeKinds)('metadata store [%s]', (kind) => {
       const row = await sql<{ c: unknown; big: unknown; num: unknown }>`
         select count(*) as c, 9007199254740991::bigint as big, 1.50::numeric as num`.execute(store.db);
       expect(row.rows[0]).toEqual({ c: 1, big: 9007199254740991, num: '1.50' });
-      const counted = await store.db.selectFrom('account').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const counted = await store.db
+        .selectFrom('account')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(counted.n).toBe(0);
     } finally {
       await store.close();

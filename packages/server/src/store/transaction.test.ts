@@ -136,13 +136,16 @@ describe.each(storeKinds)('transaction() carried by the async context [%s]', (ki
         async () => {
           attempts++;
           await add(`tx-attempt-${attempts}`);
-          if (attempts === 1) await sql`do $$ begin raise exception 'simulated' using errcode = ${sql.raw(`'${condition}'`)}; end $$`.execute(store.db);
+          if (attempts === 1)
+            await sql`do $$ begin raise exception 'simulated' using errcode = ${sql.raw(`'${condition}'`)}; end $$`.execute(store.db);
           return names();
         },
         () => retries++,
       );
       expect({ attempts, retries, result }).toEqual({ attempts: 2, retries: 1, result: ['tx-attempt-2'] });
-      await expect(sql`do $$ begin raise exception 'x' using errcode = ${sql.raw(`'${condition}'`)}; end $$`.execute(store.db)).rejects.toMatchObject({ code });
+      await expect(
+        sql`do $$ begin raise exception 'x' using errcode = ${sql.raw(`'${condition}'`)}; end $$`.execute(store.db),
+      ).rejects.toMatchObject({ code });
     });
 
     it('does not retry other failures, nor inside a transaction it joined (the outermost owns retries)', async () => {
@@ -151,7 +154,9 @@ describe.each(storeKinds)('transaction() carried by the async context [%s]', (ki
         attempts++;
         return sql`do $$ begin raise exception 'x' using errcode = 'serialization_failure'; end $$`.execute(store.db);
       };
-      await expect(transactionWithRetry(store.db, () => Promise.reject(Object.assign(new Error('no'), { code: '22P02' })))).rejects.toThrow('no');
+      await expect(transactionWithRetry(store.db, () => Promise.reject(Object.assign(new Error('no'), { code: '22P02' })))).rejects.toThrow(
+        'no',
+      );
       await expect(transaction(store.db, () => transactionWithRetry(store.db, fail))).rejects.toMatchObject({ code: '40001' });
       expect(attempts).toBe(1);
     });

@@ -37,7 +37,14 @@ describe('which accounts a write changed', () => {
 
   it('forgets everything when the statement does not tell the account', () => {
     expect(changed(db.updateTable('app_user').set({ active: false }).where('id', '=', 3))).toBe('all');
-    expect(changed(db.updateTable('app_user').set({ active: false }).where((eb) => eb.or([eb('account_id', '=', 1), eb('id', '=', 3)])))).toBe('all');
+    expect(
+      changed(
+        db
+          .updateTable('app_user')
+          .set({ active: false })
+          .where((eb) => eb.or([eb('account_id', '=', 1), eb('id', '=', 3)])),
+      ),
+    ).toBe('all');
     // Moving a row to another account changes the account it left too.
     expect(changed(db.updateTable('app_user').set({ account_id: 2 }).where('account_id', '=', 1))).toBe('all');
   });

@@ -1,11 +1,4 @@
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
-} from 'kysely';
+import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import { accountColumnOf, type TableDependency } from './cache-declaration.js';
 import { rawWrites } from './raw-writes.js';
 import { writesOf, type Write } from './write-nodes.js';

@@ -20,8 +20,17 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
 /** Each module's cases for the shared authorisation suite, by the module's folder. */
 const CASES: Record<string, OperationCase[]> = {
-  credentials, deployments, embed, 'embed-tenants': embedTenants, groups, login, 'oauth-integrations': oauthIntegrations,
-  scim, 'tenant-settings': tenantSettings, 'user-attributes': userAttributes, users,
+  credentials,
+  deployments,
+  embed,
+  'embed-tenants': embedTenants,
+  groups,
+  login,
+  'oauth-integrations': oauthIntegrations,
+  scim,
+  'tenant-settings': tenantSettings,
+  'user-attributes': userAttributes,
+  users,
 };
 
 const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));
@@ -56,7 +65,9 @@ it('every non-public operation of the served spec has a case in the shared autho
 });
 
 it('every case names an authenticated operation of the app, once', () => {
-  const all = Object.values(CASES).flat().map((c) => c.operation);
+  const all = Object.values(CASES)
+    .flat()
+    .map((c) => c.operation);
   expect(all.length).toBe(new Set(all).size);
   for (const [operation, module] of covered) {
     const auth = server.app.operationAuth.get(operation);
@@ -72,7 +83,12 @@ it('every module with a case file is listed here and runs its cases in one of it
     const runners = readdirSync(join(MODULES, module))
       .filter((file) => file.endsWith('.test.ts'))
       .map((file) => readFileSync(join(MODULES, module, file), 'utf8'))
-      .filter((source) => source.includes("from './authorization.cases.js'") && source.includes('authorizationSuite(server, cases)') && source.includes('describeOnStores('));
+      .filter(
+        (source) =>
+          source.includes("from './authorization.cases.js'") &&
+          source.includes('authorizationSuite(server, cases)') &&
+          source.includes('describeOnStores('),
+      );
     expect(runners.length, module).toBeGreaterThan(0);
   }
 });

@@ -51,7 +51,9 @@ function selected(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {
 
 function columnShape(checker: ts.TypeChecker, members: ts.Type[]): ColumnShape {
   const nullable = members.some((t) => (t.flags & ts.TypeFlags.Null) !== 0);
-  const kinds = new Set(members.filter((t) => (t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)) === 0).map((t) => coarse(checker, t)));
+  const kinds = new Set(
+    members.filter((t) => (t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)) === 0).map((t) => coarse(checker, t)),
+  );
   return { type: kinds.size === 1 ? [...kinds][0]! : [...kinds].sort().join('|'), nullable };
 }
 

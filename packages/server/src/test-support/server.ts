@@ -62,7 +62,12 @@ export interface TestResponse {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ PLINTH_BASE_DOMAIN: TEST_BASE_DOMAIN, PLINTH_TENANT: 'demo', PLINTH_DATA_DIR: '/tmp/plinth-test-unused', ...overrides });
+  return loadConfig({
+    PLINTH_BASE_DOMAIN: TEST_BASE_DOMAIN,
+    PLINTH_TENANT: 'demo',
+    PLINTH_DATA_DIR: '/tmp/plinth-test-unused',
+    ...overrides,
+  });
 }
 
 /**

@@ -106,7 +106,8 @@ export function leafPaths(raw: JsonSchema, doc: SpecDocument, kind: 'string' | '
   const paths: Path[] = [];
   if (types.includes('array') && schema.items) paths.push(...leafPaths(schema.items, doc, kind, [...at, 0], depth + 1));
   if (types.includes('object') || schema.properties) {
-    for (const [name, child] of Object.entries(schema.properties ?? {})) paths.push(...leafPaths(child, doc, kind, [...at, name], depth + 1));
+    for (const [name, child] of Object.entries(schema.properties ?? {}))
+      paths.push(...leafPaths(child, doc, kind, [...at, name], depth + 1));
     if (!schema.properties && schema.additionalProperties !== false) paths.push([...at, 'x']);
   }
   return paths;
@@ -121,9 +122,14 @@ function dedupe(paths: Path[]): Path[] {
 export function setAt(value: unknown, path: Path, leaf: unknown): unknown {
   if (path.length === 0) return leaf;
   const [head, ...rest] = path;
-  const container: any = typeof head === 'number'
-    ? (Array.isArray(value) ? [...value] : [])
-    : (value && typeof value === 'object' && !Array.isArray(value) ? { ...value } : {});
+  const container: any =
+    typeof head === 'number'
+      ? Array.isArray(value)
+        ? [...value]
+        : []
+      : value && typeof value === 'object' && !Array.isArray(value)
+        ? { ...value }
+        : {};
   container[head!] = setAt(container[head!], rest, leaf);
   return container;
 }

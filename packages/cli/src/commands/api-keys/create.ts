@@ -19,5 +19,11 @@ export const create = bodyVerb({
   }),
   required: [['name', '--name']],
   done: () => 'Store the key now: it is not shown again.',
-  show: [['ID', 'id'], ['Name', 'name'], ['Role', 'role'], ['Deployments', (k) => k.deploymentIds ?? 'all'], ['Key', 'key']],
+  show: [
+    ['ID', 'id'],
+    ['Name', 'name'],
+    ['Role', 'role'],
+    ['Deployments', (k) => k.deploymentIds ?? 'all'],
+    ['Key', 'key'],
+  ],
 });

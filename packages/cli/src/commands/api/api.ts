@@ -15,7 +15,11 @@ export const verb = defineVerb({
     { flags: '-H, --header <name:value>', description: 'Extra request header (repeatable)', repeatable: true },
     { flags: '-i, --include', description: 'Print the status line and headers before the body (on stderr)' },
   ],
-  examples: ['plinth api GET /api/v1/deployments -q first=10', `plinth api POST /api/v1/user-groups -d '{"name": "analysts"}'`, 'plinth api PUT /api/v1/tenant-settings -d @settings.json'],
+  examples: [
+    'plinth api GET /api/v1/deployments -q first=10',
+    `plinth api POST /api/v1/user-groups -d '{"name": "analysts"}'`,
+    'plinth api PUT /api/v1/tenant-settings -d @settings.json',
+  ],
   async run(f, [method, path], opts) {
     const verb = method!.toUpperCase();
     if (!METHODS.includes(verb)) throw new UsageError(`Unknown method "${method}"; use one of ${METHODS.join(', ')}`);

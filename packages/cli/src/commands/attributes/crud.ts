@@ -9,23 +9,50 @@ const options = defineOptions([
   { flags: '--description <text>', description: 'Description' },
 ]);
 const fields = (opts: OptionsOf<typeof options>) => ({
-  name: opts.name, type: opts.type, displayName: opts.displayName, defaultValue: opts.defaultValue, description: opts.description,
+  name: opts.name,
+  type: opts.type,
+  displayName: opts.displayName,
+  defaultValue: opts.defaultValue,
+  description: opts.description,
 });
 
 export const list = listVerb({
   summary: 'List user attributes (listUserAttributes)',
   path: () => '/api/v1/user-attributes',
-  columns: [['ID', 'id'], ['Name', 'name'], ['Type', 'type'], ['Display name', 'displayName'], ['Default', 'defaultValue']],
+  columns: [
+    ['ID', 'id'],
+    ['Name', 'name'],
+    ['Type', 'type'],
+    ['Display name', 'displayName'],
+    ['Default', 'defaultValue'],
+  ],
 });
 export const get = getVerb({ summary: 'Show one user attribute (getUserAttribute)', path: ([a]) => `/api/v1/user-attributes/${id(a)}` });
 export const create = bodyVerb({
-  name: 'create', summary: 'Create a user attribute (createUserAttribute)', method: 'POST', path: () => '/api/v1/user-attributes', options, fields,
-  required: [['name', '--name'], ['type', '--type']],
+  name: 'create',
+  summary: 'Create a user attribute (createUserAttribute)',
+  method: 'POST',
+  path: () => '/api/v1/user-attributes',
+  options,
+  fields,
+  required: [
+    ['name', '--name'],
+    ['type', '--type'],
+  ],
   done: (_a, data) => `Created attribute ${data?.id}`,
   examples: ['plinth attributes create --name region --type string --default-value emea'],
 });
 export const update = bodyVerb({
-  name: 'update', summary: 'Change a user attribute (updateUserAttribute)', method: 'PATCH', args: ['<id>'],
-  path: ([a]) => `/api/v1/user-attributes/${id(a)}`, options: options.slice(1), fields,
+  name: 'update',
+  summary: 'Change a user attribute (updateUserAttribute)',
+  method: 'PATCH',
+  args: ['<id>'],
+  path: ([a]) => `/api/v1/user-attributes/${id(a)}`,
+  options: options.slice(1),
+  fields,
 });
-export const remove = deleteVerb({ summary: 'Delete a user attribute (deleteUserAttribute)', path: ([a]) => `/api/v1/user-attributes/${id(a)}`, what: ([a]) => `attribute ${a}` });
+export const remove = deleteVerb({
+  summary: 'Delete a user attribute (deleteUserAttribute)',
+  path: ([a]) => `/api/v1/user-attributes/${id(a)}`,
+  what: ([a]) => `attribute ${a}`,
+});

@@ -9,7 +9,10 @@ export const values = {
     args: ['<user>'],
     paged: false,
     path: async ([u], _o, client) => `/api/v1/users/${await userIdOf(client, u)}/attribute-values`,
-    columns: [['Name', 'name'], ['Value', 'value']],
+    columns: [
+      ['Name', 'name'],
+      ['Value', 'value'],
+    ],
   }),
   name: 'values',
   aliases: undefined,
@@ -36,6 +39,9 @@ export const setValues = defineVerb({
     if (given.length > 0) body.values = [...((body.values as unknown[]) ?? []), ...given];
     const client = await f.client();
     const response = await client.request('PUT', `/api/v1/users/${await userIdOf(client, user)}/attribute-values`, { body });
-    f.output.list(response, [['Name', 'name'], ['Value', 'value']]);
+    f.output.list(response, [
+      ['Name', 'name'],
+      ['Value', 'value'],
+    ]);
   },
 });

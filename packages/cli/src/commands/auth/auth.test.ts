@@ -71,7 +71,9 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   it('5 rule 3: login by the device flow, approved on the verification page', async () => {
     const result = await loginByDevice();
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^First copy your one-time code: [A-Z]{4}-[A-Z]{4}\nThen open http:\/\/127\.0\.0\.1:\d+\/login\/device\?user_code=[A-Z]{4}-[A-Z]{4} in a browser, sign in and approve it\.\n/);
+    expect(result.stderr).toMatch(
+      /^First copy your one-time code: [A-Z]{4}-[A-Z]{4}\nThen open http:\/\/127\.0\.0\.1:\d+\/login\/device\?user_code=[A-Z]{4}-[A-Z]{4} in a browser, sign in and approve it\.\n/,
+    );
     expect(result.stderr).toContain(`Logged in to ${ctx().url} as member@clitest.example.com; saved as context "device".`);
     const who = await plinth(['whoami']);
     expect(who.stdout).toContain('Credential   access token (device login)');
@@ -87,7 +89,11 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
   it('5 rule 3: an expired access token is refreshed on the 401 and the new pair is saved', async () => {
     await loggedInByDevice();
     const before = await readFile(configFile(), 'utf8');
-    await ctx().server.store.db.updateTable('access_token').set({ expires_at: new Date(Date.now() - 1000) }).where('account_id', '=', ctx().accountId).execute();
+    await ctx()
+      .server.store.db.updateTable('access_token')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('account_id', '=', ctx().accountId)
+      .execute();
     const who = await plinth(['whoami', '--context', 'device']);
     expect(who.code, who.stderr).toBe(0);
     expect(who.stdout).toContain('User         member@clitest.example.com');
@@ -114,10 +120,17 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     const use = await plinth(['context', 'use', 'local']);
     expect(use.stderr).toBe('Switched to context "local".\n');
     const show = await plinth(['context', 'show', '--json']);
-    expect(JSON.parse(show.stdout)).toMatchObject({ name: 'local', current: true, auth: 'api-key', credential: `${ctx().admin.apiKey.slice(0, 6)}…` });
+    expect(JSON.parse(show.stdout)).toMatchObject({
+      name: 'local',
+      current: true,
+      auth: 'api-key',
+      credential: `${ctx().admin.apiKey.slice(0, 6)}…`,
+    });
     const missing = await plinth(['context', 'use', 'nope']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toBe('error: No context named "nope"\nhint: Known contexts: local, device\n\nUsage: plinth context use [options] <name>\nRun `plinth context use --help` for its flags and the global flags.\n');
+    expect(missing.stderr).toBe(
+      'error: No context named "nope"\nhint: Known contexts: local, device\n\nUsage: plinth context use [options] <name>\nRun `plinth context use --help` for its flags and the global flags.\n',
+    );
   });
 
   it('5 rule 6: precedence is flags, then environment, then the context', async () => {
@@ -131,13 +144,17 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     const noConfig = cliRunner(() => join(home(), 'empty'));
     const envOnly = await noConfig(['whoami', '--json'], { env: { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: other.apiKey } });
     expect(JSON.parse(envOnly.stdout).credential.kind).toBe('apiKey');
-    const forced = await noConfig(['whoami'], { env: { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: other.apiKey, PLINTH_AUTH_SCHEME: 'bearer' } });
+    const forced = await noConfig(['whoami'], {
+      env: { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: other.apiKey, PLINTH_AUTH_SCHEME: 'bearer' },
+    });
     expect(forced.code).toBe(4);
     expect(forced.stderr).toContain('API keys must be sent as "Authorization: Api-Key <key>"');
     expect(forced.stderr).toContain('hint: Run `plinth login` to sign in, or set PLINTH_API_KEY.');
     const nothing = await noConfig(['deployments', 'list']);
     expect(nothing.code).toBe(4);
-    expect(nothing.stderr).toBe('error: No server configured\nhint: Run `plinth login --url <base_url>`, or set PLINTH_API_URL and PLINTH_API_KEY.\n');
+    expect(nothing.stderr).toBe(
+      'error: No server configured\nhint: Run `plinth login --url <base_url>`, or set PLINTH_API_URL and PLINTH_API_KEY.\n',
+    );
   });
 
   it('logout revokes the login on the server and removes the credentials', async () => {
@@ -151,17 +168,23 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     const after = await readFile(configFile(), 'utf8');
     expect(after).not.toContain(access);
     const who = await plinth(['whoami', '--context', 'device']);
-    expect(who).toMatchObject({ code: 4, stderr: `error: Not logged in to ${ctx().url} (context "device")\nhint: Run \`plinth login\` to sign in, or set PLINTH_API_KEY.\n` });
+    expect(who).toMatchObject({
+      code: 4,
+      stderr: `error: Not logged in to ${ctx().url} (context "device")\nhint: Run \`plinth login\` to sign in, or set PLINTH_API_KEY.\n`,
+    });
     const list = await plinth(['deployments', 'list', '--context', 'device']);
     expect(list.code).toBe(4);
     expect(list.stderr.split('\n')[0]).toBe(`error: Not logged in to ${ctx().url} (context "device")`);
   });
 
-  it('a login never replaces another credential\'s context without --force; a new context is named <host>-<user>', async () => {
+  it("a login never replaces another credential's context without --force; a new context is named <host>-<user>", async () => {
     const fresh = cliRunner(() => join(home(), 'fresh'));
     const file = join(home(), 'fresh', 'plinth', 'config.toml');
     const asAdmin = await fresh(['login', '--api-key', ctx().admin.apiKey, '--url', ctx().url]);
-    expect(asAdmin).toMatchObject({ code: 0, stderr: `Logged in to ${ctx().url} as admin@clitest.example.com (key "admin key"); saved as context "127.0.0.1-admin".\n` });
+    expect(asAdmin).toMatchObject({
+      code: 0,
+      stderr: `Logged in to ${ctx().url} as admin@clitest.example.com (key "admin key"); saved as context "127.0.0.1-admin".\n`,
+    });
     // The member logging in on the same machine gets a context of their own; the admin's stays.
     const asMember = await fresh(['login', '--api-key', ctx().member.apiKey, '--url', ctx().url]);
     expect(asMember.stderr).toContain('saved as context "127.0.0.1-member".');
@@ -170,17 +193,35 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     expect(both).toContain(`api_key = "${ctx().member.apiKey}"`);
 
     const cases: Array<{ name: string; argv: string[]; code: number }> = [
-      { name: 'another user into the admin\'s context', argv: ['--api-key', ctx().member.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin'], code: 2 },
-      { name: 'another server into the admin\'s context', argv: ['--api-key', ctx().admin.apiKey, '--url', 'http://localhost:1', '--name', '127.0.0.1-admin'], code: 2 },
-      { name: 'the --context flag names the target too', argv: ['--api-key', ctx().member.apiKey, '--url', ctx().url, '--context', '127.0.0.1-admin'], code: 2 },
-      { name: 'the same user again (a fresh credential)', argv: ['--api-key', ctx().admin.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin'], code: 0 },
+      {
+        name: "another user into the admin's context",
+        argv: ['--api-key', ctx().member.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin'],
+        code: 2,
+      },
+      {
+        name: "another server into the admin's context",
+        argv: ['--api-key', ctx().admin.apiKey, '--url', 'http://localhost:1', '--name', '127.0.0.1-admin'],
+        code: 2,
+      },
+      {
+        name: 'the --context flag names the target too',
+        argv: ['--api-key', ctx().member.apiKey, '--url', ctx().url, '--context', '127.0.0.1-admin'],
+        code: 2,
+      },
+      {
+        name: 'the same user again (a fresh credential)',
+        argv: ['--api-key', ctx().admin.apiKey, '--url', ctx().url, '--name', '127.0.0.1-admin'],
+        code: 0,
+      },
     ];
     for (const { name, argv, code } of cases) {
       const result = await fresh(['login', ...argv]);
       expect(result.code, `${name}: ${result.stderr}`).toBe(code);
       if (code === 2) {
         expect(result.stderr.split('\n').slice(0, 2)).toEqual([
-          'error: Context "127.0.0.1-admin" holds another credential (admin@clitest.example.com (key "admin key") on ' + ctx().url + '); nothing was saved',
+          'error: Context "127.0.0.1-admin" holds another credential (admin@clitest.example.com (key "admin key") on ' +
+            ctx().url +
+            '); nothing was saved',
           'hint: Choose another name with --name, or replace it with --force.',
         ]);
       }

@@ -18,7 +18,14 @@ export async function deviceLogin(f: Factory, url: string): Promise<Context> {
     anonymous: true,
     body: { client_name: `plinth CLI on ${hostname()}` },
   });
-  const device = start.data as { device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; interval: number; expires_in: number };
+  const device = start.data as {
+    device_code: string;
+    user_code: string;
+    verification_uri: string;
+    verification_uri_complete: string;
+    interval: number;
+    expires_in: number;
+  };
   f.output.notice(`First copy your one-time code: ${device.user_code}`);
   f.output.notice(`Then open ${device.verification_uri_complete} in a browser, sign in and approve it.`);
   f.output.status('Waiting for approval…');

@@ -13,7 +13,7 @@ export const verb = defineVerb({
     'Without --api-key, runs the device flow: prints a URL and a one-time code, and waits while you approve it in a browser.\n' +
     'With --api-key, checks the key and saves it. Credentials go to the config file (mode 0600).\n' +
     'A new context is named from the host and the user (e.g. "127.0.0.1-ada") unless --name is given; a login never\n' +
-    "replaces a context that holds another credential (another user or server) unless --force is given.",
+    'replaces a context that holds another credential (another user or server) unless --force is given.',
   options: [
     { flags: '--url <base_url>', description: 'Base URL of the server, e.g. https://acme.plinth.example.com' },
     { flags: '--api-key <key>', description: 'Log in with an API key instead of the device flow' },
@@ -26,7 +26,10 @@ export const verb = defineVerb({
     const chosen: string | undefined = opts.name ?? f.globals.context;
     const given = opts.url ?? f.io.env.PLINTH_API_URL?.trim() ?? (chosen ? config.contexts[chosen]?.url : undefined);
     if (!given) throw new UsageError('login needs --url <base_url> (or PLINTH_API_URL)');
-    const url = checkBaseUrl(given, opts.url !== undefined ? '--url' : f.io.env.PLINTH_API_URL?.trim() ? 'PLINTH_API_URL' : `The URL of context "${chosen}"`);
+    const url = checkBaseUrl(
+      given,
+      opts.url !== undefined ? '--url' : f.io.env.PLINTH_API_URL?.trim() ? 'PLINTH_API_URL' : `The URL of context "${chosen}"`,
+    );
     // Refuse before the device flow when the named context is plainly someone else's server.
     if (chosen && !opts.force) refuseOverwrite(config.contexts[chosen], chosen, { url });
 
@@ -38,7 +41,10 @@ export const verb = defineVerb({
       } catch (error) {
         // The login just made is not kept anywhere, so it is revoked rather than left valid.
         if (context.refresh_token) {
-          await f.clientFor({ url, scheme: 'bearer', source: 'login' }).request('POST', '/api/v1/auth/revoke', { anonymous: true, body: { token: context.refresh_token }, allowErrors: true }).catch(() => {});
+          await f
+            .clientFor({ url, scheme: 'bearer', source: 'login' })
+            .request('POST', '/api/v1/auth/revoke', { anonymous: true, body: { token: context.refresh_token }, allowErrors: true })
+            .catch(() => {});
         }
         throw error;
       }
@@ -66,14 +72,18 @@ function refuseOverwrite(existing: Context | undefined, name: string, next: { ur
   const sameServer = existing.url.replace(/\/+$/, '') === next.url;
   if (sameServer && (next.user === undefined || existing.user === next.user)) return;
   const holder = `${existing.user ?? 'another credential'} on ${existing.url}`;
-  throw new UsageError(`Context "${name}" holds another credential (${holder}); nothing was saved`, 'Choose another name with --name, or replace it with --force.');
+  throw new UsageError(
+    `Context "${name}" holds another credential (${holder}); nothing was saved`,
+    'Choose another name with --name, or replace it with --force.',
+  );
 }
 
 async function keyContext(f: Factory, url: string, key: string): Promise<Context> {
   const scheme = schemeFor(key, f.io.env.PLINTH_AUTH_SCHEME);
   const client = f.clientFor({ url, credential: key, scheme, source: 'flag' });
   const me = await client.request<Partial<Whoami> & { error?: string }>('GET', '/api/v1/auth/whoami', { allowErrors: true });
-  if (me.status === 401) throw new AuthError(`The server refused this key: ${me.data?.error ?? 'unauthenticated'}`, 'Check the key and the URL.');
+  if (me.status === 401)
+    throw new AuthError(`The server refused this key: ${me.data?.error ?? 'unauthenticated'}`, 'Check the key and the URL.');
   if (me.status >= 400) throw client.errorOf(me);
   const who = me.data?.credential?.name ? `${me.data.user?.email ?? '?'} (key "${me.data.credential.name}")` : me.data?.user?.email;
   return { url, api_key: key, ...(scheme === 'bearer' ? { auth_scheme: 'bearer' } : {}), user: who };

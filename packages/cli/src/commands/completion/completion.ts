@@ -7,10 +7,18 @@ export const verb = defineVerb({
   name: 'completion',
   summary: 'Print a shell completion script',
   args: ['<shell>'],
-  examples: ['plinth completion bash > ~/.local/share/bash-completion/completions/plinth', 'plinth completion zsh > "${fpath[1]}/_plinth"', 'plinth completion fish > ~/.config/fish/completions/plinth.fish'],
+  examples: [
+    'plinth completion bash > ~/.local/share/bash-completion/completions/plinth',
+    'plinth completion zsh > "${fpath[1]}/_plinth"',
+    'plinth completion fish > ~/.config/fish/completions/plinth.fish',
+  ],
   async run(f, [shell]) {
     const tree = nodes(await loadAll());
-    const scripts: Record<string, () => string> = { bash: () => bashScript(tree), zsh: () => zshScript(tree), fish: () => fishScript(tree) };
+    const scripts: Record<string, () => string> = {
+      bash: () => bashScript(tree),
+      zsh: () => zshScript(tree),
+      fish: () => fishScript(tree),
+    };
     const make = scripts[shell ?? ''];
     if (!make) throw new UsageError(`Unknown shell "${shell}"; use bash, zsh or fish`);
     f.output.data(make());

@@ -8,11 +8,20 @@ export interface Node {
 }
 
 const GLOBAL = ['--json', '--context', '--help'];
-const longFlags = (options: readonly OptionSpec[] = []) => options.map((o) => /--[a-z0-9-]+/.exec(o.flags)?.[0]).filter((x): x is string => !!x);
+const longFlags = (options: readonly OptionSpec[] = []) =>
+  options.map((o) => /--[a-z0-9-]+/.exec(o.flags)?.[0]).filter((x): x is string => !!x);
 
 /** Every path of the tree with the words that may follow it (sub-commands, or a verb's flags). */
 export function nodes(entries: Array<{ entry: Entry; loaded: Group | { verb: Verb } }>): Node[] {
-  const out: Node[] = [{ path: '', words: [...entries.map(({ entry }) => ({ name: entry.name, summary: entry.summary })), { name: '--version', summary: 'Print the version' }] }];
+  const out: Node[] = [
+    {
+      path: '',
+      words: [
+        ...entries.map(({ entry }) => ({ name: entry.name, summary: entry.summary })),
+        { name: '--version', summary: 'Print the version' },
+      ],
+    },
+  ];
   const walk = (path: string, item: Group | Verb) => {
     if (isGroup(item)) {
       out.push({ path, words: item.verbs.map((v) => ({ name: v.name, summary: v.summary })) });

@@ -25,7 +25,13 @@ export const list = defineVerb({
     if (rows.length === 0) return f.output.notice('No results');
     f.output.data(
       formatTable(
-        [['', (r) => (r.current ? '*' : '')], ['Name', 'name'], ['URL', 'url'], ['User', 'user'], ['Auth', 'auth']],
+        [
+          ['', (r) => (r.current ? '*' : '')],
+          ['Name', 'name'],
+          ['URL', 'url'],
+          ['User', 'user'],
+          ['Auth', 'auth'],
+        ],
         rows,
       ),
     );

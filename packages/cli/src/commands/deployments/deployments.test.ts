@@ -18,7 +18,9 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
     expect(created).toMatchObject({ name: 'marketing', region: null });
 
     const json = await plinth(['deployments', 'list', '--json'], { env: env() });
-    const raw = await (await fetch(`${ctx().url}/api/v1/deployments`, { headers: { authorization: `Api-Key ${ctx().admin.apiKey}` } })).text();
+    const raw = await (
+      await fetch(`${ctx().url}/api/v1/deployments`, { headers: { authorization: `Api-Key ${ctx().admin.apiKey}` } })
+    ).text();
     expect(json.stdout).toBe(`${raw}\n`);
 
     const [first, second] = JSON.parse(raw).items;
@@ -36,7 +38,14 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
     expect(table.stderr).toBe('');
 
     const get = await plinth(['deployments', 'get', String(first.id)], { env: env() });
-    const rows: Array<[string, unknown]> = [['id', first.id], ['name', 'analytics'], ['region', 'eu'], ['deploymentUrl', url(first)], ['creationStep', 'created'], ['createdAt', first.createdAt]];
+    const rows: Array<[string, unknown]> = [
+      ['id', first.id],
+      ['name', 'analytics'],
+      ['region', 'eu'],
+      ['deploymentUrl', url(first)],
+      ['creationStep', 'created'],
+      ['createdAt', first.createdAt],
+    ];
     expect(get.stdout).toBe(rows.map(([k, v]) => `${k.padEnd(13)}  ${v}\n`).join(''));
   });
 
@@ -53,7 +62,10 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
     expect(missing.stderr).toMatch(/^error: Deployment 99999 not found \(HTTP 404\) \[request [0-9a-f-]{36}\]\n$/);
 
     const badId = await plinth(['deployments', 'get', 'abc'], { env: env() });
-    expect(badId).toMatchObject({ code: 2, stderr: expect.stringContaining('error: deployment_id must be a positive whole number, got "abc"\n\nUsage: plinth ') });
+    expect(badId).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('error: deployment_id must be a positive whole number, got "abc"\n\nUsage: plinth '),
+    });
 
     const member = await plinth(['deployments', 'create', '--name', 'x'], { env: { ...env(), PLINTH_API_KEY: ctx().member.apiKey } });
     expect(member.code).toBe(1);
@@ -75,7 +87,9 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
 
     const badKey = await plinth(['deployments', 'list'], { env: { ...env(), PLINTH_API_KEY: 'sk-notarealkeynotarealkey12' } });
     expect(badKey.code).toBe(4);
-    expect(badKey.stderr).toMatch(/^error: Unknown API key \(HTTP 401\) \[request [0-9a-f-]{36}\]\nhint: Run `plinth login` to sign in, or set PLINTH_API_KEY\.\n$/);
+    expect(badKey.stderr).toMatch(
+      /^error: Unknown API key \(HTTP 401\) \[request [0-9a-f-]{36}\]\nhint: Run `plinth login` to sign in, or set PLINTH_API_KEY\.\n$/,
+    );
 
     const down = await plinth(['deployments', 'list'], { env: { ...env(), PLINTH_API_URL: 'http://127.0.0.1:65530' } });
     expect(down.code).toBe(5);

@@ -12,7 +12,10 @@ describeCli('plinth embed and scim', (ctx, home) => {
   it('4.3: generate-session from flags, exchange once, revoke, and the session audit', async () => {
     const deployment = JSON.parse((await plinth(['deployments', 'create', '--name', 'embed', '--json'], { env: env() })).stdout);
     await plinth(['groups', 'create', '--name', 'viewers'], { env: env() });
-    const session = await plinth(['embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'Ada@Example.com', '--group', 'viewers'], { env: env() });
+    const session = await plinth(
+      ['embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'Ada@Example.com', '--group', 'viewers'],
+      { env: env() },
+    );
     expect(session.code, session.stderr).toBe(0);
     const sessionId = session.stdout.trim();
     expect(sessionId).not.toBe('');
@@ -22,7 +25,10 @@ describeCli('plinth embed and scim', (ctx, home) => {
     const again = await plinth(['embed', 'token', sessionId], { env: env() });
     expect(again).toMatchObject({ code: 1, stderr: 'error: Unknown, already exchanged, revoked or expired embed session (HTTP 401)\n' });
 
-    const fromData = await plinth(['embed', 'generate-session', '-d', JSON.stringify({ deploymentId: deployment.id, externalId: 'bob@example.com' }), '--json'], { env: env() });
+    const fromData = await plinth(
+      ['embed', 'generate-session', '-d', JSON.stringify({ deploymentId: deployment.id, externalId: 'bob@example.com' }), '--json'],
+      { env: env() },
+    );
     const second = JSON.parse(fromData.stdout).sessionId;
     expect((await plinth(['embed', 'revoke', second], { env: env() })).code).toBe(0);
     const audit = await plinth(['embed', 'sessions', '--json'], { env: env() });
@@ -37,25 +43,51 @@ describeCli('plinth embed and scim', (ctx, home) => {
 
   it('generate-session: the Cube Cloud fields from flags land in the token; tenant update turns embedding off', async () => {
     const deployment = JSON.parse((await plinth(['deployments', 'create', '--name', 'cube-fields', '--json'], { env: env() })).stdout);
-    const session = await plinth([
-      'embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'guest-1', '--ephemeral', '--ephemeral-ttl', '600',
-      '--role', 'viewer', '--role', 'analyst', '--public-dashboard', 'sales', '--theme', '{"font":"Inter","chat":{"inputColor":"#fff"}}',
-    ], { env: env() });
+    const session = await plinth(
+      [
+        'embed',
+        'generate-session',
+        '--deployment',
+        String(deployment.id),
+        '--external-id',
+        'guest-1',
+        '--ephemeral',
+        '--ephemeral-ttl',
+        '600',
+        '--role',
+        'viewer',
+        '--role',
+        'analyst',
+        '--public-dashboard',
+        'sales',
+        '--theme',
+        '{"font":"Inter","chat":{"inputColor":"#fff"}}',
+      ],
+      { env: env() },
+    );
     expect(session.code, session.stderr).toBe(0);
     const token = await plinth(['embed', 'token', session.stdout.trim()], { env: env() });
     const claims = JSON.parse(Buffer.from(token.stdout.trim().split('.')[1]!, 'base64url').toString());
     expect(claims).toMatchObject({
-      roles: ['analyst', 'viewer'], publicDashboardId: 'sales', embedTheme: { font: 'Inter', chat: { inputColor: '#fff' } },
+      roles: ['analyst', 'viewer'],
+      publicDashboardId: 'sales',
+      embedTheme: { font: 'Inter', chat: { inputColor: '#fff' } },
       user: { externalId: 'guest-1', expiresAt: expect.any(String) },
     });
-    const ttlAlone = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--ephemeral-ttl', '600'], { env: env() });
+    const ttlAlone = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--ephemeral-ttl', '600'], {
+      env: env(),
+    });
     expect(ttlAlone).toMatchObject({ code: 2 });
     expect(ttlAlone.stderr).toContain('--ephemeral-ttl requires --ephemeral');
-    const badTheme = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--theme', '[1]'], { env: env() });
+    const badTheme = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--theme', '[1]'], {
+      env: env(),
+    });
     expect(badTheme.stderr).toContain('--theme must be a JSON object');
 
     expect((await plinth(['tenant', 'update', '--embedding-enabled', 'false'], { env: env() })).code).toBe(0);
-    const off = await plinth(['embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'guest-2'], { env: env() });
+    const off = await plinth(['embed', 'generate-session', '--deployment', String(deployment.id), '--external-id', 'guest-2'], {
+      env: env(),
+    });
     expect(off.code).toBe(1);
     expect(off.stderr).toContain('Embedding is not enabled for this account');
     const shown = JSON.parse((await plinth(['tenant', 'show', '--json'], { env: env() })).stdout);
@@ -65,15 +97,23 @@ describeCli('plinth embed and scim', (ctx, home) => {
 
   it('4.5: provision one user, then a bulk CSV with a failing entry (exit 1), and list the tenant', async () => {
     expect((await plinth(['groups', 'create', '--name', 'viewers'], { env: env() })).code).toBe(0);
-    const one = await plinth(['embed', 'provision', 'acme-corp', '--external-id', 'carol@example.com', '--display-name', 'Carol', '--json'], { env: env() });
+    const one = await plinth(
+      ['embed', 'provision', 'acme-corp', '--external-id', 'carol@example.com', '--display-name', 'Carol', '--json'],
+      { env: env() },
+    );
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout)).toMatchObject({ externalId: 'carol@example.com' });
     const dir = await mkdtemp(join(tmpdir(), 'plinth-bulk-'));
     const csv = join(dir, 'users.csv');
-    await writeFile(csv, 'externalId,email,displayName,groups\ndan@example.com,dan@example.com,"Dan, Jr.",viewers\neve@example.com,,Eve,no-such-group\n');
+    await writeFile(
+      csv,
+      'externalId,email,displayName,groups\ndan@example.com,dan@example.com,"Dan, Jr.",viewers\neve@example.com,,Eve,no-such-group\n',
+    );
     const bulk = await plinth(['embed', 'provision-bulk', 'acme-corp', '--file', csv], { env: env() });
     expect(bulk.code).toBe(1);
-    expect(bulk.stdout).toMatch(/^# +EXTERNAL ID +RESULT +MESSAGE\n0 +dan@example.com +ok *\n1 +eve@example.com +failed \(\d+\) +Groups with names no-such-group not found\n$/);
+    expect(bulk.stdout).toMatch(
+      /^# +EXTERNAL ID +RESULT +MESSAGE\n0 +dan@example.com +ok *\n1 +eve@example.com +failed \(\d+\) +Groups with names no-such-group not found\n$/,
+    );
     expect(bulk.stderr).toBe('1 succeeded, 1 failed\nerror: 1 of 2 users were not provisioned\n');
     const users = await plinth(['embed', 'users', 'list', 'acme-corp'], { env: env() });
     expect(users.stdout).toContain('Dan, Jr.');
@@ -92,14 +132,33 @@ describeCli('plinth embed and scim', (ctx, home) => {
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain('SCIM commands need a SCIM token');
 
-    const user = await plinth(['scim', 'users', 'create', '--user-name', 'frank@example.com', '--given-name', 'Frank', '--family-name', 'Li', '--json'], { env: scim });
+    const user = await plinth(
+      ['scim', 'users', 'create', '--user-name', 'frank@example.com', '--given-name', 'Frank', '--family-name', 'Li', '--json'],
+      { env: scim },
+    );
     expect(user.code, user.stderr).toBe(0);
     const id = JSON.parse(user.stdout).id;
     const list = await plinth(['scim', 'users', 'list', '--filter', 'userName eq "frank@example.com"'], { env: scim });
     expect(list.stdout).toContain(`${id}  frank@example.com  Frank Li  true`);
-    const patch = await plinth(['scim', 'users', 'patch', id, '-d', JSON.stringify({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] }), '--json'], { env: scim });
+    const patch = await plinth(
+      [
+        'scim',
+        'users',
+        'patch',
+        id,
+        '-d',
+        JSON.stringify({
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+          Operations: [{ op: 'replace', path: 'active', value: false }],
+        }),
+        '--json',
+      ],
+      { env: scim },
+    );
     expect(JSON.parse(patch.stdout).active).toBe(false);
-    const group = JSON.parse((await plinth(['scim', 'groups', 'create', '--display-name', 'Engineering', '--member', id, '--json'], { env: scim })).stdout);
+    const group = JSON.parse(
+      (await plinth(['scim', 'groups', 'create', '--display-name', 'Engineering', '--member', id, '--json'], { env: scim })).stdout,
+    );
     expect((await plinth(['scim', 'groups', 'get', group.id], { env: scim })).stdout).toContain('Engineering');
     const del = await plinth(['scim', 'groups', 'delete', group.id], { env: scim });
     expect(del.code, del.stderr).toBe(0);
@@ -111,6 +170,9 @@ describeCli('plinth embed and scim', (ctx, home) => {
   });
 
   it('reads CSV with quotes, commas and a BOM', () => {
-    expect(parseCsv('\uFEFFa,b\n"x, y","say ""hi"""\r\n')).toEqual([['a', 'b'], ['x, y', 'say "hi"']]);
+    expect(parseCsv('\uFEFFa,b\n"x, y","say ""hi"""\r\n')).toEqual([
+      ['a', 'b'],
+      ['x, y', 'say "hi"'],
+    ]);
   });
 });

@@ -25,7 +25,11 @@ export const generateSession = defineVerb({
     { flags: '--creator-mode', description: 'Mint a creator-mode session' },
     { flags: '--group <name>', description: 'Group name (repeatable); replaces memberships', repeatable: true },
     { flags: '--attribute <name=value>', description: 'User attribute (repeatable); JSON values allowed', repeatable: true },
-    { flags: '--role <name>', description: "Role of the embedded user (repeatable); carried into the token's security context", repeatable: true },
+    {
+      flags: '--role <name>',
+      description: "Role of the embedded user (repeatable); carried into the token's security context",
+      repeatable: true,
+    },
     { flags: '--ephemeral', description: 'isEphemeral: a user removed after its TTL that does not count toward the external-user limit' },
     { flags: '--ephemeral-ttl <seconds>', description: 'ephemeralTtlSeconds of an --ephemeral user (default 86400)' },
     { flags: '--public-dashboard <id>', description: 'publicDashboardId: the only dashboard the session may open' },
@@ -61,7 +65,9 @@ export const generateSession = defineVerb({
       ephemeralTtlSeconds: opts.ephemeralTtl === undefined ? undefined : positiveInt(opts.ephemeralTtl, '--ephemeral-ttl'),
       publicDashboardId: opts.publicDashboard,
       embedTheme: theme,
-      userAttributes: opts.attribute ? pairs(opts.attribute, '--attribute').map(([name, value]) => ({ name, value: parseValue(value) })) : undefined,
+      userAttributes: opts.attribute
+        ? pairs(opts.attribute, '--attribute').map(([name, value]) => ({ name, value: parseValue(value) }))
+        : undefined,
       settings: chat === undefined ? undefined : { showDashboardChat: chat },
     });
     const response = await (await f.client()).request<{ sessionId: string }>('POST', '/api/v1/embed/generate-session', { body });

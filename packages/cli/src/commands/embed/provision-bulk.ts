@@ -9,25 +9,43 @@ import { parseCsv } from './csv.js';
 export function usersFromCsv(text: string): Array<Record<string, unknown>> {
   const [header, ...rows] = parseCsv(text);
   if (!header) return [];
-  const list = (value: string | undefined) => (value === undefined || value === '' ? undefined : value.split(';').map((v) => v.trim()).filter(Boolean));
+  const list = (value: string | undefined) =>
+    value === undefined || value === ''
+      ? undefined
+      : value
+          .split(';')
+          .map((v) => v.trim())
+          .filter(Boolean);
   return rows.map((row) => {
     const get = (name: string) => {
       const i = header.indexOf(name);
       return i < 0 ? undefined : row[i] === '' ? undefined : row[i];
     };
     const profile = get('displayName') || get('picture') ? { displayName: get('displayName'), picture: get('picture') } : undefined;
-    return { externalId: get('externalId'), email: get('email'), userProfile: profile, groups: list(get('groups')), tenantGroups: list(get('tenantGroups')) };
+    return {
+      externalId: get('externalId'),
+      email: get('email'),
+      userProfile: profile,
+      groups: list(get('groups')),
+      tenantGroups: list(get('tenantGroups')),
+    };
   });
 }
 
 export const provisionBulk = defineVerb({
   name: 'provision-bulk',
   summary: 'Create or update many external users from a JSON or CSV file (provisionEmbedUsers)',
-  description: 'JSON: an array of users or {"users": [...]}. CSV: a header row with externalId, email, displayName, picture, groups, tenantGroups; separate several groups with ";".\nExits non-zero when any entry failed.',
+  description:
+    'JSON: an array of users or {"users": [...]}. CSV: a header row with externalId, email, displayName, picture, groups, tenantGroups; separate several groups with ";".\nExits non-zero when any entry failed.',
   args: ['<tenant>'],
   options: [{ flags: '--file <path>', description: 'users.json or users.csv (- for standard input, read as JSON)', required: true }],
   async run(f, [tenant], opts) {
-    const text = opts.file === '-' ? await f.io.readStdin() : await readFile(opts.file, 'utf8').catch(() => { throw new UsageError(`Cannot read ${opts.file}`); });
+    const text =
+      opts.file === '-'
+        ? await f.io.readStdin()
+        : await readFile(opts.file, 'utf8').catch(() => {
+            throw new UsageError(`Cannot read ${opts.file}`);
+          });
     let users: unknown;
     if (String(opts.file).toLowerCase().endsWith('.csv')) users = usersFromCsv(text);
     else {
@@ -40,14 +58,33 @@ export const provisionBulk = defineVerb({
     }
     if (!Array.isArray(users)) throw new UsageError(`${opts.file} must hold an array of users or {"users": [...]}`);
     const response = await (await f.client()).request('POST', `/api/v1/embed-tenants/${enc(tenant ?? '')}/users`, { body: { users } });
-    const result = response.data as { succeeded: Array<{ index: number; externalId: string }>; failed: Array<{ index: number; externalId: string | null; error: { status: number; message: string } }> };
+    const result = response.data as {
+      succeeded: Array<{ index: number; externalId: string }>;
+      failed: Array<{ index: number; externalId: string | null; error: { status: number; message: string } }>;
+    };
     if (f.output.json) f.output.raw(response);
     else {
       const rows = [
         ...result.succeeded.map((s) => ({ ...s, result: 'ok', message: '' })),
-        ...result.failed.map((e) => ({ index: e.index, externalId: e.externalId, result: `failed (${e.error.status})`, message: e.error.message })),
+        ...result.failed.map((e) => ({
+          index: e.index,
+          externalId: e.externalId,
+          result: `failed (${e.error.status})`,
+          message: e.error.message,
+        })),
       ].sort((a, b) => a.index - b.index);
-      if (rows.length > 0) f.output.data(formatTable([['#', 'index'], ['External ID', 'externalId'], ['Result', 'result'], ['Message', 'message']], rows));
+      if (rows.length > 0)
+        f.output.data(
+          formatTable(
+            [
+              ['#', 'index'],
+              ['External ID', 'externalId'],
+              ['Result', 'result'],
+              ['Message', 'message'],
+            ],
+            rows,
+          ),
+        );
     }
     f.output.notice(`${result.succeeded.length} succeeded, ${result.failed.length} failed`);
     if (result.failed.length > 0) throw new CliError(`${result.failed.length} of ${users.length} users were not provisioned`);

@@ -11,9 +11,19 @@ export const groups: Group = {
       summary: "List an embed tenant's groups (getGroups)",
       args: ['<tenant>'],
       path: ([t]) => `${tenantPath(t)}/groups`,
-      columns: [['ID', 'id'], ['Name', 'name'], ['Users', 'userCount'], ['Description', 'description']],
+      columns: [
+        ['ID', 'id'],
+        ['Name', 'name'],
+        ['Users', 'userCount'],
+        ['Description', 'description'],
+      ],
     }),
-    deleteVerb({ summary: 'Delete a group of an embed tenant (deleteEmbedTenantGroup)', args: ['<tenant>', '<id>'], path: ([t, g]) => `${tenantPath(t)}/groups/${id(g)}`, what: ([t, g]) => `group ${g} of ${t}` }),
+    deleteVerb({
+      summary: 'Delete a group of an embed tenant (deleteEmbedTenantGroup)',
+      args: ['<tenant>', '<id>'],
+      path: ([t, g]) => `${tenantPath(t)}/groups/${id(g)}`,
+      what: ([t, g]) => `group ${g} of ${t}`,
+    }),
   ],
 };
 
@@ -25,9 +35,20 @@ export const attributes: Group = {
       summary: "List an embed tenant's user attributes (getUserAttributes)",
       args: ['<tenant>'],
       path: ([t]) => `${tenantPath(t)}/user-attributes`,
-      columns: [['ID', 'id'], ['Name', 'name'], ['Type', 'type'], ['Display name', 'displayName'], ['Default', 'defaultValue']],
+      columns: [
+        ['ID', 'id'],
+        ['Name', 'name'],
+        ['Type', 'type'],
+        ['Display name', 'displayName'],
+        ['Default', 'defaultValue'],
+      ],
     }),
-    deleteVerb({ summary: 'Delete a user attribute of an embed tenant (deleteEmbedTenantUserAttribute)', args: ['<tenant>', '<id>'], path: ([t, a]) => `${tenantPath(t)}/user-attributes/${id(a)}`, what: ([t, a]) => `attribute ${a} of ${t}` }),
+    deleteVerb({
+      summary: 'Delete a user attribute of an embed tenant (deleteEmbedTenantUserAttribute)',
+      args: ['<tenant>', '<id>'],
+      path: ([t, a]) => `${tenantPath(t)}/user-attributes/${id(a)}`,
+      what: ([t, a]) => `attribute ${a} of ${t}`,
+    }),
   ],
 };
 
@@ -39,8 +60,18 @@ export const users: Group = {
       summary: "List an embed tenant's external users (listEmbedTenantUsers)",
       args: ['<tenant>'],
       path: ([t]) => `${tenantPath(t)}/users`,
-      columns: [['External ID', 'externalId'], ['Email', 'email'], ['Name', 'userProfile.displayName'], ['Groups', 'groups'], ['Tenant groups', 'tenantGroups']],
+      columns: [
+        ['External ID', 'externalId'],
+        ['Email', 'email'],
+        ['Name', 'userProfile.displayName'],
+        ['Groups', 'groups'],
+        ['Tenant groups', 'tenantGroups'],
+      ],
     }),
-    getVerb({ summary: 'Show one external user (getEmbedTenantUser)', args: ['<tenant>', '<external_id>'], path: ([t, e]) => `${tenantPath(t)}/users/${enc(e ?? '')}` }),
+    getVerb({
+      summary: 'Show one external user (getEmbedTenantUser)',
+      args: ['<tenant>', '<external_id>'],
+      path: ([t, e]) => `${tenantPath(t)}/users/${enc(e ?? '')}`,
+    }),
   ],
 };

@@ -7,7 +7,10 @@ export const token = defineVerb({
   args: ['<session_id>'],
   async run(f, [sessionId]) {
     const client = await f.client();
-    const response = await client.request<{ token: string }>('POST', '/api/v1/embed/session/token', { body: { sessionId }, allowErrors: true });
+    const response = await client.request<{ token: string }>('POST', '/api/v1/embed/session/token', {
+      body: { sessionId },
+      allowErrors: true,
+    });
     // A 401 here is about the session id, not the caller's login: no `plinth login` hint.
     if (response.status === 401) throw new CliError(client.errorOf(response).message);
     if (response.status >= 400) throw client.errorOf(response) as HttpError;

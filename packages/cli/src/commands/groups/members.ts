@@ -3,7 +3,16 @@ import { id, listVerb } from '../../core/rest.js';
 import { userIdOf, userIdsOf } from '../../core/users.js';
 import { userColumns } from '../users/columns.js';
 
-export const members = { ...listVerb({ summary: 'List the members of a group (listGroupMembers)', args: ['<id>'], path: ([g]) => `/api/v1/user-groups/${id(g)}/members`, columns: userColumns }), name: 'members', aliases: undefined };
+export const members = {
+  ...listVerb({
+    summary: 'List the members of a group (listGroupMembers)',
+    args: ['<id>'],
+    path: ([g]) => `/api/v1/user-groups/${id(g)}/members`,
+    columns: userColumns,
+  }),
+  name: 'members',
+  aliases: undefined,
+};
 
 export const addMembers = defineVerb({
   name: 'add-members',

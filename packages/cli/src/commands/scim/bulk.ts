@@ -15,8 +15,13 @@ interface BulkResult {
 
 /** The request: a whole BulkRequest, or just its array of operations; `schemas` is added when missing. */
 function bulkRequest(parsed: unknown, source: string, failOnErrors: number | undefined): Record<string, unknown> {
-  const request: Record<string, unknown> = Array.isArray(parsed) ? { Operations: parsed } : parsed && typeof parsed === 'object' ? { ...(parsed as object) } : {};
-  if (!Array.isArray(request.Operations)) throw new UsageError(`${source} must hold a SCIM BulkRequest ({"Operations": [...]}) or an array of operations`);
+  const request: Record<string, unknown> = Array.isArray(parsed)
+    ? { Operations: parsed }
+    : parsed && typeof parsed === 'object'
+      ? { ...(parsed as object) }
+      : {};
+  if (!Array.isArray(request.Operations))
+    throw new UsageError(`${source} must hold a SCIM BulkRequest ({"Operations": [...]}) or an array of operations`);
   request.schemas ??= [SCIM_URN.bulkRequest];
   if (failOnErrors !== undefined) request.failOnErrors = failOnErrors;
   return request;
@@ -37,9 +42,12 @@ export const bulk = defineVerb({
   examples: ['plinth scim bulk --file bulk.json', 'generate-ops | plinth scim bulk --file - --fail-on-errors 1 --json'],
   async run(f, _args, opts) {
     const source = opts.file === '-' ? 'standard input' : String(opts.file);
-    const text = opts.file === '-' ? await f.io.readStdin() : await readFile(opts.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`Cannot read ${opts.file}: ${error.code ?? error.message}`);
-    });
+    const text =
+      opts.file === '-'
+        ? await f.io.readStdin()
+        : await readFile(opts.file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+            throw new UsageError(`Cannot read ${opts.file}: ${error.code ?? error.message}`);
+          });
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -49,7 +57,10 @@ export const bulk = defineVerb({
     const failOnErrors = opts.failOnErrors === undefined ? undefined : positiveInt(opts.failOnErrors, '--fail-on-errors');
     const request = bulkRequest(parsed, source, failOnErrors);
     const client = await scimClient(f, opts);
-    const response = await client.request<{ Operations?: BulkResult[] } | undefined>('POST', '/api/scim/v2/Bulk', { body: request, headers: SCIM_JSON });
+    const response = await client.request<{ Operations?: BulkResult[] } | undefined>('POST', '/api/scim/v2/Bulk', {
+      body: request,
+      headers: SCIM_JSON,
+    });
     const results = response.data?.Operations ?? [];
     const failed = results.filter((r) => Number(r.status) >= 400).length;
     if (f.output.json) f.output.raw(response);
@@ -65,8 +76,16 @@ export const bulk = defineVerb({
         result: Number(r.status) >= 400 ? [r.response?.scimType, r.response?.detail].filter(Boolean).join(': ') : r.location,
       }));
       const columns: Column[] = [
-        ...(aligned ? ([['#', 'index'], ['Method', 'method'], ['Path', 'path']] as Column[]) : ([['Method', 'method']] as Column[])),
-        ['Bulk ID', 'bulkId'], ['Status', 'status'], ['Location or error', 'result'],
+        ...(aligned
+          ? ([
+              ['#', 'index'],
+              ['Method', 'method'],
+              ['Path', 'path'],
+            ] as Column[])
+          : ([['Method', 'method']] as Column[])),
+        ['Bulk ID', 'bulkId'],
+        ['Status', 'status'],
+        ['Location or error', 'result'],
       ];
       f.output.data(formatTable(columns, rows));
     }

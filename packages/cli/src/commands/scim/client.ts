@@ -6,7 +6,10 @@ import type { HttpClient, Response } from '../../core/http.js';
 import { itemsOf, type Column } from '../../core/output.js';
 import { DATA_OPTION, type DataOpts } from '../../core/rest.js';
 
-export const SCIM_TOKEN_OPTION = { flags: '--scim-token <token>', description: 'SCIM token (default: PLINTH_SCIM_TOKEN)' } as const satisfies OptionSpec;
+export const SCIM_TOKEN_OPTION = {
+  flags: '--scim-token <token>',
+  description: 'SCIM token (default: PLINTH_SCIM_TOKEN)',
+} as const satisfies OptionSpec;
 /** What every SCIM verb reads besides its own options. */
 export type ScimTokenOpts = OptionsOf<readonly [typeof SCIM_TOKEN_OPTION]>;
 export const SCIM_JSON = { 'content-type': 'application/scim+json', accept: 'application/scim+json, application/json' };
@@ -19,7 +22,10 @@ export async function scimClient(f: Factory, opts: ScimTokenOpts): Promise<HttpC
   const target = await f.target();
   const token = opts.scimToken ?? f.io.env.PLINTH_SCIM_TOKEN ?? (target.credential?.startsWith('scim_') ? target.credential : undefined);
   if (!token) {
-    throw new UsageError('SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN', 'Create one with `plinth scim tokens create --name <name>`.');
+    throw new UsageError(
+      'SCIM commands need a SCIM token: pass --scim-token or set PLINTH_SCIM_TOKEN',
+      'Create one with `plinth scim tokens create --name <name>`.',
+    );
   }
   // A refused SCIM token is about --scim-token / PLINTH_SCIM_TOKEN, not about `plinth login`.
   const source = opts.scimToken ? '--scim-token' : f.io.env.PLINTH_SCIM_TOKEN ? 'PLINTH_SCIM_TOKEN' : `context ${target.contextName}`;
@@ -72,7 +78,14 @@ export function printScimList(f: Factory, response: Response, columns: Column[])
  * A `.search` (RFC 7644 §3.4.3): the list parameters in a SearchRequest body, from the flags on
  * top of `-d`; attribute lists go as arrays, and `schemas` defaults to the SearchRequest URN.
  */
-export function searchVerb(spec: { name?: string; summary: string; path: string; columns: Column[]; description?: string; examples?: string[] }): Verb {
+export function searchVerb(spec: {
+  name?: string;
+  summary: string;
+  path: string;
+  columns: Column[];
+  description?: string;
+  examples?: string[];
+}): Verb {
   return builtVerb<OptionsOf<typeof SCIM_LIST_OPTIONS> & DataOpts & ScimTokenOpts>({
     name: spec.name ?? 'search',
     summary: spec.summary,
@@ -81,7 +94,11 @@ export function searchVerb(spec: { name?: string; summary: string; path: string;
     options: [...SCIM_LIST_OPTIONS, DATA_OPTION, SCIM_TOKEN_OPTION],
     async run(f, _args, opts) {
       const { attributes, excludedAttributes, ...rest } = scimListParams(opts);
-      const list = (value: string | undefined) => value?.split(',').map((a) => a.trim()).filter(Boolean);
+      const list = (value: string | undefined) =>
+        value
+          ?.split(',')
+          .map((a) => a.trim())
+          .filter(Boolean);
       const body = await bodyOf(f.io, opts.data, { ...rest, attributes: list(attributes), excludedAttributes: list(excludedAttributes) });
       if (!body.schemas) body.schemas = [SCIM_URN.searchRequest];
       const client = await scimClient(f, opts);

@@ -5,27 +5,29 @@ import { printScimList, SCIM_JSON, SCIM_TOKEN_OPTION, scimClient } from './clien
 /** Discovery (RFC 7644 §4): what the service provider supports, its resource types and schemas. Each needs a SCIM token. */
 const BASE = '/api/scim/v2';
 
-const get = (spec: { name: string; summary: string; path: (id: string) => string; args?: string[]; fields?: Column[] }): Verb => defineVerb({
-  name: spec.name,
-  summary: spec.summary,
-  args: spec.args,
-  options: [SCIM_TOKEN_OPTION],
-  async run(f, [id], opts) {
-    const client = await scimClient(f, opts);
-    f.output.object(await client.request('GET', spec.path(id ?? ''), { headers: SCIM_JSON }), spec.fields);
-  },
-});
+const get = (spec: { name: string; summary: string; path: (id: string) => string; args?: string[]; fields?: Column[] }): Verb =>
+  defineVerb({
+    name: spec.name,
+    summary: spec.summary,
+    args: spec.args,
+    options: [SCIM_TOKEN_OPTION],
+    async run(f, [id], opts) {
+      const client = await scimClient(f, opts);
+      f.output.object(await client.request('GET', spec.path(id ?? ''), { headers: SCIM_JSON }), spec.fields);
+    },
+  });
 
-const list = (spec: { summary: string; path: string; columns: Column[] }): Verb => defineVerb({
-  name: 'list',
-  aliases: ['ls'],
-  summary: spec.summary,
-  options: [SCIM_TOKEN_OPTION],
-  async run(f, _args, opts) {
-    const client = await scimClient(f, opts);
-    printScimList(f, await client.request('GET', spec.path, { headers: SCIM_JSON }), spec.columns);
-  },
-});
+const list = (spec: { summary: string; path: string; columns: Column[] }): Verb =>
+  defineVerb({
+    name: 'list',
+    aliases: ['ls'],
+    summary: spec.summary,
+    options: [SCIM_TOKEN_OPTION],
+    async run(f, _args, opts) {
+      const client = await scimClient(f, opts);
+      printScimList(f, await client.request('GET', spec.path, { headers: SCIM_JSON }), spec.columns);
+    },
+  });
 
 export const serviceProviderConfig = get({
   name: 'service-provider-config',
@@ -47,11 +49,29 @@ export const resourceTypes: Group = {
   name: 'resource-types',
   summary: 'SCIM resource types (ResourceTypes)',
   verbs: [
-    list({ summary: 'List the SCIM resource types', path: `${BASE}/ResourceTypes`, columns: [['ID', 'id'], ['Name', 'name'], ['Endpoint', 'endpoint'], ['Schema', 'schema']] }),
+    list({
+      summary: 'List the SCIM resource types',
+      path: `${BASE}/ResourceTypes`,
+      columns: [
+        ['ID', 'id'],
+        ['Name', 'name'],
+        ['Endpoint', 'endpoint'],
+        ['Schema', 'schema'],
+      ],
+    }),
     get({
-      name: 'get', summary: 'Show one SCIM resource type (User or Group)', args: ['<id>'],
+      name: 'get',
+      summary: 'Show one SCIM resource type (User or Group)',
+      args: ['<id>'],
       path: (id) => `${BASE}/ResourceTypes/${encodeURIComponent(id)}`,
-      fields: [['id', 'id'], ['name', 'name'], ['endpoint', 'endpoint'], ['description', 'description'], ['schema', 'schema'], ['schemaExtensions', (t) => (t.schemaExtensions ?? []).map((e: { schema: string }) => e.schema)]],
+      fields: [
+        ['id', 'id'],
+        ['name', 'name'],
+        ['endpoint', 'endpoint'],
+        ['description', 'description'],
+        ['schema', 'schema'],
+        ['schemaExtensions', (t) => (t.schemaExtensions ?? []).map((e: { schema: string }) => e.schema)],
+      ],
     }),
   ],
 };
@@ -72,15 +92,29 @@ const flatten = (attributes: Attribute[] = [], prefix = ''): Array<Attribute & {
   attributes.flatMap((a) => [{ ...a, path: `${prefix}${a.name}` }, ...flatten(a.subAttributes, `${prefix}${a.name}.`)]);
 
 const ATTRIBUTE_COLUMNS: Column[] = [
-  ['Attribute', 'path'], ['Type', 'type'], ['Multi', 'multiValued'], ['Required', 'required'],
-  ['Mutability', 'mutability'], ['Returned', 'returned'], ['Uniqueness', 'uniqueness'],
+  ['Attribute', 'path'],
+  ['Type', 'type'],
+  ['Multi', 'multiValued'],
+  ['Required', 'required'],
+  ['Mutability', 'mutability'],
+  ['Returned', 'returned'],
+  ['Uniqueness', 'uniqueness'],
 ];
 
 export const schemas: Group = {
   name: 'schemas',
   summary: 'SCIM schemas and their attributes (Schemas)',
   verbs: [
-    list({ summary: 'List the SCIM schemas', path: `${BASE}/Schemas`, columns: [['ID', 'id'], ['Name', 'name'], ['Attributes', (s) => (s.attributes ?? []).length], ['Description', 'description']] }),
+    list({
+      summary: 'List the SCIM schemas',
+      path: `${BASE}/Schemas`,
+      columns: [
+        ['ID', 'id'],
+        ['Name', 'name'],
+        ['Attributes', (s) => (s.attributes ?? []).length],
+        ['Description', 'description'],
+      ],
+    }),
     defineVerb({
       name: 'get',
       summary: "Show a SCIM schema's attributes (sub-attributes as parent.child)",
@@ -89,7 +123,11 @@ export const schemas: Group = {
       examples: ['plinth scim schemas get urn:ietf:params:scim:schemas:core:2.0:User'],
       async run(f, [id], opts) {
         const client = await scimClient(f, opts);
-        const response = await client.request<{ id: string; name?: string; attributes?: Attribute[] }>('GET', `${BASE}/Schemas/${encodeURIComponent(id ?? '')}`, { headers: SCIM_JSON });
+        const response = await client.request<{ id: string; name?: string; attributes?: Attribute[] }>(
+          'GET',
+          `${BASE}/Schemas/${encodeURIComponent(id ?? '')}`,
+          { headers: SCIM_JSON },
+        );
         if (f.output.json) return f.output.raw(response);
         f.output.data(`${response.data.id}  ${response.data.name ?? ''}`.trimEnd());
         f.output.data(formatTable(ATTRIBUTE_COLUMNS, flatten(response.data.attributes)));

@@ -2,7 +2,17 @@ import { bodyOf } from '../../core/body.js';
 import { builtVerb, type Group, type OptionsOf, type OptionSpec, type Verb } from '../../core/define.js';
 import type { Column } from '../../core/output.js';
 import { DATA_OPTION, type DataOpts } from '../../core/rest.js';
-import { printScimList, SCIM_JSON, SCIM_URN, SCIM_LIST_OPTIONS, scimClient, scimListParams, SCIM_TOKEN_OPTION, searchVerb, type ScimTokenOpts } from './client.js';
+import {
+  printScimList,
+  SCIM_JSON,
+  SCIM_URN,
+  SCIM_LIST_OPTIONS,
+  scimClient,
+  scimListParams,
+  SCIM_TOKEN_OPTION,
+  searchVerb,
+  type ScimTokenOpts,
+} from './client.js';
 
 interface ResourceSpec<CreateOptions extends readonly OptionSpec[]> {
   group: string;
@@ -19,7 +29,14 @@ export function scimResource<const CreateOptions extends readonly OptionSpec[]>(
   const path = (scimId: string | undefined) => `${base}/${encodeURIComponent(scimId ?? '')}`;
   // Every verb also takes --scim-token, so each run may read it.
   const verb = <Opts>(v: Verb<Opts & ScimTokenOpts>): Verb => builtVerb({ ...v, options: [...(v.options ?? []), SCIM_TOKEN_OPTION] });
-  const send = <const Extra extends readonly OptionSpec[]>(name: string, summary: string, method: string, hasId: boolean, extra?: Extra, fields?: (opts: OptionsOf<Extra>) => Record<string, unknown>) =>
+  const send = <const Extra extends readonly OptionSpec[]>(
+    name: string,
+    summary: string,
+    method: string,
+    hasId: boolean,
+    extra?: Extra,
+    fields?: (opts: OptionsOf<Extra>) => Record<string, unknown>,
+  ) =>
     verb<OptionsOf<Extra> & DataOpts>({
       name,
       summary,
@@ -61,7 +78,14 @@ export function scimResource<const CreateOptions extends readonly OptionSpec[]>(
           f.output.object(await client.request('GET', path(scimId), { headers: SCIM_JSON }), spec.columns);
         },
       }),
-      send('create', `Create a SCIM ${spec.resource.slice(0, -1).toLowerCase()} (flags or -d)`, 'POST', false, spec.createOptions, spec.createFields),
+      send(
+        'create',
+        `Create a SCIM ${spec.resource.slice(0, -1).toLowerCase()} (flags or -d)`,
+        'POST',
+        false,
+        spec.createOptions,
+        spec.createFields,
+      ),
       send('replace', 'Replace the whole resource (PUT, -d)', 'PUT', true),
       send('patch', 'Apply a SCIM PatchOp (-d)', 'PATCH', true),
       verb({

@@ -10,7 +10,13 @@ export const tokens: Group = {
     listVerb({
       summary: 'List SCIM tokens (listScimTokens)',
       path: () => '/api/v1/scim-tokens',
-      columns: [['ID', 'id'], ['Name', 'name'], ['Prefix', 'prefix'], ['Last used', 'lastUsedAt'], ['Revoked', 'revokedAt']],
+      columns: [
+        ['ID', 'id'],
+        ['Name', 'name'],
+        ['Prefix', 'prefix'],
+        ['Last used', 'lastUsedAt'],
+        ['Revoked', 'revokedAt'],
+      ],
     }),
     defineVerb({
       name: 'create',
@@ -20,12 +26,19 @@ export const tokens: Group = {
       async run(f, _args, opts) {
         const body = await bodyOf(f.io, opts.data, { name: opts.name });
         requireFields(body, [['name', '--name']]);
-        const response = await (await f.client()).request<{ id: number; name: string; token: string }>('POST', '/api/v1/scim-tokens', { body });
+        const response = await (
+          await f.client()
+        ).request<{ id: number; name: string; token: string }>('POST', '/api/v1/scim-tokens', { body });
         if (f.output.json) return f.output.raw(response);
         f.output.data(response.data.token);
         f.output.status(`SCIM token ${response.data.id} "${response.data.name}". Store it now: it is not shown again.`);
       },
     }),
-    deleteVerb({ name: 'revoke', summary: 'Revoke a SCIM token (revokeScimToken)', path: ([t]) => `/api/v1/scim-tokens/${id(t)}`, what: ([t]) => `SCIM token ${t}` }),
+    deleteVerb({
+      name: 'revoke',
+      summary: 'Revoke a SCIM token (revokeScimToken)',
+      path: ([t]) => `/api/v1/scim-tokens/${id(t)}`,
+      what: ([t]) => `SCIM token ${t}`,
+    }),
   ],
 };

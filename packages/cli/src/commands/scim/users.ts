@@ -5,7 +5,13 @@ export const users = scimResource({
   group: 'users',
   resource: 'Users',
   schema: 'urn:ietf:params:scim:schemas:core:2.0:User',
-  columns: [['ID', 'id'], ['User name', 'userName'], ['Name', (u) => [u.name?.givenName, u.name?.familyName].filter(Boolean).join(' ')], ['Active', 'active'], ['External ID', 'externalId']],
+  columns: [
+    ['ID', 'id'],
+    ['User name', 'userName'],
+    ['Name', (u) => [u.name?.givenName, u.name?.familyName].filter(Boolean).join(' ')],
+    ['Active', 'active'],
+    ['External ID', 'externalId'],
+  ],
   createOptions: [
     { flags: '--user-name <name>', description: 'userName, usually the e-mail' },
     { flags: '--email <email>', description: 'Primary e-mail (default: the user name)' },

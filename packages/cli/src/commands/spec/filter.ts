@@ -65,7 +65,8 @@ export function filterDocument(doc: Doc, pattern: string): Doc {
     const kept: PathItem = {};
     for (const method of METHODS) {
       const op = item[method];
-      if (!op || !matches({ method: method.toUpperCase(), path, summary: op.summary ?? '', operationId: op.operationId ?? '' }, pattern)) continue;
+      if (!op || !matches({ method: method.toUpperCase(), path, summary: op.summary ?? '', operationId: op.operationId ?? '' }, pattern))
+        continue;
       kept[method] = op;
       for (const tag of op.tags ?? []) tags.add(tag);
     }

@@ -13,12 +13,19 @@ describeCli('plinth spec, api and completion', (ctx, home) => {
   it('4.8 spec: lists METHOD, PATH, SUMMARY filtered case-insensitively on method, path, summary and operation id', async () => {
     const byId = await plinth(['spec', 'GETOAUTHINTEGRATION'], { env: env() });
     expect(byId.stdout).toBe(
-      ['METHOD  PATH                             SUMMARY', 'GET     /api/v1/oauth-integrations/{id}  Get an OAuth integration', ''].join('\n'),
+      ['METHOD  PATH                             SUMMARY', 'GET     /api/v1/oauth-integrations/{id}  Get an OAuth integration', ''].join(
+        '\n',
+      ),
     );
     const byPath = await plinth(['spec', 'oauth-integrations'], { env: env() });
     expect(byPath.stdout.trim().split('\n')).toHaveLength(6);
     const byMethod = await plinth(['spec', 'delete'], { env: env() });
-    expect(byMethod.stdout.split('\n').slice(1, -1).every((line) => line.startsWith('DELETE') || /delete/i.test(line))).toBe(true);
+    expect(
+      byMethod.stdout
+        .split('\n')
+        .slice(1, -1)
+        .every((line) => line.startsWith('DELETE') || /delete/i.test(line)),
+    ).toBe(true);
     const none = await plinth(['spec', 'no-such-thing'], { env: env() });
     expect(none).toMatchObject({ code: 0, stdout: '', stderr: 'No results\n' });
   });
@@ -33,7 +40,9 @@ describeCli('plinth spec, api and completion', (ctx, home) => {
     expect(Object.keys(doc.paths).every((p) => p.includes('embed'))).toBe(true);
     expect(doc.paths['/api/v1/embed/generate-session'].post.operationId).toBe('generateSession');
     expect(doc.paths['/api/v1/deployments']).toBeUndefined();
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['GenerateSessionInput', 'EmbedUserProfile', 'Error', 'PageInfo']));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['GenerateSessionInput', 'EmbedUserProfile', 'Error', 'PageInfo']),
+    );
     expect(doc.components.schemas.OAuthIntegration).toBeUndefined();
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
@@ -67,7 +76,12 @@ describeCli('plinth spec, api and completion', (ctx, home) => {
     expect(missing.stderr).toMatch(/^error: .*not found \(HTTP 404\)/);
 
     const badMethod = await plinth(['api', 'FETCH', '/x'], { env: env() });
-    expect(badMethod).toMatchObject({ code: 2, stderr: expect.stringContaining('error: Unknown method "FETCH"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS\n\nUsage: plinth ') });
+    expect(badMethod).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'error: Unknown method "FETCH"; use one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS\n\nUsage: plinth ',
+      ),
+    });
   });
 
   it('completion scripts are generated for bash, zsh and fish', async () => {
@@ -79,18 +93,29 @@ describeCli('plinth spec, api and completion', (ctx, home) => {
     const dir = await mkdtemp(join(tmpdir(), 'plinth-completion-'));
     await writeFile(join(dir, 'plinth.bash'), bash.stdout);
     execFileSync('bash', ['-n', join(dir, 'plinth.bash')]);
-    const words = execFileSync('bash', ['-c', `source ${join(dir, 'plinth.bash')}; COMP_WORDS=(plinth emb); COMP_CWORD=1; _plinth; echo "\${COMPREPLY[@]}"`]).toString();
+    const words = execFileSync('bash', [
+      '-c',
+      `source ${join(dir, 'plinth.bash')}; COMP_WORDS=(plinth emb); COMP_CWORD=1; _plinth; echo "\${COMPREPLY[@]}"`,
+    ]).toString();
     expect(words.trim()).toBe('embed');
-    const verbs = execFileSync('bash', ['-c', `source ${join(dir, 'plinth.bash')}; COMP_WORDS=(plinth --context x users s); COMP_CWORD=4; _plinth; echo "\${COMPREPLY[@]}"`]).toString();
+    const verbs = execFileSync('bash', [
+      '-c',
+      `source ${join(dir, 'plinth.bash')}; COMP_WORDS=(plinth --context x users s); COMP_CWORD=4; _plinth; echo "\${COMPREPLY[@]}"`,
+    ]).toString();
     expect(verbs.trim()).toBe('set-password');
 
     const zsh = await plinth(['completion', 'zsh']);
     expect(zsh.stdout).toMatch(/^#compdef plinth\n/);
     expect(zsh.stdout).toContain('bashcompinit');
     const fish = await plinth(['completion', 'fish']);
-    expect(fish.stdout).toContain(`complete -c plinth -f -n 'test "(__plinth_path)" = ""' -a 'deployments' -d 'Deployments: list, get, create'`);
+    expect(fish.stdout).toContain(
+      `complete -c plinth -f -n 'test "(__plinth_path)" = ""' -a 'deployments' -d 'Deployments: list, get, create'`,
+    );
     expect(fish.stdout).toContain(`complete -c plinth -f -n 'test "(__plinth_path)" = "embed"' -a 'generate-session'`);
     const unknown = await plinth(['completion', 'tcsh']);
-    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('error: Unknown shell "tcsh"; use bash, zsh or fish\n\nUsage: plinth ') });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('error: Unknown shell "tcsh"; use bash, zsh or fish\n\nUsage: plinth '),
+    });
   });
 });

@@ -19,6 +19,15 @@ export const verb = defineVerb({
     }
     const rows = operations(response.data).filter((row) => !pattern || matches(row, pattern));
     if (rows.length === 0) return f.output.notice('No results');
-    f.output.data(formatTable([['Method', 'method'], ['Path', 'path'], ['Summary', 'summary']], rows));
+    f.output.data(
+      formatTable(
+        [
+          ['Method', 'method'],
+          ['Path', 'path'],
+          ['Summary', 'summary'],
+        ],
+        rows,
+      ),
+    );
   },
 });

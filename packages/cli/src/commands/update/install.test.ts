@@ -33,7 +33,9 @@ describe('installer and update against a locally packed release', () => {
 
   it('4.8 rule 3: install.sh honours PLINTH_VERSION and PLINTH_INSTALL_DIR; update installs the latest', () => {
     const dir = join(work, 'opt');
-    const out = execFileSync('sh', [join(cli, 'install.sh')], { env: env({ PLINTH_VERSION: '0.1.0', PLINTH_INSTALL_DIR: dir }) }).toString();
+    const out = execFileSync('sh', [join(cli, 'install.sh')], {
+      env: env({ PLINTH_VERSION: '0.1.0', PLINTH_INSTALL_DIR: dir }),
+    }).toString();
     expect(out).toContain(`Installed plinth 0.1.0 to ${dir}/bin/plinth`);
     const plinth = join(dir, 'bin', 'plinth');
     expect(execFileSync(plinth, ['--version'], { env: env({}) }).toString()).toBe('plinth 0.1.0\n');
@@ -54,7 +56,10 @@ describe('installer and update against a locally packed release', () => {
   it('install.sh fails clearly for a release that does not exist', () => {
     let message = '';
     try {
-      execFileSync('sh', [join(cli, 'install.sh')], { env: env({ PLINTH_VERSION: '7.7.7', PLINTH_INSTALL_DIR: join(work, 'none') }), stdio: 'pipe' });
+      execFileSync('sh', [join(cli, 'install.sh')], {
+        env: env({ PLINTH_VERSION: '7.7.7', PLINTH_INSTALL_DIR: join(work, 'none') }),
+        stdio: 'pipe',
+      });
     } catch (error) {
       message = String((error as { stderr: Buffer }).stderr);
     }

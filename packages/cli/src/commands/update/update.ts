@@ -13,7 +13,11 @@ export const verb = defineVerb({
   async run(f, _args, opts) {
     const source = await releaseSource(f.io.env);
     if (!source) {
-      if (!opts.check) throw new CliError('No release location is configured', 'Set PLINTH_RELEASE_URL to your release location (a release index or the directory holding index.json).');
+      if (!opts.check)
+        throw new CliError(
+          'No release location is configured',
+          'Set PLINTH_RELEASE_URL to your release location (a release index or the directory holding index.json).',
+        );
       if (f.output.json) return f.output.data(JSON.stringify({ current: f.version, updateCheck: 'off' }));
       return f.output.data(NO_RELEASE_SOURCE);
     }
@@ -21,7 +25,10 @@ export const verb = defineVerb({
     try {
       index = await fetchIndex(source);
     } catch (error) {
-      throw new CliError(`Cannot read the release index at ${source}: ${(error as Error).message}`, 'Set PLINTH_RELEASE_URL to your release location.');
+      throw new CliError(
+        `Cannot read the release index at ${source}: ${(error as Error).message}`,
+        'Set PLINTH_RELEASE_URL to your release location.',
+      );
     }
     const current = f.version;
     const newer = compareVersions(index.latest, current) > 0;
@@ -32,7 +39,10 @@ export const verb = defineVerb({
     const root = installRootOf(f.io.env);
     const url = tarballUrl(source, index, index.latest);
     if (!root) {
-      throw new CliError('This plinth was not installed by install.sh, so it cannot replace itself', `Install the release with: npm install -g ${url}`);
+      throw new CliError(
+        'This plinth was not installed by install.sh, so it cannot replace itself',
+        `Install the release with: npm install -g ${url}`,
+      );
     }
     f.output.status(`Downloading plinth ${index.latest}…`);
     const link = await installRelease(root, index.latest, await fetchBytes(url, 120_000), index.releases[index.latest]?.sha256);

@@ -25,7 +25,8 @@ async function inviteTarget(f: Factory, tokenOrUrl: string): Promise<{ target: T
   }
   if (!tokenOrUrl.trim()) throw new UsageError('Give the invite link or its token');
   const target = await f.target().catch((error: unknown) => {
-    if (error instanceof AuthError) throw new UsageError('No server configured for a bare token: give the whole invite link, or set PLINTH_API_URL');
+    if (error instanceof AuthError)
+      throw new UsageError('No server configured for a bare token: give the whole invite link, or set PLINTH_API_URL');
     throw error;
   });
   return { target, token: tokenOrUrl.trim() };
@@ -41,7 +42,8 @@ async function newPassword(f: Factory, fromStdin: boolean): Promise<string> {
   if (!f.io.stdinIsTTY) throw new UsageError('Standard input is not a terminal: pipe the password in with --password-stdin');
   const password = await f.io.promptSecret('New password: ');
   if (!password) throw new UsageError('The password is empty');
-  if ((await f.io.promptSecret('Repeat the password: ')) !== password) throw new UsageError('The passwords do not match; nothing was changed');
+  if ((await f.io.promptSecret('Repeat the password: ')) !== password)
+    throw new UsageError('The passwords do not match; nothing was changed');
   return password;
 }
 

@@ -1,3 +1,9 @@
 import type { Column } from '../../core/output.js';
 
-export const userColumns: Column[] = [['ID', 'id'], ['Email', 'email'], ['Name', 'displayName'], ['Role', 'role'], ['Active', 'active']];
+export const userColumns: Column[] = [
+  ['ID', 'id'],
+  ['Email', 'email'],
+  ['Name', 'displayName'],
+  ['Role', 'role'],
+  ['Active', 'active'],
+];

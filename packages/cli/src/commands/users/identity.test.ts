@@ -13,15 +13,22 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
   it('users: create, list, update, set-password, invite, me and delete', async () => {
     const user = await json(['users', 'create', '--email', 'ada@clitest.example.com', '--display-name', 'Ada', '--role', 'member']);
     const list = await plinth(['users', 'list', '--email', 'ada@clitest.example.com'], { env: env() });
-    expect(list.stdout).toBe(`ID  EMAIL                    NAME  ROLE    ACTIVE\n${String(user.id).padEnd(2)}  ada@clitest.example.com  Ada   member  true\n`);
+    expect(list.stdout).toBe(
+      `ID  EMAIL                    NAME  ROLE    ACTIVE\n${String(user.id).padEnd(2)}  ada@clitest.example.com  Ada   member  true\n`,
+    );
     expect((await json(['users', 'update', String(user.id), '--active', 'false'])).active).toBe(false);
     await json(['users', 'update', String(user.id), '--active', 'true']);
     const badBool = await plinth(['users', 'update', String(user.id), '--active', 'maybe'], { env: env() });
-    expect(badBool).toMatchObject({ code: 2, stderr: expect.stringContaining('error: --active expects true or false, got "maybe"\n\nUsage: plinth ') });
+    expect(badBool).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('error: --active expects true or false, got "maybe"\n\nUsage: plinth '),
+    });
 
     const pw = await plinth(['users', 'set-password', String(user.id), '--password-stdin'], { env: env(), stdin: 'a long password 1\n' });
     expect(pw).toMatchObject({ code: 0, stderr: `Password set for user ${user.id}.\n` });
-    await expect(ctx().server.services.login.signIn.authenticate(ctx().accountId, 'ada@clitest.example.com', 'a long password 1')).resolves.toBeTruthy();
+    await expect(
+      ctx().server.services.login.signIn.authenticate(ctx().accountId, 'ada@clitest.example.com', 'a long password 1'),
+    ).resolves.toBeTruthy();
     const short = await plinth(['users', 'set-password', String(user.id), '--password', 'short'], { env: env() });
     expect(short.code).toBe(1);
 
@@ -53,12 +60,17 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
       await check?.();
     }
     expect((await json(['users', 'get', String(user.id)])).displayName).toBe('Grace H');
-    await expect(ctx().server.services.login.signIn.authenticate(ctx().accountId, 'grace@clitest.example.com', 'a long password 2')).resolves.toBeTruthy();
+    await expect(
+      ctx().server.services.login.signIn.authenticate(ctx().accountId, 'grace@clitest.example.com', 'a long password 2'),
+    ).resolves.toBeTruthy();
     expect((await json(['attributes', 'values', String(user.id)])).find((v: { name: string }) => v.name === 'team').value).toBe('core');
     expect((await json(['groups', 'members', String(group.id)])).items.map((u: { id: number }) => u.id)).toEqual([ctx().member.id]);
 
     const unknown = await plinth(['users', 'invite', 'nobody@clitest.example.com'], { env: env() });
-    expect(unknown).toMatchObject({ code: 1, stderr: 'error: No user with the e-mail address nobody@clitest.example.com\nhint: List the users with `plinth users list`.\n' });
+    expect(unknown).toMatchObject({
+      code: 1,
+      stderr: 'error: No user with the e-mail address nobody@clitest.example.com\nhint: List the users with `plinth users list`.\n',
+    });
     for (const bad of ['0', 'grace', '1.5', 'a b@c']) {
       const result = await plinth(['users', 'delete', bad], { env: env() });
       expect(result.code, bad).toBe(2);
@@ -90,7 +102,12 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
     expect(set.stdout).toMatch(/^NAME +VALUE\n/);
     expect(set.stdout).toMatch(/\nregion +apac\n/);
     const values = await json(['attributes', 'values', String(ctx().member.id)]);
-    expect(values).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'region', value: 'apac' }), expect.objectContaining({ name: 'level', value: 3 })]));
+    expect(values).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'region', value: 'apac' }),
+        expect.objectContaining({ name: 'level', value: 3 }),
+      ]),
+    );
     expect((await json(['attributes', 'update', String(attr.id), '--display-name', 'Region'])).displayName).toBe('Region');
     const list = await plinth(['attributes', 'list'], { env: env() });
     expect(list.stdout.split('\n')[0]).toBe('ID  NAME    TYPE    DISPLAY NAME  DEFAULT');
@@ -106,18 +123,41 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
   });
 
   it('integrations and api-keys', async () => {
-    const created = await json(['integrations', 'create', '--name', 'Snow', '--type', 'snowflake', '--auth-url', 'https://a.example.com/auth',
-      '--token-url', 'https://a.example.com/token', '--client-id', 'cid', '--client-secret', 's3cret', '--redirect-uri', 'https://p.example.com/cb']);
+    const created = await json([
+      'integrations',
+      'create',
+      '--name',
+      'Snow',
+      '--type',
+      'snowflake',
+      '--auth-url',
+      'https://a.example.com/auth',
+      '--token-url',
+      'https://a.example.com/token',
+      '--client-id',
+      'cid',
+      '--client-secret',
+      's3cret',
+      '--redirect-uri',
+      'https://p.example.com/cb',
+    ]);
     expect(created).toMatchObject({ name: 'Snow', hasClientSecret: true });
     const list = await plinth(['integrations', 'list'], { env: env() });
-    expect(list.stdout).toBe(`ID  NAME  TYPE       CLIENT ID  REDIRECT URI\n${String(created.id).padEnd(2)}  Snow  snowflake  cid        https://p.example.com/cb\n`);
+    expect(list.stdout).toBe(
+      `ID  NAME  TYPE       CLIENT ID  REDIRECT URI\n${String(created.id).padEnd(2)}  Snow  snowflake  cid        https://p.example.com/cb\n`,
+    );
     expect((await json(['integrations', 'update', String(created.id), '--name', 'Snowflake'])).name).toBe('Snowflake');
     expect((await plinth(['integrations', 'delete', String(created.id)], { env: env() })).code).toBe(0);
 
     const key = await json(['api-keys', 'create', '--name', 'ci', '--role', 'member']);
     expect(key.key).toMatch(/^sk-/);
     const keys = await plinth(['api-keys', 'list'], { env: env() });
-    expect(keys.stdout.split('\n')[0]).toBe('ID  NAME        ROLE    PREFIX    DEPLOYMENTS  LAST USED                 REVOKED'.replace(/ +LAST USED +/, keys.stdout.split('\n')[0]!.match(/ +LAST USED +/)![0]));
+    expect(keys.stdout.split('\n')[0]).toBe(
+      'ID  NAME        ROLE    PREFIX    DEPLOYMENTS  LAST USED                 REVOKED'.replace(
+        / +LAST USED +/,
+        keys.stdout.split('\n')[0]!.match(/ +LAST USED +/)![0],
+      ),
+    );
     expect(keys.stdout).toContain('ci ');
     expect((await plinth(['api-keys', 'revoke', String(key.id)], { env: env() })).code).toBe(0);
     const revoked = await plinth(['deployments', 'list'], { env: { ...env(), PLINTH_API_KEY: key.key } });

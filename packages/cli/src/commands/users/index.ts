@@ -9,4 +9,8 @@ import { me } from './me.js';
 import { setPassword } from './set-password.js';
 import { update } from './update.js';
 
-export const group: Group = { name: 'users', summary: 'Internal users', verbs: [list, get, me, create, update, remove, setPassword, invite, acceptInvite] };
+export const group: Group = {
+  name: 'users',
+  summary: 'Internal users',
+  verbs: [list, get, me, create, update, remove, setPassword, invite, acceptInvite],
+};

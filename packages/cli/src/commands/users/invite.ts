@@ -8,7 +8,10 @@ export const invite = defineVerb({
   examples: ['plinth users invite ada@example.com'],
   async run(f, [user]) {
     const client = await f.client();
-    const response = await client.request<{ url: string; email: string; expiresAt: string }>('POST', `/api/v1/users/${await userIdOf(client, user)}/invites`);
+    const response = await client.request<{ url: string; email: string; expiresAt: string }>(
+      'POST',
+      `/api/v1/users/${await userIdOf(client, user)}/invites`,
+    );
     if (f.output.json) return f.output.raw(response);
     f.output.data(response.data.url);
     f.output.status(`Send this link to ${response.data.email}; it works once, until ${response.data.expiresAt}.`);

@@ -1,3 +1,8 @@
 import { getVerb } from '../../core/rest.js';
 
-export const me = getVerb({ name: 'me', args: [], summary: 'Show the user the credential acts for (getMe)', path: () => '/api/v1/users/me' });
+export const me = getVerb({
+  name: 'me',
+  args: [],
+  summary: 'Show the user the credential acts for (getMe)',
+  path: () => '/api/v1/users/me',
+});

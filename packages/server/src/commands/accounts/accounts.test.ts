@@ -17,7 +17,11 @@ const newName = () => `ops-${randomBytes(4).toString('hex')}`;
 /** Issue 10, accounts: operators create, list, disable and enable accounts from the server binary. */
 describeOnStores('plinth-server accounts', (server) => {
   const me = (name: string, key: string) =>
-    server().app.inject({ method: 'GET', url: '/api/v1/users/me', headers: { host: `${name}.${TEST_BASE_DOMAIN}`, authorization: `Api-Key ${key}` } });
+    server().app.inject({
+      method: 'GET',
+      url: '/api/v1/users/me',
+      headers: { host: `${name}.${TEST_BASE_DOMAIN}`, authorization: `Api-Key ${key}` },
+    });
 
   it('create makes an account with an admin, prints its admin key once, and refuses a name taken', async () => {
     const name = newName();

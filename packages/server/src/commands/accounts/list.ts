@@ -12,5 +12,11 @@ export async function listAccounts(args: readonly string[], { config, db, out }:
   ]);
   const table = [['NAME', 'STATUS', 'CREATED', ''], ...rows];
   const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)));
-  for (const row of table) out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+  for (const row of table)
+    out(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    );
 }

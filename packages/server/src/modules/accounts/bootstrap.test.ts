@@ -38,7 +38,9 @@ describe.each(storeKinds)('bootstrap on an empty store [%s] (issue 2 point 4)', 
 
       const app = await buildApp({ config, store, services, log: false });
       const response = await app.inject({
-        method: 'POST', url: '/api/v1/api-keys', headers: { host: '127.0.0.1:4000', authorization: `Api-Key ${result.apiKey}` },
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        headers: { host: '127.0.0.1:4000', authorization: `Api-Key ${result.apiKey}` },
         payload: { name: 'second' },
       });
       expect(response.statusCode).toBe(201);
@@ -53,7 +55,11 @@ describe.each(storeKinds)('bootstrap on an empty store [%s] (issue 2 point 4)', 
       expect(result).toEqual({ created: true, baseUrl: 'http://127.0.0.1:4000', tenant: 'demo' });
       expect(existsSync(join(dataDir, 'bootstrap.json'))).toBe(false);
       const app = await buildApp({ config, store, services, log: false });
-      const response = await app.inject({ method: 'GET', url: '/api/v1/api-keys', headers: { host: '127.0.0.1:4000', authorization: `Api-Key ${key}` } });
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/v1/api-keys',
+        headers: { host: '127.0.0.1:4000', authorization: `Api-Key ${key}` },
+      });
       expect(response.statusCode).toBe(200);
       await app.close();
     });
@@ -83,7 +89,10 @@ describe.each(storeKinds)('bootstrap on an empty store [%s] (issue 2 point 4)', 
       expect(again.apiKey).toBeUndefined();
       const counts = await Promise.all(
         (['account', 'app_user', 'api_key'] as const).map((table) =>
-          store.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+          store.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow(),
         ),
       );
       expect(counts.map((c) => c.n)).toEqual([1, 1, 1]);

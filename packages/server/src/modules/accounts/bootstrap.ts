@@ -38,7 +38,11 @@ export async function bootstrap(store: Store, services: Services, config: Config
     .execute();
   if (names[0]?.name === tenant) return { created: false, baseUrl, tenant };
   if (names.length > 0) {
-    const known = names.slice(0, 5).map((n) => n.name).join(', ') + (names.length > 5 ? ', …' : '');
+    const known =
+      names
+        .slice(0, 5)
+        .map((n) => n.name)
+        .join(', ') + (names.length > 5 ? ', …' : '');
     throw new UnknownTenantError(
       `PLINTH_TENANT "${tenant}" names no account in this store (it has ${known}); ` +
         `create it with \`plinth-server accounts create ${tenant}\` or set PLINTH_TENANT to an existing account`,

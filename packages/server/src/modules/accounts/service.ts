@@ -42,13 +42,15 @@ export class AccountService {
 
   /** Disables or enables an account by name; undefined when no account has that name. */
   async setDisabled(name: string, disabled: boolean): Promise<AccountRow | undefined> {
-    return this.db
-      .updateTable('account')
-      // Disabling twice keeps the first time, so the date says since when.
-      .set({ disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null })
-      .where('name', '=', name)
-      .returningAll()
-      .executeTakeFirst();
+    return (
+      this.db
+        .updateTable('account')
+        // Disabling twice keeps the first time, so the date says since when.
+        .set({ disabled_at: disabled ? sql<Date>`coalesce(disabled_at, now())` : null })
+        .where('name', '=', name)
+        .returningAll()
+        .executeTakeFirst()
+    );
   }
 
   /**
@@ -69,18 +71,19 @@ export class AccountService {
     return account;
   }
 
-  private async lookupHost(host: string, baseDomain: string | undefined, defaultTenant: string, publicUrl: string | undefined): Promise<HostLookup> {
+  private async lookupHost(
+    host: string,
+    baseDomain: string | undefined,
+    defaultTenant: string,
+    publicUrl: string | undefined,
+  ): Promise<HostLookup> {
     const hostname = host.replace(/:\d+$/, '');
     const base = baseDomain?.replace(/:\d+$/, '');
     if (base && hostname.endsWith(`.${base}`)) {
       const subdomain = hostname.slice(0, -(base.length + 1));
       return (await this.findByName(subdomain)) ?? null;
     }
-    const custom = await this.db
-      .selectFrom('account')
-      .selectAll()
-      .where('custom_domain', '=', hostname)
-      .executeTakeFirst();
+    const custom = await this.db.selectFrom('account').selectAll().where('custom_domain', '=', hostname).executeTakeFirst();
     if (custom) return custom;
     if (base && !isOwnName(hostname, base, publicUrl)) return UNKNOWN_HOST;
     return (await this.findByName(defaultTenant)) ?? null;
@@ -104,5 +107,10 @@ export class AccountService {
 
 function isOwnName(hostname: string, base: string, publicUrl: string | undefined): boolean {
   const bare = hostname.replace(/^\[(.*)\]$/, '$1');
-  return hostname === base || hostname === 'localhost' || isIP(bare) !== 0 || (publicUrl !== undefined && new URL(publicUrl).hostname === hostname);
+  return (
+    hostname === base ||
+    hostname === 'localhost' ||
+    isIP(bare) !== 0 ||
+    (publicUrl !== undefined && new URL(publicUrl).hostname === hostname)
+  );
 }

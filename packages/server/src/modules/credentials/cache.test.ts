@@ -14,10 +14,15 @@ describeOnStores('verified-credential cache', (server) => {
     account.request({ method: 'GET', url: '/api/v1/deployments', as });
 
   it.each([
-    ['revoked', async (db: any, user: { id: number; apiKeyId: number }) =>
-      db.updateTable('api_key').set({ revoked_at: new Date() }).where('id', '=', user.apiKeyId).execute()],
-    ['deactivated', async (db: any, user: { id: number }) =>
-      db.updateTable('app_user').set({ active: false }).where('id', '=', user.id).execute()],
+    [
+      'revoked',
+      async (db: any, user: { id: number; apiKeyId: number }) =>
+        db.updateTable('api_key').set({ revoked_at: new Date() }).where('id', '=', user.apiKeyId).execute(),
+    ],
+    [
+      'deactivated',
+      async (db: any, user: { id: number }) => db.updateTable('app_user').set({ active: false }).where('id', '=', user.id).execute(),
+    ],
     ['deleted', async (db: any, user: { id: number }) => db.deleteFrom('app_user').where('id', '=', user.id).execute()],
   ])('a key in use stops at once when its user or key is %s in this process', async (_label, takeAway) => {
     const account = await server().newAccount();
@@ -56,10 +61,13 @@ describeOnStores('verified-credential cache', (server) => {
       await other.close();
     };
     await revokeBehindOurBack(sql`update app_user set active = false where id = ${user.id}`);
-    await vi.waitFor(async () => {
-      expect((await probe(account, `Api-Key ${user.apiKey}`)).status).toBe(401);
-      expect((await probe(account, `Bearer ${token}`)).status).toBe(401);
-    }, { timeout: 3_000, interval: 50 }); // under the 5 s cache lifetime: only NOTIFY can make it pass
+    await vi.waitFor(
+      async () => {
+        expect((await probe(account, `Api-Key ${user.apiKey}`)).status).toBe(401);
+        expect((await probe(account, `Bearer ${token}`)).status).toBe(401);
+      },
+      { timeout: 3_000, interval: 50 },
+    ); // under the 5 s cache lifetime: only NOTIFY can make it pass
   });
 
   it("one account's change leaves another account's credentials working", async () => {
@@ -114,7 +122,9 @@ describeOnStores('verified-credential cache', (server) => {
     expect((await probe(other, `Api-Key ${other.member.apiKey}`)).status).toBe(200);
     const lookups = storeLookups();
     try {
-      await sql`update api_key set revoked_at = now() where account_id = ${account.id} and id = ${account.member.apiKeyId}`.execute(server().store.db);
+      await sql`update api_key set revoked_at = now() where account_id = ${account.id} and id = ${account.member.apiKeyId}`.execute(
+        server().store.db,
+      );
       expect((await probe(account, `Api-Key ${account.member.apiKey}`)).status).toBe(401);
       expect((await probe(other, `Api-Key ${other.member.apiKey}`)).status).toBe(200);
       expect(lookups).toHaveBeenCalledTimes(1);

@@ -52,7 +52,10 @@ describeOnStores('credentials', (server) => {
       const mine = await createDeployment(account, 'mine');
       const theirs = await createDeployment(account, 'theirs');
       const scoped = await account.request({
-        method: 'POST', url: '/api/v1/api-keys', as: account.admin, body: { name: 'scoped', deploymentIds: [mine] },
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        as: account.admin,
+        body: { name: 'scoped', deploymentIds: [mine] },
       });
       expect(scoped.body.deploymentIds).toEqual([mine]);
       const as = `Api-Key ${scoped.body.key}`;
@@ -69,7 +72,10 @@ describeOnStores('credentials', (server) => {
       const other = await server().newAccount();
       const foreign = await createDeployment(other);
       const response = await account.request({
-        method: 'POST', url: '/api/v1/api-keys', as: account.admin, body: { name: 'x', deploymentIds: [foreign, 999999] },
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        as: account.admin,
+        body: { name: 'x', deploymentIds: [foreign, 999999] },
       });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe(`Deployments not found: ${foreign}, 999999`);

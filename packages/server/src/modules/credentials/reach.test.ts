@@ -31,7 +31,12 @@ describeOnStores('credential reach', (server) => {
       ['a deployment that does not exist', () => ({ deploymentIds: [2_000_000_000] }), /for deployments 2000000000/],
     ])('is refused with 403 for %s', async (_, body, message) => {
       const { account, a, b, scoped } = await scopedSetup();
-      const response = await account.request({ method: 'POST', url: '/api/v1/api-keys', as: scoped.as, body: { name: 'x', ...body({ a, b }) } });
+      const response = await account.request({
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        as: scoped.as,
+        body: { name: 'x', ...body({ a, b }) },
+      });
       expect(response.status, response.text).toBe(403);
       expect(response.body.error).toMatch(message);
       expect(response.body.error).toContain(`limited to deployments ${a}`);
@@ -42,7 +47,10 @@ describeOnStores('credential reach', (server) => {
     it('may create a key with the same or a narrower scope', async () => {
       const { account, a, scoped } = await scopedSetup();
       const response = await account.request({
-        method: 'POST', url: '/api/v1/api-keys', as: scoped.as, body: { name: 'x', role: 'admin', deploymentIds: [a] },
+        method: 'POST',
+        url: '/api/v1/api-keys',
+        as: scoped.as,
+        body: { name: 'x', role: 'admin', deploymentIds: [a] },
       });
       expect(response.status, response.text).toBe(201);
       expect(response.body.deploymentIds).toEqual([a]);
@@ -96,7 +104,10 @@ describeOnStores('credential reach', (server) => {
   it('a scoped key may still rename a user', async () => {
     const { account, scoped } = await scopedSetup();
     const response = await account.request({
-      method: 'PATCH', url: `/api/v1/users/${account.member.id}`, as: scoped.as, body: { displayName: 'Renamed' },
+      method: 'PATCH',
+      url: `/api/v1/users/${account.member.id}`,
+      as: scoped.as,
+      body: { displayName: 'Renamed' },
     });
     expect(response.status, response.text).toBe(200);
   });
@@ -104,7 +115,10 @@ describeOnStores('credential reach', (server) => {
   describe('security 3: a deployment outside the scope is 403 whether or not it exists', () => {
     it.each([
       ['getDeployment', (id: number) => ({ method: 'GET' as const, url: `/api/v1/deployments/${id}` })],
-      ['generateSession', (id: number) => ({ method: 'POST' as const, url: '/api/v1/embed/generate-session', body: { deploymentId: id, externalId: 'ann' } })],
+      [
+        'generateSession',
+        (id: number) => ({ method: 'POST' as const, url: '/api/v1/embed/generate-session', body: { deploymentId: id, externalId: 'ann' } }),
+      ],
     ])('%s', async (_, request) => {
       const { account, b, scoped } = await scopedSetup();
       for (const id of [b, 2_000_000_000]) {

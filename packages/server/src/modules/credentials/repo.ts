@@ -39,11 +39,7 @@ export class CredentialRepo {
   }
 
   findScimTokenByHash(hash: string) {
-    return this.db
-      .selectFrom('scim_token')
-      .select(['id', 'account_id', 'revoked_at'])
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
+    return this.db.selectFrom('scim_token').select(['id', 'account_id', 'revoked_at']).where('token_hash', '=', hash).executeTakeFirst();
   }
 
   touchApiKey(id: number) {

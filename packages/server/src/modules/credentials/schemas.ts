@@ -46,10 +46,9 @@ export const ScimToken = Type.Object(
   { $id: 'ScimToken' },
 );
 
-export const CreatedScimToken = Type.Composite(
-  [ScimToken, Type.Object({ token: Type.String({ description: 'Shown once.' }) })],
-  { $id: 'CreatedScimToken' },
-);
+export const CreatedScimToken = Type.Composite([ScimToken, Type.Object({ token: Type.String({ description: 'Shown once.' }) })], {
+  $id: 'CreatedScimToken',
+});
 
 export const CreateScimTokenBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -59,4 +58,14 @@ export const CreateScimTokenBody = Type.Object(
 export const ApiKeyList = Connection(ApiKey, 'ApiKeyList');
 export const ScimTokenList = Connection(ScimToken, 'ScimTokenList');
 
-export const credentialSchemas = [RoleSchema, ApiKey, CreatedApiKey, CreateApiKeyBody, ScimToken, CreatedScimToken, CreateScimTokenBody, ApiKeyList, ScimTokenList];
+export const credentialSchemas = [
+  RoleSchema,
+  ApiKey,
+  CreatedApiKey,
+  CreateApiKeyBody,
+  ScimToken,
+  CreatedScimToken,
+  CreateScimTokenBody,
+  ApiKeyList,
+  ScimTokenList,
+];

@@ -61,7 +61,9 @@ export class CredentialService {
       .where('account_id', '=', accountId)
       .$if(reach?.role === 'member', (q) => q.where('role', '=', 'member'))
       .$if(!!reach && reach.deploymentIds !== null, (q) =>
-        q.where('deployment_ids', 'is not', null).where(sql<boolean>`deployment_ids <@ array[${sql.join([...reach!.deploymentIds!, 0])}]::integer[]`),
+        q
+          .where('deployment_ids', 'is not', null)
+          .where(sql<boolean>`deployment_ids <@ array[${sql.join([...reach!.deploymentIds!, 0])}]::integer[]`),
       )
       .$call(afterId('id', after, pageSize(query) + 1))
       .execute();

@@ -136,4 +136,3 @@ export class CredentialVerifiers {
 function lowerRole(a: Role, b: Role): Role {
   return a === 'admin' && b === 'admin' ? 'admin' : 'member';
 }
-

@@ -8,8 +8,13 @@ const existing = async (account: TestAccount) => {
 
 /** The deployments module's operations, for the shared authorisation suite (run by deployments.test.ts). */
 export const cases: OperationCase[] = [
-  { operation: 'createDeployment', method: 'POST', successStatus: 201, targetsResource: false,
-    prepare: async () => ({ url: '/api/v1/deployments', body: { name: 'd' } }) },
+  {
+    operation: 'createDeployment',
+    method: 'POST',
+    successStatus: 201,
+    targetsResource: false,
+    prepare: async () => ({ url: '/api/v1/deployments', body: { name: 'd' } }),
+  },
   { operation: 'getDeployments', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/deployments' }) },
   { operation: 'getDeployment', method: 'GET', prepare: existing },
 ];

@@ -43,7 +43,6 @@ export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: DeploymentParams,
       response: { 200: Type.Ref(Deployment) },
     },
-    handler: async (request) =>
-      app.services.deployments.get(principalOf(request), request.params.deploymentId, baseUrlOf(request)),
+    handler: async (request) => app.services.deployments.get(principalOf(request), request.params.deploymentId, baseUrlOf(request)),
   });
 };

@@ -56,23 +56,13 @@ export class DeploymentService {
   }
 
   find(accountId: number, id: number) {
-    return this.db
-      .selectFrom('deployment')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.db.selectFrom('deployment').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
 
   /** For inputs that name deployments (e.g. an API key's scope): every id must be the account's. */
   async assertAllExist(accountId: number, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    const found = await this.db
-      .selectFrom('deployment')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
+    const found = await this.db.selectFrom('deployment').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
     const known = new Set(found.map((r) => r.id));
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length > 0) throw badRequest(`Deployments not found: ${missing.join(', ')}`);

@@ -26,7 +26,11 @@ describeOnStores('bulk provisioning, set-based', (server) => {
       { externalId: 'bob', groups: [] },
     ]);
     expect(response.body.succeeded.map((s: { index: number }) => s.index)).toEqual([0, 1, 2, 3, 4]);
-    expect(await account.externalUser('ann')).toMatchObject({ email: 'ann@example.com', userProfile: { displayName: 'Last' }, groups: ['g3'] });
+    expect(await account.externalUser('ann')).toMatchObject({
+      email: 'ann@example.com',
+      userProfile: { displayName: 'Last' },
+      groups: ['g3'],
+    });
     expect(await account.externalUser('bob')).toMatchObject({ groups: [] });
     expect(await counted(server(), account.id)).toEqual({ counter: 2, users: 2 });
   });
@@ -38,7 +42,9 @@ describeOnStores('bulk provisioning, set-based', (server) => {
     // A refusal no check in the service foresees: the set-based write fails and each entry is retried alone.
     await sql`create function refuse_boom() returns trigger language plpgsql as $$
       begin if new.external_id like 'boom%' then raise exception 'refused'; end if; return new; end $$`.execute(server().store.db);
-    await sql`create trigger refuse_boom before insert or update on external_user for each row execute function refuse_boom()`.execute(server().store.db);
+    await sql`create trigger refuse_boom before insert or update on external_user for each row execute function refuse_boom()`.execute(
+      server().store.db,
+    );
     try {
       const response = await bulk(account, [
         { externalId: 'new-1', groups: ['g1'] },
@@ -46,7 +52,10 @@ describeOnStores('bulk provisioning, set-based', (server) => {
         { externalId: 'kept', userProfile: { displayName: 'After' }, groups: [] },
       ]);
       expect(response.status).toBe(200);
-      expect(response.body.succeeded).toEqual([{ index: 0, externalId: 'new-1' }, { index: 2, externalId: 'kept' }]);
+      expect(response.body.succeeded).toEqual([
+        { index: 0, externalId: 'new-1' },
+        { index: 2, externalId: 'kept' },
+      ]);
       expect(response.body.failed).toEqual([{ index: 1, externalId: 'boom', error: { status: 500, message: 'Internal server error' } }]);
     } finally {
       await sql`drop trigger refuse_boom on external_user; drop function refuse_boom()`.execute(server().store.db);
@@ -74,7 +83,8 @@ describeOnStores(
       ]);
       expect(response.body.succeeded.map((s: { index: number }) => s.index)).toEqual([0, 1, 4, 5]);
       expect(response.body.failed.map((f: { index: number }) => f.index)).toEqual([2, 3]);
-      for (const failed of response.body.failed) expect(failed.error).toMatchObject({ status: 422, message: expect.stringMatching(/limit of 3/) });
+      for (const failed of response.body.failed)
+        expect(failed.error).toMatchObject({ status: 422, message: expect.stringMatching(/limit of 3/) });
       expect(await account.externalUser('n3')).toBeUndefined();
       expect(await account.externalUser('n2')).toMatchObject({ userProfile: { displayName: 'again' } });
       expect(await account.externalUser('old')).toMatchObject({ userProfile: { displayName: 'Renamed' } });
@@ -83,7 +93,9 @@ describeOnStores(
 
     it('8: concurrent bulk requests of new users never pass the limit, and the counter matches the users', async () => {
       const account = await embedAccount(server());
-      const requests = Array.from({ length: 6 }, (_, r) => bulk(account, [{ externalId: `r${r}-a` }, { externalId: `shared` }, { externalId: `r${r}-b` }]));
+      const requests = Array.from({ length: 6 }, (_, r) =>
+        bulk(account, [{ externalId: `r${r}-a` }, { externalId: `shared` }, { externalId: `r${r}-b` }]),
+      );
       const responses = await Promise.all(requests);
       expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200));
       const succeeded = responses.flatMap((r) => r.body.succeeded.map((s: { externalId: string }) => s.externalId));

@@ -23,7 +23,9 @@ describeOnStores('embed tenants', (server) => {
         pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: expect.any(String), endCursor: expect.any(String) },
       });
       const page2 = await account.request({
-        method: 'GET', url: `/api/v1/embed-tenants/${TENANT}/groups?first=1&after=${page1.body.pageInfo.endCursor}`, as: account.admin,
+        method: 'GET',
+        url: `/api/v1/embed-tenants/${TENANT}/groups?first=1&after=${page1.body.pageInfo.endCursor}`,
+        as: account.admin,
       });
       expect(page2.body.items).toEqual([groups[1]]);
       expect(page2.body.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
@@ -32,7 +34,8 @@ describeOnStores('embed tenants', (server) => {
     it('4.4 deleting a group takes its memberships; deleting an attribute takes its values', async () => {
       const account = await embedAccount(server());
       const { groups, attributes } = await seeded(account);
-      const del = (what: string, id: number) => account.request({ method: 'DELETE', url: `/api/v1/embed-tenants/${TENANT}/${what}/${id}`, as: account.admin });
+      const del = (what: string, id: number) =>
+        account.request({ method: 'DELETE', url: `/api/v1/embed-tenants/${TENANT}/${what}/${id}`, as: account.admin });
       expect((await del('groups', groups[0].id)).body).toEqual({ id: groups[0].id, deleted: true });
       expect((await del('user-attributes', attributes[1].id)).status).toBe(200);
       const user = await account.externalUser('ann', TENANT);
@@ -45,13 +48,24 @@ describeOnStores('embed tenants', (server) => {
       const account = await embedAccount(server());
       const { groups, attributes } = await seeded(account);
       await account.generate({ externalId: 'x', creatorMode: true, embedTenantName: 'other-co' });
-      for (const [what, id] of [['groups', groups[0].id], ['user-attributes', attributes[0].id]] as const) {
-        const otherTenant = await account.request({ method: 'DELETE', url: `/api/v1/embed-tenants/other-co/${what}/${id}`, as: account.admin });
+      for (const [what, id] of [
+        ['groups', groups[0].id],
+        ['user-attributes', attributes[0].id],
+      ] as const) {
+        const otherTenant = await account.request({
+          method: 'DELETE',
+          url: `/api/v1/embed-tenants/other-co/${what}/${id}`,
+          as: account.admin,
+        });
         expect(otherTenant.status).toBe(404);
       }
       const stranger = await embedAccount(server());
       await stranger.generate({ externalId: 'x', embedTenantName: TENANT });
-      const foreign = await stranger.request({ method: 'DELETE', url: `/api/v1/embed-tenants/${TENANT}/groups/${groups[0].id}`, as: stranger.admin });
+      const foreign = await stranger.request({
+        method: 'DELETE',
+        url: `/api/v1/embed-tenants/${TENANT}/groups/${groups[0].id}`,
+        as: stranger.admin,
+      });
       expect(foreign.status).toBe(404);
       expect((await account.externalUser('ann', TENANT)).tenantGroups).toEqual(['editors', 'viewers']);
     });
@@ -72,14 +86,24 @@ describeOnStores('embed tenants', (server) => {
       await account.group('global');
       await account.attribute('plan', 'string');
       await account.generate({
-        externalId: 'Bob', email: 'bob@example.com', userProfile: { displayName: 'Bob' }, groups: ['global'],
+        externalId: 'Bob',
+        email: 'bob@example.com',
+        userProfile: { displayName: 'Bob' },
+        groups: ['global'],
         userAttributes: [{ name: 'plan', value: 'pro' }],
       });
       const user = await account.externalUser('BOB');
       expect(user).toEqual({
-        externalId: 'bob', email: 'bob@example.com', userProfile: { displayName: 'Bob', picture: null },
-        groups: ['global'], tenantGroups: [], userAttributes: [{ name: 'plan', value: 'pro' }], tenantUserAttributes: [],
-        createdAt: expect.any(String), updatedAt: expect.any(String), expiresAt: null,
+        externalId: 'bob',
+        email: 'bob@example.com',
+        userProfile: { displayName: 'Bob', picture: null },
+        groups: ['global'],
+        tenantGroups: [],
+        userAttributes: [{ name: 'plan', value: 'pro' }],
+        tenantUserAttributes: [],
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        expiresAt: null,
       });
       expect(await account.externalUser('nobody')).toBeUndefined();
     });
@@ -94,11 +118,20 @@ describeOnStores('embed tenants', (server) => {
     it('4.5 rules 1, 3, 4: creates the tenant on demand, then updates an existing externalId', async () => {
       const account = await embedAccount(server());
       await account.group('global');
-      const created = await provision(account, { externalId: ' Carol ', email: 'carol@example.com', userProfile: { displayName: 'Carol' }, groups: ['global'] });
+      const created = await provision(account, {
+        externalId: ' Carol ',
+        email: 'carol@example.com',
+        userProfile: { displayName: 'Carol' },
+        groups: ['global'],
+      });
       expect(created.status, created.text).toBe(200);
       expect(created.body).toMatchObject({ externalId: 'carol', email: 'carol@example.com', groups: ['global'], tenantGroups: [] });
       const updated = await provision(account, { externalId: 'carol', userProfile: { picture: 'https://x.example.com/c.png' } });
-      expect(updated.body).toMatchObject({ email: 'carol@example.com', userProfile: { displayName: 'Carol', picture: 'https://x.example.com/c.png' }, groups: ['global'] });
+      expect(updated.body).toMatchObject({
+        email: 'carol@example.com',
+        userProfile: { displayName: 'Carol', picture: 'https://x.example.com/c.png' },
+        groups: ['global'],
+      });
     });
 
     it('4.5 rule 2: groups and tenantGroups each follow 2.7', async () => {
@@ -107,7 +140,10 @@ describeOnStores('embed tenants', (server) => {
       await account.group('g2');
       await seeded(account);
       const user = async (body: Record<string, unknown>) => (await provision(account, { externalId: 'dan', ...body })).body;
-      expect(await user({ groups: ['g1', 'g2'], tenantGroups: ['editors'] })).toMatchObject({ groups: ['g1', 'g2'], tenantGroups: ['editors'] });
+      expect(await user({ groups: ['g1', 'g2'], tenantGroups: ['editors'] })).toMatchObject({
+        groups: ['g1', 'g2'],
+        tenantGroups: ['editors'],
+      });
       expect(await user({})).toMatchObject({ groups: ['g1', 'g2'], tenantGroups: ['editors'] });
       expect(await user({ groups: ['g2'] })).toMatchObject({ groups: ['g2'], tenantGroups: ['editors'] });
       expect(await user({ tenantGroups: [] })).toMatchObject({ groups: ['g2'], tenantGroups: [] });
@@ -139,9 +175,16 @@ describeOnStores('embed tenants', (server) => {
         { externalId: 'a3', colour: 'red' },
       ]);
       expect(response.status).toBe(200);
-      expect(response.body.succeeded).toEqual([{ index: 0, externalId: 'a1' }, { index: 5, externalId: 'a1' }]);
+      expect(response.body.succeeded).toEqual([
+        { index: 0, externalId: 'a1' },
+        { index: 5, externalId: 'a1' },
+      ]);
       expect(response.body.failed.map((f: { index: number }) => f.index)).toEqual([1, 2, 3, 4, 6]);
-      expect(response.body.failed[0]).toEqual({ index: 1, externalId: 'kept', error: { status: 400, message: 'Groups with names missing not found' } });
+      expect(response.body.failed[0]).toEqual({
+        index: 1,
+        externalId: 'kept',
+        error: { status: 400, message: 'Groups with names missing not found' },
+      });
       expect(response.body.failed[1]).toMatchObject({ externalId: null, error: { status: 400 } });
       expect(response.body.failed[4].error.message).toContain('colour');
       expect(await account.externalUser('kept', TENANT)).toMatchObject({ userProfile: { displayName: 'Before' }, groups: ['g1'] });

@@ -11,12 +11,20 @@ export type Catalog = 'account' | 'tenant';
 
 export const catalogTables = {
   account: {
-    members: 'external_user_group', groupId: 'group_id', groups: 'user_group',
-    values: 'external_user_attribute_value', attributeId: 'attribute_id', attributes: 'user_attribute',
+    members: 'external_user_group',
+    groupId: 'group_id',
+    groups: 'user_group',
+    values: 'external_user_attribute_value',
+    attributeId: 'attribute_id',
+    attributes: 'user_attribute',
   },
   tenant: {
-    members: 'external_user_tenant_group', groupId: 'embed_group_id', groups: 'embed_group',
-    values: 'external_user_tenant_attribute_value', attributeId: 'embed_attribute_id', attributes: 'embed_user_attribute',
+    members: 'external_user_tenant_group',
+    groupId: 'embed_group_id',
+    groups: 'embed_group',
+    values: 'external_user_tenant_attribute_value',
+    attributeId: 'embed_attribute_id',
+    attributes: 'embed_user_attribute',
   },
 } as const;
 
@@ -49,7 +57,11 @@ export class ExternalUserRepo {
   }
 
   /** Attribute values per user, ordered by attribute name. */
-  async attributeValues(catalog: Catalog, accountId: number, userIds: number[]): Promise<Map<number, Array<{ name: string; value: unknown }>>> {
+  async attributeValues(
+    catalog: Catalog,
+    accountId: number,
+    userIds: number[],
+  ): Promise<Map<number, Array<{ name: string; value: unknown }>>> {
     const byUser = new Map<number, Array<{ name: string; value: unknown }>>();
     if (userIds.length === 0) return byUser;
     const t = catalogTables[catalog];

@@ -60,9 +60,20 @@ export class ExternalUserWrites {
   async recreateExpired(accountId: number, tenantId: number, rows: ProfileRow[], upserted: UpsertedUser[]): Promise<UpsertedUser[]> {
     const expired = upserted.filter((u) => u.expired);
     if (expired.length === 0) return upserted;
-    await this.deleteInserted(accountId, expired.map((u) => u.id));
+    await this.deleteInserted(
+      accountId,
+      expired.map((u) => u.id),
+    );
     const again = new Set(expired.map((u) => u.external_id));
-    const fresh = new Map((await this.upsert(accountId, tenantId, rows.filter((r) => again.has(r.externalId)))).map((u) => [u.external_id, u]));
+    const fresh = new Map(
+      (
+        await this.upsert(
+          accountId,
+          tenantId,
+          rows.filter((r) => again.has(r.externalId)),
+        )
+      ).map((u) => [u.external_id, u]),
+    );
     return upserted.map((u) => fresh.get(u.external_id) ?? u);
   }
 

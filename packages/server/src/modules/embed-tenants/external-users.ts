@@ -113,9 +113,12 @@ export class ExternalUsers {
   async write(accountId: number, tenantId: number, change: ResolvedChange, db: Executor, readBack?: Catalog, ttlSeconds?: number) {
     const writes = new ExternalUserWrites(db);
     const rows = [{ externalId: change.externalId, ...change.profile, ttlSeconds }];
-    const [{ inserted, expired: _expired, ...user }] = (await writes.recreateExpired(accountId, tenantId, rows, await writes.upsert(accountId, tenantId, rows))) as [
-      UpsertedUser,
-    ];
+    const [{ inserted, expired: _expired, ...user }] = (await writes.recreateExpired(
+      accountId,
+      tenantId,
+      rows,
+      await writes.upsert(accountId, tenantId, rows),
+    )) as [UpsertedUser];
     if (ttlSeconds === undefined) {
       const takesSlot = inserted || user.expires_at !== null;
       if (takesSlot && (await writes.takeSlots(accountId, 1, this.maxExternalUsers)) === 0) throw this.limitReached();
@@ -153,10 +156,23 @@ export class ExternalUsers {
     const needSlot = changes.filter((c) => byId.get(c.externalId)!.inserted || byId.get(c.externalId)!.expires_at !== null);
     const granted = await writes.takeSlots(accountId, needSlot.length, this.maxExternalUsers);
     const refused = new Set(needSlot.slice(granted).map((c) => c.externalId));
-    await writes.deleteInserted(accountId, [...refused].map((e) => byId.get(e)!).filter((u) => u.inserted).map((u) => u.id));
+    await writes.deleteInserted(
+      accountId,
+      [...refused]
+        .map((e) => byId.get(e)!)
+        .filter((u) => u.inserted)
+        .map((u) => u.id),
+    );
     const kept = changes.filter((c) => !refused.has(c.externalId)).map((change) => ({ id: byId.get(change.externalId)!.id, change }));
-    const nowKept = needSlot.slice(0, granted).map((c) => byId.get(c.externalId)!).filter((u) => !u.inserted);
-    await writes.setExpiry(accountId, nowKept.map((u) => u.id), null);
+    const nowKept = needSlot
+      .slice(0, granted)
+      .map((c) => byId.get(c.externalId)!)
+      .filter((u) => !u.inserted);
+    await writes.setExpiry(
+      accountId,
+      nowKept.map((u) => u.id),
+      null,
+    );
     for (const user of nowKept) user.expires_at = null;
     for (const catalog of ['account', 'tenant'] as const) {
       const write = catalogWrite(kept, catalog);
@@ -181,7 +197,9 @@ function entries<V>(record: Partial<Record<Catalog, V>>): Array<[Catalog, V]> {
 function catalogWrite(users: Array<{ id: number; change: ResolvedChange }>, catalog: Catalog): CatalogWrite {
   return {
     groups: users.flatMap(({ id, change }) => (change.groups[catalog] ? [{ userId: id, groupIds: change.groups[catalog] }] : [])),
-    values: users.flatMap(({ id, change }) => (change.values[catalog] ?? []).map((v) => ({ userId: id, attributeId: v.attributeId, value: v.value }))),
+    values: users.flatMap(({ id, change }) =>
+      (change.values[catalog] ?? []).map((v) => ({ userId: id, attributeId: v.attributeId, value: v.value })),
+    ),
   };
 }
 

@@ -37,7 +37,9 @@ describeOnStores('embedding lookups', (server) => {
     expect((await account.generate({ externalId: 'ann', groups: ['sales'] })).body.error).toBe('Groups with names sales not found');
     expect((await mintClaims(account, { externalId: 'ann', groups: ['revenue'] })).groups).toEqual(['revenue']);
     await server().services.groups.delete(account.id, id);
-    expect((await account.generate({ externalId: 'ann', groups: ['revenue', 'emea'] })).body.error).toBe('Groups with names revenue not found');
+    expect((await account.generate({ externalId: 'ann', groups: ['revenue', 'emea'] })).body.error).toBe(
+      'Groups with names revenue not found',
+    );
   });
 
   it('2.6 an attribute deleted in this process is seen at once', async () => {
@@ -76,12 +78,18 @@ describeOnStores('embedding lookups', (server) => {
     await behindOurBack(sql`update user_group set name = 'revenue' where account_id = ${account.id} and name = 'sales'`);
     await behindOurBack(sql`update tenant_settings set show_dashboard_chat = false where account_id = ${account.id}`);
     // Under the 5 s lifetime of an entry: only NOTIFY can make these pass.
-    await vi.waitFor(async () => {
-      expect((await account.generate({ externalId: 'ann', groups: ['sales'] })).body.error).toBe('Groups with names sales not found');
-    }, { timeout: 3_000, interval: 50 });
+    await vi.waitFor(
+      async () => {
+        expect((await account.generate({ externalId: 'ann', groups: ['sales'] })).body.error).toBe('Groups with names sales not found');
+      },
+      { timeout: 3_000, interval: 50 },
+    );
     expect((await mintClaims(account, { externalId: 'ann', groups: ['revenue'] })).settings).toEqual({ showDashboardChat: false });
     await behindOurBack(sql`delete from deployment where id = ${account.deploymentId}`);
-    await vi.waitFor(async () => expect((await account.generate({ externalId: 'ann' })).status).toBe(404), { timeout: 3_000, interval: 50 });
+    await vi.waitFor(async () => expect((await account.generate({ externalId: 'ann' })).status).toBe(404), {
+      timeout: 3_000,
+      interval: 50,
+    });
   });
 
   it('a remembered id the store no longer has costs a retry, never a 500', async () => {

@@ -62,11 +62,21 @@ export class EmbedLookups {
   }
 
   groups(accountId: number, names: string[]): Promise<Map<string, NamedGroup>> {
-    return this.named(accountId, names, (e) => e.groups, (missing) => this.services.groups.idsByNames(accountId, missing));
+    return this.named(
+      accountId,
+      names,
+      (e) => e.groups,
+      (missing) => this.services.groups.idsByNames(accountId, missing),
+    );
   }
 
   attributes(accountId: number, names: string[]): Promise<Map<string, NamedAttribute>> {
-    return this.named(accountId, names, (e) => e.attributes, (missing) => this.services.userAttributes.findByNames(accountId, missing));
+    return this.named(
+      accountId,
+      names,
+      (e) => e.attributes,
+      (missing) => this.services.userAttributes.findByNames(accountId, missing),
+    );
   }
 
   forgetAccount(accountId: number): void {

@@ -49,30 +49,45 @@ export class EmbedProvisioningService {
     }
     const users = this.tenants.externalUsers;
     const parsed = entries.map((raw) => attempt(() => toChange(parseEntry(raw))));
-    return transactionWithRetry(this.db, async (trx: Executor) => {
-      const tenant = await this.tenants.tenant(account, tenantName, { create: true });
-      const catalogs = cached(users.catalogs(account.id, tenant.id, trx));
-      await prefetch(catalogs, parsed.flatMap((p) => ('change' in p ? [p.change] : [])));
-      const outcomes: Array<Outcome<ResolvedChange>> = [];
-      for (const entry of parsed) outcomes.push('error' in entry ? entry : await attemptAsync(() => users.resolve(entry.change, catalogs)));
-      const errors = new Map<number, unknown>();
-      for (const round of rounds(outcomes)) {
-        const written = await inSavepoint(trx, () => users.writeMany(account.id, tenant.id, round.map((r) => r.change), trx));
-        for (const [i, { index, change }] of round.entries()) {
-          const one = () => inSavepoint(trx, () => users.write(account.id, tenant.id, change, trx), true);
-          const outcome = written ? written[i]! : await attemptAsync(one);
-          if ('error' in outcome) errors.set(index, outcome.error);
+    return transactionWithRetry(
+      this.db,
+      async (trx: Executor) => {
+        const tenant = await this.tenants.tenant(account, tenantName, { create: true });
+        const catalogs = cached(users.catalogs(account.id, tenant.id, trx));
+        await prefetch(
+          catalogs,
+          parsed.flatMap((p) => ('change' in p ? [p.change] : [])),
+        );
+        const outcomes: Array<Outcome<ResolvedChange>> = [];
+        for (const entry of parsed)
+          outcomes.push('error' in entry ? entry : await attemptAsync(() => users.resolve(entry.change, catalogs)));
+        const errors = new Map<number, unknown>();
+        for (const round of rounds(outcomes)) {
+          const written = await inSavepoint(trx, () =>
+            users.writeMany(
+              account.id,
+              tenant.id,
+              round.map((r) => r.change),
+              trx,
+            ),
+          );
+          for (const [i, { index, change }] of round.entries()) {
+            const one = () => inSavepoint(trx, () => users.write(account.id, tenant.id, change, trx), true);
+            const outcome = written ? written[i]! : await attemptAsync(one);
+            if ('error' in outcome) errors.set(index, outcome.error);
+          }
         }
-      }
-      const result: ProvisionEmbedUsersResult = { succeeded: [], failed: [] };
-      for (const [index, outcome] of outcomes.entries()) {
-        const externalId = 'change' in outcome ? outcome.change.externalId : rawExternalId(entries[index]);
-        const error = 'error' in outcome ? outcome.error : errors.get(index);
-        if (error !== undefined) result.failed.push({ index, externalId, error: describe(error) });
-        else result.succeeded.push({ index, externalId: externalId! });
-      }
-      return result;
-    }, () => this.tenants.lookups.forgetAccount(account.id));
+        const result: ProvisionEmbedUsersResult = { succeeded: [], failed: [] };
+        for (const [index, outcome] of outcomes.entries()) {
+          const externalId = 'change' in outcome ? outcome.change.externalId : rawExternalId(entries[index]);
+          const error = 'error' in outcome ? outcome.error : errors.get(index);
+          if (error !== undefined) result.failed.push({ index, externalId, error: describe(error) });
+          else result.succeeded.push({ index, externalId: externalId! });
+        }
+        return result;
+      },
+      () => this.tenants.lookups.forgetAccount(account.id),
+    );
   }
 }
 

@@ -8,12 +8,7 @@ export class EmbedTenantRepo {
   constructor(private readonly db: Executor) {}
 
   findTenant(accountId: number, name: string) {
-    return this.db
-      .selectFrom('embed_tenant')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('name', '=', name)
-      .executeTakeFirst();
+    return this.db.selectFrom('embed_tenant').selectAll().where('account_id', '=', accountId).where('name', '=', name).executeTakeFirst();
   }
 
   /** Insert-or-nothing then read: concurrent first uses of one name all get the same row. */

@@ -155,7 +155,9 @@ describe('duplicate names and the verbatim messages (2.6–2.9)', () => {
     ['adjacent', ['a', 'a'], 'a'],
     ['apart, naming the first repeated', ['a', 'b', 'c', 'b', 'a'], 'b'],
   ])('refuses a name twice, %s', (_label, names, repeated) => {
-    expect(rejection(() => assertNoDuplicates(names, 'userAttributes'))).toEqual(badRequest(`Duplicate name "${repeated}" in userAttributes`));
+    expect(rejection(() => assertNoDuplicates(names, 'userAttributes'))).toEqual(
+      badRequest(`Duplicate name "${repeated}" in userAttributes`),
+    );
   });
 
   it.each<[string, () => ApiError, string]>([

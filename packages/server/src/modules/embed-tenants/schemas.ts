@@ -11,7 +11,10 @@ export const EmbedUserProfile = Type.Object(
   {
     displayName: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Shown beside the avatar.' })),
     picture: Type.Optional(
-      Type.String({ maxLength: 2048, description: 'Absolute http:// or https:// URL of an image; loaded by the browser, never by the server.' }),
+      Type.String({
+        maxLength: 2048,
+        description: 'Absolute http:// or https:// URL of an image; loaded by the browser, never by the server.',
+      }),
     ),
   },
   { additionalProperties: false, $id: 'EmbedUserProfile' },
@@ -54,7 +57,9 @@ export const EmbedTenantUser = Type.Object(
     tenantUserAttributes: Type.Array(AttributeValueItem, { description: "Values of the embed tenant's own attributes." }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
-    expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When an ephemeral user (generate-session isEphemeral) stops existing; null for a kept user.' }),
+    expiresAt: Type.Union([Timestamp, Type.Null()], {
+      description: 'When an ephemeral user (generate-session isEphemeral) stops existing; null for a kept user.',
+    }),
   },
   { $id: 'EmbedTenantUser' },
 );

@@ -102,8 +102,14 @@ export class EmbedTenantService {
     const repo = new EmbedTenantRepo(db);
     const attributes = [...(defs.userAttributeDefinitions ?? [])].sort(byName);
     const groups = [...(defs.groupDefinitions ?? [])].sort(byName);
-    assertNoDuplicates(attributes.map((a) => a.name), 'userAttributeDefinitions');
-    assertNoDuplicates(groups.map((g) => g.name), 'groupDefinitions');
+    assertNoDuplicates(
+      attributes.map((a) => a.name),
+      'userAttributeDefinitions',
+    );
+    assertNoDuplicates(
+      groups.map((g) => g.name),
+      'groupDefinitions',
+    );
     for (const a of attributes) {
       if (a.defaultValue !== undefined && parseDefaultValue(a.type, a.defaultValue) === undefined) {
         throw badRequest(`defaultValue of user attribute "${a.name}" must be ${attributeTypeLabel[a.type]} for type ${a.type}`);
@@ -111,7 +117,16 @@ export class EmbedTenantService {
     }
     if (attributes.length > 0) {
       await repo.insertMissingAttributes(accountId, tenantId, attributes);
-      const stored = new Map((await repo.attributesByNames(accountId, tenantId, attributes.map((a) => a.name), true)).map((r) => [r.name, r]));
+      const stored = new Map(
+        (
+          await repo.attributesByNames(
+            accountId,
+            tenantId,
+            attributes.map((a) => a.name),
+            true,
+          )
+        ).map((r) => [r.name, r]),
+      );
       if (attributes.some((a) => stored.get(a.name)!.type !== a.type)) throw cannotChangeType();
       for (const a of attributes) {
         const row = stored.get(a.name)!;
@@ -125,7 +140,11 @@ export class EmbedTenantService {
     if (groups.length > 0) {
       // 2.9: never cleared, so an empty description says nothing, as an omitted one does.
       const described = (g: { description?: string | undefined }) => (g.description === '' ? undefined : g.description);
-      await repo.insertMissingGroups(accountId, tenantId, groups.map((g) => ({ name: g.name, description: described(g) ?? null })));
+      await repo.insertMissingGroups(
+        accountId,
+        tenantId,
+        groups.map((g) => ({ name: g.name, description: described(g) ?? null })),
+      );
       for (const g of groups) {
         const description = described(g);
         if (description !== undefined) await repo.updateGroupDescription(accountId, tenantId, g.name, description);
@@ -135,13 +154,28 @@ export class EmbedTenantService {
 
   async listGroups(account: AccountRef, tenantName: string, query: PageQuery) {
     const tenant = await this.tenant(account, tenantName, { create: false });
-    const rows = await new EmbedTenantRepo(this.db).listGroups(account.id, tenant.id, decodeCursor(GROUPS, query.after)?.id, pageSize(query) + 1);
-    return toPage(GROUPS, rows, query, (r) => ({ id: r.id, name: r.name, description: r.description, userCount: Number(r.user_count ?? 0) }));
+    const rows = await new EmbedTenantRepo(this.db).listGroups(
+      account.id,
+      tenant.id,
+      decodeCursor(GROUPS, query.after)?.id,
+      pageSize(query) + 1,
+    );
+    return toPage(GROUPS, rows, query, (r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      userCount: Number(r.user_count ?? 0),
+    }));
   }
 
   async listAttributes(account: AccountRef, tenantName: string, query: PageQuery) {
     const tenant = await this.tenant(account, tenantName, { create: false });
-    const rows = await new EmbedTenantRepo(this.db).listAttributes(account.id, tenant.id, decodeCursor(ATTRIBUTES, query.after)?.id, pageSize(query) + 1);
+    const rows = await new EmbedTenantRepo(this.db).listAttributes(
+      account.id,
+      tenant.id,
+      decodeCursor(ATTRIBUTES, query.after)?.id,
+      pageSize(query) + 1,
+    );
     return toPage(ATTRIBUTES, rows, query, (r) => ({
       id: r.id,
       name: r.name,

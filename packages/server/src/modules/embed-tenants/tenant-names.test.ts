@@ -34,7 +34,8 @@ describeOnStores('embed tenant names and externalIds at the routes', (server) =>
   beforeAll(async () => {
     account = await embedAccount(server());
   });
-  const call = (method: 'GET' | 'DELETE' | 'POST', url: string, body?: unknown) => account.request({ method, url, as: account.admin, body });
+  const call = (method: 'GET' | 'DELETE' | 'POST', url: string, body?: unknown) =>
+    account.request({ method, url, as: account.admin, body });
 
   describe.each(READS)('%s', (_route, method, url) => {
     it.each(BAD_NAMES)('with a name of %s is 404 naming the tenant', async (_label, name) => {

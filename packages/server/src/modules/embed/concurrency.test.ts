@@ -14,7 +14,10 @@ describeOnStores('generate-session under concurrency', (server) => {
     const bodies = Array.from({ length: PARALLEL }, (_, i) => ({
       externalId: ' Same-User ',
       groups: [groups[i % 6]!, groups[(i + 1) % 6]!, groups[(i + 3) % 6]!].sort(),
-      userAttributes: [{ name: 'n', value: i }, { name: 'tag', value: `t${i}` }],
+      userAttributes: [
+        { name: 'n', value: i },
+        { name: 'tag', value: `t${i}` },
+      ],
       userProfile: { displayName: `name ${i}` },
     }));
     const responses = await Promise.all(bodies.map((body) => account.generate(body)));
@@ -26,7 +29,10 @@ describeOnStores('generate-session under concurrency', (server) => {
     const n = user.userAttributes.find((a: { name: string }) => a.name === 'n').value;
     const winner = bodies[n]!;
     expect(user.groups).toEqual(winner.groups);
-    expect(user.userAttributes).toEqual([{ name: 'n', value: n }, { name: 'tag', value: `t${n}` }]);
+    expect(user.userAttributes).toEqual([
+      { name: 'n', value: n },
+      { name: 'tag', value: `t${n}` },
+    ]);
     expect(user.userProfile.displayName).toBe(`name ${n}`);
   });
 
@@ -40,7 +46,10 @@ describeOnStores('generate-session under concurrency', (server) => {
           creatorMode: true,
           embedTenantName: 'race-tenant',
           groupDefinitions: [{ name: 'b' }, { name: 'a', description: 'A' }],
-          userAttributeDefinitions: [{ name: 'z', type: 'string' }, { name: 'y', type: 'number' }],
+          userAttributeDefinitions: [
+            { name: 'z', type: 'string' },
+            { name: 'y', type: 'number' },
+          ],
           groups: ['a', 'b'],
           userAttributes: [{ name: 'y', value: i }],
         }),
@@ -56,7 +65,9 @@ describeOnStores('generate-session under concurrency', (server) => {
     const responses = await Promise.all(
       Array.from({ length: PARALLEL }, (_, i) =>
         account.generate({
-          externalId: `user-${i}`, creatorMode: true, embedTenantName: 'race-tenant',
+          externalId: `user-${i}`,
+          creatorMode: true,
+          embedTenantName: 'race-tenant',
           userAttributeDefinitions: [{ name: 'x', type: i % 2 === 0 ? 'string' : 'number' }],
         }),
       ),

@@ -36,7 +36,15 @@ describeOnStores('creator mode definitions', (server) => {
 
     it.each([
       ['groupDefinitions', { groupDefinitions: [{ name: 'g' }, { name: 'g', description: 'x' }] }],
-      ['userAttributeDefinitions', { userAttributeDefinitions: [{ name: 'a', type: 'string' }, { name: 'a', type: 'number' }] }],
+      [
+        'userAttributeDefinitions',
+        {
+          userAttributeDefinitions: [
+            { name: 'a', type: 'string' },
+            { name: 'a', type: 'number' },
+          ],
+        },
+      ],
     ])('2.8 rule 2 / 2.9: duplicate names in %s get 400', async (field, body) => {
       const account = await creator(server());
       const response = await account.generate({ externalId: 'ann', creatorMode: true, embedTenantName: TENANT, ...body });
@@ -59,7 +67,12 @@ describeOnStores('creator mode definitions', (server) => {
       });
       expect(claims).toMatchObject({ creatorMode: true, embedTenant: TENANT, groups: ['editors'], userAttributes: { region: 'emea' } });
       const user = await account.externalUser('ann', TENANT);
-      expect(user).toMatchObject({ groups: [], tenantGroups: ['editors'], userAttributes: [], tenantUserAttributes: [{ name: 'region', value: 'emea' }] });
+      expect(user).toMatchObject({
+        groups: [],
+        tenantGroups: ['editors'],
+        userAttributes: [],
+        tenantUserAttributes: [{ name: 'region', value: 'emea' }],
+      });
       expect((await server().services.groups.list(account.id, {})).items).toEqual([]);
       expect((await server().services.userAttributes.list(account.id, {})).items).toEqual([]);
       expect(await listOf(account, 'groups')).toEqual([{ id: expect.any(Number), name: 'editors', description: 'Can edit', userCount: 1 }]);
@@ -68,7 +81,9 @@ describeOnStores('creator mode definitions', (server) => {
     it('2.9 rule 3: the same request twice gives the same end state', async () => {
       const account = await creator(server());
       const body = {
-        externalId: 'ann', creatorMode: true, embedTenantName: TENANT,
+        externalId: 'ann',
+        creatorMode: true,
+        embedTenantName: TENANT,
         groupDefinitions: [{ name: 'g1', description: 'd' }, { name: 'g2' }],
         userAttributeDefinitions: [{ name: 'level', type: 'number', defaultValue: '1', description: 'x' }],
         groups: ['g1', 'g2'],
@@ -83,20 +98,38 @@ describeOnStores('creator mode definitions', (server) => {
     it('2.8: displayName, defaultValue and description change only when supplied and different', async () => {
       const account = await creator(server());
       const define = (definition: Record<string, unknown>) =>
-        account.generate({ externalId: 'ann', creatorMode: true, embedTenantName: TENANT, userAttributeDefinitions: [{ name: 'region', type: 'string', ...definition }] });
+        account.generate({
+          externalId: 'ann',
+          creatorMode: true,
+          embedTenantName: TENANT,
+          userAttributeDefinitions: [{ name: 'region', type: 'string', ...definition }],
+        });
       await define({ displayName: 'Region', defaultValue: 'emea', description: 'Sales region' });
       await define({});
-      expect((await listOf(account, 'user-attributes'))[0]).toMatchObject({ displayName: 'Region', defaultValue: 'emea', description: 'Sales region' });
+      expect((await listOf(account, 'user-attributes'))[0]).toMatchObject({
+        displayName: 'Region',
+        defaultValue: 'emea',
+        description: 'Sales region',
+      });
       await define({ description: 'Where they sell' });
       expect((await listOf(account, 'user-attributes'))[0]).toMatchObject({
-        name: 'region', type: 'string', displayName: 'Region', defaultValue: 'emea', description: 'Where they sell',
+        name: 'region',
+        type: 'string',
+        displayName: 'Region',
+        defaultValue: 'emea',
+        description: 'Where they sell',
       });
     });
 
     it('2.9: a group description is updated when supplied and never cleared', async () => {
       const account = await creator(server());
       const define = (definition: Record<string, unknown>) =>
-        account.generate({ externalId: 'ann', creatorMode: true, embedTenantName: TENANT, groupDefinitions: [{ name: 'g', ...definition }] });
+        account.generate({
+          externalId: 'ann',
+          creatorMode: true,
+          embedTenantName: TENANT,
+          groupDefinitions: [{ name: 'g', ...definition }],
+        });
       await define({ description: 'first' });
       await define({});
       expect((await listOf(account, 'groups'))[0].description).toBe('first');
@@ -106,12 +139,22 @@ describeOnStores('creator mode definitions', (server) => {
 
     it('2.8 rule 1: a type change fails with "cannot change type" and upserts nothing', async () => {
       const account = await creator(server());
-      await account.generate({ externalId: 'ann', creatorMode: true, embedTenantName: TENANT, userAttributeDefinitions: [{ name: 'level', type: 'number' }] });
+      await account.generate({
+        externalId: 'ann',
+        creatorMode: true,
+        embedTenantName: TENANT,
+        userAttributeDefinitions: [{ name: 'level', type: 'number' }],
+      });
       const before = await account.footprint();
       const response = await account.generate({
-        externalId: 'bob', creatorMode: true, embedTenantName: TENANT,
+        externalId: 'bob',
+        creatorMode: true,
+        embedTenantName: TENANT,
         groupDefinitions: [{ name: 'new-group' }],
-        userAttributeDefinitions: [{ name: 'another', type: 'string' }, { name: 'level', type: 'string', description: 'changed' }],
+        userAttributeDefinitions: [
+          { name: 'another', type: 'string' },
+          { name: 'level', type: 'string', description: 'changed' },
+        ],
       });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('cannot change type');
@@ -121,16 +164,26 @@ describeOnStores('creator mode definitions', (server) => {
     it('2.8 rule 1: after deleting the attribute the name can be recreated with another type', async () => {
       const account = await creator(server());
       await account.generate({
-        externalId: 'ann', creatorMode: true, embedTenantName: TENANT,
-        userAttributeDefinitions: [{ name: 'level', type: 'number' }], userAttributes: [{ name: 'level', value: 3 }],
+        externalId: 'ann',
+        creatorMode: true,
+        embedTenantName: TENANT,
+        userAttributeDefinitions: [{ name: 'level', type: 'number' }],
+        userAttributes: [{ name: 'level', value: 3 }],
       });
       const [attribute] = await listOf(account, 'user-attributes');
-      const deleted = await account.request({ method: 'DELETE', url: `/api/v1/embed-tenants/${TENANT}/user-attributes/${attribute.id}`, as: account.admin });
+      const deleted = await account.request({
+        method: 'DELETE',
+        url: `/api/v1/embed-tenants/${TENANT}/user-attributes/${attribute.id}`,
+        as: account.admin,
+      });
       expect(deleted.status).toBe(200);
       expect((await account.externalUser('ann', TENANT)).tenantUserAttributes).toEqual([]);
       const recreated = await account.generate({
-        externalId: 'ann', creatorMode: true, embedTenantName: TENANT,
-        userAttributeDefinitions: [{ name: 'level', type: 'string' }], userAttributes: [{ name: 'level', value: 'high' }],
+        externalId: 'ann',
+        creatorMode: true,
+        embedTenantName: TENANT,
+        userAttributeDefinitions: [{ name: 'level', type: 'string' }],
+        userAttributes: [{ name: 'level', value: 'high' }],
       });
       expect(recreated.status, recreated.text).toBe(200);
       expect((await listOf(account, 'user-attributes'))[0]).toMatchObject({ name: 'level', type: 'string' });
@@ -139,7 +192,10 @@ describeOnStores('creator mode definitions', (server) => {
     it('2.8: a defaultValue that does not fit the type is rejected', async () => {
       const account = await creator(server());
       const response = await account.generate({
-        externalId: 'ann', creatorMode: true, embedTenantName: TENANT, userAttributeDefinitions: [{ name: 'level', type: 'number', defaultValue: 'high' }],
+        externalId: 'ann',
+        creatorMode: true,
+        embedTenantName: TENANT,
+        userAttributeDefinitions: [{ name: 'level', type: 'number', defaultValue: 'high' }],
       });
       expect(response.status).toBe(400);
       expect(response.body.error).toContain('defaultValue');
@@ -154,7 +210,10 @@ describeOnStores('creator mode definitions', (server) => {
       const groups = await account.generate({ externalId: 'ann', creatorMode: true, embedTenantName: TENANT, groups: ['global-group'] });
       expect(groups.body.error).toBe('Groups with names global-group not found');
       const attributes = await account.generate({
-        externalId: 'ann', creatorMode: true, embedTenantName: TENANT, userAttributes: [{ name: 'global_attr', value: 'x' }],
+        externalId: 'ann',
+        creatorMode: true,
+        embedTenantName: TENANT,
+        userAttributes: [{ name: 'global_attr', value: 'x' }],
       });
       expect(attributes.body.error).toBe('User attributes not found');
     });

@@ -13,7 +13,11 @@ describeOnStores(
     const token = async (account: EmbedAccount, body: Record<string, unknown>) => {
       const generated = await account.generate(body);
       expect(generated.status, generated.text).toBe(200);
-      const exchanged = await account.request({ method: 'POST', url: '/api/v1/embed/session/token', body: { sessionId: generated.body.sessionId } });
+      const exchanged = await account.request({
+        method: 'POST',
+        url: '/api/v1/embed/session/token',
+        body: { sessionId: generated.body.sessionId },
+      });
       expect(exchanged.status, exchanged.text).toBe(200);
       return exchanged.body.token as string;
     };
@@ -22,7 +26,12 @@ describeOnStores(
     describe('security 4: who may mint', () => {
       it('403 while embedding is not enabled for the account; the tenant settings API turns it off and on', async () => {
         const account = await embedAccount(server());
-        const off = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { embeddingEnabled: false } });
+        const off = await account.request({
+          method: 'PATCH',
+          url: '/api/v1/tenant-settings',
+          as: account.admin,
+          body: { embeddingEnabled: false },
+        });
         expect(off.status, off.text).toBe(200);
         expect(off.body.embeddingEnabled).toBe(false);
         for (const body of [{ externalId: 'ann' }, { internalId: account.member.email }, { externalId: 'ann', deploymentId: 999_999 }]) {
@@ -44,7 +53,7 @@ describeOnStores(
         expect((await other.generate({ externalId: 'ann' })).status).toBe(403);
       });
 
-      it('a setting changed behind the server\'s back (another replica) is seen', async () => {
+      it("a setting changed behind the server's back (another replica) is seen", async () => {
         const account = await embedAccount(server());
         expect((await account.generate({ externalId: 'ann' })).status).toBe(200);
         await sql`update tenant_settings set embedding_enabled = false where account_id = ${account.id}`.execute(server().store.db);
@@ -89,7 +98,9 @@ describeOnStores(
           userProfile: { displayName: 'Ann', picture: 'https://example.com/a.png' },
           embedTenantName: 'tenant-one',
           creatorMode: true,
-          userAttributeDefinitions: [{ name: 'region', type: 'string', displayName: 'Region', defaultValue: 'emea', description: 'Sales region' }],
+          userAttributeDefinitions: [
+            { name: 'region', type: 'string', displayName: 'Region', defaultValue: 'emea', description: 'Sales region' },
+          ],
           groupDefinitions: [{ name: 'sales', description: 'Sales team' }],
           userAttributes: [{ name: 'region', value: 'apac' }],
           groups: ['sales'],
@@ -117,26 +128,58 @@ describeOnStores(
         await account.group('analysts');
         await account.attribute('region', 'string');
         await account.generate({
-          externalId: 'ann', email: 'ann@example.com', userProfile: { displayName: 'Ann' }, groups: ['analysts'],
-          userAttributes: [{ name: 'region', value: 'emea' }], settings: { showDashboardChat: false },
+          externalId: 'ann',
+          email: 'ann@example.com',
+          userProfile: { displayName: 'Ann' },
+          groups: ['analysts'],
+          userAttributes: [{ name: 'region', value: 'emea' }],
+          settings: { showDashboardChat: false },
         });
         const nulls = Object.fromEntries(
-          ['internalId', 'email', 'userProfile', 'embedTenantName', 'creatorMode', 'userAttributes', 'groups', 'roles',
-            'userAttributeDefinitions', 'groupDefinitions', 'securityContext', 'isEphemeral', 'ephemeralTtlSeconds',
-            'publicDashboardId', 'embedTheme', 'settings'].map((field) => [field, null]),
+          [
+            'internalId',
+            'email',
+            'userProfile',
+            'embedTenantName',
+            'creatorMode',
+            'userAttributes',
+            'groups',
+            'roles',
+            'userAttributeDefinitions',
+            'groupDefinitions',
+            'securityContext',
+            'isEphemeral',
+            'ephemeralTtlSeconds',
+            'publicDashboardId',
+            'embedTheme',
+            'settings',
+          ].map((field) => [field, null]),
         );
         const claims = await mintClaims(account, { externalId: 'ann', ...nulls });
         expect(claims).toMatchObject({
-          embedTenant: account.name, creatorMode: false, groups: ['analysts'], userAttributes: { region: 'emea' },
-          roles: [], publicDashboardId: null, embedTheme: null, securityContext: null, settings: { showDashboardChat: true },
+          embedTenant: account.name,
+          creatorMode: false,
+          groups: ['analysts'],
+          userAttributes: { region: 'emea' },
+          roles: [],
+          publicDashboardId: null,
+          embedTheme: null,
+          securityContext: null,
+          settings: { showDashboardChat: true },
           user: { email: 'ann@example.com', userProfile: { displayName: 'Ann' } },
         });
         expect(claims.user.expiresAt).toBeUndefined();
         const nested = await mintClaims(account, {
-          externalId: 'ann', userProfile: { displayName: null, picture: null }, settings: { showDashboardChat: null },
+          externalId: 'ann',
+          userProfile: { displayName: null, picture: null },
+          settings: { showDashboardChat: null },
           embedTheme: { primaryColor: null, chat: { inputColor: null } },
         });
-        expect(nested).toMatchObject({ user: { userProfile: { displayName: 'Ann', picture: null } }, settings: { showDashboardChat: true }, embedTheme: null });
+        expect(nested).toMatchObject({
+          user: { userProfile: { displayName: 'Ann', picture: null } },
+          settings: { showDashboardChat: true },
+          embedTheme: null,
+        });
       });
 
       it('null in definitions means omitted: a stored description and displayName stay', async () => {
@@ -144,17 +187,23 @@ describeOnStores(
         await account.creatorMode();
         const base = { externalId: 'ann', creatorMode: true, embedTenantName: 'tenant-one' };
         await account.generate({
-          ...base, groupDefinitions: [{ name: 'sales', description: 'Sales team' }],
+          ...base,
+          groupDefinitions: [{ name: 'sales', description: 'Sales team' }],
           userAttributeDefinitions: [{ name: 'region', type: 'string', displayName: 'Region' }],
         });
         const again = await account.generate({
-          ...base, groupDefinitions: [{ name: 'sales', description: null }],
+          ...base,
+          groupDefinitions: [{ name: 'sales', description: null }],
           userAttributeDefinitions: [{ name: 'region', type: 'string', displayName: null, defaultValue: null, description: null }],
         });
         expect(again.status, again.text).toBe(200);
         const groups = await account.request({ method: 'GET', url: '/api/v1/embed-tenants/tenant-one/groups', as: account.admin });
         expect(groups.body.items).toMatchObject([{ name: 'sales', description: 'Sales team' }]);
-        const attributes = await account.request({ method: 'GET', url: '/api/v1/embed-tenants/tenant-one/user-attributes', as: account.admin });
+        const attributes = await account.request({
+          method: 'GET',
+          url: '/api/v1/embed-tenants/tenant-one/user-attributes',
+          as: account.admin,
+        });
         expect(attributes.body.items).toMatchObject([{ name: 'region', displayName: 'Region' }]);
       });
 
@@ -163,7 +212,13 @@ describeOnStores(
         await account.creatorMode();
         const base = { externalId: 'ann', creatorMode: true, embedTenantName: 'tenant-one' };
         await account.generate({ ...base, groupDefinitions: [{ name: 'sales', description: 'Sales team' }] });
-        const response = await account.generate({ ...base, groupDefinitions: [{ name: 'sales', description: '' }, { name: 'ops', description: '' }] });
+        const response = await account.generate({
+          ...base,
+          groupDefinitions: [
+            { name: 'sales', description: '' },
+            { name: 'ops', description: '' },
+          ],
+        });
         expect(response.status, response.text).toBe(200);
         const groups = await account.request({ method: 'GET', url: '/api/v1/embed-tenants/tenant-one/groups', as: account.admin });
         expect(Object.fromEntries(groups.body.items.map((g: any) => [g.name, g.description]))).toEqual({ sales: 'Sales team', ops: null });
@@ -173,7 +228,13 @@ describeOnStores(
         const account = await embedAccount(server());
         await account.attribute('region', 'string');
         await account.attribute('tier', 'number');
-        await account.generate({ externalId: 'ann', userAttributes: [{ name: 'region', value: 'emea' }, { name: 'tier', value: 2 }] });
+        await account.generate({
+          externalId: 'ann',
+          userAttributes: [
+            { name: 'region', value: 'emea' },
+            { name: 'tier', value: 2 },
+          ],
+        });
         const claims = await mintClaims(account, { externalId: 'ann', userAttributes: [{ name: 'region' }] });
         expect(claims.userAttributes).toEqual({ tier: 2 });
         expect((await account.externalUser('ann')).userAttributes).toEqual([{ name: 'tier', value: 2 }]);
@@ -185,7 +246,10 @@ describeOnStores(
         expect(payload(jwt).roles).toEqual(['analyst', 'viewer']);
         const verified = await server().services.embed.verifyEmbedToken(account.ref, jwt);
         expect(dataSecurityContext(verified)).toEqual({
-          securityContext: { roles: 'own' }, roles: ['analyst', 'viewer'], groups: [], userAttributes: {},
+          securityContext: { roles: 'own' },
+          roles: ['analyst', 'viewer'],
+          groups: [],
+          userAttributes: {},
         });
         // A known user's page view in a tenant this process has seen (the one-statement path) carries them too.
         await token(account, { externalId: 'ann' });
@@ -215,14 +279,25 @@ describeOnStores(
 
       it('with internalId, the external-user fields roles, isEphemeral and ephemeralTtlSeconds are refused by name', async () => {
         const account = await embedAccount(server());
-        const response = await account.generate({ internalId: account.member.email, roles: ['x'], isEphemeral: true, ephemeralTtlSeconds: 600 });
+        const response = await account.generate({
+          internalId: account.member.email,
+          roles: ['x'],
+          isEphemeral: true,
+          ephemeralTtlSeconds: 600,
+        });
         expect(response.status).toBe(400);
-        expect(response.body.error).toBe("roles, isEphemeral, ephemeralTtlSeconds cannot be sent with internalId: the internal user's own permissions apply");
+        expect(response.body.error).toBe(
+          "roles, isEphemeral, ephemeralTtlSeconds cannot be sent with internalId: the internal user's own permissions apply",
+        );
       });
 
       it('publicDashboardId and embedTheme are carried for an internal user too', async () => {
         const account = await embedAccount(server());
-        const claims = await mintClaims(account, { internalId: account.member.email, publicDashboardId: 'd-9', embedTheme: { font: 'Inter' } });
+        const claims = await mintClaims(account, {
+          internalId: account.member.email,
+          publicDashboardId: 'd-9',
+          embedTheme: { font: 'Inter' },
+        });
         expect(claims).toMatchObject({ publicDashboardId: 'd-9', embedTheme: { font: 'Inter' }, roles: [] });
       });
     });
@@ -233,13 +308,17 @@ describeOnStores(
         const embed = () => server().services.embed;
         const only = await token(account, { externalId: 'ann', publicDashboardId: 'dash-1' });
         expect(payload(only).publicDashboardId).toBe('dash-1');
-        await expect(embed().verifyEmbedToken(account.ref, only, { dashboardId: 'dash-1' })).resolves.toMatchObject({ publicDashboardId: 'dash-1' });
+        await expect(embed().verifyEmbedToken(account.ref, only, { dashboardId: 'dash-1' })).resolves.toMatchObject({
+          publicDashboardId: 'dash-1',
+        });
         await expect(embed().verifyEmbedToken(account.ref, only, { dashboardId: 'dash-2' })).rejects.toMatchObject({
           status: 403,
           message: 'This embed token may open only dashboard "dash-1", not "dash-2"',
         });
         const any = await token(account, { externalId: 'ann' });
-        await expect(embed().verifyEmbedToken(account.ref, any, { dashboardId: 'dash-2' })).resolves.toMatchObject({ publicDashboardId: null });
+        await expect(embed().verifyEmbedToken(account.ref, any, { dashboardId: 'dash-2' })).resolves.toMatchObject({
+          publicDashboardId: null,
+        });
       });
 
       it('the session keeps it in its claims until the exchange (known-user path too)', async () => {
@@ -247,8 +326,12 @@ describeOnStores(
         await account.generate({ externalId: 'ann' });
         await account.generate({ externalId: 'ann' });
         const generated = await account.generate({ externalId: 'ann', publicDashboardId: 'dash-7', embedTheme: { primaryColor: '#abc' } });
-        const row = await server().store.db.selectFrom('embed_session').select('claims').where('account_id', '=', account.id)
-          .orderBy('id', 'desc').executeTakeFirstOrThrow();
+        const row = await server()
+          .store.db.selectFrom('embed_session')
+          .select('claims')
+          .where('account_id', '=', account.id)
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
         expect(row.claims).toMatchObject({ publicDashboardId: 'dash-7', embedTheme: { primaryColor: '#abc' } });
         expect(generated.status).toBe(200);
       });
@@ -259,8 +342,12 @@ describeOnStores(
         sql`update external_user set expires_at = now() - interval '1 second'
           where account_id = ${account.id} and external_id = ${externalId}`.execute(server.store.db);
       const rows = (account: EmbedAccount) =>
-        server().store.db.selectFrom('external_user').select(['external_id', 'expires_at']).where('account_id', '=', account.id)
-          .orderBy('external_id').execute();
+        server()
+          .store.db.selectFrom('external_user')
+          .select(['external_id', 'expires_at'])
+          .where('account_id', '=', account.id)
+          .orderBy('external_id')
+          .execute();
 
       it('an ephemeral user does not count toward the external-user limit (2 here)', async () => {
         const account = await embedAccount(server());
@@ -271,7 +358,11 @@ describeOnStores(
         }
         expect((await account.generate({ externalId: 'kept-2' })).status).toBe(200);
         expect((await account.generate({ externalId: 'kept-3' })).status).toBe(422);
-        expect((await rows(account)).filter((r) => r.expires_at !== null).map((r) => r.external_id)).toEqual(['guest-1', 'guest-2', 'guest-3']);
+        expect((await rows(account)).filter((r) => r.expires_at !== null).map((r) => r.external_id)).toEqual([
+          'guest-1',
+          'guest-2',
+          'guest-3',
+        ]);
       });
 
       it('the token says when the user ends and expires no later; the default TTL is the token lifetime', async () => {
@@ -290,7 +381,13 @@ describeOnStores(
       it('past its TTL the user is gone: not listed, not found, recreated empty by the next session, removed by the retention sweep (issue 11)', async () => {
         const account = await embedAccount(server());
         await account.group('analysts');
-        await account.generate({ externalId: 'guest', isEphemeral: true, ephemeralTtlSeconds: 600, groups: ['analysts'], userProfile: { displayName: 'G' } });
+        await account.generate({
+          externalId: 'guest',
+          isEphemeral: true,
+          ephemeralTtlSeconds: 600,
+          groups: ['analysts'],
+          userProfile: { displayName: 'G' },
+        });
         await account.generate({ externalId: 'stale', isEphemeral: true, ephemeralTtlSeconds: 600 });
         await expire(server(), account, 'guest');
         await expire(server(), account, 'stale');
@@ -313,7 +410,7 @@ describeOnStores(
         await expire(server(), account, 'guest');
         const claims = await mintClaims(account, { externalId: 'guest' });
         expect(claims.userAttributes).toEqual({});
-        expect((await rows(account))).toMatchObject([{ external_id: 'guest', expires_at: null }]);
+        expect(await rows(account)).toMatchObject([{ external_id: 'guest', expires_at: null }]);
         expect((await account.generate({ externalId: 'kept-2' })).status).toBe(200);
         expect((await account.generate({ externalId: 'kept-3' })).status).toBe(422);
       });
@@ -347,7 +444,9 @@ describeOnStores(
         await account.generate({ externalId: 'ann' });
         const response = await account.generate({ externalId: 'ann', isEphemeral: true });
         expect(response.status).toBe(400);
-        expect(response.body.error).toBe('externalId "ann" names an external user that is kept: isEphemeral applies only to a new or an ephemeral user');
+        expect(response.body.error).toBe(
+          'externalId "ann" names an external user that is kept: isEphemeral applies only to a new or an ephemeral user',
+        );
       });
 
       it('bulk provisioning of an ephemeral user keeps it from then on, taking a slot', async () => {
@@ -355,7 +454,9 @@ describeOnStores(
         await account.generate({ externalId: 'guest', isEphemeral: true });
         await account.generate({ externalId: 'kept-1' });
         const provisioned = await account.request({
-          method: 'POST', url: `/api/v1/embed-tenants/${account.name}/users`, as: account.admin,
+          method: 'POST',
+          url: `/api/v1/embed-tenants/${account.name}/users`,
+          as: account.admin,
           body: { users: [{ externalId: 'guest', userProfile: { displayName: 'Now kept' } }, { externalId: 'kept-2' }] },
         });
         expect(provisioned.status, provisioned.text).toBeLessThan(300);

@@ -5,7 +5,11 @@ import { embedAccount, mintClaims } from './test-fixtures.js';
 describeOnStores('generate-session', (server) => {
   describe('2.4 request rules', () => {
     it.each([
-      ['both externalId and internalId', (email: string) => ({ externalId: 'ann', internalId: email }), /exactly one of externalId and internalId, not both/],
+      [
+        'both externalId and internalId',
+        (email: string) => ({ externalId: 'ann', internalId: email }),
+        /exactly one of externalId and internalId, not both/,
+      ],
       ['neither externalId nor internalId', () => ({}), /exactly one of externalId and internalId/],
       ['an externalId empty after trimming', () => ({ externalId: '   ' }), /externalId must not be empty/],
       ['an internalId naming no user', () => ({ internalId: 'nobody@example.com' }), /does not name an existing user/],
@@ -168,14 +172,24 @@ describeOnStores('generate-session', (server) => {
       await account.generate({
         externalId: 'ann',
         userAttributes: [
-          { name: 'region', value: 'emea' }, { name: 'level', value: 3 },
-          { name: 'tags', value: ['a', 'b'] }, { name: 'ids', value: [1, 2] },
+          { name: 'region', value: 'emea' },
+          { name: 'level', value: 3 },
+          { name: 'tags', value: ['a', 'b'] },
+          { name: 'ids', value: [1, 2] },
         ],
       });
-      await account.generate({ externalId: 'ann', userAttributes: [{ name: 'level', value: 4 }, { name: 'tags', value: null }] });
+      await account.generate({
+        externalId: 'ann',
+        userAttributes: [
+          { name: 'level', value: 4 },
+          { name: 'tags', value: null },
+        ],
+      });
       const user = await account.externalUser('ann');
       expect(user.userAttributes).toEqual([
-        { name: 'ids', value: [1, 2] }, { name: 'level', value: 4 }, { name: 'region', value: 'emea' },
+        { name: 'ids', value: [1, 2] },
+        { name: 'level', value: 4 },
+        { name: 'region', value: 'emea' },
       ]);
       const claims = await mintClaims(account, { externalId: 'ann' });
       expect(claims.userAttributes).toEqual({ ids: [1, 2], level: 4, region: 'emea' });
@@ -199,7 +213,13 @@ describeOnStores('generate-session', (server) => {
     it('2.6 rule 1: a name missing from the tenant-wide catalog fails with "User attributes not found"', async () => {
       const account = await embedAccount(server());
       await account.attribute('region', 'string');
-      const response = await account.generate({ externalId: 'ann', userAttributes: [{ name: 'region', value: 'x' }, { name: 'nope', value: 'x' }] });
+      const response = await account.generate({
+        externalId: 'ann',
+        userAttributes: [
+          { name: 'region', value: 'x' },
+          { name: 'nope', value: 'x' },
+        ],
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toBe('User attributes not found');
     });
@@ -207,7 +227,13 @@ describeOnStores('generate-session', (server) => {
     it('2.6 rule 3: duplicate names get 400', async () => {
       const account = await embedAccount(server());
       await account.attribute('region', 'string');
-      const response = await account.generate({ externalId: 'ann', userAttributes: [{ name: 'region', value: 'a' }, { name: 'region', value: 'b' }] });
+      const response = await account.generate({
+        externalId: 'ann',
+        userAttributes: [
+          { name: 'region', value: 'a' },
+          { name: 'region', value: 'b' },
+        ],
+      });
       expect(response.status).toBe(400);
       expect(response.body.error).toMatch(/Duplicate name "region" in userAttributes/);
     });
@@ -257,7 +283,11 @@ describeOnStores('generate-session', (server) => {
       const settings = sent === undefined ? {} : { settings: { showDashboardChat: sent } };
       const claims = await mintClaims(account, { externalId: 'ann', ...settings });
       expect(claims.settings).toEqual({ showDashboardChat: expected });
-      const row = await server().store.db.selectFrom('embed_session').select('show_dashboard_chat').where('account_id', '=', account.id).executeTakeFirstOrThrow();
+      const row = await server()
+        .store.db.selectFrom('embed_session')
+        .select('show_dashboard_chat')
+        .where('account_id', '=', account.id)
+        .executeTakeFirstOrThrow();
       expect(row.show_dashboard_chat).toBe(sent ?? null);
     });
 
@@ -271,7 +301,11 @@ describeOnStores('generate-session', (server) => {
         ids.add(response.body.sessionId);
       }
       expect(ids.size).toBe(5);
-      const rows = await server().store.db.selectFrom('embed_session').select('session_hash').where('account_id', '=', account.id).execute();
+      const rows = await server()
+        .store.db.selectFrom('embed_session')
+        .select('session_hash')
+        .where('account_id', '=', account.id)
+        .execute();
       for (const row of rows) expect(ids.has(row.session_hash)).toBe(false);
     });
 
@@ -307,14 +341,27 @@ describeOnStores('generate-session', (server) => {
   describe('atomicity', () => {
     it.each([
       ['an unknown group after valid attributes', { groups: ['a', 'missing'] }],
-      ['an unknown attribute after valid groups', { userAttributes: [{ name: 'region', value: 'x' }, { name: 'missing', value: 1 }] }],
+      [
+        'an unknown attribute after valid groups',
+        {
+          userAttributes: [
+            { name: 'region', value: 'x' },
+            { name: 'missing', value: 1 },
+          ],
+        },
+      ],
       ['a wrongly typed value', { userAttributes: [{ name: 'region', value: 1 }] }],
       ['a bad picture', { userProfile: { displayName: 'New name', picture: 'ftp://x' } }],
     ])('a request failing on %s changes nothing', async (_label, extra) => {
       const account = await embedAccount(server());
       await account.group('a');
       await account.attribute('region', 'string');
-      await account.generate({ externalId: 'ann', groups: ['a'], userAttributes: [{ name: 'region', value: 'emea' }], userProfile: { displayName: 'Ann' } });
+      await account.generate({
+        externalId: 'ann',
+        groups: ['a'],
+        userAttributes: [{ name: 'region', value: 'emea' }],
+        userProfile: { displayName: 'Ann' },
+      });
       const before = await account.footprint();
       const response = await account.generate({
         externalId: 'ann',
@@ -330,7 +377,12 @@ describeOnStores('generate-session', (server) => {
     it('a failing request for a new user in a new embed tenant leaves no user, tenant or session', async () => {
       const account = await embedAccount(server());
       const before = await account.footprint();
-      const response = await account.generate({ externalId: 'newbie', embedTenantName: 'brand-new', email: 'n@example.com', groups: ['missing'] });
+      const response = await account.generate({
+        externalId: 'newbie',
+        embedTenantName: 'brand-new',
+        email: 'n@example.com',
+        groups: ['missing'],
+      });
       expect(response.status).toBe(400);
       expect(await account.footprint()).toEqual(before);
     });
@@ -363,8 +415,13 @@ describeOnStores(
         body: { users: [{ externalId: 'n1' }, { externalId: 'n2' }, { externalId: 'old', userProfile: { displayName: 'Renamed' } }] },
       });
       expect(response.status).toBe(200);
-      expect(response.body.succeeded).toEqual([{ index: 0, externalId: 'n1' }, { index: 2, externalId: 'old' }]);
-      expect(response.body.failed).toEqual([{ index: 1, externalId: 'n2', error: { status: 422, message: expect.stringMatching(/limit of 2 external users/) } }]);
+      expect(response.body.succeeded).toEqual([
+        { index: 0, externalId: 'n1' },
+        { index: 2, externalId: 'old' },
+      ]);
+      expect(response.body.failed).toEqual([
+        { index: 1, externalId: 'n2', error: { status: 422, message: expect.stringMatching(/limit of 2 external users/) } },
+      ]);
       expect(await account.externalUser('n2')).toBeUndefined();
       expect((await account.externalUser('old')).userProfile.displayName).toBe('Renamed');
     });

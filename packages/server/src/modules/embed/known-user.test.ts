@@ -23,9 +23,17 @@ describeOnStores('generate-session for a known external user', (server) => {
     const account = await embedAccount(server());
     await catalog(account);
     const body = {
-      externalId: 'Ann', email: 'ann@example.com', userProfile: { displayName: 'Ann' }, groups: ['g2', 'g1', 'g2'],
-      userAttributes: [{ name: 'region', value: 'emea' }, { name: 'level', value: 1 }, { name: 'accounts', value: ['a', 'b'] }],
-      securityContext: { tenant: 'acme' }, settings: { showDashboardChat: false },
+      externalId: 'Ann',
+      email: 'ann@example.com',
+      userProfile: { displayName: 'Ann' },
+      groups: ['g2', 'g1', 'g2'],
+      userAttributes: [
+        { name: 'region', value: 'emea' },
+        { name: 'level', value: 1 },
+        { name: 'accounts', value: ['a', 'b'] },
+      ],
+      securityContext: { tenant: 'acme' },
+      settings: { showDashboardChat: false },
     };
     const full = vi.spyOn(server().services.embedTenants.externalUsers, 'write');
     const first = await mintClaims(account, body);
@@ -40,7 +48,14 @@ describeOnStores('generate-session for a known external user', (server) => {
   it('issue 10: roles, publicDashboardId and embedTheme take the one-statement path and mint what the full path mints', async () => {
     const account = await embedAccount(server());
     await catalog(account);
-    const body = { externalId: 'eve', groups: ['g1'], roles: ['viewer'], publicDashboardId: 'd1', embedTheme: { font: 'Inter' }, settings: null };
+    const body = {
+      externalId: 'eve',
+      groups: ['g1'],
+      roles: ['viewer'],
+      publicDashboardId: 'd1',
+      embedTheme: { font: 'Inter' },
+      settings: null,
+    };
     const full = vi.spyOn(server().services.embedTenants.externalUsers, 'write');
     const first = await mintClaims(account, body);
     const again = await mintClaims(account, body);
@@ -67,21 +82,39 @@ describeOnStores('generate-session for a known external user', (server) => {
     const account = await embedAccount(server());
     await catalog(account);
     await mintClaims(account, {
-      externalId: 'bob', email: 'bob@example.com', userProfile: { displayName: 'Bob', picture: 'https://x.example.com/b.png' },
-      groups: ['g3', 'g1'], userAttributes: [{ name: 'region', value: 'emea' }, { name: 'level', value: 2 }],
+      externalId: 'bob',
+      email: 'bob@example.com',
+      userProfile: { displayName: 'Bob', picture: 'https://x.example.com/b.png' },
+      groups: ['g3', 'g1'],
+      userAttributes: [
+        { name: 'region', value: 'emea' },
+        { name: 'level', value: 2 },
+      ],
     });
     const full = vi.spyOn(server().services.embedTenants.externalUsers, 'write');
     const claims = await mintClaims(account, {
-      externalId: 'bob', userProfile: { displayName: 'Robert' }, userAttributes: [{ name: 'level', value: null }, { name: 'accounts', value: ['z'] }],
+      externalId: 'bob',
+      userProfile: { displayName: 'Robert' },
+      userAttributes: [
+        { name: 'level', value: null },
+        { name: 'accounts', value: ['z'] },
+      ],
     });
     expect(full).not.toHaveBeenCalled();
     expect(claims.user).toEqual({
-      type: 'external', externalId: 'bob', email: 'bob@example.com', userProfile: { displayName: 'Robert', picture: 'https://x.example.com/b.png' },
+      type: 'external',
+      externalId: 'bob',
+      email: 'bob@example.com',
+      userProfile: { displayName: 'Robert', picture: 'https://x.example.com/b.png' },
     });
     expect(claims.groups).toEqual(['g1', 'g3']);
     expect(claims.userAttributes).toEqual({ region: 'emea', accounts: ['z'] });
     expect(await account.externalUser('bob')).toMatchObject({
-      groups: ['g1', 'g3'], userAttributes: [{ name: 'accounts', value: ['z'] }, { name: 'region', value: 'emea' }],
+      groups: ['g1', 'g3'],
+      userAttributes: [
+        { name: 'accounts', value: ['z'] },
+        { name: 'region', value: 'emea' },
+      ],
     });
     const cleared = await mintClaims(account, { externalId: 'bob', groups: [] });
     expect(cleared.groups).toEqual([]);
@@ -108,7 +141,12 @@ describeOnStores('generate-session for a known external user', (server) => {
     await mintClaims(account, { externalId: 'dan', groups: ['g1'] });
     const groups = [['g1'], ['g2', 'g3'], ['g1', 'g3'], ['g2']];
     const bodies = Array.from({ length: 16 }, (_, i) => ({
-      externalId: 'dan', groups: groups[i % 4]!, userAttributes: [{ name: 'level', value: i }, { name: 'region', value: `r${i}` }],
+      externalId: 'dan',
+      groups: groups[i % 4]!,
+      userAttributes: [
+        { name: 'level', value: i },
+        { name: 'region', value: `r${i}` },
+      ],
     }));
     const claims = await Promise.all(bodies.map((body) => mintClaims(account, body)));
     claims.forEach((c, i) => {
@@ -118,6 +156,9 @@ describeOnStores('generate-session for a known external user', (server) => {
     const user = await account.externalUser('dan');
     const winner = user.userAttributes.find((a: { name: string }) => a.name === 'level').value;
     expect(user.groups).toEqual(bodies[winner]!.groups);
-    expect(user.userAttributes).toEqual([{ name: 'level', value: winner }, { name: 'region', value: `r${winner}` }]);
+    expect(user.userAttributes).toEqual([
+      { name: 'level', value: winner },
+      { name: 'region', value: `r${winner}` },
+    ]);
   });
 });

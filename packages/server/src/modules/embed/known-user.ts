@@ -29,24 +29,27 @@ export async function mintForKnownUser(db: Executor, embedTenants: EmbedTenantSe
   const resolved = await users.resolve(change, users.catalogs(account.id, tenant.id, db));
   const catalog: Catalog = request.creatorMode ? 'tenant' : 'account';
   const groupNames = change.groups[catalog];
-  return embedTenants.mintPageView({
-    accountId: account.id,
-    tenantId: tenant.id,
-    externalId: change.externalId,
-    profile: change.profile,
-    catalog,
-    groups: groupNames ? { ids: resolved.groups[catalog]!, names: [...new Set(groupNames)].sort() } : undefined,
-    values: resolved.values[catalog] ?? [],
-    claims: sessionClaims(account.id, tenant.name, request, settings),
-    session: {
-      hash: hashCredential(sessionId),
-      apiKeyId: principal.kind === 'apiKey' ? principal.credentialId : null,
-      deploymentId: request.deploymentId,
-      creatorMode: request.creatorMode,
-      showDashboardChat: request.showDashboardChat ?? null,
-      exchangeBy: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
+  return embedTenants.mintPageView(
+    {
+      accountId: account.id,
+      tenantId: tenant.id,
+      externalId: change.externalId,
+      profile: change.profile,
+      catalog,
+      groups: groupNames ? { ids: resolved.groups[catalog]!, names: [...new Set(groupNames)].sort() } : undefined,
+      values: resolved.values[catalog] ?? [],
+      claims: sessionClaims(account.id, tenant.name, request, settings),
+      session: {
+        hash: hashCredential(sessionId),
+        apiKeyId: principal.kind === 'apiKey' ? principal.credentialId : null,
+        deploymentId: request.deploymentId,
+        creatorMode: request.creatorMode,
+        showDashboardChat: request.showDashboardChat ?? null,
+        exchangeBy: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
+      },
     },
-  }, db);
+    db,
+  );
 }
 
 /** The claims that do not depend on the user. */

@@ -52,8 +52,17 @@ export class EmbedSessionRepo {
       .selectFrom('embed_session as s')
       .innerJoin('embed_tenant as t', 't.id', 's.embed_tenant_id')
       .select([
-        's.id', 's.created_at', 's.api_key_id', 's.deployment_id', 's.external_user_id', 's.internal_user_id',
-        's.user_ref', 's.creator_mode', 's.exchanged_at', 's.revoked_at', 't.name as embed_tenant_name',
+        's.id',
+        's.created_at',
+        's.api_key_id',
+        's.deployment_id',
+        's.external_user_id',
+        's.internal_user_id',
+        's.user_ref',
+        's.creator_mode',
+        's.exchanged_at',
+        's.revoked_at',
+        't.name as embed_tenant_name',
       ])
       .where('s.account_id', '=', accountId)
       .$call(afterId('s.id', after, limit))

@@ -73,7 +73,9 @@ describe('internalId', () => {
   });
 
   it('keeps the fields that apply to any session', () => {
-    expect(parse({ internalId: 'admin@example.com', embedTenantName: 'acme-corp', creatorMode: true, settings: { showDashboardChat: false } })).toEqual({
+    expect(
+      parse({ internalId: 'admin@example.com', embedTenantName: 'acme-corp', creatorMode: true, settings: { showDashboardChat: false } }),
+    ).toEqual({
       deploymentId: 7,
       embedTenantName: 'acme-corp',
       creatorMode: true,
@@ -89,7 +91,11 @@ describe('internalId', () => {
 
 describe('fields of every session', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>]>([
-    ['defaults', {}, { deploymentId: 7, embedTenantName: undefined, creatorMode: false, securityContext: null, showDashboardChat: undefined }],
+    [
+      'defaults',
+      {},
+      { deploymentId: 7, embedTenantName: undefined, creatorMode: false, securityContext: null, showDashboardChat: undefined },
+    ],
     ['creatorMode true', { creatorMode: true }, { creatorMode: true }],
     ['creatorMode false', { creatorMode: false }, { creatorMode: false }],
     ['a security context, as sent', { securityContext: { region: 'emea', n: [1] } }, { securityContext: { region: 'emea', n: [1] } }],
@@ -147,7 +153,11 @@ describe('externalId and the external user it describes', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     ['an invalid email', { email: 'not-an-address' }, 'email "not-an-address" is not a valid email address'],
-    ['a picture that is not an http(s) URL', { userProfile: { picture: 'ftp://example.com/a.png' } }, 'userProfile.picture must be an absolute http:// or https:// URL'],
+    [
+      'a picture that is not an http(s) URL',
+      { userProfile: { picture: 'ftp://example.com/a.png' } },
+      'userProfile.picture must be an absolute http:// or https:// URL',
+    ],
   ])('%s is refused', (_label, input, message) => {
     expect(rejection({ externalId: 'ann', ...input })).toEqual(badRequest(message));
   });
@@ -173,7 +183,13 @@ describe('externalId and the external user it describes', () => {
   it('definitions are passed on as sent', () => {
     const userAttributeDefinitions = [{ name: 'region', type: 'string' }];
     const groupDefinitions = [{ name: 'editors', description: 'Edit' }];
-    const { user } = parse({ externalId: 'ann', creatorMode: true, embedTenantName: 'acme-corp', userAttributeDefinitions, groupDefinitions });
+    const { user } = parse({
+      externalId: 'ann',
+      creatorMode: true,
+      embedTenantName: 'acme-corp',
+      userAttributeDefinitions,
+      groupDefinitions,
+    });
     expect(user).toMatchObject({ definitions: { userAttributeDefinitions, groupDefinitions } });
   });
 });
@@ -198,8 +214,25 @@ describe('definitions need creator mode and an embed tenant (2.8, 2.9)', () => {
 describe('a name twice in one list (2.6, 2.8, 2.9)', () => {
   const tenant = { creatorMode: true, embedTenantName: 'acme-corp' };
   it.each<[string, Record<string, unknown>]>([
-    ['userAttributes', { userAttributes: [{ name: 'x', value: 1 }, { name: 'x', value: 2 }] }],
-    ['userAttributeDefinitions', { ...tenant, userAttributeDefinitions: [{ name: 'x', type: 'string' }, { name: 'x', type: 'number' }] }],
+    [
+      'userAttributes',
+      {
+        userAttributes: [
+          { name: 'x', value: 1 },
+          { name: 'x', value: 2 },
+        ],
+      },
+    ],
+    [
+      'userAttributeDefinitions',
+      {
+        ...tenant,
+        userAttributeDefinitions: [
+          { name: 'x', type: 'string' },
+          { name: 'x', type: 'number' },
+        ],
+      },
+    ],
     ['groupDefinitions', { ...tenant, groupDefinitions: [{ name: 'x' }, { name: 'x', description: 'again' }] }],
   ])('%s', (field, input) => {
     expect(rejection({ externalId: 'ann', ...input })).toEqual(badRequest(`Duplicate name "x" in ${field}`));
@@ -208,8 +241,14 @@ describe('a name twice in one list (2.6, 2.8, 2.9)', () => {
   it('distinct names pass', () => {
     const input = {
       ...tenant,
-      userAttributes: [{ name: 'x', value: 1 }, { name: 'y', value: 2 }],
-      userAttributeDefinitions: [{ name: 'x', type: 'number' }, { name: 'y', type: 'number' }],
+      userAttributes: [
+        { name: 'x', value: 1 },
+        { name: 'y', value: 2 },
+      ],
+      userAttributeDefinitions: [
+        { name: 'x', type: 'number' },
+        { name: 'y', type: 'number' },
+      ],
       groupDefinitions: [{ name: 'x' }, { name: 'y' }],
     };
     expect(parse({ externalId: 'ann', ...input }).user.kind).toBe('external');
@@ -259,20 +298,44 @@ describe('the Cube Cloud fields of the reference body (issue 10)', () => {
 
   it('publicDashboardId and embedTheme are carried as sent, and null when not', () => {
     const theme = { primaryColor: '#112233' };
-    expect(parse({ externalId: 'ann', publicDashboardId: 'dash-1', embedTheme: theme })).toMatchObject({ publicDashboardId: 'dash-1', embedTheme: theme });
-    expect(parse({ internalId: 'admin@example.com', publicDashboardId: 'dash-2' })).toMatchObject({ publicDashboardId: 'dash-2', embedTheme: null });
-    expect(parse({ externalId: 'ann', publicDashboardId: null, embedTheme: null })).toMatchObject({ publicDashboardId: null, embedTheme: null });
+    expect(parse({ externalId: 'ann', publicDashboardId: 'dash-1', embedTheme: theme })).toMatchObject({
+      publicDashboardId: 'dash-1',
+      embedTheme: theme,
+    });
+    expect(parse({ internalId: 'admin@example.com', publicDashboardId: 'dash-2' })).toMatchObject({
+      publicDashboardId: 'dash-2',
+      embedTheme: null,
+    });
+    expect(parse({ externalId: 'ann', publicDashboardId: null, embedTheme: null })).toMatchObject({
+      publicDashboardId: null,
+      embedTheme: null,
+    });
   });
 
   it('a userAttributes item without value clears it, as null does; a value is kept', () => {
-    const { user } = parse({ externalId: 'ann', userAttributes: [{ name: 'region' }, { name: 'tier', value: null }, { name: 'size', value: 3 }] });
+    const { user } = parse({
+      externalId: 'ann',
+      userAttributes: [{ name: 'region' }, { name: 'tier', value: null }, { name: 'size', value: 3 }],
+    });
     expect(user.kind === 'external' && user.change.values).toEqual({
-      account: [{ name: 'region', value: null }, { name: 'tier', value: null }, { name: 'size', value: 3 }],
+      account: [
+        { name: 'region', value: null },
+        { name: 'tier', value: null },
+        { name: 'size', value: 3 },
+      ],
     });
   });
 
   it('null for an optional field is the same as leaving it out', () => {
-    const nulls = { email: null, userProfile: null, groups: null, userAttributes: null, embedTenantName: null, settings: null, securityContext: null };
+    const nulls = {
+      email: null,
+      userProfile: null,
+      groups: null,
+      userAttributes: null,
+      embedTenantName: null,
+      settings: null,
+      securityContext: null,
+    };
     expect(parse({ externalId: 'ann', ...nulls })).toEqual(parse({ externalId: 'ann' }));
   });
 });

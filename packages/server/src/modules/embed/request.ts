@@ -1,13 +1,28 @@
 import { badRequest } from '../../http/errors.js';
-import { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId, type Definitions, type ExternalUserChange } from '../embed-tenants/public.js';
+import {
+  assertNoDuplicates,
+  checkEmail,
+  checkPicture,
+  normaliseExternalId,
+  type Definitions,
+  type ExternalUserChange,
+} from '../embed-tenants/public.js';
 import { withoutNulls, type EmbedThemeOverrides } from './omitted.js';
 import type { GenerateSessionInput } from './schemas.js';
 import { TOKEN_LIFETIME_SECONDS } from './tokens.js';
 
 /** Fields of 2.4 that describe an external user; with internalId the user's own permissions apply instead. */
 const EXTERNAL_ONLY = [
-  'email', 'userProfile', 'userAttributes', 'groups', 'roles', 'userAttributeDefinitions', 'groupDefinitions', 'securityContext',
-  'isEphemeral', 'ephemeralTtlSeconds',
+  'email',
+  'userProfile',
+  'userAttributes',
+  'groups',
+  'roles',
+  'userAttributeDefinitions',
+  'groupDefinitions',
+  'securityContext',
+  'isEphemeral',
+  'ephemeralTtlSeconds',
 ] as const;
 const DEFINITIONS = ['userAttributeDefinitions', 'groupDefinitions'] as const;
 
@@ -73,9 +88,21 @@ export function parseSessionRequest(raw: GenerateSessionInput): SessionRequest {
     throw badRequest('ephemeralTtlSeconds requires isEphemeral: true');
   }
   if (input.roles?.some((role) => role.trim() === '')) throw badRequest('roles must not contain an empty name');
-  if (input.userAttributes) assertNoDuplicates(input.userAttributes.map((a) => a.name), 'userAttributes');
-  if (input.userAttributeDefinitions) assertNoDuplicates(input.userAttributeDefinitions.map((a) => a.name), 'userAttributeDefinitions');
-  if (input.groupDefinitions) assertNoDuplicates(input.groupDefinitions.map((g) => g.name), 'groupDefinitions');
+  if (input.userAttributes)
+    assertNoDuplicates(
+      input.userAttributes.map((a) => a.name),
+      'userAttributes',
+    );
+  if (input.userAttributeDefinitions)
+    assertNoDuplicates(
+      input.userAttributeDefinitions.map((a) => a.name),
+      'userAttributeDefinitions',
+    );
+  if (input.groupDefinitions)
+    assertNoDuplicates(
+      input.groupDefinitions.map((g) => g.name),
+      'groupDefinitions',
+    );
 
   const catalog = common.creatorMode ? 'tenant' : 'account';
   const profile = input.userProfile ?? {};

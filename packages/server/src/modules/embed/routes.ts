@@ -68,7 +68,8 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'listEmbedSessions',
       tags,
       summary: 'List minted embed sessions (audit)',
-      description: 'When, by which API key, for which user, deployment and embed tenant; exchanged or not, revoked or not. Never the session id.',
+      description:
+        'When, by which API key, for which user, deployment and embed tenant; exchanged or not, revoked or not. Never the session id.',
       querystring: PageQuery,
       response: { 200: Type.Ref(EmbedSessionList) },
     },

@@ -98,7 +98,10 @@ export const GenerateSessionInput = Type.Object(
     deploymentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
     externalId: Omissible(Type.String({ maxLength: 400, description: 'Lowercased and trimmed. Exactly one of externalId / internalId.' })),
     internalId: Omissible(
-      Type.String({ maxLength: 254, description: 'Username (e-mail) of an existing internal user. For an admin, only an account-wide admin key may mint.' }),
+      Type.String({
+        maxLength: 254,
+        description: 'Username (e-mail) of an existing internal user. For an admin, only an account-wide admin key may mint.',
+      }),
     ),
     email: Omissible(Type.String({ maxLength: 254, description: 'Only with externalId.' })),
     userProfile: Omissible(Type.Ref(EmbedSessionUserProfile)),
@@ -133,11 +136,16 @@ export const GenerateSessionInput = Type.Object(
       Type.Integer({
         minimum: MIN_EPHEMERAL_TTL_SECONDS,
         maximum: MAX_EPHEMERAL_TTL_SECONDS,
-        description: 'How long the ephemeral user is kept (default 86400, the token lifetime); the token expires no later. Only with isEphemeral: true.',
+        description:
+          'How long the ephemeral user is kept (default 86400, the token lifetime); the token expires no later. Only with isEphemeral: true.',
       }),
     ),
     publicDashboardId: Omissible(
-      Type.String({ minLength: 1, maxLength: 200, description: 'The only dashboard the session, and the token exchanged from it, may open.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'The only dashboard the session, and the token exchanged from it, may open.',
+      }),
     ),
     embedTheme: Omissible(Type.Ref(EmbedTheme)),
     settings: Omissible(Type.Ref(EmbedSessionSettings)),

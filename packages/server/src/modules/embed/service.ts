@@ -18,7 +18,13 @@ import { mintForKnownUser, sessionClaims } from './known-user.js';
 import { EmbedSessionRepo } from './repo.js';
 import { parseSessionRequest, type SessionRequest } from './request.js';
 import type { EmbedSessionRecord, GenerateSessionInput } from './schemas.js';
-import { assertMayOpenDashboard, EmbedSigningKeys, SESSION_EXCHANGE_WINDOW_MS, type EmbedClaims, type VerifiedEmbedToken } from './tokens.js';
+import {
+  assertMayOpenDashboard,
+  EmbedSigningKeys,
+  SESSION_EXCHANGE_WINDOW_MS,
+  type EmbedClaims,
+  type VerifiedEmbedToken,
+} from './tokens.js';
 
 const SESSIONS = byId('embed-sessions');
 
@@ -65,39 +71,44 @@ export class EmbedService {
     const lookups = this.deps.embedTenants.lookups;
     let retried = false;
     try {
-      if (!internal && (await mintForKnownUser(this.db, this.deps.embedTenants, { account, principal, request, settings, sessionId }))) return { sessionId };
+      if (!internal && (await mintForKnownUser(this.db, this.deps.embedTenants, { account, principal, request, settings, sessionId })))
+        return { sessionId };
     } catch (error) {
       if (!isRetryable(error)) throw error;
       // As after an aborted transaction: something remembered may be stale.
       retried = true;
       lookups.forgetAccount(account.id);
     }
-    await transactionWithRetry(this.db, async (trx) => {
-      // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
-      if (retried) settings = await this.checkContext(account.id, request);
-      const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true });
-      const minted = internal
-        ? await this.internalClaims(account.id, internal)
-        : await this.externalClaims(account.id, tenant.id, request, trx);
-      const claims: EmbedClaims = { ...sessionClaims(account.id, tenant.name, request, settings), ...minted.claims };
-      await new EmbedSessionRepo(trx).insert({
-        account_id: account.id,
-        session_hash: hashCredential(sessionId),
-        api_key_id: principal.kind === 'apiKey' ? principal.credentialId : null,
-        deployment_id: request.deploymentId,
-        embed_tenant_id: tenant.id,
-        external_user_id: minted.externalUserId,
-        internal_user_id: internal?.id ?? null,
-        user_ref: minted.userRef,
-        creator_mode: request.creatorMode,
-        show_dashboard_chat: request.showDashboardChat ?? null,
-        claims: JSON.stringify(claims),
-        exchange_by: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
-      });
-    }, () => {
-      retried = true;
-      lookups.forgetAccount(account.id);
-    });
+    await transactionWithRetry(
+      this.db,
+      async (trx) => {
+        // A retry may follow a deployment or group deleted under us: ask the store, not the lookups.
+        if (retried) settings = await this.checkContext(account.id, request);
+        const tenant = await this.deps.embedTenants.tenant(account, request.embedTenantName, { create: true });
+        const minted = internal
+          ? await this.internalClaims(account.id, internal)
+          : await this.externalClaims(account.id, tenant.id, request, trx);
+        const claims: EmbedClaims = { ...sessionClaims(account.id, tenant.name, request, settings), ...minted.claims };
+        await new EmbedSessionRepo(trx).insert({
+          account_id: account.id,
+          session_hash: hashCredential(sessionId),
+          api_key_id: principal.kind === 'apiKey' ? principal.credentialId : null,
+          deployment_id: request.deploymentId,
+          embed_tenant_id: tenant.id,
+          external_user_id: minted.externalUserId,
+          internal_user_id: internal?.id ?? null,
+          user_ref: minted.userRef,
+          creator_mode: request.creatorMode,
+          show_dashboard_chat: request.showDashboardChat ?? null,
+          claims: JSON.stringify(claims),
+          exchange_by: new Date(Date.now() + SESSION_EXCHANGE_WINDOW_MS),
+        });
+      },
+      () => {
+        retried = true;
+        lookups.forgetAccount(account.id);
+      },
+    );
     return { sessionId };
   }
 
@@ -172,7 +183,9 @@ export class EmbedService {
     if (!user) throw badRequest(`internalId "${username}" does not name an existing user of this account`);
     if (!user.active) throw badRequest(`internalId "${username}" names a deactivated user`);
     if (user.role === 'admin' && authorize(principal, 'EmbedSessionsManage', AN_ADMIN) !== null) {
-      throw forbidden(`internalId "${username}" names an admin: only an admin API key for every deployment may mint a session for an admin`);
+      throw forbidden(
+        `internalId "${username}" names an admin: only an admin API key for every deployment may mint a session for an admin`,
+      );
     }
     return { ...user, email: user.email ?? username };
   }

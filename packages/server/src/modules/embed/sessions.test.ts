@@ -42,7 +42,11 @@ describeOnStores('embed sessions', (server) => {
     it('a session older than 5 minutes gets 401', async () => {
       const account = await embedAccount(server());
       const sessionId = await session(account);
-      await server().store.db.updateTable('embed_session').set({ exchange_by: new Date(Date.now() - 1000) }).where('account_id', '=', account.id).execute();
+      await server()
+        .store.db.updateTable('embed_session')
+        .set({ exchange_by: new Date(Date.now() - 1000) })
+        .where('account_id', '=', account.id)
+        .execute();
       const response = await exchange(account, sessionId);
       expect(response.status).toBe(401);
       expect(response.body.error).toMatch(/expired/);
@@ -72,7 +76,9 @@ describeOnStores('embed sessions', (server) => {
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, groups: ['admins'] })).toString('base64url')}.${signature}`;
       const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new Uint8Array(32));
       const key = await server().services.embed.keys.key(account.id);
-      const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+      const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(key);
       for (const bad of [tampered, forged, expired, 'not.a.token']) {
         await expect(server().services.embed.verifyEmbedToken(account.ref, bad)).rejects.toMatchObject({ status: 401 });
       }
@@ -86,7 +92,11 @@ describeOnStores('embed sessions', (server) => {
       await exchange(account, await session(account));
       const key = Buffer.from(await server().services.embed.keys.key(account.id)).toString('base64url');
       expect(Buffer.from(await server().services.embed.keys.key(other.id)).toString('base64url')).not.toBe(key);
-      const row = await server().store.db.selectFrom('embed_account').select('signing_secret_sealed').where('account_id', '=', account.id).executeTakeFirstOrThrow();
+      const row = await server()
+        .store.db.selectFrom('embed_account')
+        .select('signing_secret_sealed')
+        .where('account_id', '=', account.id)
+        .executeTakeFirstOrThrow();
       expect(row.signing_secret_sealed).not.toContain(key);
     });
   });
@@ -125,11 +135,23 @@ describeOnStores('embed sessions', (server) => {
       expect(response.status).toBe(200);
       expect(response.body.items).toEqual([
         expect.objectContaining({
-          apiKeyId: account.admin.apiKeyId, deploymentId: account.deploymentId, embedTenantName: 'tenant-a',
-          externalId: 'ann', internalId: null, creatorMode: false, exchanged: true, revoked: false, revokedAt: null,
+          apiKeyId: account.admin.apiKeyId,
+          deploymentId: account.deploymentId,
+          embedTenantName: 'tenant-a',
+          externalId: 'ann',
+          internalId: null,
+          creatorMode: false,
+          exchanged: true,
+          revoked: false,
+          revokedAt: null,
         }),
         expect.objectContaining({
-          externalId: null, internalId: account.member.email, embedTenantName: account.name, exchanged: false, exchangedAt: null, revoked: true,
+          externalId: null,
+          internalId: account.member.email,
+          embedTenantName: account.name,
+          exchanged: false,
+          exchangedAt: null,
+          revoked: true,
         }),
       ]);
       expect(response.text).not.toContain(first);

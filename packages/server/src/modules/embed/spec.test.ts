@@ -7,11 +7,29 @@ const operations = [
   ['post', '/api/v1/embed/session/revoke', 'revokeEmbedSession', 'Embed', ['204', '400']],
   ['get', '/api/v1/embed/sessions', 'listEmbedSessions', 'Embed', ['200', '400', '401', '403']],
   ['get', '/api/v1/embed-tenants/{embedTenantName}/groups', 'getGroups', 'Embed Tenants', ['200', '400', '401', '403', '404']],
-  ['delete', '/api/v1/embed-tenants/{embedTenantName}/groups/{id}', 'deleteEmbedTenantGroup', 'Embed Tenants', ['200', '401', '403', '404']],
+  [
+    'delete',
+    '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+    'deleteEmbedTenantGroup',
+    'Embed Tenants',
+    ['200', '401', '403', '404'],
+  ],
   ['get', '/api/v1/embed-tenants/{embedTenantName}/user-attributes', 'getUserAttributes', 'Embed Tenants', ['200', '401', '403', '404']],
-  ['delete', '/api/v1/embed-tenants/{embedTenantName}/user-attributes/{id}', 'deleteEmbedTenantUserAttribute', 'Embed Tenants', ['200', '401', '403', '404']],
+  [
+    'delete',
+    '/api/v1/embed-tenants/{embedTenantName}/user-attributes/{id}',
+    'deleteEmbedTenantUserAttribute',
+    'Embed Tenants',
+    ['200', '401', '403', '404'],
+  ],
   ['get', '/api/v1/embed-tenants/{embedTenantName}/users', 'listEmbedTenantUsers', 'Embed Tenants', ['200', '401', '403', '404']],
-  ['get', '/api/v1/embed-tenants/{embedTenantName}/users/{externalId}', 'getEmbedTenantUser', 'Embed Tenants', ['200', '401', '403', '404']],
+  [
+    'get',
+    '/api/v1/embed-tenants/{embedTenantName}/users/{externalId}',
+    'getEmbedTenantUser',
+    'Embed Tenants',
+    ['200', '401', '403', '404'],
+  ],
   ['post', '/api/v1/embed-tenants/{embedTenantName}/user', 'provisionEmbedUser', 'Embed Tenants', ['200', '400', '401', '403', '422']],
   ['post', '/api/v1/embed-tenants/{embedTenantName}/users', 'provisionEmbedUsers', 'Embed Tenants', ['200', '400', '401', '403']],
 ] as const;
@@ -39,9 +57,23 @@ describeOnStores('embedding in the served spec', (server) => {
   it('GenerateSessionInput has every field of the reference GenerateSession body, each optional one nullable', () => {
     const schema = doc.components.schemas.GenerateSessionInput;
     const reference = [
-      'creatorMode', 'deploymentId', 'email', 'embedTenantName', 'embedTheme', 'ephemeralTtlSeconds', 'externalId', 'groupDefinitions',
-      'groups', 'internalId', 'isEphemeral', 'publicDashboardId', 'roles', 'securityContext', 'userAttributeDefinitions',
-      'userAttributes', 'userProfile',
+      'creatorMode',
+      'deploymentId',
+      'email',
+      'embedTenantName',
+      'embedTheme',
+      'ephemeralTtlSeconds',
+      'externalId',
+      'groupDefinitions',
+      'groups',
+      'internalId',
+      'isEphemeral',
+      'publicDashboardId',
+      'roles',
+      'securityContext',
+      'userAttributeDefinitions',
+      'userAttributes',
+      'userProfile',
     ];
     expect(schema.required).toEqual(['deploymentId']);
     for (const field of reference.filter((f) => f !== 'deploymentId')) {

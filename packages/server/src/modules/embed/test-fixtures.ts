@@ -44,8 +44,15 @@ export async function embedAccount(server: TestServer): Promise<EmbedAccount> {
     },
     footprint: async () => {
       const tables = [
-        'embed_tenant', 'embed_group', 'embed_user_attribute', 'external_user', 'external_user_group',
-        'external_user_attribute_value', 'external_user_tenant_group', 'external_user_tenant_attribute_value', 'embed_session',
+        'embed_tenant',
+        'embed_group',
+        'embed_user_attribute',
+        'external_user',
+        'external_user_group',
+        'external_user_attribute_value',
+        'external_user_tenant_group',
+        'external_user_tenant_attribute_value',
+        'embed_session',
       ] as const;
       const counts: Record<string, unknown> = {};
       for (const table of tables) {
@@ -67,7 +74,8 @@ export async function embedAccount(server: TestServer): Promise<EmbedAccount> {
         .selectFrom('external_user_attribute_value')
         .select(['external_user_id', 'attribute_id', 'value'])
         .where('account_id', '=', account.id)
-        .orderBy('external_user_id').orderBy('attribute_id')
+        .orderBy('external_user_id')
+        .orderBy('attribute_id')
         .execute();
       counts.descriptions = await server.store.db
         .selectFrom('embed_user_attribute')

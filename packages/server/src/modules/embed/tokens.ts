@@ -98,7 +98,8 @@ export class EmbedSigningKeys {
   async sign(claims: EmbedClaims, sessionId: number, subject: string): Promise<string> {
     const lifetimeEnd = Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_SECONDS;
     // An ephemeral user's token never outlives the user.
-    const userEnd = claims.user.type === 'external' && claims.user.expiresAt ? Math.floor(Date.parse(claims.user.expiresAt) / 1000) : Infinity;
+    const userEnd =
+      claims.user.type === 'external' && claims.user.expiresAt ? Math.floor(Date.parse(claims.user.expiresAt) / 1000) : Infinity;
     return new SignJWT({ ...claims, sid: sessionId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(TOKEN_ISSUER)

@@ -13,8 +13,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 
 describeOnStores('groups service', (server) => {
   const groups = () => server().services.groups;
-  const memberIds = async (accountId: number, groupId: number) =>
-    (await groups().listMembers(accountId, groupId)).map((u) => u.id);
+  const memberIds = async (accountId: number, groupId: number) => (await groups().listMembers(accountId, groupId)).map((u) => u.id);
 
   it('creates groups with names unique per account ignoring case; lookup by name stays exact', async () => {
     const account = await server().newAccount();
@@ -86,7 +85,7 @@ describeOnStores('groups service', (server) => {
     expect(await memberIds(account.id, group.id)).toEqual([]);
   });
 
-  it('setMembers replaces every member; setUserGroups replaces or clears one user\'s groups (2.7)', async () => {
+  it("setMembers replaces every member; setUserGroups replaces or clears one user's groups (2.7)", async () => {
     const account = await server().newAccount();
     const extra = await account.addUser('member');
     const g1 = await groups().create(account.id, { name: 'g1' });
@@ -144,7 +143,10 @@ describeOnStores('groups service', (server) => {
     const rest = await groups().pageMembers(account.id, group.id, { first: 2, after: first.pageInfo.endCursor! });
     expect(rest.items.map((u) => u.id)).toEqual([third.id]);
     expect(rest.pageInfo.hasNextPage).toBe(false);
-    expect(await groups().search(account.id, { offset: 0, limit: 5, externalId: 'okta-1' })).toMatchObject({ total: 1, items: [{ id: group.id }] });
+    expect(await groups().search(account.id, { offset: 0, limit: 5, externalId: 'okta-1' })).toMatchObject({
+      total: 1,
+      items: [{ id: group.id }],
+    });
     expect((await groups().findByUuid(account.id, group.uuid))?.id).toBe(group.id);
   });
 });

@@ -16,12 +16,19 @@ describeOnStores('groups admin', (server) => {
     it('creates, reads, lists with userCount, renames and deletes (via /groups/{id})', async () => {
       const account = await server().newAccount();
       const created = await account.request({
-        method: 'POST', url: '/api/v1/user-groups', as: account.admin, body: { name: 'Analysts', description: 'Read dashboards' },
+        method: 'POST',
+        url: '/api/v1/user-groups',
+        as: account.admin,
+        body: { name: 'Analysts', description: 'Read dashboards' },
       });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
-        id: expect.any(Number), name: 'Analysts', description: 'Read dashboards', userCount: 0,
-        createdAt: expect.any(String), updatedAt: expect.any(String),
+        id: expect.any(Number),
+        name: 'Analysts',
+        description: 'Read dashboards',
+        userCount: 0,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       });
       const { id } = created.body;
       await server().services.groups.addMembers(account.id, id, [account.member.id]);
@@ -29,7 +36,12 @@ describeOnStores('groups admin', (server) => {
       expect(got.body).toMatchObject({ id, userCount: 1 });
       const list = await account.request({ method: 'GET', url: '/api/v1/user-groups', as: account.member });
       expect(list.body.items).toEqual([expect.objectContaining({ id, name: 'Analysts', userCount: 1 })]);
-      const renamed = await account.request({ method: 'PATCH', url: `/api/v1/user-groups/${id}`, as: account.admin, body: { name: 'Readers' } });
+      const renamed = await account.request({
+        method: 'PATCH',
+        url: `/api/v1/user-groups/${id}`,
+        as: account.admin,
+        body: { name: 'Readers' },
+      });
       expect(renamed.body).toMatchObject({ name: 'Readers', description: 'Read dashboards' });
 
       const deleted = await account.request({ method: 'DELETE', url: `/api/v1/groups/${id}`, as: account.admin });
@@ -47,7 +59,12 @@ describeOnStores('groups admin', (server) => {
       const again = await account.request({ method: 'POST', url: '/api/v1/user-groups', as: account.admin, body: { name: 'admins' } });
       expect(again.status).toBe(409);
       expect(again.body).toMatchObject({ code: 'conflict', error: expect.stringContaining('Admins') });
-      const rename = await account.request({ method: 'PATCH', url: `/api/v1/user-groups/${first.id}`, as: account.admin, body: { name: 'ADMINS' } });
+      const rename = await account.request({
+        method: 'PATCH',
+        url: `/api/v1/user-groups/${first.id}`,
+        as: account.admin,
+        body: { name: 'ADMINS' },
+      });
       expect(rename.status).toBe(409);
     });
 
@@ -77,25 +94,34 @@ describeOnStores('groups admin', (server) => {
       expect(ids(first.body)).toEqual([account.admin.id]);
       expect(first.body.items[0]).toMatchObject({ email: account.admin.email, role: 'admin' });
       const rest = await account.request({
-        method: 'GET', url: `/api/v1/user-groups/${group.id}/members?first=1&after=${first.body.pageInfo.endCursor}`, as: account.member,
+        method: 'GET',
+        url: `/api/v1/user-groups/${group.id}/members?first=1&after=${first.body.pageInfo.endCursor}`,
+        as: account.member,
       });
       expect(ids(rest.body)).toEqual([account.member.id]);
 
-      const remove = () => account.request({ method: 'DELETE', url: `/api/v1/user-groups/${group.id}/members/${account.admin.id}`, as: account.admin });
+      const remove = () =>
+        account.request({ method: 'DELETE', url: `/api/v1/user-groups/${group.id}/members/${account.admin.id}`, as: account.admin });
       expect((await remove()).status).toBe(204);
       expect((await remove()).status).toBe(204);
       const after = await account.request({ method: 'GET', url: `/api/v1/user-groups/${group.id}/members`, as: account.member });
       expect(ids(after.body)).toEqual([account.member.id]);
-      const unknownUser = await account.request({ method: 'DELETE', url: `/api/v1/user-groups/${group.id}/members/999999`, as: account.admin });
+      const unknownUser = await account.request({
+        method: 'DELETE',
+        url: `/api/v1/user-groups/${group.id}/members/999999`,
+        as: account.admin,
+      });
       expect(unknownUser.status).toBe(404);
     });
 
-    it("400 naming unknown and other-account user ids, adding nobody", async () => {
+    it('400 naming unknown and other-account user ids, adding nobody', async () => {
       const account = await server().newAccount();
       const other = await server().newAccount();
       const group = await createGroup(account);
       const response = await account.request({
-        method: 'POST', url: `/api/v1/user-groups/${group.id}/members`, as: account.admin,
+        method: 'POST',
+        url: `/api/v1/user-groups/${group.id}/members`,
+        as: account.admin,
         body: { userIds: [account.member.id, other.member.id, 999_999] },
       });
       expect(response.status).toBe(400);
@@ -103,7 +129,12 @@ describeOnStores('groups admin', (server) => {
       expect(response.body.error).toContain('999999');
       const members = await account.request({ method: 'GET', url: `/api/v1/user-groups/${group.id}/members`, as: account.admin });
       expect(members.body.items).toEqual([]);
-      const empty = await account.request({ method: 'POST', url: `/api/v1/user-groups/${group.id}/members`, as: account.admin, body: { userIds: [] } });
+      const empty = await account.request({
+        method: 'POST',
+        url: `/api/v1/user-groups/${group.id}/members`,
+        as: account.admin,
+        body: { userIds: [] },
+      });
       expect(empty.status).toBe(400);
     });
   });

@@ -40,12 +40,7 @@ export class GroupRepo {
   /** Ids only: no member count, so resolving names costs one index lookup per name. */
   idsByNames(accountId: number, names: string[]) {
     if (names.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('user_group')
-      .select(['id', 'name'])
-      .where('account_id', '=', accountId)
-      .where('name', 'in', names)
-      .execute();
+    return this.db.selectFrom('user_group').select(['id', 'name']).where('account_id', '=', accountId).where('name', 'in', names).execute();
   }
 
   many(accountId: number, ids: number[]) {
@@ -64,7 +59,10 @@ export class GroupRepo {
       .$if(search.name !== undefined, (q) => q.where('g.name', '=', search.name!))
       .$if(search.externalId !== undefined, (q) => q.where('g.external_id', '=', search.externalId!));
     const rows = await filtered.orderBy('g.id').offset(search.offset).limit(search.limit).execute();
-    const count = await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const count = await filtered
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     return { rows, total: Number(count.total) };
   }
 

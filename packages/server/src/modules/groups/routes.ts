@@ -101,7 +101,8 @@ export const groupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'addGroupMembers',
       tags,
       summary: 'Add users to a group',
-      description: 'Idempotent. Unknown user ids (including those of other accounts) fail the request with 400 naming them; nobody is added then.',
+      description:
+        'Idempotent. Unknown user ids (including those of other accounts) fail the request with 400 naming them; nobody is added then.',
       params: GroupParams,
       body: Type.Ref(AddGroupMembersBody),
       response: { 204: NoContent },

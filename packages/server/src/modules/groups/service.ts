@@ -128,7 +128,10 @@ export class GroupService {
       const repo = new GroupRepo(trx);
       await this.get(accountId, groupId);
       const ids = await this.checkUsers(accountId, userIds);
-      await repo.addMembers(accountId, ids.map((userId) => ({ groupId, userId })));
+      await repo.addMembers(
+        accountId,
+        ids.map((userId) => ({ groupId, userId })),
+      );
       await repo.touch(accountId, groupId);
     });
   }
@@ -150,7 +153,10 @@ export class GroupService {
       await this.get(accountId, groupId);
       const ids = await this.checkUsers(accountId, userIds);
       await repo.removeMembersExcept(accountId, groupId, ids);
-      await repo.addMembers(accountId, ids.map((userId) => ({ groupId, userId })));
+      await repo.addMembers(
+        accountId,
+        ids.map((userId) => ({ groupId, userId })),
+      );
       await repo.touch(accountId, groupId);
     });
   }
@@ -165,7 +171,10 @@ export class GroupService {
       const missing = wanted.filter((id) => !found.includes(id));
       if (missing.length > 0) throw badRequest(`Groups not found: ${missing.join(', ')}`);
       await repo.removeUserFromGroupsExcept(accountId, userId, wanted);
-      await repo.addMembers(accountId, wanted.map((groupId) => ({ groupId, userId })));
+      await repo.addMembers(
+        accountId,
+        wanted.map((groupId) => ({ groupId, userId })),
+      );
     });
   }
 

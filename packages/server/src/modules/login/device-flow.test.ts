@@ -24,7 +24,10 @@ export async function decide(account: TestAccount, userCode: string, email: stri
 
 async function withPassword(server: TestServer, account: TestAccount) {
   const response = await account.request({
-    method: 'PUT', url: `/api/v1/users/${account.member.id}/password`, as: account.admin, body: { password: PASSWORD },
+    method: 'PUT',
+    url: `/api/v1/users/${account.member.id}/password`,
+    as: account.admin,
+    body: { password: PASSWORD },
   });
   expect(response.status, response.text).toBe(204);
   return account.member;
@@ -59,7 +62,11 @@ describeOnStores('login: device authorization grant (RFC 8628)', (server) => {
 
     const tokens = await poll(account, device.device_code);
     expect(tokens.status, tokens.text).toBe(200);
-    expect(tokens.body).toMatchObject({ token_type: 'Bearer', access_token: expect.stringMatching(/^pla_/), refresh_token: expect.stringMatching(/^plr_/) });
+    expect(tokens.body).toMatchObject({
+      token_type: 'Bearer',
+      access_token: expect.stringMatching(/^pla_/),
+      refresh_token: expect.stringMatching(/^plr_/),
+    });
     const me = await account.request({ method: 'GET', url: '/api/v1/auth/whoami', as: `Bearer ${tokens.body.access_token}` });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ user: { id: user.id, email: user.email }, credential: { kind: 'accessToken' }, role: 'member' });
@@ -80,7 +87,11 @@ describeOnStores('login: device authorization grant (RFC 8628)', (server) => {
     const account = await server().newAccount();
     const user = await withPassword(server(), account);
     const device = await startDevice(account);
-    await server().store.db.updateTable('device_authorization').set({ expires_at: new Date(Date.now() - 1000) }).where('account_id', '=', account.id).execute();
+    await server()
+      .store.db.updateTable('device_authorization')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('account_id', '=', account.id)
+      .execute();
     expect((await poll(account, device.device_code)).body.error).toBe('expired_token');
     const late = await decide(account, device.user_code, user.email, PASSWORD);
     expect(late.status).toBe(404);

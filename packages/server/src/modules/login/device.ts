@@ -37,7 +37,10 @@ export class DeviceFlowService {
   async start(accountId: number, clientName: string | null, baseUrl: string, ip: string) {
     const verdict = await this.rateLimits.hit(DEVICE_CODES_PER_ADDRESS, clientAddress(ip));
     if (!verdict.admitted) {
-      throw tooManyRequests(`Too many logins started from your address; try again in ${verdict.retryAfterSeconds} seconds`, verdict.retryAfterSeconds);
+      throw tooManyRequests(
+        `Too many logins started from your address; try again in ${verdict.retryAfterSeconds} seconds`,
+        verdict.retryAfterSeconds,
+      );
     }
     const deviceCode = `${DEVICE_CODE_PREFIX}${randomBase62()}`;
     let userCode = '';

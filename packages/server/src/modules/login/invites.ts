@@ -31,7 +31,13 @@ export class InviteService {
     await new LoginRepo(this.db).purgeInvites();
     await this.db
       .insertInto('user_invite')
-      .values({ account_id: accountId, user_id: userId, token_hash: hashCredential(token), created_by_user_id: createdBy, expires_at: expiresAt })
+      .values({
+        account_id: accountId,
+        user_id: userId,
+        token_hash: hashCredential(token),
+        created_by_user_id: createdBy,
+        expires_at: expiresAt,
+      })
       .execute();
     return {
       userId,

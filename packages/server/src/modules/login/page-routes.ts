@@ -13,8 +13,11 @@ const tags = ['Authentication'];
 const open = { auth: 'public' as const, needsAccount: true, carriesSecret: true };
 const html = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } });
 const pageResponses = {
-  200: html('The page'), 400: html('The page with what was wrong'), 401: html('The page, sign-in failed'),
-  404: html('The page, the code or link is unknown'), 429: html('The page, too many attempts: wait as long as Retry-After says'),
+  200: html('The page'),
+  400: html('The page with what was wrong'),
+  401: html('The page, sign-in failed'),
+  404: html('The page, the code or link is unknown'),
+  429: html('The page, too many attempts: wait as long as Retry-After says'),
 };
 const formConsumes = ['application/x-www-form-urlencoded'];
 
@@ -45,7 +48,8 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(DEVICE_PAGE_PATH, {
     config: open,
     schema: {
-      operationId: 'getDeviceVerificationPage', tags,
+      operationId: 'getDeviceVerificationPage',
+      tags,
       summary: 'Verification page of the device login (HTML)',
       querystring: Type.Object({ user_code: Type.Optional(Type.String({ maxLength: 20 })) }),
       response: { 200: html('The sign-in form') },
@@ -60,7 +64,9 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(DEVICE_PAGE_PATH, {
     config: open,
     schema: {
-      operationId: 'submitDeviceVerification', tags, consumes: formConsumes,
+      operationId: 'submitDeviceVerification',
+      tags,
+      consumes: formConsumes,
       summary: 'Approve or deny a device login with e-mail and password (HTML form)',
       body: Type.Object({
         user_code: Type.String({ maxLength: 20 }),
@@ -91,7 +97,8 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(INVITE_PAGE_PATH, {
     config: open,
     schema: {
-      operationId: 'getInvitePage', tags,
+      operationId: 'getInvitePage',
+      tags,
       summary: 'Invite page: set a password (HTML)',
       querystring: Type.Object({ token: Type.String({ maxLength: 200 }) }),
       response: pageResponses,
@@ -110,9 +117,15 @@ export const loginPageRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(INVITE_PAGE_PATH, {
     config: open,
     schema: {
-      operationId: 'submitInvite', tags, consumes: formConsumes,
+      operationId: 'submitInvite',
+      tags,
+      consumes: formConsumes,
       summary: 'Set a password through an invite link (HTML form)',
-      body: Type.Object({ token: Type.String({ maxLength: 200 }), password: Type.String({ maxLength: 256 }), confirm: Type.String({ maxLength: 256 }) }),
+      body: Type.Object({
+        token: Type.String({ maxLength: 200 }),
+        password: Type.String({ maxLength: 256 }),
+        confirm: Type.String({ maxLength: 256 }),
+      }),
       response: pageResponses,
     },
     handler: async (request, reply) => {

@@ -25,7 +25,13 @@ function errorLine(error: string | undefined): string {
   return error ? `<p class="error" role="alert">${escapeHtml(error)}</p>\n` : '';
 }
 
-export function devicePage(options: { action: string; userCode?: string; clientName?: string | null; email?: string; error?: string }): string {
+export function devicePage(options: {
+  action: string;
+  userCode?: string;
+  clientName?: string | null;
+  email?: string;
+  error?: string;
+}): string {
   const client = options.clientName ? `<p>Requested by <strong>${escapeHtml(options.clientName)}</strong>.</p>\n` : '';
   return layout(
     'Approve a device login',

@@ -17,7 +17,14 @@ export class LoginRepo {
    * Expired rows are purged where new ones are made, a bounded batch each time, so no timer is
    * needed; SKIP LOCKED keeps replicas purging at once from waiting on (or deadlocking) each other.
    */
-  async insertDevice(values: { account_id: number; device_code_hash: string; user_code: string; client_name: string | null; interval_s: number; expires_at: Date }) {
+  async insertDevice(values: {
+    account_id: number;
+    device_code_hash: string;
+    user_code: string;
+    client_name: string | null;
+    interval_s: number;
+    expires_at: Date;
+  }) {
     await sql`
       delete from device_authorization where id in (
         select id from device_authorization where expires_at < ${graceCutoff()} limit ${PURGE_BATCH} for update skip locked)
@@ -106,7 +113,11 @@ export class LoginRepo {
 
   /** Marks a session revoked and answers the ids of every access token issued in it. */
   async revokeSession(sessionId: number): Promise<number[]> {
-    await this.db.updateTable('login_session').set({ revoked_at: sql`coalesce(revoked_at, now())` }).where('id', '=', sessionId).execute();
+    await this.db
+      .updateTable('login_session')
+      .set({ revoked_at: sql`coalesce(revoked_at, now())` })
+      .where('id', '=', sessionId)
+      .execute();
     const tokens = await this.db.selectFrom('login_token').select('access_token_id').where('session_id', '=', sessionId).execute();
     return tokens.map((t) => t.access_token_id);
   }

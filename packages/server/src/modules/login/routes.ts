@@ -7,8 +7,18 @@ import { requires } from '../../http/requirement.js';
 import { OAuthError } from './oauth-error.js';
 import { loginPageRoutes, parseForm } from './page-routes.js';
 import {
-  AcceptInviteBody, DEVICE_CODE_GRANT, DeviceCodeRequest, DeviceCodeResponse, OAuthTokenError, RevokeRequest,
-  SetPasswordBody, TokenRequest, TokenResponse, UserIdParams, UserInvite, WhoAmI,
+  AcceptInviteBody,
+  DEVICE_CODE_GRANT,
+  DeviceCodeRequest,
+  DeviceCodeResponse,
+  OAuthTokenError,
+  RevokeRequest,
+  SetPasswordBody,
+  TokenRequest,
+  TokenResponse,
+  UserIdParams,
+  UserInvite,
+  WhoAmI,
 } from './schemas.js';
 
 const tags = ['Authentication'];
@@ -24,11 +34,16 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/auth/device/code', {
     config: openWithSecret,
     schema: {
-      operationId: 'createDeviceCode', tags, consumes,
+      operationId: 'createDeviceCode',
+      tags,
+      consumes,
       summary: 'Start a device login (RFC 8628)',
       description: 'Returns a device code to poll with and a user code to approve on the verification page.',
       body: Type.Optional(Type.Ref(DeviceCodeRequest)),
-      response: { 200: Type.Ref(DeviceCodeResponse), 429: Type.Ref('Error', { description: 'Too many logins started from this address; see Retry-After' }) },
+      response: {
+        200: Type.Ref(DeviceCodeResponse),
+        429: Type.Ref('Error', { description: 'Too many logins started from this address; see Retry-After' }),
+      },
     },
     handler: async (request) => login.device.start(request.account.id, request.body?.client_name ?? null, baseUrlOf(request), request.ip),
   });
@@ -36,9 +51,12 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/auth/token', {
     config: openWithSecret,
     schema: {
-      operationId: 'createToken', tags, consumes,
+      operationId: 'createToken',
+      tags,
+      consumes,
       summary: 'Exchange a device code or a refresh token for tokens',
-      description: 'Device codes answer `authorization_pending`, `slow_down`, `access_denied` or `expired_token` until approved. Refresh tokens rotate: each works once.',
+      description:
+        'Device codes answer `authorization_pending`, `slow_down`, `access_denied` or `expired_token` until approved. Refresh tokens rotate: each works once.',
       body: Type.Ref(TokenRequest),
       response: { 200: Type.Ref(TokenResponse), 400: Type.Ref(OAuthTokenError) },
     },
@@ -64,7 +82,9 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/auth/revoke', {
     config: open,
     schema: {
-      operationId: 'revokeToken', tags, consumes,
+      operationId: 'revokeToken',
+      tags,
+      consumes,
       summary: 'Log out: revoke a login (RFC 7009)',
       description: 'Revokes every token of the login the given access or refresh token belongs to. Unknown tokens are accepted silently.',
       body: Type.Ref(RevokeRequest),
@@ -79,7 +99,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/api/v1/auth/whoami', {
     config: { auth: requires('AccountRead') },
     schema: {
-      operationId: 'getWhoAmI', tags,
+      operationId: 'getWhoAmI',
+      tags,
       summary: 'Describe the calling credential',
       description: 'The account, the user, the credential (API key or access token) and the role a request acts with.',
       response: { 200: Type.Ref(WhoAmI) },
@@ -90,7 +111,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put('/api/v1/users/:id/password', {
     config: { auth: requires('UserAccessManage', { doing: "set a user's password, which lets them sign in to the whole account" }) },
     schema: {
-      operationId: 'setUserPassword', tags,
+      operationId: 'setUserPassword',
+      tags,
       summary: "Set an internal user's password",
       description: 'The user can then approve device logins with their e-mail and this password.',
       params: UserIdParams,
@@ -106,7 +128,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/users/:id/invites', {
     config: { auth: requires('UserAccessManage', { doing: 'invite a user, who then signs in to the whole account' }), carriesSecret: true },
     schema: {
-      operationId: 'createUserInvite', tags,
+      operationId: 'createUserInvite',
+      tags,
       summary: 'Create a one-time link that sets a password',
       params: UserIdParams,
       response: { 201: Type.Ref(UserInvite) },
@@ -120,7 +143,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/auth/invites/accept', {
     config: open,
     schema: {
-      operationId: 'acceptInvite', tags,
+      operationId: 'acceptInvite',
+      tags,
       summary: 'Set a password with an invite token',
       body: Type.Ref(AcceptInviteBody),
       response: { 204: NoContent },

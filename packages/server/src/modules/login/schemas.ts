@@ -7,7 +7,9 @@ export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export const DeviceCodeRequest = Type.Object(
   {
     client_id: Type.Optional(Type.String({ maxLength: 200, description: 'Ignored; public clients need no registration.' })),
-    client_name: Type.Optional(Type.String({ maxLength: 200, description: 'Shown on the verification page, e.g. "plinth CLI on laptop".' })),
+    client_name: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Shown on the verification page, e.g. "plinth CLI on laptop".' }),
+    ),
     scope: Type.Optional(Type.String({ maxLength: 500, description: 'Ignored; a login acts with the role of its user.' })),
   },
   { $id: 'DeviceCodeRequest' },
@@ -48,7 +50,8 @@ export const TokenResponse = Type.Object(
 export const OAuthTokenError = Type.Object(
   {
     error: Type.String({
-      description: 'authorization_pending, slow_down, access_denied, expired_token, invalid_grant, invalid_request or unsupported_grant_type.',
+      description:
+        'authorization_pending, slow_down, access_denied, expired_token, invalid_grant, invalid_request or unsupported_grant_type.',
     }),
     error_description: Type.Optional(Type.String()),
     code: Type.Optional(Type.String()),
@@ -89,7 +92,14 @@ export const AcceptInviteBody = Type.Object(
 export const WhoAmI = Type.Object(
   {
     account: Type.Object({ id: Type.Integer(), name: Type.String() }),
-    user: Type.Union([Type.Object({ id: Type.Integer(), email: Type.Union([Type.String(), Type.Null()]), displayName: Type.Union([Type.String(), Type.Null()]) }), Type.Null()]),
+    user: Type.Union([
+      Type.Object({
+        id: Type.Integer(),
+        email: Type.Union([Type.String(), Type.Null()]),
+        displayName: Type.Union([Type.String(), Type.Null()]),
+      }),
+      Type.Null(),
+    ]),
     credential: Type.Object({
       kind: Type.String({ description: 'apiKey or accessToken' }),
       id: Type.Integer(),
@@ -105,6 +115,14 @@ export const WhoAmI = Type.Object(
 export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'User id' }) });
 
 export const loginSchemas = [
-  DeviceCodeRequest, DeviceCodeResponse, TokenRequest, TokenResponse, OAuthTokenError, RevokeRequest,
-  SetPasswordBody, UserInvite, AcceptInviteBody, WhoAmI,
+  DeviceCodeRequest,
+  DeviceCodeResponse,
+  TokenRequest,
+  TokenResponse,
+  OAuthTokenError,
+  RevokeRequest,
+  SetPasswordBody,
+  UserInvite,
+  AcceptInviteBody,
+  WhoAmI,
 ];

@@ -13,14 +13,20 @@ function clockOf(server: TestServer) {
 
 async function startDevice(server: TestServer, account: TestAccount, from = '198.51.100.1') {
   const response = await server.app.inject({
-    method: 'POST', url: '/api/v1/auth/device/code', headers: { host: account.host }, payload: {}, remoteAddress: from,
+    method: 'POST',
+    url: '/api/v1/auth/device/code',
+    headers: { host: account.host },
+    payload: {},
+    remoteAddress: from,
   });
   return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) };
 }
 
 async function signIn(server: TestServer, account: TestAccount, userCode: string, email: string, password: string, from: string) {
   const response = await server.app.inject({
-    method: 'POST', url: '/login/device', remoteAddress: from,
+    method: 'POST',
+    url: '/login/device',
+    remoteAddress: from,
     headers: { host: account.host, 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ user_code: userCode, email, password, decision: 'approve' }).toString(),
   });

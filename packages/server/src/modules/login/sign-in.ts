@@ -38,13 +38,19 @@ export class SignInService {
     const emailKey = `${accountId}:${email.trim().toLowerCase()}`;
     const fromAddress = await this.rateLimits.attempt(SIGN_IN_PER_ADDRESS, address);
     if (!fromAddress.admitted) {
-      throw tooManyRequests(`Too many sign-in attempts from your address; try again in ${fromAddress.retryAfterSeconds} seconds`, fromAddress.retryAfterSeconds);
+      throw tooManyRequests(
+        `Too many sign-in attempts from your address; try again in ${fromAddress.retryAfterSeconds} seconds`,
+        fromAddress.retryAfterSeconds,
+      );
     }
     const forEmail = await this.rateLimits.attempt(SIGN_IN_PER_EMAIL, emailKey);
     if (!forEmail.admitted) {
       // No password was tried, so the address keeps its slot.
       await this.rateLimits.refund(SIGN_IN_PER_ADDRESS, address);
-      throw tooManyRequests(`Too many failed sign-in attempts for this e-mail; try again in ${forEmail.retryAfterSeconds} seconds`, forEmail.retryAfterSeconds);
+      throw tooManyRequests(
+        `Too many failed sign-in attempts for this e-mail; try again in ${forEmail.retryAfterSeconds} seconds`,
+        forEmail.retryAfterSeconds,
+      );
     }
     const found = await this.users.findForSignIn(accountId, email);
     const user = found && { ...found.user, password_hash: found.passwordHash };

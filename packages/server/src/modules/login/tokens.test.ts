@@ -5,7 +5,8 @@ import { cases } from './authorization.cases.js';
 
 const refresh = (account: TestAccount, token: string) =>
   account.request({ method: 'POST', url: '/api/v1/auth/token', body: { grant_type: 'refresh_token', refresh_token: token } });
-const whoami = (account: TestAccount, token: string) => account.request({ method: 'GET', url: '/api/v1/auth/whoami', as: `Bearer ${token}` });
+const whoami = (account: TestAccount, token: string) =>
+  account.request({ method: 'GET', url: '/api/v1/auth/whoami', as: `Bearer ${token}` });
 
 describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
   const login = async (account: TestAccount) => server().services.login.tokens.issue(account.id, account.member.id, 'test');
@@ -36,7 +37,11 @@ describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
     it('an expired access token is refused with a hint, and a refresh renews it', async () => {
       const account = await server().newAccount();
       const first = await login(account);
-      await server().store.db.updateTable('access_token').set({ expires_at: new Date(Date.now() - 1000) }).where('account_id', '=', account.id).execute();
+      await server()
+        .store.db.updateTable('access_token')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('account_id', '=', account.id)
+        .execute();
       const expired = await whoami(account, first.access_token);
       expect(expired.status).toBe(401);
       expect(expired.body.error).toMatch(/expired/);
@@ -59,12 +64,26 @@ describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
   describe('passwords and invites', () => {
     it('setUserPassword: too short is 400; an unknown user is 404', async () => {
       const account = await server().newAccount();
-      const short = await account.request({ method: 'PUT', url: `/api/v1/users/${account.member.id}/password`, as: account.admin, body: { password: 'short' } });
+      const short = await account.request({
+        method: 'PUT',
+        url: `/api/v1/users/${account.member.id}/password`,
+        as: account.admin,
+        body: { password: 'short' },
+      });
       expect(short.status).toBe(400);
       expect(short.body.error).toMatch(/password/);
-      const missing = await account.request({ method: 'PUT', url: '/api/v1/users/999999/password', as: account.admin, body: { password: 'long enough password' } });
+      const missing = await account.request({
+        method: 'PUT',
+        url: '/api/v1/users/999999/password',
+        as: account.admin,
+        body: { password: 'long enough password' },
+      });
       expect(missing.status).toBe(404);
-      const row = await server().store.db.selectFrom('app_user').select('password_hash').where('id', '=', account.member.id).executeTakeFirstOrThrow();
+      const row = await server()
+        .store.db.selectFrom('app_user')
+        .select('password_hash')
+        .where('id', '=', account.member.id)
+        .executeTakeFirstOrThrow();
       expect(row.password_hash).toBeNull();
     });
 
@@ -78,23 +97,39 @@ describeOnStores('login: tokens, passwords, invites and whoami', (server) => {
       expect(page.text).toContain(account.member.email);
 
       const mismatch = await account.request({
-        method: 'POST', url: '/login/invite', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        url: '/login/invite',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ token: invite.body.token, password: 'a fine password', confirm: 'another one!!' }).toString(),
       });
       expect(mismatch.status).toBe(400);
       expect(mismatch.text).toContain('The two passwords differ');
-      const accepted = await account.request({ method: 'POST', url: '/api/v1/auth/invites/accept', body: { token: invite.body.token, password: 'a fine password' } });
+      const accepted = await account.request({
+        method: 'POST',
+        url: '/api/v1/auth/invites/accept',
+        body: { token: invite.body.token, password: 'a fine password' },
+      });
       expect(accepted.status, accepted.text).toBe(204);
-      const again = await account.request({ method: 'POST', url: '/api/v1/auth/invites/accept', body: { token: invite.body.token, password: 'a fine password' } });
+      const again = await account.request({
+        method: 'POST',
+        url: '/api/v1/auth/invites/accept',
+        body: { token: invite.body.token, password: 'a fine password' },
+      });
       expect(again.status).toBe(400);
       expect(again.body.error).toMatch(/already been used/);
-      await expect(server().services.login.signIn.authenticate(account.id, account.member.email, 'a fine password', '192.0.2.1')).resolves.toMatchObject({ id: account.member.id });
+      await expect(
+        server().services.login.signIn.authenticate(account.id, account.member.email, 'a fine password', '192.0.2.1'),
+      ).resolves.toMatchObject({ id: account.member.id });
     });
 
     it('the stored password is an scrypt hash, never the password', async () => {
       const account = await server().newAccount();
       await server().services.login.signIn.setPassword(account.id, account.admin.id, 'correct horse battery');
-      const row = await server().store.db.selectFrom('app_user').select('password_hash').where('id', '=', account.admin.id).executeTakeFirstOrThrow();
+      const row = await server()
+        .store.db.selectFrom('app_user')
+        .select('password_hash')
+        .where('id', '=', account.admin.id)
+        .executeTakeFirstOrThrow();
       expect(row.password_hash).toMatch(/^scrypt\$16384\$8\$1\$/);
       expect(row.password_hash).not.toContain('horse');
     });

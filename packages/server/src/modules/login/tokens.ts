@@ -49,10 +49,15 @@ export class TokenService {
     if (!token) throw new OAuthError('invalid_grant', 'Unknown refresh token');
     const session = await this.repo.sessionOfToken(token.id);
     const reuse =
-      token.revokedAt !== null || (session?.revokedAt ?? null) !== null || !(await this.credentials.revokeAccessTokenOnce(accountId, token.id));
+      token.revokedAt !== null ||
+      (session?.revokedAt ?? null) !== null ||
+      !(await this.credentials.revokeAccessTokenOnce(accountId, token.id));
     if (reuse) {
       if (session) await this.revokeSession(accountId, session.sessionId);
-      throw new OAuthError('invalid_grant', 'The refresh token was already used or revoked; the login is revoked, run `plinth login` again');
+      throw new OAuthError(
+        'invalid_grant',
+        'The refresh token was already used or revoked; the login is revoked, run `plinth login` again',
+      );
     }
     if (token.refreshExpiresAt !== null && token.refreshExpiresAt.getTime() <= Date.now()) {
       throw new OAuthError('invalid_grant', 'The refresh token has expired; run `plinth login` again');

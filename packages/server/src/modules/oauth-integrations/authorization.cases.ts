@@ -22,11 +22,23 @@ const existing = async (account: TestAccount) => {
 /** The OAuth integrations' operations, for the shared authorisation suite (run by oauth-integrations.test.ts). */
 export const cases: OperationCase[] = [
   { operation: 'getOAuthIntegration', method: 'GET', prepare: existing },
-  { operation: 'listOAuthIntegrations', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/oauth-integrations' }) },
   {
-    operation: 'createOAuthIntegration', method: 'POST', successStatus: 201, targetsResource: false,
+    operation: 'listOAuthIntegrations',
+    method: 'GET',
+    targetsResource: false,
+    prepare: async () => ({ url: '/api/v1/oauth-integrations' }),
+  },
+  {
+    operation: 'createOAuthIntegration',
+    method: 'POST',
+    successStatus: 201,
+    targetsResource: false,
     prepare: async () => ({ url: '/api/v1/oauth-integrations', body: integration }),
   },
-  { operation: 'updateOAuthIntegration', method: 'PATCH', prepare: async (account) => ({ ...(await existing(account)), body: { name: 'x' } }) },
+  {
+    operation: 'updateOAuthIntegration',
+    method: 'PATCH',
+    prepare: async (account) => ({ ...(await existing(account)), body: { name: 'x' } }),
+  },
   { operation: 'deleteOAuthIntegration', method: 'DELETE', successStatus: 204, prepare: existing },
 ];

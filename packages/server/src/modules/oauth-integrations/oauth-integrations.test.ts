@@ -86,13 +86,19 @@ describeOnStores('oauth integrations', (server) => {
     it('rejects unknown fields and missing required ones', async () => {
       const account = await server().newAccount();
       const unknown = await account.request({
-        method: 'POST', url: '/api/v1/oauth-integrations', as: account.admin, body: { ...integration, colour: 'red' },
+        method: 'POST',
+        url: '/api/v1/oauth-integrations',
+        as: account.admin,
+        body: { ...integration, colour: 'red' },
       });
       expect(unknown.status).toBe(400);
       expect(unknown.body.error).toContain('colour');
       const { clientId: _omit, ...withoutClientId } = integration;
       const missing = await account.request({
-        method: 'POST', url: '/api/v1/oauth-integrations', as: account.admin, body: withoutClientId,
+        method: 'POST',
+        url: '/api/v1/oauth-integrations',
+        as: account.admin,
+        body: withoutClientId,
       });
       expect(missing.status).toBe(400);
       expect(missing.body.error).toContain('clientId');

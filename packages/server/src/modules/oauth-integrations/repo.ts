@@ -6,12 +6,7 @@ export class OAuthIntegrationRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   find(accountId: number, id: number) {
-    return this.db
-      .selectFrom('oauth_integration')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.db.selectFrom('oauth_integration').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
 
   list(accountId: number, after: number | undefined, limit: number) {

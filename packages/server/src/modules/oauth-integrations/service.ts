@@ -22,7 +22,10 @@ export class OAuthIntegrationService {
    */
   readonly byId = new AccountKeyedCache<number, OAuthIntegrationView>();
 
-  constructor(db: Kysely<Database>, private readonly secrets: SecretBox) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly secrets: SecretBox,
+  ) {
     this.repo = new OAuthIntegrationRepo(db);
   }
 

@@ -24,10 +24,22 @@ export interface WindowPolicy {
 const MINUTE = 60_000;
 
 /** Sign-in failures for one e-mail of one account, from whatever addresses. */
-export const SIGN_IN_PER_EMAIL: DelayPolicy = { kind: 'delay', name: 'sign-in-email', free: 5, capMs: 5 * MINUTE, forgetAfterMs: 24 * 60 * MINUTE };
+export const SIGN_IN_PER_EMAIL: DelayPolicy = {
+  kind: 'delay',
+  name: 'sign-in-email',
+  free: 5,
+  capMs: 5 * MINUTE,
+  forgetAfterMs: 24 * 60 * MINUTE,
+};
 
 /** Sign-in attempts from one client address, whatever e-mails they name: a spray across users. */
-export const SIGN_IN_PER_ADDRESS: DelayPolicy = { kind: 'delay', name: 'sign-in-address', free: 30, capMs: 15 * MINUTE, forgetAfterMs: 60 * MINUTE };
+export const SIGN_IN_PER_ADDRESS: DelayPolicy = {
+  kind: 'delay',
+  name: 'sign-in-address',
+  free: 30,
+  capMs: 15 * MINUTE,
+  forgetAfterMs: 60 * MINUTE,
+};
 
 /** Device logins started from one client address. */
 export const DEVICE_CODES_PER_ADDRESS: WindowPolicy = { kind: 'window', name: 'device-code', limit: 30, windowMs: 10 * MINUTE };

@@ -54,7 +54,9 @@ describeOnStores('rate limits in the metadata store (issue 10, security 5)', (se
       const verdicts = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? second.limits : limits).hit(windowPolicy, key)));
       expect(verdicts.filter((v) => v.admitted)).toHaveLength(windowPolicy.limit);
       const other = unique();
-      const attempts = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? second.limits : limits).attempt(delayPolicy, other)));
+      const attempts = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? second.limits : limits).attempt(delayPolicy, other)),
+      );
       expect(attempts.filter((v) => v.admitted)).toHaveLength(delayPolicy.free);
     } finally {
       await second.close();
@@ -102,7 +104,11 @@ describeOnStores('rate limits in the metadata store (issue 10, security 5)', (se
     for (let i = 0; i <= delayPolicy.free + 3; i++) await limits.attempt(delayPolicy, delayKey);
     now += 25 * 3600_000;
     const stale = () =>
-      server().store.db.selectFrom('rate_limit').select('bucket').where('last_hit_at', '<', new Date(now - 24 * 3600_000)).execute();
+      server()
+        .store.db.selectFrom('rate_limit')
+        .select('bucket')
+        .where('last_hit_at', '<', new Date(now - 24 * 3600_000))
+        .execute();
     expect((await stale()).length).toBeGreaterThanOrEqual(2);
     // Still there, yet both upserts start the bucket afresh.
     expect(await limits.hit(windowPolicy, windowKey)).toEqual({ admitted: true });

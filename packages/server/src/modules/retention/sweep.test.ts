@@ -29,17 +29,37 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
   it('embed sessions go once every token they could have issued is past the audit retention', async () => {
     const account = await server().newAccount();
     const now = Date.now();
-    const deployment = await db().insertInto('deployment').values({ account_id: account.id, name: 'd' }).returning('id').executeTakeFirstOrThrow();
-    const tenant = await db().insertInto('embed_tenant').values({ account_id: account.id, name: 't' }).returning('id').executeTakeFirstOrThrow();
+    const deployment = await db()
+      .insertInto('deployment')
+      .values({ account_id: account.id, name: 'd' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const tenant = await db()
+      .insertInto('embed_tenant')
+      .values({ account_id: account.id, name: 't' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const cutoff = now - TOKEN_LIFETIME_SECONDS * 1000 - EMBED_SESSION_RETENTION_MS;
     const session = (ref: string, exchangeBy: number, exchanged: boolean) => ({
-      account_id: account.id, session_hash: tag(), deployment_id: deployment.id, embed_tenant_id: tenant.id, user_ref: ref,
-      creator_mode: false, claims: '{}', exchange_by: new Date(exchangeBy), exchanged_at: exchanged ? new Date(exchangeBy - MINUTE) : null,
+      account_id: account.id,
+      session_hash: tag(),
+      deployment_id: deployment.id,
+      embed_tenant_id: tenant.id,
+      user_ref: ref,
+      creator_mode: false,
+      claims: '{}',
+      exchange_by: new Date(exchangeBy),
+      exchanged_at: exchanged ? new Date(exchangeBy - MINUTE) : null,
     });
-    await db().insertInto('embed_session').values([
-      session('old-unused', cutoff - MINUTE, false), session('old-exchanged', cutoff - MINUTE, true),
-      session('recent-exchanged', cutoff + MINUTE, true), session('fresh', now + MINUTE, false),
-    ]).execute();
+    await db()
+      .insertInto('embed_session')
+      .values([
+        session('old-unused', cutoff - MINUTE, false),
+        session('old-exchanged', cutoff - MINUTE, true),
+        session('recent-exchanged', cutoff + MINUTE, true),
+        session('fresh', now + MINUTE, false),
+      ])
+      .execute();
     await sweep(server(), now);
     const left = await db().selectFrom('embed_session').select('user_ref').where('account_id', '=', account.id).orderBy('id').execute();
     expect(left.map((r) => r.user_ref)).toEqual(['recent-exchanged', 'fresh']);
@@ -49,13 +69,23 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
     const account = await server().newAccount();
     const now = Date.now();
     const device = (code: string, expiresAt: number) => ({
-      account_id: account.id, device_code_hash: `${code}-${tag()}`, user_code: code, interval_s: 5, expires_at: new Date(expiresAt),
+      account_id: account.id,
+      device_code_hash: `${code}-${tag()}`,
+      user_code: code,
+      interval_s: 5,
+      expires_at: new Date(expiresAt),
     });
-    await db().insertInto('device_authorization')
+    await db()
+      .insertInto('device_authorization')
       .values([device('OLD', now - PURGE_GRACE_MS - MINUTE), device('GRACE', now - PURGE_GRACE_MS + MINUTE), device('LIVE', now + MINUTE)])
       .execute();
     await sweep(server(), now);
-    const left = await db().selectFrom('device_authorization').select('user_code').where('account_id', '=', account.id).orderBy('id').execute();
+    const left = await db()
+      .selectFrom('device_authorization')
+      .select('user_code')
+      .where('account_id', '=', account.id)
+      .orderBy('id')
+      .execute();
     expect(left.map((r) => r.user_code)).toEqual(['GRACE', 'LIVE']);
   });
 
@@ -64,22 +94,34 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
     const now = Date.now();
     const gone = now - PURGE_GRACE_MS - MINUTE;
     const token = (name: string, t: { expires: number; refresh: number | null; revoked?: number }) => ({
-      account_id: account.id, user_id: account.member.id, token_hash: `${name}-${tag()}`,
-      refresh_token_hash: t.refresh === null ? null : `refresh-${tag()}`, revoked_reason: name,
-      expires_at: new Date(t.expires), refresh_expires_at: t.refresh === null ? null : new Date(t.refresh),
+      account_id: account.id,
+      user_id: account.member.id,
+      token_hash: `${name}-${tag()}`,
+      refresh_token_hash: t.refresh === null ? null : `refresh-${tag()}`,
+      revoked_reason: name,
+      expires_at: new Date(t.expires),
+      refresh_expires_at: t.refresh === null ? null : new Date(t.refresh),
       revoked_at: t.revoked === undefined ? null : new Date(t.revoked),
     });
-    await db().insertInto('access_token').values([
-      token('refresh-over', { expires: gone - REFRESH_TOKEN_TTL_S * 1000, refresh: gone }),
-      token('access-over-refresh-live', { expires: gone, refresh: now + DAY }),
-      token('revoked-refresh-live', { expires: gone, refresh: now + DAY, revoked: gone }),
-      token('revoked-no-refresh', { expires: now + DAY, refresh: null, revoked: gone }),
-      token('revoked-recently', { expires: now + DAY, refresh: null, revoked: now - MINUTE }),
-      token('no-refresh-over', { expires: gone, refresh: null }),
-      token('live', { expires: now + DAY, refresh: now + 30 * DAY }),
-    ]).execute();
+    await db()
+      .insertInto('access_token')
+      .values([
+        token('refresh-over', { expires: gone - REFRESH_TOKEN_TTL_S * 1000, refresh: gone }),
+        token('access-over-refresh-live', { expires: gone, refresh: now + DAY }),
+        token('revoked-refresh-live', { expires: gone, refresh: now + DAY, revoked: gone }),
+        token('revoked-no-refresh', { expires: now + DAY, refresh: null, revoked: gone }),
+        token('revoked-recently', { expires: now + DAY, refresh: null, revoked: now - MINUTE }),
+        token('no-refresh-over', { expires: gone, refresh: null }),
+        token('live', { expires: now + DAY, refresh: now + 30 * DAY }),
+      ])
+      .execute();
     await sweep(server(), now);
-    const left = await db().selectFrom('access_token').select('revoked_reason').where('account_id', '=', account.id).orderBy('id').execute();
+    const left = await db()
+      .selectFrom('access_token')
+      .select('revoked_reason')
+      .where('account_id', '=', account.id)
+      .orderBy('id')
+      .execute();
     expect(left.map((r) => r.revoked_reason)).toEqual(['access-over-refresh-live', 'revoked-refresh-live', 'revoked-recently', 'live']);
   });
 
@@ -88,15 +130,32 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
     const now = Date.now();
     const retention = server().config.telemetryRetentionDays * DAY;
     const event = (command: string, at: number) => ({
-      account_id: account.id, command, success: true, version: '1', platform: 'linux', machine_id: 'm', created_at: new Date(at),
+      account_id: account.id,
+      command,
+      success: true,
+      version: '1',
+      platform: 'linux',
+      machine_id: 'm',
+      created_at: new Date(at),
     });
-    await db().insertInto('telemetry_event').values([event('old', now - retention - MINUTE), event('kept', now - retention + MINUTE)]).execute();
+    await db()
+      .insertInto('telemetry_event')
+      .values([event('old', now - retention - MINUTE), event('kept', now - retention + MINUTE)])
+      .execute();
     const prefix = `sweep-${tag()}`;
     const stale = new Date(now - STALE_MS - MINUTE);
     await sql`insert into rate_limit (bucket, hits, window_start, last_hit_at)
-      select ${prefix} || '-' || i, 1, ${stale}::timestamptz, ${stale}::timestamptz from generate_series(1, ${2 * SWEEP_BATCH + 5}) i`.execute(db());
-    await db().insertInto('rate_limit')
-      .values({ bucket: `${prefix}-recent`, hits: 1, window_start: new Date(now - STALE_MS + MINUTE), last_hit_at: new Date(now - STALE_MS + MINUTE) })
+      select ${prefix} || '-' || i, 1, ${stale}::timestamptz, ${stale}::timestamptz from generate_series(1, ${2 * SWEEP_BATCH + 5}) i`.execute(
+      db(),
+    );
+    await db()
+      .insertInto('rate_limit')
+      .values({
+        bucket: `${prefix}-recent`,
+        hits: 1,
+        window_start: new Date(now - STALE_MS + MINUTE),
+        last_hit_at: new Date(now - STALE_MS + MINUTE),
+      })
       .execute();
 
     const deleted = await sweep(server(), now);
@@ -110,7 +169,11 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
   it('expired ephemeral external users go; kept and unexpired ones stay', async () => {
     const account = await server().newAccount();
     const now = Date.now();
-    const tenant = await db().insertInto('embed_tenant').values({ account_id: account.id, name: 't' }).returning('id').executeTakeFirstOrThrow();
+    const tenant = await db()
+      .insertInto('embed_tenant')
+      .values({ account_id: account.id, name: 't' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const user = (externalId: string, expiresAt: number | null) =>
       sql`insert into external_user (account_id, embed_tenant_id, external_id, expires_at)
         values (${account.id}, ${tenant.id}, ${externalId}, ${expiresAt === null ? null : new Date(expiresAt)}::timestamptz)`.execute(db());
@@ -126,18 +189,28 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
     const now = Date.now();
     const kind = `test.${tag()}`;
     const job = (state: 'succeeded' | 'cancelled' | 'dead' | 'queued' | 'running', finishedAgo: number | null, name: string) => ({
-      kind, state, max_attempts: 1, run_at: new Date(now - 40 * DAY), payload: JSON.stringify({ name }),
-      finished_at: finishedAgo === null ? null : new Date(now - finishedAgo), last_error: null, lease_until: null, claimed_by: null,
+      kind,
+      state,
+      max_attempts: 1,
+      run_at: new Date(now - 40 * DAY),
+      payload: JSON.stringify({ name }),
+      finished_at: finishedAgo === null ? null : new Date(now - finishedAgo),
+      last_error: null,
+      lease_until: null,
+      claimed_by: null,
     });
-    await db().insertInto('job').values([
-      job('succeeded', FINISHED_JOB_RETENTION_MS + MINUTE, 'old-success'),
-      job('cancelled', FINISHED_JOB_RETENTION_MS + MINUTE, 'old-cancel'),
-      job('succeeded', FINISHED_JOB_RETENTION_MS - MINUTE, 'recent-success'),
-      job('dead', FINISHED_JOB_RETENTION_MS + MINUTE, 'dead-week'),
-      job('dead', DEAD_JOB_RETENTION_MS + MINUTE, 'dead-month'),
-      job('queued', null, 'queued'),
-      job('running', null, 'running'),
-    ]).execute();
+    await db()
+      .insertInto('job')
+      .values([
+        job('succeeded', FINISHED_JOB_RETENTION_MS + MINUTE, 'old-success'),
+        job('cancelled', FINISHED_JOB_RETENTION_MS + MINUTE, 'old-cancel'),
+        job('succeeded', FINISHED_JOB_RETENTION_MS - MINUTE, 'recent-success'),
+        job('dead', FINISHED_JOB_RETENTION_MS + MINUTE, 'dead-week'),
+        job('dead', DEAD_JOB_RETENTION_MS + MINUTE, 'dead-month'),
+        job('queued', null, 'queued'),
+        job('running', null, 'running'),
+      ])
+      .execute();
     await sweep(server(), now);
     const left = await db().selectFrom('job').select('payload').where('kind', '=', kind).orderBy('id').execute();
     expect(left.map((j) => (j.payload as { name: string }).name)).toEqual(['recent-success', 'dead-week', 'queued', 'running']);
@@ -147,7 +220,12 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
     const now = Date.now() + 365 * DAY;
     await server().jobs.ensureScheduled();
     await sweep(server(), now);
-    const queued = await db().selectFrom('job').select('run_at').where('kind', '=', 'retention.sweep').where('state', '=', 'queued').execute();
+    const queued = await db()
+      .selectFrom('job')
+      .select('run_at')
+      .where('kind', '=', 'retention.sweep')
+      .where('state', '=', 'queued')
+      .execute();
     expect(queued).toEqual([{ run_at: new Date(now + RETENTION_SWEEP_EVERY_MS) }]);
   });
 });

@@ -80,7 +80,10 @@ export async function runBulk(
   maxOperations: number,
 ) {
   if (request.Operations.length > maxOperations) {
-    throw new ApiError('payload_too_large', `A bulk request may hold at most ${maxOperations} operations (bulkActionLimit); this one has ${request.Operations.length}`);
+    throw new ApiError(
+      'payload_too_large',
+      `A bulk request may hold at most ${maxOperations} operations (bulkActionLimit); this one has ${request.Operations.length}`,
+    );
   }
   const results: Array<BulkResult | undefined> = new Array(request.Operations.length);
   const created = new Map<string, string>();

@@ -16,7 +16,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/ServiceProviderConfig`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimGetServiceProviderConfig', tags, summary: 'Get the SCIM service provider configuration',
+      operationId: 'scimGetServiceProviderConfig',
+      tags,
+      summary: 'Get the SCIM service provider configuration',
       response: { 200: Type.Ref(ScimServiceProviderConfig) },
     },
     handler: async (request) => scim.serviceProviderConfig(contextOf(request), app.initialConfig.bodyLimit ?? 1024 * 1024),
@@ -25,7 +27,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/ResourceTypes`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimListResourceTypes', tags, summary: 'List SCIM resource types',
+      operationId: 'scimListResourceTypes',
+      tags,
+      summary: 'List SCIM resource types',
       response: { 200: Type.Ref(ScimResourceTypeList) },
     },
     handler: async (request) => scim.resourceTypes(contextOf(request)),
@@ -34,7 +38,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/ResourceTypes/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimGetResourceType', tags, summary: 'Get a SCIM resource type',
+      operationId: 'scimGetResourceType',
+      tags,
+      summary: 'Get a SCIM resource type',
       params: IdParams,
       response: { 200: Type.Ref(ScimResourceType) },
     },
@@ -44,7 +50,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Schemas`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimListSchemas', tags, summary: 'List SCIM schemas',
+      operationId: 'scimListSchemas',
+      tags,
+      summary: 'List SCIM schemas',
       response: { 200: Type.Ref(ScimSchemaList) },
     },
     handler: async (request) => scim.schemas(contextOf(request)),
@@ -53,7 +61,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Schemas/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimGetSchema', tags, summary: 'Get a SCIM schema',
+      operationId: 'scimGetSchema',
+      tags,
+      summary: 'Get a SCIM schema',
       params: IdParams,
       response: { 200: Type.Ref(ScimSchema) },
     },
@@ -63,7 +73,9 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${SCIM_PREFIX}/Bulk`, {
     config: { ...scimRoute, bulkEntries: 'Operations' },
     schema: {
-      operationId: 'scimBulk', tags, summary: 'Run SCIM operations in bulk',
+      operationId: 'scimBulk',
+      tags,
+      summary: 'Run SCIM operations in bulk',
       description: 'RFC 7644 §3.7, with bulkId references and failOnErrors. At most bulkActionLimit operations (413 beyond).',
       body: Type.Ref(ScimBulkRequest),
       response: { 200: Type.Ref(ScimBulkResponse), 413: scimErrorRef('More operations than bulkActionLimit, or a body over 1 MiB') },
@@ -77,10 +89,12 @@ export const scimDiscoveryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${SCIM_PREFIX}/.search`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimSearchAll', tags, summary: 'Search SCIM users and groups together',
+      operationId: 'scimSearchAll',
+      tags,
+      summary: 'Search SCIM users and groups together',
       description:
-        'RFC 7644 §3.4.3 at the root: users, then groups, paged together. An attribute a type lacks compares false there, '
-        + 'so meta.resourceType eq "Group" narrows to groups.',
+        'RFC 7644 §3.4.3 at the root: users, then groups, paged together. An attribute a type lacks compares false there, ' +
+        'so meta.resourceType eq "Group" narrows to groups.',
       body: Type.Ref(ScimSearchRequest),
       response: { 200: Type.Ref(ScimResourceList) },
     },

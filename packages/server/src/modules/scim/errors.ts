@@ -20,8 +20,16 @@ export const SCIM_MEDIA_TYPE = 'application/scim+json';
 
 /** The `scimType` values of RFC 7644 §3.12. */
 export type ScimType =
-  | 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax'
-  | 'invalidPath' | 'noTarget' | 'invalidValue' | 'invalidVers' | 'sensitive';
+  | 'invalidFilter'
+  | 'tooMany'
+  | 'uniqueness'
+  | 'mutability'
+  | 'invalidSyntax'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'invalidValue'
+  | 'invalidVers'
+  | 'sensitive';
 
 export function scimError(code: ErrorCode, scimType: ScimType | undefined, message: string): ApiError {
   return new ApiError(code, message, scimType ? { scimType } : {});

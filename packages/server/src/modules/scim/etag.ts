@@ -3,7 +3,10 @@ import { etagOf } from './mappers.js';
 
 /** Entity tags of a header (`*`, or a comma-separated list), compared weakly (RFC 9110 §8.8.3.2). */
 function tags(header: string): string[] {
-  return header.split(',').map((t) => t.trim().replace(/^W\//, '')).filter((t) => t !== '');
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .filter((t) => t !== '');
 }
 
 function matches(header: string, version: number): boolean {

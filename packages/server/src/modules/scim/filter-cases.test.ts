@@ -22,12 +22,18 @@ import type { ScimContext } from './user-service.js';
 const work = (value: string) => [{ value, type: 'work', primary: true }];
 const fixtures = {
   pct: {
-    userName: 'pct@example.com', emails: work('pct@example.com'),
-    displayName: 'Save 50% now', name: { givenName: 'a_b', familyName: 'Lee' }, externalId: 'E-1',
+    userName: 'pct@example.com',
+    emails: work('pct@example.com'),
+    displayName: 'Save 50% now',
+    name: { givenName: 'a_b', familyName: 'Lee' },
+    externalId: 'E-1',
   },
   fifty: {
-    userName: 'fifty@example.com', emails: work('fifty@example.com'),
-    displayName: 'Save 500 now', name: { givenName: 'axb' }, externalId: 'E-2',
+    userName: 'fifty@example.com',
+    emails: work('fifty@example.com'),
+    displayName: 'Save 500 now',
+    name: { givenName: 'axb' },
+    externalId: 'E-2',
   },
   blank: { userName: 'blank@example.com', emails: work('blank@example.com'), displayName: '', name: { givenName: 'a%b' } },
   none: { userName: 'none@example.com', emails: work('none@example.com'), active: false },

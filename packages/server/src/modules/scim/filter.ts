@@ -104,7 +104,10 @@ function comparison(filter: Extract<Filter, { attrPath: string }> & { op: string
   if (top.type === 'complex' && !sub) {
     if (filter.op !== 'pr') throw invalidFilter(`"${top.name}" is complex: compare one of its sub-attributes`);
     const parts = (top.subAttributes ?? []).map((s) => target.column(`${top.name}.${s.name}`.toLowerCase())).filter((c) => c !== undefined);
-    return sql.join(parts.map((c) => sql`${c} is not null`), sql` or `);
+    return sql.join(
+      parts.map((c) => sql`${c} is not null`),
+      sql` or `,
+    );
   }
   const path = (sub ? `${top.name}.${sub.name}` : top.name).toLowerCase();
   const column = target.column(path);
@@ -140,11 +143,16 @@ function compare(op: string, column: Sql, def: AttributeDef, value: unknown, lab
       const lhs = def.caseExact ? column : sql`lower(${column})`;
       const rhs = def.caseExact ? value : value.toLowerCase();
       switch (op) {
-        case 'eq': return sql`${lhs} = ${rhs}`;
-        case 'ne': return sql`${lhs} is distinct from ${rhs}`;
-        case 'co': return sql`${lhs} like ${`%${escapeLike(rhs)}%`}`;
-        case 'sw': return sql`${lhs} like ${`${escapeLike(rhs)}%`}`;
-        case 'ew': return sql`${lhs} like ${`%${escapeLike(rhs)}`}`;
+        case 'eq':
+          return sql`${lhs} = ${rhs}`;
+        case 'ne':
+          return sql`${lhs} is distinct from ${rhs}`;
+        case 'co':
+          return sql`${lhs} like ${`%${escapeLike(rhs)}%`}`;
+        case 'sw':
+          return sql`${lhs} like ${`${escapeLike(rhs)}%`}`;
+        case 'ew':
+          return sql`${lhs} like ${`%${escapeLike(rhs)}`}`;
         default:
           if (op in ORDERING) return sql`${lhs} ${sql.raw(ORDERING[op]!)} ${rhs} collate "C"`;
           throw invalidFilter(`Unknown operator "${op}"`);

@@ -7,7 +7,17 @@ import type { PatchOperation } from './patch.js';
 import { URN } from './errors.js';
 import { requireSchemas } from './request-schemas.js';
 import { Projection } from './projection.js';
-import { ListQuery, ProjectionQuery, ResourceParams, ScimGetHeaders, ScimGroup, ScimGroupList, ScimHeaders, ScimPatchOp, ScimSearchRequest } from './schemas.js';
+import {
+  ListQuery,
+  ProjectionQuery,
+  ResourceParams,
+  ScimGetHeaders,
+  ScimGroup,
+  ScimGroupList,
+  ScimHeaders,
+  ScimPatchOp,
+  ScimSearchRequest,
+} from './schemas.js';
 
 export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const groups = app.services.scim.groups;
@@ -17,7 +27,9 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Groups`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimListGroups', tags, summary: 'List SCIM groups',
+      operationId: 'scimListGroups',
+      tags,
+      summary: 'List SCIM groups',
       description: 'RFC 7644 §3.4.2. With excludedAttributes=members the members are not read.',
       querystring: ListQuery,
       response: { 200: Type.Ref(ScimGroupList) },
@@ -28,7 +40,9 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${SCIM_PREFIX}/Groups/.search`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimSearchGroups', tags, summary: 'Search SCIM groups',
+      operationId: 'scimSearchGroups',
+      tags,
+      summary: 'Search SCIM groups',
       description: 'RFC 7644 §3.4.3: a list with its parameters in the body.',
       body: Type.Ref(ScimSearchRequest),
       response: { 200: Type.Ref(ScimGroupList) },
@@ -42,16 +56,23 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'getGroup', tags, summary: 'Get a SCIM group',
+      operationId: 'getGroup',
+      tags,
+      summary: 'Get a SCIM group',
       description: '304 when If-None-Match names the current version.',
-      params: ResourceParams, querystring: ProjectionQuery, headers: ScimGetHeaders,
+      params: ResourceParams,
+      querystring: ProjectionQuery,
+      headers: ScimGetHeaders,
       response: { 200: Type.Ref(ScimGroup), 304: NotModified },
     },
     handler: async (request, reply) => {
       const wanted = projection(request.query);
       const { resource, version } = await groups.get(contextOf(request), request.params.id, wanted.wants('members'));
       if (notModified(request.headers['if-none-match'], version)) {
-        return reply.code(304).header('etag', (resource.meta as { version: string }).version).send(null);
+        return reply
+          .code(304)
+          .header('etag', (resource.meta as { version: string }).version)
+          .send(null);
       }
       return sendResource(reply, wanted.apply(resource));
     },
@@ -60,7 +81,9 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${SCIM_PREFIX}/Groups`, {
     config: scimRoute,
     schema: {
-      operationId: 'createGroup', tags, summary: 'Create a SCIM group',
+      operationId: 'createGroup',
+      tags,
+      summary: 'Create a SCIM group',
       description: 'Creates a tenant-wide group; displayName is unique in the account (409 uniqueness).',
       querystring: ProjectionQuery,
       body: Type.Ref(ScimGroup),
@@ -75,11 +98,19 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.put(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'replaceGroup', tags, summary: 'Replace a SCIM group',
+      operationId: 'replaceGroup',
+      tags,
+      summary: 'Replace a SCIM group',
       description: 'RFC 7644 §3.5.1: the members become exactly those sent (none when members is left out).',
-      params: ResourceParams, querystring: ProjectionQuery, headers: ScimHeaders,
+      params: ResourceParams,
+      querystring: ProjectionQuery,
+      headers: ScimHeaders,
       body: Type.Ref(ScimGroup),
-      response: { 200: Type.Ref(ScimGroup), 409: scimErrorRef('displayName already taken'), 412: scimErrorRef('If-Match names another version') },
+      response: {
+        200: Type.Ref(ScimGroup),
+        409: scimErrorRef('displayName already taken'),
+        412: scimErrorRef('If-Match names another version'),
+      },
     },
     handler: async (request, reply) => {
       const pre = { ifMatch: request.headers['if-match'] };
@@ -91,11 +122,19 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'patchGroup', tags, summary: 'Patch a SCIM group',
+      operationId: 'patchGroup',
+      tags,
+      summary: 'Patch a SCIM group',
       description: 'RFC 7644 §3.5.2, e.g. add members, remove members[value eq "<id>"], replace members. All operations apply, or none.',
-      params: ResourceParams, querystring: ProjectionQuery, headers: ScimHeaders,
+      params: ResourceParams,
+      querystring: ProjectionQuery,
+      headers: ScimHeaders,
       body: Type.Ref(ScimPatchOp),
-      response: { 200: Type.Ref(ScimGroup), 409: scimErrorRef('displayName already taken'), 412: scimErrorRef('If-Match names another version') },
+      response: {
+        200: Type.Ref(ScimGroup),
+        409: scimErrorRef('displayName already taken'),
+        412: scimErrorRef('If-Match names another version'),
+      },
     },
     handler: async (request, reply) => {
       requireSchemas(request.body, URN.patchOp);
@@ -108,9 +147,12 @@ export const scimGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.delete(`${SCIM_PREFIX}/Groups/:id`, {
     config: scimRoute,
     schema: {
-      operationId: 'scimDeleteGroup', tags, summary: 'Delete a SCIM group',
+      operationId: 'scimDeleteGroup',
+      tags,
+      summary: 'Delete a SCIM group',
       description: 'Deletes the group and its memberships; the member users stay.',
-      params: ResourceParams, headers: ScimHeaders,
+      params: ResourceParams,
+      headers: ScimHeaders,
       response: { 204: NoContent, 412: scimErrorRef('If-Match names another version') },
     },
     handler: async (request, reply) => {

@@ -49,7 +49,12 @@ export class ScimGroupService {
     const repo = new ScimQueryRepo(this.db);
     const { total, rows } = await repo.listGroups(ctx.accountId, plan.query);
     // Entra ID lists with excludedAttributes=members; a large group's members are then never read.
-    const members = plan.projection.wants('members') ? await repo.members(ctx.accountId, rows.map((r) => r.id)) : undefined;
+    const members = plan.projection.wants('members')
+      ? await repo.members(
+          ctx.accountId,
+          rows.map((r) => r.id),
+        )
+      : undefined;
     const resources = rows.map((row) => {
       const own = members?.filter((m) => m.group_id === row.id);
       return plan.projection.apply(toScimGroup(row, own, ctx));
@@ -73,8 +78,12 @@ export class ScimGroupService {
   /** PUT: `members` left out of the body means no members, as RFC 7644 §3.5.1 replaces the whole resource. */
   async replace(ctx: ScimContext, id: string, body: Record<string, unknown>, pre: Precondition) {
     requireSchemas(body, URN.group);
-    return this.modify(ctx, id, pre, (row, members) =>
-      applyPatch({ members: [] }, [{ op: 'replace', value: body }], this.target(row, members, ctx), 'resource') as GroupDoc,
+    return this.modify(
+      ctx,
+      id,
+      pre,
+      (row, members) =>
+        applyPatch({ members: [] }, [{ op: 'replace', value: body }], this.target(row, members, ctx), 'resource') as GroupDoc,
     );
   }
 

@@ -5,7 +5,16 @@ import { ScimBulkRequest, ScimBulkResponse } from './bulk.js';
 import { ScimResourceType, ScimResourceTypeList, ScimSchema, ScimSchemaList, ScimServiceProviderConfig } from './discovery.js';
 import { renderScimError } from './errors.js';
 import { scimRoutes } from './routes.js';
-import { ScimError, ScimGroup, ScimGroupList, ScimPatchOp, ScimResourceList, ScimSearchRequest, ScimUser, ScimUserList } from './schemas.js';
+import {
+  ScimError,
+  ScimGroup,
+  ScimGroupList,
+  ScimPatchOp,
+  ScimResourceList,
+  ScimSearchRequest,
+  ScimUser,
+  ScimUserList,
+} from './schemas.js';
 
 declare module '../module.js' {
   interface Services {
@@ -17,9 +26,21 @@ export const scimModule: PlinthModule = {
   name: 'scim',
   services: { scim: ({ db, services }: ServiceContext) => new ScimService(db, services) },
   schemas: [
-    ScimError, ScimUser, ScimGroup, ScimUserList, ScimGroupList, ScimPatchOp, ScimSearchRequest,
-    ScimBulkRequest, ScimBulkResponse, ScimServiceProviderConfig, ScimResourceType, ScimSchema,
-    ScimResourceTypeList, ScimSchemaList, ScimResourceList,
+    ScimError,
+    ScimUser,
+    ScimGroup,
+    ScimUserList,
+    ScimGroupList,
+    ScimPatchOp,
+    ScimSearchRequest,
+    ScimBulkRequest,
+    ScimBulkResponse,
+    ScimServiceProviderConfig,
+    ScimResourceType,
+    ScimSchema,
+    ScimResourceTypeList,
+    ScimSchemaList,
+    ScimResourceList,
   ],
   routes: scimRoutes,
   onReady() {

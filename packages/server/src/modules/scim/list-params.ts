@@ -31,7 +31,8 @@ export function planList(params: ListParams, target: FilterTarget, options: Filt
   // §3.4.2.4: startIndex below 1 is read as 1, a negative count as 0.
   const startIndex = Math.max(1, Math.trunc(withinRange('startIndex', params.startIndex) ?? 1));
   const count = Math.min(MAX_RESULTS, Math.max(0, Math.trunc(withinRange('count', params.count) ?? DEFAULT_COUNT)));
-  const where = params.filter !== undefined && params.filter.trim() !== '' ? filterToSql(parseFilter(params.filter), target, options) : undefined;
+  const where =
+    params.filter !== undefined && params.filter.trim() !== '' ? filterToSql(parseFilter(params.filter), target, options) : undefined;
   return {
     query: { where, orderBy: sortOf(params, target, options), offset: startIndex - 1, limit: count },
     startIndex,

@@ -48,7 +48,11 @@ export function applyMulti(
   let next: Item[];
   if (op === 'replace' && path.filter) {
     if (!items.some(matches)) throw noTarget(`No ${def.name} match "${path.text}"`);
-    next = merge(items.filter((item) => !matches(item)), incoming, def);
+    next = merge(
+      items.filter((item) => !matches(item)),
+      incoming,
+      def,
+    );
   } else {
     next = merge(op === 'replace' ? [] : items, incoming, def);
   }

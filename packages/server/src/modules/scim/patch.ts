@@ -120,7 +120,13 @@ function applyAttribute(doc: Doc, op: string, path: PatchPath, value: unknown, d
 }
 
 function applyComplex(
-  doc: Doc, op: string, path: PatchPath, value: unknown, def: AttributeDef, storedSubs: string[], subError: (m: string) => Error,
+  doc: Doc,
+  op: string,
+  path: PatchPath,
+  value: unknown,
+  def: AttributeDef,
+  storedSubs: string[],
+  subError: (m: string) => Error,
 ) {
   const current = isObject(doc[def.name]) ? (doc[def.name] as Doc) : {};
   const setSub = (name: string, v: unknown) => {

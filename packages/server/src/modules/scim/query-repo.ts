@@ -87,7 +87,10 @@ const EXTRA_MULTI: Record<string, string> = Object.fromEntries(
 function itemColumns(def: AttributeDef | undefined): Record<string, RawBuilder<unknown>> {
   const subs = def?.subAttributes ?? [];
   return Object.fromEntries(
-    subs.map((sub) => [sub.name.toLowerCase(), sub.type === 'boolean' ? sql`(ue.item->>${sub.name})::boolean` : sql`ue.item->>${sub.name}`]),
+    subs.map((sub) => [
+      sub.name.toLowerCase(),
+      sub.type === 'boolean' ? sql`(ue.item->>${sub.name})::boolean` : sql`ue.item->>${sub.name}`,
+    ]),
   );
 }
 

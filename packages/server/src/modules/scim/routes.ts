@@ -52,6 +52,8 @@ export function checkScimAuthorization(header: string | undefined): void {
   if (token === '') throw unauthenticated(`Malformed Authorization header: the bearer token is empty; ${USAGE}`);
   if (token.startsWith(ACCESS_TOKEN_PREFIX) && !/\s/.test(token)) return;
   if (!/^scim_[A-Za-z0-9]{20,128}$/.test(token)) {
-    throw unauthenticated(`Malformed SCIM token: a SCIM token is "${SCIM_TOKEN_PREFIX}" followed by 20 to 128 letters and digits; ${USAGE}`);
+    throw unauthenticated(
+      `Malformed SCIM token: a SCIM token is "${SCIM_TOKEN_PREFIX}" followed by 20 to 128 letters and digits; ${USAGE}`,
+    );
   }
 }

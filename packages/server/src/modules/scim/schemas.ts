@@ -33,20 +33,21 @@ const Str = (description?: string) => Type.Optional(Type.String(description ? { 
 const BooleanLike = Type.Union([Type.Boolean(), Type.String({ description: '"True" or "False" in any case, as Entra ID sends them.' })]);
 const multiValued = (description: string) =>
   Type.Optional(
-    Type.Array(
-      Type.Object({ value: Str(), display: Str(), type: Str(), primary: Type.Optional(BooleanLike) }, open),
-      { description },
-    ),
+    Type.Array(Type.Object({ value: Str(), display: Str(), type: Str(), primary: Type.Optional(BooleanLike) }, open), { description }),
   );
 
 export const ScimEnterpriseUser = Type.Object(
   {
-    employeeNumber: Str(), costCenter: Str(), organization: Str(), division: Str(), department: Str(),
+    employeeNumber: Str(),
+    costCenter: Str(),
+    organization: Str(),
+    division: Str(),
+    department: Str(),
     manager: Type.Optional(
       Type.Union([
         // `$ref` too, but a property of that name would read as a JSON Schema reference.
-        Type.Object({ value: Str('The manager\'s id.'), displayName: Str() }, { ...open, description: 'Also `$ref`, the manager\'s URI.' }),
-        Type.String({ description: 'The manager\'s id alone, as Entra ID sends it.' }),
+        Type.Object({ value: Str("The manager's id."), displayName: Str() }, { ...open, description: "Also `$ref`, the manager's URI." }),
+        Type.String({ description: "The manager's id alone, as Entra ID sends it." }),
       ]),
     ),
   },
@@ -58,11 +59,20 @@ export const ScimUser = Type.Object(
     schemas: Schemas,
     id: Type.Optional(Type.String({ description: 'Assigned by the server. Read-only.' })),
     externalId: Str(),
-    userName: Type.Optional(Type.String({ description: 'Any non-empty string, unique case-insensitively in the account (an e-mail address, a mailNickname, an employee id).' })),
+    userName: Type.Optional(
+      Type.String({
+        description: 'Any non-empty string, unique case-insensitively in the account (an e-mail address, a mailNickname, an employee id).',
+      }),
+    ),
     name: Type.Optional(
       Type.Object(
         {
-          formatted: Str(), familyName: Str(), givenName: Str(), middleName: Str(), honorificPrefix: Str(), honorificSuffix: Str(),
+          formatted: Str(),
+          familyName: Str(),
+          givenName: Str(),
+          middleName: Str(),
+          honorificPrefix: Str(),
+          honorificSuffix: Str(),
         },
         open,
       ),
@@ -75,28 +85,36 @@ export const ScimUser = Type.Object(
     preferredLanguage: Str(),
     locale: Str(),
     timezone: Str(),
-    active: Type.Optional(Type.Union([Type.Boolean(), Type.String()], { description: 'False deactivates the user and stops their API keys and tokens. A boolean, or "True"/"False" in any case.' })),
-    emails: multiValued('Stored as sent. The primary address (else the first) is the user\'s sign-in address.'),
+    active: Type.Optional(
+      Type.Union([Type.Boolean(), Type.String()], {
+        description: 'False deactivates the user and stops their API keys and tokens. A boolean, or "True"/"False" in any case.',
+      }),
+    ),
+    emails: multiValued("Stored as sent. The primary address (else the first) is the user's sign-in address."),
     phoneNumbers: multiValued('Stored as sent.'),
     ims: multiValued('Stored as sent.'),
     photos: multiValued('Stored as sent.'),
     addresses: Type.Optional(Type.Array(Type.Object({}, open), { description: 'Stored as sent.' })),
     entitlements: multiValued('Stored as sent.'),
-    roles: multiValued('Stored as sent; they do not change the user\'s Plinth role.'),
+    roles: multiValued("Stored as sent; they do not change the user's Plinth role."),
     x509Certificates: multiValued('Stored as sent.'),
     'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': Type.Optional(ScimEnterpriseUser),
     meta: Type.Optional(Meta),
   },
-  { ...open, $id: 'ScimUser', description: 'RFC 7643 §4.1 core User (section 2.2) with the enterprise extension. Attributes of no supported schema are refused.' },
+  {
+    ...open,
+    $id: 'ScimUser',
+    description: 'RFC 7643 §4.1 core User (section 2.2) with the enterprise extension. Attributes of no supported schema are refused.',
+  },
 );
 
 const Member = Type.Object(
   {
-    value: Type.String({ description: 'The member user\'s id.' }),
+    value: Type.String({ description: "The member user's id." }),
     display: Type.Optional(Type.String()),
     type: Type.Optional(Type.String()),
   },
-  { ...open, description: 'A member; responses also carry `$ref`, the member\'s URI.' },
+  { ...open, description: "A member; responses also carry `$ref`, the member's URI." },
 );
 
 export const ScimGroup = Type.Object(

@@ -11,12 +11,25 @@ describeOnStores('SCIM Bulk (RFC 7644 §3.7)', (server) => {
   it('bulkId references between operations, in any order', async () => {
     const scim = await client();
     const userName = uniqueEmail('bulk');
-    const response = await scim.call('POST', '/Bulk', bulk([
-      // The group refers to a user created by a later operation.
-      { method: 'POST', path: '/Groups', bulkId: 'g1', data: { schemas: [URN.group], displayName: 'Bulk group', members: [{ value: 'bulkId:u1' }] } },
-      { method: 'POST', path: '/Users', bulkId: 'u1', data: { schemas: [URN.user], userName } },
-      { method: 'PATCH', path: '/Users/bulkId:u1', data: { schemas: [URN.patchOp], Operations: [{ op: 'replace', value: { displayName: 'Patched' } }] } },
-    ]));
+    const response = await scim.call(
+      'POST',
+      '/Bulk',
+      bulk([
+        // The group refers to a user created by a later operation.
+        {
+          method: 'POST',
+          path: '/Groups',
+          bulkId: 'g1',
+          data: { schemas: [URN.group], displayName: 'Bulk group', members: [{ value: 'bulkId:u1' }] },
+        },
+        { method: 'POST', path: '/Users', bulkId: 'u1', data: { schemas: [URN.user], userName } },
+        {
+          method: 'PATCH',
+          path: '/Users/bulkId:u1',
+          data: { schemas: [URN.patchOp], Operations: [{ op: 'replace', value: { displayName: 'Patched' } }] },
+        },
+      ]),
+    );
     expect(response.status, response.text).toBe(200);
     expect(response.body.schemas).toEqual([URN.bulkResponse]);
     const [group, user, patch] = response.body.Operations;
@@ -32,13 +45,17 @@ describeOnStores('SCIM Bulk (RFC 7644 §3.7)', (server) => {
   it('each operation succeeds or fails on its own, with a SCIM error in its response', async () => {
     const scim = await client();
     const existing = await scim.createUser();
-    const response = await scim.call('POST', '/Bulk', bulk([
-      { method: 'POST', path: '/Users', bulkId: 'dup', data: { schemas: [URN.user], userName: existing.userName } },
-      { method: 'DELETE', path: `/Users/${existing.id}`, version: 'W/"5"' },
-      { method: 'POST', path: '/Users', bulkId: 'ok', data: { schemas: [URN.user], userName: uniqueEmail() } },
-      { method: 'PUT', path: '/Users/bulkId:never', data: { schemas: [URN.user], userName: uniqueEmail() } },
-      { method: 'DELETE', path: `/Users/${existing.id}` },
-    ]));
+    const response = await scim.call(
+      'POST',
+      '/Bulk',
+      bulk([
+        { method: 'POST', path: '/Users', bulkId: 'dup', data: { schemas: [URN.user], userName: existing.userName } },
+        { method: 'DELETE', path: `/Users/${existing.id}`, version: 'W/"5"' },
+        { method: 'POST', path: '/Users', bulkId: 'ok', data: { schemas: [URN.user], userName: uniqueEmail() } },
+        { method: 'PUT', path: '/Users/bulkId:never', data: { schemas: [URN.user], userName: uniqueEmail() } },
+        { method: 'DELETE', path: `/Users/${existing.id}` },
+      ]),
+    );
     expect(response.status, response.text).toBe(200);
     expect(response.body.Operations.map((o: { status: string }) => o.status)).toEqual(['409', '412', '201', '409', '204']);
     expect(response.body.Operations[0].response).toMatchObject({ schemas: [URN.error], status: '409', scimType: 'uniqueness' });
@@ -47,14 +64,20 @@ describeOnStores('SCIM Bulk (RFC 7644 §3.7)', (server) => {
   it('RFC 7644 §3.7: a POST without bulkId fails on its own with 400 invalidValue and creates nothing', async () => {
     const scim = await client();
     const [orphan, kept] = [uniqueEmail('nobulkid'), uniqueEmail('kept')];
-    const response = await scim.call('POST', '/Bulk', bulk([
-      { method: 'POST', path: '/Users', data: { schemas: [URN.user], userName: orphan } },
-      { method: 'POST', path: '/Users', bulkId: '', data: { schemas: [URN.user], userName: uniqueEmail() } },
-      { method: 'POST', path: '/Users', bulkId: 'k', data: { schemas: [URN.user], userName: kept } },
-    ]));
+    const response = await scim.call(
+      'POST',
+      '/Bulk',
+      bulk([
+        { method: 'POST', path: '/Users', data: { schemas: [URN.user], userName: orphan } },
+        { method: 'POST', path: '/Users', bulkId: '', data: { schemas: [URN.user], userName: uniqueEmail() } },
+        { method: 'POST', path: '/Users', bulkId: 'k', data: { schemas: [URN.user], userName: kept } },
+      ]),
+    );
     expect(response.status, response.text).toBe(200);
     expect(response.body.Operations.map((o: any) => [o.status, o.response?.scimType])).toEqual([
-      ['400', 'invalidValue'], ['400', 'invalidValue'], ['201', undefined],
+      ['400', 'invalidValue'],
+      ['400', 'invalidValue'],
+      ['201', undefined],
     ]);
     expect(response.body.Operations[0].response.detail).toMatch(/bulkId/);
     const found = await scim.call('GET', `/Users?filter=${encodeURIComponent(`userName eq "${orphan}"`)}`);
@@ -63,15 +86,22 @@ describeOnStores('SCIM Bulk (RFC 7644 §3.7)', (server) => {
 
   it('failOnErrors stops after that many errors', async () => {
     const scim = await client();
-    const response = await scim.call('POST', '/Bulk', bulk([
-      { method: 'POST', path: '/Users', bulkId: 'a', data: { schemas: [URN.user] } },
-      { method: 'POST', path: '/Users', bulkId: 'b', data: { schemas: [URN.user] } },
-      { method: 'POST', path: '/Users', bulkId: 'c', data: { schemas: [URN.user], userName: uniqueEmail() } },
-    ], { failOnErrors: 2 }));
+    const response = await scim.call(
+      'POST',
+      '/Bulk',
+      bulk(
+        [
+          { method: 'POST', path: '/Users', bulkId: 'a', data: { schemas: [URN.user] } },
+          { method: 'POST', path: '/Users', bulkId: 'b', data: { schemas: [URN.user] } },
+          { method: 'POST', path: '/Users', bulkId: 'c', data: { schemas: [URN.user], userName: uniqueEmail() } },
+        ],
+        { failOnErrors: 2 },
+      ),
+    );
     expect(response.body.Operations.map((o: { status: string }) => o.status)).toEqual(['400', '400']);
   });
 
-  it('maxOperations is the tenant\'s bulkActionLimit: more operations is 413', async () => {
+  it("maxOperations is the tenant's bulkActionLimit: more operations is 413", async () => {
     const scim = await client();
     await server().services.tenantSettings.update(scim.account.id, { bulkActionLimit: 2 });
     const config = await scim.call('GET', '/ServiceProviderConfig');
@@ -83,11 +113,18 @@ describeOnStores('SCIM Bulk (RFC 7644 §3.7)', (server) => {
 
   it('an unknown path or method is a failed operation, not a failed request', async () => {
     const scim = await client();
-    const response = await scim.call('POST', '/Bulk', bulk([
-      { method: 'POST', path: '/Widgets', data: {} },
-      { method: 'GET', path: '/Users/x' },
-    ]));
-    expect(response.body.Operations.map((o: any) => [o.status, o.response.scimType])).toEqual([['400', 'invalidPath'], ['400', 'invalidSyntax']]);
+    const response = await scim.call(
+      'POST',
+      '/Bulk',
+      bulk([
+        { method: 'POST', path: '/Widgets', data: {} },
+        { method: 'GET', path: '/Users/x' },
+      ]),
+    );
+    expect(response.body.Operations.map((o: any) => [o.status, o.response.scimType])).toEqual([
+      ['400', 'invalidPath'],
+      ['400', 'invalidSyntax'],
+    ]);
   });
 });
 
@@ -115,7 +152,10 @@ describeOnStores('SCIM discovery (RFC 7644 §4)', (server) => {
     const scim = await client();
     const types = await scim.call('GET', '/ResourceTypes');
     expect(types.body).toMatchObject({ schemas: [URN.listResponse], totalResults: 2 });
-    expect(types.body.Resources.map((t: any) => [t.id, t.endpoint, t.schema])).toEqual([['User', '/Users', URN.user], ['Group', '/Groups', URN.group]]);
+    expect(types.body.Resources.map((t: any) => [t.id, t.endpoint, t.schema])).toEqual([
+      ['User', '/Users', URN.user],
+      ['Group', '/Groups', URN.group],
+    ]);
     expect((await scim.call('GET', '/ResourceTypes/Group')).body).toMatchObject({ name: 'Group', schema: URN.group });
 
     const schemas = await scim.call('GET', '/Schemas');

@@ -48,7 +48,10 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       expect(put.status, put.text).toBe(200);
       expect(put.body).toMatchObject({ name: { familyName: 'Brock-Smith' }, displayName: 'Isaac Brock-Smith' });
       // Issue 10: what Okta sends is kept, the extension included; groups (read-only) is not echoed.
-      expect(put.body).toMatchObject({ locale: 'en-US', 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Music' } });
+      expect(put.body).toMatchObject({
+        locale: 'en-US',
+        'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User': { department: 'Music' },
+      });
       expect(put.body.emails).toEqual([{ primary: true, value: userName, type: 'work' }]);
       expect(put.body.groups).toBeUndefined();
 
@@ -66,19 +69,35 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       const [a, b] = [await scim.createUser(), await scim.createUser()];
       const probe = await scim.call('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Test SCIMv2"')}&startIndex=1&count=100`);
       expect(probe.body.totalResults).toBe(0);
-      const group = await scim.call('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Test SCIMv2', members: [] });
+      const group = await scim.call('POST', '/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Test SCIMv2',
+        members: [],
+      });
       expect(group.status).toBe(201);
       const id = group.body.id;
 
       const rename = await scim.patch(`/Groups/${id}`, [{ op: 'replace', value: { id, displayName: 'Test SCIMv2 renamed' } }]);
       expect(rename.body.displayName).toBe('Test SCIMv2 renamed');
-      const add = await scim.patch(`/Groups/${id}`, [{ op: 'add', path: 'members', value: [{ value: a.id, display: a.userName }, { value: b.id, display: b.userName }] }]);
+      const add = await scim.patch(`/Groups/${id}`, [
+        {
+          op: 'add',
+          path: 'members',
+          value: [
+            { value: a.id, display: a.userName },
+            { value: b.id, display: b.userName },
+          ],
+        },
+      ]);
       expect(add.body.members).toHaveLength(2);
       const remove = await scim.patch(`/Groups/${id}`, [{ op: 'remove', path: `members[value eq "${a.id}"]` }]);
       expect(remove.body.members.map((m: { value: string }) => m.value)).toEqual([b.id]);
 
       const put = await scim.call('PUT', `/Groups/${id}`, {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], id, displayName: 'Test SCIMv2 renamed', members: [{ value: a.id, display: a.userName }],
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        id,
+        displayName: 'Test SCIMv2 renamed',
+        members: [{ value: a.id, display: a.userName }],
       });
       expect(put.body.members.map((m: { value: string }) => m.value)).toEqual([a.id]);
       expect((await scim.call('DELETE', `/Groups/${id}`)).status).toBe(204);
@@ -106,7 +125,10 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       expect(create.status, create.text).toBe(201);
       const id = create.body.id;
 
-      const byExternalId = await scim.call('GET', `/Users?filter=${encodeURIComponent('externalId eq "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef"')}`);
+      const byExternalId = await scim.call(
+        'GET',
+        `/Users?filter=${encodeURIComponent('externalId eq "0a21f0f2-8d2a-4f8e-bf98-7363c4aed4ef"')}`,
+      );
       expect(byExternalId.body.Resources.map((u: { id: string }) => u.id)).toEqual([id]);
 
       const patch = await scim.patch(`/Users/${id}`, [
@@ -118,7 +140,9 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       expect(patch.body.name.familyName).toBe('updatedFamilyName');
       expect(patch.body.emails).toEqual([{ primary: true, type: 'work', value: 'updatedEmail@example.com' }]);
       expect(patch.body['urn:ietf:params:scim:schemas:extension:enterprise:2.0:User']).toEqual({
-        employeeNumber: '701984', department: 'Tour Operations', manager: { value: 'someone' },
+        employeeNumber: '701984',
+        department: 'Tour Operations',
+        manager: { value: 'someone' },
       });
 
       const disable = await scim.patch(`/Users/${id}`, [{ op: 'Replace', path: 'active', value: 'False' }]);
@@ -137,8 +161,13 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
         expect(probe.body.totalResults).toBe(0);
         const create = await scim.call('POST', '/Users', {
           schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENT],
-          externalId: userName, userName, active: true, displayName: 'Adele Vance',
-          meta: { resourceType: 'User' }, name: { formatted: 'Adele Vance', familyName: 'Vance', givenName: 'Adele' }, roles: [],
+          externalId: userName,
+          userName,
+          active: true,
+          displayName: 'Adele Vance',
+          meta: { resourceType: 'User' },
+          name: { formatted: 'Adele Vance', familyName: 'Vance', givenName: 'Adele' },
+          roles: [],
         });
         expect(create.status, create.text).toBe(201);
         expect(create.body.emails).toBeUndefined();
@@ -162,14 +191,22 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
         const got = (await scim.call('GET', `/Users/${id}`)).body;
         expect(got).toMatchObject({
           schemas: ['urn:ietf:params:scim:schemas:core:2.0:User', ENT],
-          userName, title: 'Retail Manager', preferredLanguage: 'en-US',
+          userName,
+          title: 'Retail Manager',
+          preferredLanguage: 'en-US',
           name: { formatted: 'Adele Vance', familyName: 'Vance', givenName: 'Adele' },
           emails: [{ type: 'work', value: 'AdeleV@contoso.example' }],
           addresses: [{ type: 'work', streetAddress: '18/2111', locality: 'Bellevue', postalCode: '98004', country: 'US' }],
-          phoneNumbers: [{ type: 'work', value: '+1 425 555 0109' }, { type: 'mobile', value: '+1 425 555 0110' }],
+          phoneNumbers: [
+            { type: 'work', value: '+1 425 555 0109' },
+            { type: 'mobile', value: '+1 425 555 0110' },
+          ],
           [ENT]: { employeeNumber: '42', department: 'Retail', costCenter: 'CC-7', manager: { value: 'mgr-1' } },
         });
-        const byDepartment = await scim.call('GET', `/Users?filter=${encodeURIComponent(`${ENT}:department eq "retail" and userName eq "${userName}"`)}`);
+        const byDepartment = await scim.call(
+          'GET',
+          `/Users?filter=${encodeURIComponent(`${ENT}:department eq "retail" and userName eq "${userName}"`)}`,
+        );
         expect(byDepartment.body.Resources.map((u: { id: string }) => u.id)).toEqual([id]);
         expect((await scim.call('DELETE', `/Users/${id}`)).status).toBe(204);
       }
@@ -179,12 +216,17 @@ describeOnStores('SCIM clients: Okta and Entra ID', (server) => {
       const scim = await scimClient(await server().newAccount());
       const user = await scim.createUser();
       const create = await scim.call('POST', '/Groups', {
-        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], externalId: '8aa1a0c0-c4c3-4bc0-b4a5-2ef676900159',
-        displayName: 'Group1DisplayName', meta: { resourceType: 'Group' },
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        externalId: '8aa1a0c0-c4c3-4bc0-b4a5-2ef676900159',
+        displayName: 'Group1DisplayName',
+        meta: { resourceType: 'Group' },
       });
       expect(create.status, create.text).toBe(201);
       const id = create.body.id;
-      const probe = await scim.call('GET', `/Groups?excludedAttributes=members&filter=${encodeURIComponent('displayName eq "Group1DisplayName"')}`);
+      const probe = await scim.call(
+        'GET',
+        `/Groups?excludedAttributes=members&filter=${encodeURIComponent('displayName eq "Group1DisplayName"')}`,
+      );
       expect(probe.body.Resources).toEqual([expect.not.objectContaining({ members: expect.anything() })]);
 
       const add = await scim.patch(`/Groups/${id}`, [{ op: 'Add', path: 'members', value: [{ value: user.id }] }]);

@@ -42,7 +42,9 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       const response = await scim.patch(`/Users/${user.id}`, [{ op: 'replace', path: 'userName', value: renamed }]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.emails).toBeUndefined();
-      const added = await scim.patch(`/Users/${user.id}`, [{ op: 'add', path: 'emails', value: [{ value: 'only@example.org', type: 'work' }] }]);
+      const added = await scim.patch(`/Users/${user.id}`, [
+        { op: 'add', path: 'emails', value: [{ value: 'only@example.org', type: 'work' }] },
+      ]);
       expect(added.body.emails).toEqual([{ value: 'only@example.org', type: 'work' }]);
       const removed = await scim.patch(`/Users/${user.id}`, [{ op: 'remove', path: 'emails' }]);
       expect(removed.status, removed.text).toBe(200);
@@ -75,7 +77,13 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     });
 
     it.each<[string, unknown]>([
-      ['two primary addresses in one request', [{ value: 'a@x.com', primary: true }, { value: 'b@x.com', primary: true }]],
+      [
+        'two primary addresses in one request',
+        [
+          { value: 'a@x.com', primary: true },
+          { value: 'b@x.com', primary: true },
+        ],
+      ],
       ['an address that is not one', [{ value: 'not an address', type: 'work' }]],
       ['an item without a value', [{ type: 'work' }]],
     ])('%s is 400 invalidValue and creates nothing', async (_label, emails) => {
@@ -118,7 +126,9 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     it('Add emails[type eq "home"].value when there is no home address creates it, not primary', async () => {
       const scim = await client();
       const user = await scim.createUser({ emails: [{ value: 'work@example.org', type: 'work', primary: true }] });
-      const response = await scim.patch(`/Users/${user.id}`, [{ op: 'Add', path: 'emails[type eq "home"].value', value: 'me@home.example' }]);
+      const response = await scim.patch(`/Users/${user.id}`, [
+        { op: 'Add', path: 'emails[type eq "home"].value', value: 'me@home.example' },
+      ]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.emails).toEqual([
         { value: 'work@example.org', type: 'work', primary: true },
@@ -142,7 +152,10 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     it('RFC 7643 §2.4: replace emails[type eq "home"].primary true moves primary from work to home', async () => {
       const scim = await client();
       const user = await scim.createUser({
-        emails: [{ value: 'w@example.com', type: 'work', primary: true }, { value: 'h@example.com', type: 'home' }],
+        emails: [
+          { value: 'w@example.com', type: 'work', primary: true },
+          { value: 'h@example.com', type: 'home' },
+        ],
       });
       const response = await scim.patch(`/Users/${user.id}`, [{ op: 'replace', path: 'emails[type eq "home"].primary', value: 'True' }]);
       expect(response.status, response.text).toBe(200);
@@ -156,7 +169,11 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     it('remove emails[type eq "home"] and remove of an item\'s value drop those items', async () => {
       const scim = await client();
       const user = await scim.createUser({
-        emails: [{ value: 'w@example.com', type: 'work', primary: true }, { value: 'h@example.com', type: 'home' }, { value: 'o@example.com', type: 'other' }],
+        emails: [
+          { value: 'w@example.com', type: 'work', primary: true },
+          { value: 'h@example.com', type: 'home' },
+          { value: 'o@example.com', type: 'other' },
+        ],
       });
       const response = await scim.patch(`/Users/${user.id}`, [
         { op: 'remove', path: 'emails[type eq "home"]' },
@@ -169,7 +186,9 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     it('replace with a value filter that describes no item to create is 400 noTarget, and nothing changes', async () => {
       const scim = await client();
       const user = await scim.createUser();
-      const response = await scim.patch(`/Users/${user.id}`, [{ op: 'replace', path: 'emails[value co "nowhere"].value', value: 'x@example.com' }]);
+      const response = await scim.patch(`/Users/${user.id}`, [
+        { op: 'replace', path: 'emails[value co "nowhere"].value', value: 'x@example.com' },
+      ]);
       expectScimError(response, 400, 'noTarget');
       expect((await scim.call('GET', `/Users/${user.id}`)).body.meta.version).toBe(user.meta.version);
     });
@@ -177,7 +196,11 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     it('an address that is not one is 400 invalidValue', async () => {
       const scim = await client();
       const user = await scim.createUser();
-      expectScimError(await scim.patch(`/Users/${user.id}`, [{ op: 'Replace', path: 'emails[type eq "work"].value', value: 'nope' }]), 400, 'invalidValue');
+      expectScimError(
+        await scim.patch(`/Users/${user.id}`, [{ op: 'Replace', path: 'emails[type eq "work"].value', value: 'nope' }]),
+        400,
+        'invalidValue',
+      );
     });
   });
 
@@ -193,7 +216,10 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
       ['not (emails.type eq "home") and userName co "-user@"', ['a', 'c']],
     ])('%s', async (filter, expected) => {
       const scim = await client();
-      const a = await scim.createUser({ userName: 'a-user@x.example', emails: [{ value: 'a.work@corp.example', type: 'work', primary: true }] });
+      const a = await scim.createUser({
+        userName: 'a-user@x.example',
+        emails: [{ value: 'a.work@corp.example', type: 'work', primary: true }],
+      });
       const b = await scim.createUser({ userName: 'b-user@x.example', emails: [{ value: 'b.home@corp.example', type: 'home' }] });
       const c = await scim.createUser({ userName: 'c-user@plain.example', emails: [{ value: 'c-user@plain.example', primary: true }] });
       const byId: Record<string, string> = { [a.id]: 'a', [b.id]: 'b', [c.id]: 'c' };
@@ -206,9 +232,18 @@ describeOnStores('SCIM User emails (2.2, RFC 7643 §4.1.2)', (server) => {
     it('sortBy emails sorts by the primary (else first) address, case-insensitively', async () => {
       const scim = await client();
       await scim.createUser({ userName: 'm@x.example', emails: [{ value: 'B@sort.example', type: 'work' }] });
-      await scim.createUser({ userName: 'a@x.example', emails: [{ value: 'z@sort.example', type: 'home' }, { value: 'c@sort.example', primary: true }] });
+      await scim.createUser({
+        userName: 'a@x.example',
+        emails: [
+          { value: 'z@sort.example', type: 'home' },
+          { value: 'c@sort.example', primary: true },
+        ],
+      });
       await scim.createUser({ userName: 'A@sort.example', emails: [{ value: 'A@sort.example' }] });
-      const response = await scim.call('GET', `/Users?sortBy=emails&sortOrder=descending&filter=${encodeURIComponent('emails.value co "SORT.example"')}`);
+      const response = await scim.call(
+        'GET',
+        `/Users?sortBy=emails&sortOrder=descending&filter=${encodeURIComponent('emails.value co "SORT.example"')}`,
+      );
       expect(response.status, response.text).toBe(200);
       const order = response.body.Resources.map((r: { userName: string }) => r.userName);
       expect(order).toEqual(['a@x.example', 'm@x.example', 'A@sort.example']);

@@ -9,11 +9,18 @@ describeOnStores('SCIM Groups', (server) => {
   it('create is 201 with Location; the group is a tenant-wide group with its members', async () => {
     const scim = await client();
     const user = await scim.createUser();
-    const response = await scim.call('POST', '/Groups', { schemas: [URN.group], displayName: 'Analysts', externalId: 'g-1', members: [{ value: user.id }] });
+    const response = await scim.call('POST', '/Groups', {
+      schemas: [URN.group],
+      displayName: 'Analysts',
+      externalId: 'g-1',
+      members: [{ value: user.id }],
+    });
     expect(response.status, response.text).toBe(201);
     expect(response.headers.location).toBe(`http://${scim.account.host}/api/scim/v2/Groups/${response.body.id}`);
     expect(response.body).toMatchObject({
-      schemas: [URN.group], displayName: 'Analysts', externalId: 'g-1',
+      schemas: [URN.group],
+      displayName: 'Analysts',
+      externalId: 'g-1',
       members: [{ value: user.id, type: 'User', $ref: `http://${scim.account.host}/api/scim/v2/Users/${user.id}` }],
       meta: { resourceType: 'Group' },
     });
@@ -49,7 +56,12 @@ describeOnStores('SCIM Groups', (server) => {
     const scim = await client();
     const [a, b] = [await scim.createUser(), await scim.createUser()];
     const group = await scim.createGroup({ members: [{ value: a.id }] });
-    const response = await scim.call('PUT', `/Groups/${group.id}`, { schemas: [URN.group], id: group.id, displayName: 'Replaced', members: [{ value: b.id, display: 'b' }] });
+    const response = await scim.call('PUT', `/Groups/${group.id}`, {
+      schemas: [URN.group],
+      id: group.id,
+      displayName: 'Replaced',
+      members: [{ value: b.id, display: 'b' }],
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body.displayName).toBe('Replaced');
     expect(response.body.members.map((m: { value: string }) => m.value)).toEqual([b.id]);
@@ -88,7 +100,11 @@ describeOnStores('SCIM Groups', (server) => {
   it('a group with a member of another account is 400 invalidValue', async () => {
     const scim = await client();
     const stranger = await (await client()).createUser();
-    expectScimError(await scim.call('POST', '/Groups', { schemas: [URN.group], displayName: 'x', members: [{ value: stranger.id }] }), 400, 'invalidValue');
+    expectScimError(
+      await scim.call('POST', '/Groups', { schemas: [URN.group], displayName: 'x', members: [{ value: stranger.id }] }),
+      400,
+      'invalidValue',
+    );
   });
 
   it('POST /Groups/.search', async () => {
@@ -104,7 +120,8 @@ describeOnStores('SCIM lists (RFC 7644 §3.4.2)', (server) => {
   async function withUsers(n: number) {
     const scim = await scimClient(await server().newAccount());
     const users = [];
-    for (let i = 0; i < n; i++) users.push(await scim.createUser({ userName: `p${String(i).padStart(2, '0')}@list.example.com`, displayName: `D${9 - i}` }));
+    for (let i = 0; i < n; i++)
+      users.push(await scim.createUser({ userName: `p${String(i).padStart(2, '0')}@list.example.com`, displayName: `D${9 - i}` }));
     return { scim, users };
   }
   const names = (body: any) => body.Resources.map((r: { userName: string }) => r.userName);
@@ -114,7 +131,11 @@ describeOnStores('SCIM lists (RFC 7644 §3.4.2)', (server) => {
     const { scim } = await withUsers(3);
     const response = await scim.call('GET', `/Users?filter=${listFilter}&startIndex=2&count=1`);
     expect(response.body).toEqual({
-      schemas: [URN.listResponse], totalResults: 3, itemsPerPage: 1, startIndex: 2, Resources: [expect.objectContaining({ userName: 'p01@list.example.com' })],
+      schemas: [URN.listResponse],
+      totalResults: 3,
+      itemsPerPage: 1,
+      startIndex: 2,
+      Resources: [expect.objectContaining({ userName: 'p01@list.example.com' })],
     });
   });
 
@@ -154,7 +175,12 @@ describeOnStores('SCIM lists (RFC 7644 §3.4.2)', (server) => {
   it('attributes and excludedAttributes; id and schemas always come back', async () => {
     const { scim, users } = await withUsers(1);
     const only = await scim.call('GET', `/Users?filter=${listFilter}&attributes=userName,name.givenName`);
-    expect(only.body.Resources[0]).toEqual({ schemas: [URN.user], id: users[0].id, userName: users[0].userName, name: { givenName: 'Jane' } });
+    expect(only.body.Resources[0]).toEqual({
+      schemas: [URN.user],
+      id: users[0].id,
+      userName: users[0].userName,
+      name: { givenName: 'Jane' },
+    });
     const without = await scim.call('GET', `/Users/${users[0].id}?excludedAttributes=meta,emails,id`);
     expect(without.body.id).toBe(users[0].id);
     expect(without.body.meta).toBeUndefined();
@@ -164,7 +190,11 @@ describeOnStores('SCIM lists (RFC 7644 §3.4.2)', (server) => {
   it('POST /Users/.search takes the same parameters in the body', async () => {
     const { scim, users } = await withUsers(3);
     const response = await scim.call('POST', '/Users/.search', {
-      schemas: [URN.searchRequest], filter: 'userName ew "@list.example.com"', startIndex: 2, count: 1, attributes: ['userName'],
+      schemas: [URN.searchRequest],
+      filter: 'userName ew "@list.example.com"',
+      startIndex: 2,
+      count: 1,
+      attributes: ['userName'],
     });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ totalResults: 3, startIndex: 2, Resources: [{ userName: users[1].userName }] });

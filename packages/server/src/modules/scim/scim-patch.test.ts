@@ -11,17 +11,51 @@ describeOnStores('SCIM PATCH (RFC 7644 §3.5.2)', (server) => {
   describe('user operations as clients send them', () => {
     it.each<[string, unknown[], Record<string, unknown>]>([
       ['replace with a path', [{ op: 'replace', path: 'displayName', value: 'Renamed' }], { displayName: 'Renamed' }],
-      ['replace of a sub-attribute', [{ op: 'replace', path: 'name.familyName', value: 'Roe' }], { name: { givenName: 'Jane', familyName: 'Roe' } }],
+      [
+        'replace of a sub-attribute',
+        [{ op: 'replace', path: 'name.familyName', value: 'Roe' }],
+        { name: { givenName: 'Jane', familyName: 'Roe' } },
+      ],
       ['replace without a path, object value (Okta deactivate)', [{ op: 'replace', value: { active: false } }], { active: false }],
-      ['replace without a path with dotted keys (Entra ID)', [{ op: 'Replace', value: { 'name.givenName': 'Janet', displayName: 'J' } }], { name: { givenName: 'Janet' }, displayName: 'J' }],
+      [
+        'replace without a path with dotted keys (Entra ID)',
+        [{ op: 'Replace', value: { 'name.givenName': 'Janet', displayName: 'J' } }],
+        { name: { givenName: 'Janet' }, displayName: 'J' },
+      ],
       ['op name in any case', [{ op: 'Replace', path: 'displayName', value: 'Upper' }], { displayName: 'Upper' }],
       ['boolean sent as the string "False" (Entra ID)', [{ op: 'Replace', path: 'active', value: 'False' }], { active: false }],
-      ['boolean sent as the string "True"', [{ op: 'replace', path: 'active', value: 'False' }, { op: 'replace', path: 'active', value: 'True' }], { active: true }],
+      [
+        'boolean sent as the string "True"',
+        [
+          { op: 'replace', path: 'active', value: 'False' },
+          { op: 'replace', path: 'active', value: 'True' },
+        ],
+        { active: true },
+      ],
       ['add with a path', [{ op: 'add', path: 'externalId', value: 'ext-9' }], { externalId: 'ext-9' }],
-      ['add without a path', [{ op: 'ADD', value: { displayName: 'Added', name: { familyName: 'Added' } } }], { displayName: 'Added', name: { givenName: 'Jane', familyName: 'Added' } }],
-      ['add of a complex attribute merges its sub-attributes', [{ op: 'add', path: 'name', value: { givenName: 'G' } }], { name: { givenName: 'G', familyName: 'Doe' } }],
-      ['path with the schema URN', [{ op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName', value: 'U' }], { displayName: 'U' }],
-      ['several operations in order', [{ op: 'add', path: 'displayName', value: 'one' }, { op: 'replace', path: 'displayName', value: 'two' }], { displayName: 'two' }],
+      [
+        'add without a path',
+        [{ op: 'ADD', value: { displayName: 'Added', name: { familyName: 'Added' } } }],
+        { displayName: 'Added', name: { givenName: 'Jane', familyName: 'Added' } },
+      ],
+      [
+        'add of a complex attribute merges its sub-attributes',
+        [{ op: 'add', path: 'name', value: { givenName: 'G' } }],
+        { name: { givenName: 'G', familyName: 'Doe' } },
+      ],
+      [
+        'path with the schema URN',
+        [{ op: 'replace', path: 'urn:ietf:params:scim:schemas:core:2.0:User:displayName', value: 'U' }],
+        { displayName: 'U' },
+      ],
+      [
+        'several operations in order',
+        [
+          { op: 'add', path: 'displayName', value: 'one' },
+          { op: 'replace', path: 'displayName', value: 'two' },
+        ],
+        { displayName: 'two' },
+      ],
     ])('%s', async (_label, operations, expected) => {
       const scim = await client();
       const user = await scim.createUser();
@@ -34,14 +68,17 @@ describeOnStores('SCIM PATCH (RFC 7644 §3.5.2)', (server) => {
     it('remove with a path unassigns the attribute', async () => {
       const scim = await client();
       const user = await scim.createUser({ displayName: 'Gone', externalId: 'x' });
-      const response = await scim.patch(`/Users/${user.id}`, [{ op: 'remove', path: 'displayName' }, { op: 'Remove', path: 'name.givenName' }]);
+      const response = await scim.patch(`/Users/${user.id}`, [
+        { op: 'remove', path: 'displayName' },
+        { op: 'Remove', path: 'name.givenName' },
+      ]);
       expect(response.status, response.text).toBe(200);
       expect(response.body.displayName).toBeUndefined();
       expect(response.body.name).toEqual({ familyName: 'Doe' });
       expect(response.body.externalId).toBe('x');
     });
 
-    it('issue 10: the core and enterprise attributes of Entra ID\'s default mapping are stored and returned', async () => {
+    it("issue 10: the core and enterprise attributes of Entra ID's default mapping are stored and returned", async () => {
       const scim = await client();
       const user = await scim.createUser();
       const response = await scim.patch(`/Users/${user.id}`, [
@@ -102,7 +139,11 @@ describeOnStores('SCIM PATCH (RFC 7644 §3.5.2)', (server) => {
     it('a PATCH body without Operations is 400 invalidSyntax', async () => {
       const scim = await client();
       const user = await scim.createUser();
-      expectScimError(await scim.call('PATCH', `/Users/${user.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'] }), 400, 'invalidSyntax');
+      expectScimError(
+        await scim.call('PATCH', `/Users/${user.id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'] }),
+        400,
+        'invalidSyntax',
+      );
     });
   });
 
@@ -180,7 +221,7 @@ describeOnStores('SCIM PATCH (RFC 7644 §3.5.2)', (server) => {
       expectScimError(response, 400, 'noTarget');
     });
 
-    it('membership changes bump the group\'s version', async () => {
+    it("membership changes bump the group's version", async () => {
       const { scim, users, group } = await groupWith(3);
       const response = await scim.patch(`/Groups/${group.id}`, [{ op: 'add', path: 'members', value: [{ value: users[2].id }] }]);
       expect(response.body.meta.version).not.toBe(group.meta.version);

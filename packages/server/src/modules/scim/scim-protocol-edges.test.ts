@@ -11,24 +11,45 @@ const withGroup = async (scim: ScimTestClient) => (await scim.createGroup()).id 
 
 /** Issue 10 item 5: each request whose `schemas` does not name its own URN. */
 const wrongSchemas: Array<[string, Request]> = [
-  ['POST /Users naming the Group schema', async () => ({ method: 'POST', path: '/Users', body: { schemas: [URN.group], userName: uniqueEmail() } })],
+  [
+    'POST /Users naming the Group schema',
+    async () => ({ method: 'POST', path: '/Users', body: { schemas: [URN.group], userName: uniqueEmail() } }),
+  ],
   ['POST /Users without schemas', async () => ({ method: 'POST', path: '/Users', body: { userName: uniqueEmail() } })],
-  ['POST /Users naming an unknown schema besides User', async () => ({ method: 'POST', path: '/Users', body: { schemas: [URN.user, 'urn:example:x'], userName: uniqueEmail() } })],
-  ['PUT /Users/{id} naming the PatchOp', async (s) => ({ method: 'PUT', path: `/Users/${await withUser(s)}`, body: { schemas: [URN.patchOp], userName: uniqueEmail() } })],
-  ['POST /Groups naming the User schema', async () => ({ method: 'POST', path: '/Groups', body: { schemas: [URN.user], displayName: 'g' } })],
+  [
+    'POST /Users naming an unknown schema besides User',
+    async () => ({ method: 'POST', path: '/Users', body: { schemas: [URN.user, 'urn:example:x'], userName: uniqueEmail() } }),
+  ],
+  [
+    'PUT /Users/{id} naming the PatchOp',
+    async (s) => ({ method: 'PUT', path: `/Users/${await withUser(s)}`, body: { schemas: [URN.patchOp], userName: uniqueEmail() } }),
+  ],
+  [
+    'POST /Groups naming the User schema',
+    async () => ({ method: 'POST', path: '/Groups', body: { schemas: [URN.user], displayName: 'g' } }),
+  ],
   ['PUT /Groups/{id} without schemas', async (s) => ({ method: 'PUT', path: `/Groups/${await withGroup(s)}`, body: { displayName: 'g' } })],
-  ['PATCH /Users/{id} naming the User schema', async (s) => ({ method: 'PATCH', path: `/Users/${await withUser(s)}`, body: patchOp([URN.user]) })],
-  ['PATCH /Groups/{id} without schemas', async (s) => ({ method: 'PATCH', path: `/Groups/${await withGroup(s)}`, body: patchOp(undefined) })],
+  [
+    'PATCH /Users/{id} naming the User schema',
+    async (s) => ({ method: 'PATCH', path: `/Users/${await withUser(s)}`, body: patchOp([URN.user]) }),
+  ],
+  [
+    'PATCH /Groups/{id} without schemas',
+    async (s) => ({ method: 'PATCH', path: `/Groups/${await withGroup(s)}`, body: patchOp(undefined) }),
+  ],
   ['POST /Users/.search naming the PatchOp', async () => ({ method: 'POST', path: '/Users/.search', body: { schemas: [URN.patchOp] } })],
   ['POST /Groups/.search without schemas', async () => ({ method: 'POST', path: '/Groups/.search', body: {} })],
   ['POST /.search naming the ListResponse', async () => ({ method: 'POST', path: '/.search', body: { schemas: [URN.listResponse] } })],
-  ['POST /Bulk naming the SearchRequest', async () => ({ method: 'POST', path: '/Bulk', body: { schemas: [URN.searchRequest], Operations: [] } })],
+  [
+    'POST /Bulk naming the SearchRequest',
+    async () => ({ method: 'POST', path: '/Bulk', body: { schemas: [URN.searchRequest], Operations: [] } }),
+  ],
 ];
 
 describeOnStores('SCIM protocol edges (issue 10)', (server) => {
   const client = async () => scimClient(await server().newAccount());
 
-  describe('5: a request\'s schemas must name the right URN', () => {
+  describe("5: a request's schemas must name the right URN", () => {
     it.each(wrongSchemas)('%s is 400 invalidSyntax', async (_label, build) => {
       const scim = await client();
       const { method, path, body } = await build(scim);
@@ -48,7 +69,10 @@ describeOnStores('SCIM protocol edges (issue 10)', (server) => {
 
     it('the extension URN is accepted beside User, in any case', async () => {
       const scim = await client();
-      const response = await scim.call('POST', '/Users', { schemas: [URN.user.toUpperCase(), URN.enterpriseUser], userName: uniqueEmail() });
+      const response = await scim.call('POST', '/Users', {
+        schemas: [URN.user.toUpperCase(), URN.enterpriseUser],
+        userName: uniqueEmail(),
+      });
       expect(response.status, response.text).toBe(201);
     });
   });
@@ -70,7 +94,11 @@ describeOnStores('SCIM protocol edges (issue 10)', (server) => {
       const spec = (await account.request({ method: 'GET', url: '/api/v1/spec' })).body;
       const bodies = Object.entries(spec.paths as Record<string, Record<string, any>>)
         .filter(([path]) => path.startsWith('/api/scim/v2/'))
-        .flatMap(([path, methods]) => Object.entries(methods).filter(([, op]) => op.requestBody).map(([method, op]) => [`${method} ${path}`, op.requestBody]));
+        .flatMap(([path, methods]) =>
+          Object.entries(methods)
+            .filter(([, op]) => op.requestBody)
+            .map(([method, op]) => [`${method} ${path}`, op.requestBody]),
+        );
       expect(bodies.length).toBe(10);
       for (const [, body] of bodies) expect(Object.keys(body.content).sort()).toEqual(['application/json', 'application/scim+json']);
     });
@@ -99,17 +127,33 @@ describeOnStores('SCIM protocol edges (issue 10)', (server) => {
       const scim = await client();
       const user = await scim.createUser({ userName: 'leaver' });
       const internal = (await server().services.users.findByUuid(scim.account.id, user.id))!;
-      const key = await server().services.credentials.createApiKey(scim.account.id, internal.id, { name: 'k', role: 'member', deploymentIds: null });
+      const key = await server().services.credentials.createApiKey(scim.account.id, internal.id, {
+        name: 'k',
+        role: 'member',
+        deploymentIds: null,
+      });
       await server().services.credentials.issueAccessToken(scim.account.id, internal.id);
       expect((await scim.call('DELETE', `/Users/${user.id}`)).status).toBe(204);
 
       const db = server().store.db;
       const row = await db.selectFrom('app_user').selectAll().where('id', '=', internal.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ active: false, deleted_by: expect.stringMatching(/^SCIM token \d+$/), deletion_reason: `SCIM DELETE /Users/${user.id}` });
+      expect(row).toMatchObject({
+        active: false,
+        deleted_by: expect.stringMatching(/^SCIM token \d+$/),
+        deletion_reason: `SCIM DELETE /Users/${user.id}`,
+      });
       expect(row.deleted_at).toBeInstanceOf(Date);
-      const keys = await db.selectFrom('api_key').select(['id', 'revoked_at', 'revoked_reason']).where('user_id', '=', internal.id).execute();
+      const keys = await db
+        .selectFrom('api_key')
+        .select(['id', 'revoked_at', 'revoked_reason'])
+        .where('user_id', '=', internal.id)
+        .execute();
       expect(keys).toEqual([{ id: key.id, revoked_at: expect.any(Date), revoked_reason: expect.stringContaining('SCIM token') }]);
-      const tokens = await db.selectFrom('access_token').select(['revoked_at', 'revoked_reason']).where('user_id', '=', internal.id).execute();
+      const tokens = await db
+        .selectFrom('access_token')
+        .select(['revoked_at', 'revoked_reason'])
+        .where('user_id', '=', internal.id)
+        .execute();
       expect(tokens).toEqual([{ revoked_at: expect.any(Date), revoked_reason: expect.stringContaining('deleted') }]);
 
       const withKey = await scim.account.request({ method: 'GET', url: '/api/v1/oauth-integrations', as: `Api-Key ${key.key}` });
@@ -132,10 +176,13 @@ describeOnStores('SCIM protocol edges (issue 10)', (server) => {
     it.each<[string, (scim: ScimTestClient, id: string) => Promise<import('../../test-support/server.js').TestResponse>]>([
       ['DELETE', (scim, id) => scim.call('DELETE', `/Users/${id}`)],
       ['PATCH active false', (scim, id) => scim.patch(`/Users/${id}`, [{ op: 'replace', path: 'active', value: 'False' }])],
-      ['PUT active false', async (scim, id) => {
-        const current = (await scim.call('GET', `/Users/${id}`)).body;
-        return scim.call('PUT', `/Users/${id}`, { schemas: [URN.user], userName: current.userName, active: false });
-      }],
+      [
+        'PUT active false',
+        async (scim, id) => {
+          const current = (await scim.call('GET', `/Users/${id}`)).body;
+          return scim.call('PUT', `/Users/${id}`, { schemas: [URN.user], userName: current.userName, active: false });
+        },
+      ],
     ])('%s of the last active admin is 400 mutability and changes nothing', async (_label, act) => {
       const scim = await client();
       const admin = (await server().services.users.get(scim.account.id, scim.account.admin.id))!;

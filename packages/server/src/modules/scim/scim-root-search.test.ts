@@ -58,7 +58,9 @@ describeOnStores('SCIM POST /.search at the root (RFC 7644 §3.4.3)', (server) =
 
   it('attributes apply to every type: id and schemas always come back', async () => {
     const response = await search({ attributes: ['displayName'], filter: 'displayName pr' });
-    expect(response.body.Resources.every((r: Record<string, unknown>) => Object.keys(r).sort().join() === 'displayName,id,schemas')).toBe(true);
+    expect(response.body.Resources.every((r: Record<string, unknown>) => Object.keys(r).sort().join() === 'displayName,id,schemas')).toBe(
+      true,
+    );
   });
 
   it.each([

@@ -6,7 +6,12 @@ import { URN } from './errors.js';
 export interface ScimTestClient {
   account: TestAccount;
   token: string;
-  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>;
+  call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse>;
   createUser(overrides?: Record<string, unknown>): Promise<any>;
   createGroup(overrides?: Record<string, unknown>): Promise<any>;
   patch(path: string, operations: unknown[], headers?: Record<string, string>): Promise<TestResponse>;
@@ -41,7 +46,11 @@ export async function scimClient(account: TestAccount): Promise<ScimTestClient> 
       return response.body;
     },
     async createGroup(overrides = {}) {
-      const response = await call('POST', '/Groups', { schemas: [URN.group], displayName: `group-${counter++}-${Date.now()}`, ...overrides });
+      const response = await call('POST', '/Groups', {
+        schemas: [URN.group],
+        displayName: `group-${counter++}-${Date.now()}`,
+        ...overrides,
+      });
       expect(response.status, response.text).toBe(201);
       return response.body;
     },

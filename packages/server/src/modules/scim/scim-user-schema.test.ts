@@ -12,8 +12,12 @@ const fullUser = (userName: string) => ({
   userName,
   externalId: 'ext-full',
   name: {
-    formatted: 'Ms. Barbara J Jensen, III', familyName: 'Jensen', givenName: 'Barbara', middleName: 'Jane',
-    honorificPrefix: 'Ms.', honorificSuffix: 'III',
+    formatted: 'Ms. Barbara J Jensen, III',
+    familyName: 'Jensen',
+    givenName: 'Barbara',
+    middleName: 'Jane',
+    honorificPrefix: 'Ms.',
+    honorificSuffix: 'III',
   },
   displayName: 'Babs Jensen',
   nickName: 'Babs',
@@ -24,19 +28,42 @@ const fullUser = (userName: string) => ({
   locale: 'en-US',
   timezone: 'America/Los_Angeles',
   active: true,
-  emails: [{ value: 'bjensen@example.com', type: 'work', primary: true }, { value: 'babs@jensen.org', type: 'home' }],
-  phoneNumbers: [{ value: '555-555-5555', type: 'work' }, { value: '555-555-4444', type: 'mobile' }],
+  emails: [
+    { value: 'bjensen@example.com', type: 'work', primary: true },
+    { value: 'babs@jensen.org', type: 'home' },
+  ],
+  phoneNumbers: [
+    { value: '555-555-5555', type: 'work' },
+    { value: '555-555-4444', type: 'mobile' },
+  ],
   ims: [{ value: 'someaimhandle', type: 'aim' }],
   photos: [{ value: 'https://photos.example.com/profilephoto/72930000000Ccne/F', type: 'photo' }],
   addresses: [
-    { type: 'work', streetAddress: '100 Universal City Plaza', locality: 'Hollywood', region: 'CA', postalCode: '91608', country: 'USA', formatted: '100 Universal City Plaza\nHollywood, CA 91608 USA', primary: true },
+    {
+      type: 'work',
+      streetAddress: '100 Universal City Plaza',
+      locality: 'Hollywood',
+      region: 'CA',
+      postalCode: '91608',
+      country: 'USA',
+      formatted: '100 Universal City Plaza\nHollywood, CA 91608 USA',
+      primary: true,
+    },
   ],
   entitlements: [{ value: 'reports.read' }],
   roles: [{ value: 'analyst', type: 'job' }],
   x509Certificates: [{ value: 'MIIDQzCCAqygAwIBAgICEAAwDQYJKoZIhvcNAQEFBQAwTjELMAkGA1UEBhMCVVMx' }],
   [ENTERPRISE]: {
-    employeeNumber: '701984', costCenter: '4130', organization: 'Universal Studios', division: 'Theme Park', department: 'Tour Operations',
-    manager: { value: '26118915-6090-4610-87e4-49d8ca9f808d', $ref: 'https://example.com/v2/Users/26118915-6090-4610-87e4-49d8ca9f808d', displayName: 'John Smith' },
+    employeeNumber: '701984',
+    costCenter: '4130',
+    organization: 'Universal Studios',
+    division: 'Theme Park',
+    department: 'Tour Operations',
+    manager: {
+      value: '26118915-6090-4610-87e4-49d8ca9f808d',
+      $ref: 'https://example.com/v2/Users/26118915-6090-4610-87e4-49d8ca9f808d',
+      displayName: 'John Smith',
+    },
   },
 });
 
@@ -88,7 +115,10 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       const internal = await server().services.users.get(scim.account.id, scim.account.member.id);
       const path = `/Users/${internal.uuid}`;
       const read = (await scim.call('GET', path)).body;
-      expect(read).toMatchObject({ userName: scim.account.member.email, emails: [{ value: scim.account.member.email, type: 'work', primary: true }] });
+      expect(read).toMatchObject({
+        userName: scim.account.member.email,
+        emails: [{ value: scim.account.member.email, type: 'work', primary: true }],
+      });
       const { meta: _meta, ...echo } = read;
       expect((await scim.call('PUT', path, echo)).body.meta.version).toBe(read.meta.version);
       const removed = await scim.patch(path, [{ op: 'remove', path: 'emails' }]);
@@ -100,9 +130,13 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       expect((await server().services.users.get(scim.account.id, scim.account.member.id)).email).toBe(scim.account.member.email);
     });
 
-    it('a userName that is another user\'s e-mail address is 409 uniqueness', async () => {
+    it("a userName that is another user's e-mail address is 409 uniqueness", async () => {
       const scim = await client();
-      expectScimError(await scim.call('POST', '/Users', { schemas: [URN.user], userName: scim.account.member.email.toUpperCase() }), 409, 'uniqueness');
+      expectScimError(
+        await scim.call('POST', '/Users', { schemas: [URN.user], userName: scim.account.member.email.toUpperCase() }),
+        409,
+        'uniqueness',
+      );
     });
   });
 
@@ -123,11 +157,28 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       expect(type.schemaExtensions).toEqual([{ schema: ENTERPRISE, required: false }]);
       const schema = await scim.call('GET', `/Schemas/${ENTERPRISE}`);
       expect(schema.status).toBe(200);
-      expect(schema.body.attributes.map((a: { name: string }) => a.name)).toEqual(
-        ['employeeNumber', 'costCenter', 'organization', 'division', 'department', 'manager'],
-      );
+      expect(schema.body.attributes.map((a: { name: string }) => a.name)).toEqual([
+        'employeeNumber',
+        'costCenter',
+        'organization',
+        'division',
+        'department',
+        'manager',
+      ]);
       const core = (await scim.call('GET', `/Schemas/${URN.user}`)).body.attributes.map((a: { name: string }) => a.name);
-      for (const name of ['nickName', 'title', 'userType', 'preferredLanguage', 'locale', 'timezone', 'phoneNumbers', 'addresses', 'photos', 'roles', 'x509Certificates']) {
+      for (const name of [
+        'nickName',
+        'title',
+        'userType',
+        'preferredLanguage',
+        'locale',
+        'timezone',
+        'phoneNumbers',
+        'addresses',
+        'photos',
+        'roles',
+        'x509Certificates',
+      ]) {
         expect(core).toContain(name);
       }
     });
@@ -216,12 +267,14 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       expect((await scim.call('GET', filterOf(`userName eq "${userName}"`))).body.totalResults).toBe(0);
     });
 
-    it('groups (read-only, returned on request) lists the user\'s groups when attributes names it; extension paths project', async () => {
+    it("groups (read-only, returned on request) lists the user's groups when attributes names it; extension paths project", async () => {
       const scim = await client();
       const user = await scim.createUser({ [ENTERPRISE]: { department: 'Ops', costCenter: 'C1' } });
       const group = await scim.createGroup({ members: [{ value: user.id }] });
       expect((await scim.call('GET', `/Users/${user.id}`)).body.groups).toBeUndefined();
-      const expected = [{ value: group.id, $ref: `http://${scim.account.host}/api/scim/v2/Groups/${group.id}`, display: group.displayName, type: 'direct' }];
+      const expected = [
+        { value: group.id, $ref: `http://${scim.account.host}/api/scim/v2/Groups/${group.id}`, display: group.displayName, type: 'direct' },
+      ];
       const one = await scim.call('GET', `/Users/${user.id}?attributes=groups,userName`);
       expect(one.body).toEqual({ schemas: [URN.user, ENTERPRISE], id: user.id, userName: user.userName, groups: expected });
       const listed = await scim.call('GET', `/Users?attributes=groups&filter=${encodeURIComponent(`id eq "${user.id}"`)}`);
@@ -250,7 +303,12 @@ describeOnStores('SCIM User schema as providers send it (issue 10)', (server) =>
       expect((await scim.call('GET', `/Users/${user.id}`)).body.active).toBe(false);
     });
 
-    it.each([['TRUE', true], ['false', false], ['False', false], [true, true]])('active %j is taken as %j on create and PATCH', async (sent, stored) => {
+    it.each([
+      ['TRUE', true],
+      ['false', false],
+      ['False', false],
+      [true, true],
+    ])('active %j is taken as %j on create and PATCH', async (sent, stored) => {
       const scim = await client();
       const created = await scim.createUser({ active: sent });
       expect(created.active).toBe(stored);

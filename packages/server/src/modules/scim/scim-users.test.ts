@@ -47,7 +47,7 @@ describeOnStores('SCIM Users', (server) => {
       expect(response.body.scimType).toBeUndefined();
     });
 
-    it('a token sees only its own account: another account\'s user is 404', async () => {
+    it("a token sees only its own account: another account's user is 404", async () => {
       const mine = await client();
       const theirs = await client();
       const user = await theirs.createUser();
@@ -67,7 +67,12 @@ describeOnStores('SCIM Users', (server) => {
 
     it('accepts application/json as well as application/scim+json', async () => {
       const scim = await client();
-      const response = await scim.call('POST', '/Users', { schemas: [URN.user], userName: uniqueEmail() }, { 'content-type': 'application/json' });
+      const response = await scim.call(
+        'POST',
+        '/Users',
+        { schemas: [URN.user], userName: uniqueEmail() },
+        { 'content-type': 'application/json' },
+      );
       expect(response.status).toBe(201);
       expect(response.headers['content-type']).toMatch(/^application\/scim\+json/);
     });
@@ -96,12 +101,19 @@ describeOnStores('SCIM Users', (server) => {
     it('400 invalidSyntax for a body that is not JSON, 415 for another media type', async () => {
       const scim = await client();
       const broken = await scim.account.request({
-        method: 'POST', url: '/api/scim/v2/Users', as: `Bearer ${scim.token}`, body: '{"userName":',
+        method: 'POST',
+        url: '/api/scim/v2/Users',
+        as: `Bearer ${scim.token}`,
+        body: '{"userName":',
         headers: { 'content-type': 'application/scim+json' },
       });
       expectScimError(broken, 400, 'invalidSyntax');
       const text = await scim.account.request({
-        method: 'POST', url: '/api/scim/v2/Users', as: `Bearer ${scim.token}`, body: 'userName=x', headers: { 'content-type': 'text/plain' },
+        method: 'POST',
+        url: '/api/scim/v2/Users',
+        as: `Bearer ${scim.token}`,
+        body: 'userName=x',
+        headers: { 'content-type': 'text/plain' },
       });
       expectScimError(text, 415);
     });
@@ -113,7 +125,12 @@ describeOnStores('SCIM Users', (server) => {
       const user = await scim.createUser({ displayName: 'Old', externalId: 'e1' });
       await scim.patch(`/Users/${user.id}`, [{ op: 'replace', path: 'active', value: false }]);
       const userName = uniqueEmail('renamed');
-      const response = await scim.call('PUT', `/Users/${user.id}`, { schemas: [URN.user], id: user.id, userName, name: { givenName: 'New' } });
+      const response = await scim.call('PUT', `/Users/${user.id}`, {
+        schemas: [URN.user],
+        id: user.id,
+        userName,
+        name: { givenName: 'New' },
+      });
       expect(response.status, response.text).toBe(200);
       expect(response.body).toMatchObject({ userName, name: { givenName: 'New' }, active: false });
       expect(response.body.displayName).toBeUndefined();
@@ -126,26 +143,38 @@ describeOnStores('SCIM Users', (server) => {
       const user = await scim.createUser();
       const other = '00000000-0000-4000-8000-000000000000';
       expectScimError(await scim.call('PUT', `/Users/${user.id}`, { ...user, id: other }), 400, 'mutability');
-      expectScimError(await scim.call('PUT', `/Users/${user.id}`, { ...user, meta: { ...user.meta, version: 'W/"99"' } }), 400, 'mutability');
+      expectScimError(
+        await scim.call('PUT', `/Users/${user.id}`, { ...user, meta: { ...user.meta, version: 'W/"99"' } }),
+        400,
+        'mutability',
+      );
       const echoed = await scim.call('PUT', `/Users/${user.id}`, user);
       expect(echoed.status, echoed.text).toBe(200);
       expect(echoed.body.meta.version).toBe(user.meta.version);
     });
 
-    it('taking another user\'s userName is 409 uniqueness', async () => {
+    it("taking another user's userName is 409 uniqueness", async () => {
       const scim = await client();
       const a = await scim.createUser();
       const b = await scim.createUser();
-      expectScimError(await scim.call('PUT', `/Users/${b.id}`, { schemas: [URN.user], userName: a.userName.toUpperCase() }), 409, 'uniqueness');
+      expectScimError(
+        await scim.call('PUT', `/Users/${b.id}`, { schemas: [URN.user], userName: a.userName.toUpperCase() }),
+        409,
+        'uniqueness',
+      );
     });
   });
 
   describe('delete', () => {
-    it('204, then GET is 404 and the user\'s API keys stop working', async () => {
+    it("204, then GET is 404 and the user's API keys stop working", async () => {
       const scim = await client();
       const user = await scim.createUser();
       const internal = (await server().services.users.findByUuid(scim.account.id, user.id))!;
-      const key = await server().services.credentials.createApiKey(scim.account.id, internal.id, { name: 'k', role: 'member', deploymentIds: null });
+      const key = await server().services.credentials.createApiKey(scim.account.id, internal.id, {
+        name: 'k',
+        role: 'member',
+        deploymentIds: null,
+      });
       const response = await scim.call('DELETE', `/Users/${user.id}`);
       expect(response.status).toBe(204);
       expect(response.text).toBe('');
@@ -157,11 +186,15 @@ describeOnStores('SCIM Users', (server) => {
   });
 
   describe('active', () => {
-    it('false blocks the user\'s API keys and access tokens; true restores them', async () => {
+    it("false blocks the user's API keys and access tokens; true restores them", async () => {
       const scim = await client();
       const user = await scim.createUser();
       const internal = (await server().services.users.findByUuid(scim.account.id, user.id))!;
-      const key = await server().services.credentials.createApiKey(scim.account.id, internal.id, { name: 'k', role: 'member', deploymentIds: null });
+      const key = await server().services.credentials.createApiKey(scim.account.id, internal.id, {
+        name: 'k',
+        role: 'member',
+        deploymentIds: null,
+      });
       const token = (await server().services.credentials.issueAccessToken(scim.account.id, internal.id)).accessToken;
       const use = (as: string) => scim.account.request({ method: 'GET', url: '/api/v1/oauth-integrations', as });
       expect((await use(`Api-Key ${key.key}`)).status).toBe(200);
@@ -189,8 +222,12 @@ describeOnStores('SCIM Users', (server) => {
     it.each(['PUT', 'PATCH', 'DELETE'] as const)('%s with If-Match of another version is 412 and changes nothing', async (method) => {
       const scim = await client();
       const user = await scim.createUser();
-      const body = method === 'PUT' ? { ...user, displayName: 'x' }
-        : method === 'PATCH' ? { schemas: [URN.patchOp], Operations: [{ op: 'replace', path: 'displayName', value: 'x' }] } : undefined;
+      const body =
+        method === 'PUT'
+          ? { ...user, displayName: 'x' }
+          : method === 'PATCH'
+            ? { schemas: [URN.patchOp], Operations: [{ op: 'replace', path: 'displayName', value: 'x' }] }
+            : undefined;
       expectScimError(await scim.call(method, `/Users/${user.id}`, body, { 'if-match': 'W/"7"' }), 412);
       const after = await scim.call('GET', `/Users/${user.id}`);
       expect(after.body.meta.version).toBe('W/"1"');

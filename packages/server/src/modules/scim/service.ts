@@ -5,7 +5,13 @@ import type { TenantSettingsService } from '../tenant-settings/service.js';
 import type { UserService } from '../users/service.js';
 import { runBulk } from './bulk.js';
 import {
-  allResourceTypes, allSchemas, findResourceType, findSchema, resourceTypeResource, schemaResource, serviceProviderConfig,
+  allResourceTypes,
+  allSchemas,
+  findResourceType,
+  findSchema,
+  resourceTypeResource,
+  schemaResource,
+  serviceProviderConfig,
 } from './discovery.js';
 import { notFound } from '../../http/errors.js';
 import { URN } from './errors.js';
@@ -70,5 +76,11 @@ export class ScimService {
 }
 
 function discoveryList<T>(resources: T[]) {
-  return { schemas: [URN.listResponse], totalResults: resources.length, itemsPerPage: resources.length, startIndex: 1, Resources: resources };
+  return {
+    schemas: [URN.listResponse],
+    totalResults: resources.length,
+    itemsPerPage: resources.length,
+    startIndex: 1,
+    Resources: resources,
+  };
 }

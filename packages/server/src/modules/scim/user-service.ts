@@ -60,10 +60,15 @@ export class ScimUserService {
   async page(ctx: ScimContext, plan: PlannedList): Promise<{ total: number; resources: ScimResource[] }> {
     const repo = new ScimQueryRepo(this.db);
     const { total, rows } = await repo.listUsers(ctx.accountId, plan.query);
-    const groups = plan.projection.requests('groups') ? await repo.groupsOfUsers(ctx.accountId, rows.map((r) => r.id)) : undefined;
+    const groups = plan.projection.requests('groups')
+      ? await repo.groupsOfUsers(
+          ctx.accountId,
+          rows.map((r) => r.id),
+        )
+      : undefined;
     const byUser = new Map<number, UserGroupOfRow[]>();
     for (const g of groups ?? []) byUser.set(g.user_id, [...(byUser.get(g.user_id) ?? []), g]);
-    const own = (userId: number) => (groups ? byUser.get(userId) ?? [] : undefined);
+    const own = (userId: number) => (groups ? (byUser.get(userId) ?? []) : undefined);
     return { total, resources: rows.map((row) => plan.projection.apply(toScimUser(row, ctx, own(row.id)))) };
   }
 
@@ -141,4 +146,3 @@ export class ScimUserService {
     }
   }
 }
-

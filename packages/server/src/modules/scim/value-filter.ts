@@ -34,15 +34,25 @@ function compareValues(op: string, actual: unknown, expected: unknown, def: Attr
   const a = norm(actual);
   const b = norm(expected);
   switch (op) {
-    case 'eq': return a === b;
-    case 'ne': return a !== b;
-    case 'co': return typeof a === 'string' && typeof b === 'string' && a.includes(b);
-    case 'sw': return typeof a === 'string' && typeof b === 'string' && a.startsWith(b);
-    case 'ew': return typeof a === 'string' && typeof b === 'string' && a.endsWith(b);
-    case 'gt': return (a as string) > (b as string);
-    case 'ge': return (a as string) >= (b as string);
-    case 'lt': return (a as string) < (b as string);
-    case 'le': return (a as string) <= (b as string);
-    default: throw invalidFilter(`Unknown operator "${op}"`);
+    case 'eq':
+      return a === b;
+    case 'ne':
+      return a !== b;
+    case 'co':
+      return typeof a === 'string' && typeof b === 'string' && a.includes(b);
+    case 'sw':
+      return typeof a === 'string' && typeof b === 'string' && a.startsWith(b);
+    case 'ew':
+      return typeof a === 'string' && typeof b === 'string' && a.endsWith(b);
+    case 'gt':
+      return (a as string) > (b as string);
+    case 'ge':
+      return (a as string) >= (b as string);
+    case 'lt':
+      return (a as string) < (b as string);
+    case 'le':
+      return (a as string) <= (b as string);
+    default:
+      throw invalidFilter(`Unknown operator "${op}"`);
   }
 }

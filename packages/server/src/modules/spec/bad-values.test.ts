@@ -66,7 +66,11 @@ describeOnStores('bad values sent to every operation of the served spec', (serve
     return query ? `${path}?${query}` : path;
   };
 
-  const send = async (op: Operation, where: string, options: { url?: string; headers?: Record<string, string>; payload?: string; contentType?: string }) => {
+  const send = async (
+    op: Operation,
+    where: string,
+    options: { url?: string; headers?: Record<string, string>; payload?: string; contentType?: string },
+  ) => {
     const authorization = authorizationFor(op);
     const body = options.payload ?? (op.body ? validPayload(op) : undefined);
     const response = await server().app.inject({
@@ -179,20 +183,38 @@ describeOnStores('bad values sent to every operation of the served spec', (serve
 
   it('a bad value in one bulk entry fails that entry alone, with 400', async () => {
     const scim = await account.request({
-      method: 'POST', url: '/api/scim/v2/Bulk', as: credentials.scimBearerAuth, body: {
+      method: 'POST',
+      url: '/api/scim/v2/Bulk',
+      as: credentials.scimBearerAuth,
+      body: {
         schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'],
         Operations: [
-          { method: 'POST', bulkId: 'good', path: '/Users', data: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'bulk-good@example.com' } },
-          { method: 'POST', bulkId: 'bad', path: '/Users', data: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'bulk\u0000bad@example.com' } },
+          {
+            method: 'POST',
+            bulkId: 'good',
+            path: '/Users',
+            data: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'bulk-good@example.com' },
+          },
+          {
+            method: 'POST',
+            bulkId: 'bad',
+            path: '/Users',
+            data: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'bulk\u0000bad@example.com' },
+          },
         ],
       },
     });
     expect(scim.status, scim.text).toBe(200);
     expect(scim.body.Operations.map((o: { status: string }) => o.status)).toEqual(['201', '400']);
-    expect(scim.body.Operations[1].response).toMatchObject({ scimType: 'invalidValue', detail: 'data.userName must not contain a NUL character (U+0000)' });
+    expect(scim.body.Operations[1].response).toMatchObject({
+      scimType: 'invalidValue',
+      detail: 'data.userName must not contain a NUL character (U+0000)',
+    });
 
     const embed = await account.request({
-      method: 'POST', url: '/api/v1/embed-tenants/fuzz-tenant/users', as: account.admin,
+      method: 'POST',
+      url: '/api/v1/embed-tenants/fuzz-tenant/users',
+      as: account.admin,
       body: '{"users": [{"externalId": "bob"}, {"externalId": "eve", "email": "e\\ud800@example.com"}, {"externalId": "joe", "userProfile": {"x": 1e400}}]}',
       headers: { 'content-type': 'application/json' },
     });
@@ -231,7 +253,9 @@ function encode(type: string, value: unknown): string {
 
 /** Form values are percent-encoded by hand: encodeURIComponent refuses a lone surrogate. */
 function formValue(v: unknown): string {
-  return [...String(v)].map((ch) => (/[\uD800-\uDFFF]/.test(ch) ? `%${ch === '\uD800' ? 'ED%A0%80' : 'ED%B0%80'}` : encodeURIComponent(ch))).join('');
+  return [...String(v)]
+    .map((ch) => (/[\uD800-\uDFFF]/.test(ch) ? `%${ch === '\uD800' ? 'ED%A0%80' : 'ED%B0%80'}` : encodeURIComponent(ch)))
+    .join('');
 }
 
 function validPathValue(op: Operation, name: string, existing: Record<string, string>): string {

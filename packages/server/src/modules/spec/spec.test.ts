@@ -107,9 +107,20 @@ describeOnStores('GET /api/v1/spec', (server) => {
   it('issue 2 point 10: the operation ids other tools look for exist', () => {
     const ids = new Set(operationsOf(doc).map(({ op }) => op.operationId));
     const required = [
-      'createApiKey', 'listApiKeys', 'revokeApiKey', 'createScimToken', 'listScimTokens', 'revokeScimToken',
-      'getOAuthIntegration', 'listOAuthIntegrations', 'createOAuthIntegration', 'updateOAuthIntegration',
-      'deleteOAuthIntegration', 'createDeployment', 'getDeployments', 'getDeployment',
+      'createApiKey',
+      'listApiKeys',
+      'revokeApiKey',
+      'createScimToken',
+      'listScimTokens',
+      'revokeScimToken',
+      'getOAuthIntegration',
+      'listOAuthIntegrations',
+      'createOAuthIntegration',
+      'updateOAuthIntegration',
+      'deleteOAuthIntegration',
+      'createDeployment',
+      'getDeployments',
+      'getDeployment',
     ];
     expect(required.filter((id) => !ids.has(id))).toEqual([]);
   });
@@ -142,16 +153,35 @@ const REFERENCE_IDS: Array<[method: string, path: string, operationId: string]> 
 
 /** Deletes the reference answers with 200 and a JSON body rather than 204. */
 const DELETES_WITH_BODY = [
-  '/api/v1/groups/{id}', '/api/v1/user-attributes/{id}',
-  '/api/v1/embed-tenants/{embedTenantName}/groups/{id}', '/api/v1/embed-tenants/{embedTenantName}/user-attributes/{id}',
+  '/api/v1/groups/{id}',
+  '/api/v1/user-attributes/{id}',
+  '/api/v1/embed-tenants/{embedTenantName}/groups/{id}',
+  '/api/v1/embed-tenants/{embedTenantName}/user-attributes/{id}',
 ];
 
 /** The main request and response bodies, which carry an example. */
 const WITH_EXAMPLES = [
-  'CreateApiKeyInput', 'CreatedApiKey', 'CreateDeploymentInput', 'Deployment', 'CreateOAuthIntegrationInput', 'OAuthIntegration',
-  'CreateUserInput', 'User', 'CreateUserGroupInput', 'UserGroup', 'CreateUserAttributeInput', 'UserAttribute',
-  'GenerateSessionInput', 'GenerateSessionResponse', 'EmbedTokenResponse', 'ProvisionEmbedUserInput', 'ProvisionEmbedUsersInput',
-  'ProvisionEmbedUsersResult', 'UpdateTenantSettingsInput', 'TenantSettings', 'Deleted',
+  'CreateApiKeyInput',
+  'CreatedApiKey',
+  'CreateDeploymentInput',
+  'Deployment',
+  'CreateOAuthIntegrationInput',
+  'OAuthIntegration',
+  'CreateUserInput',
+  'User',
+  'CreateUserGroupInput',
+  'UserGroup',
+  'CreateUserAttributeInput',
+  'UserAttribute',
+  'GenerateSessionInput',
+  'GenerateSessionResponse',
+  'EmbedTokenResponse',
+  'ProvisionEmbedUserInput',
+  'ProvisionEmbedUsersInput',
+  'ProvisionEmbedUsersResult',
+  'UpdateTenantSettingsInput',
+  'TenantSettings',
+  'Deleted',
 ];
 
 function schemasIn(node: unknown, path = ''): Array<[string, Record<string, unknown>]> {
@@ -170,11 +200,18 @@ describeOnStores('the published contract', (server) => {
 
   it('lists a fixed set of strings as an enum, never as an anyOf of constants', () => {
     const unions = schemasIn(doc).filter(([, schema]) =>
-      (['anyOf', 'oneOf'] as const).some((k) => Array.isArray(schema[k]) && (schema[k] as Array<{ const?: unknown }>).every((b) => b.const !== undefined)),
+      (['anyOf', 'oneOf'] as const).some(
+        (k) => Array.isArray(schema[k]) && (schema[k] as Array<{ const?: unknown }>).every((b) => b.const !== undefined),
+      ),
     );
     expect(unions.map(([path]) => path)).toEqual([]);
     expect(doc.components.schemas.Role).toMatchObject({ type: 'string', enum: ['admin', 'member'] });
-    expect(doc.components.schemas.CreateUserAttributeInput.properties.type.enum).toEqual(['string', 'number', 'string_array', 'number_array']);
+    expect(doc.components.schemas.CreateUserAttributeInput.properties.type.enum).toEqual([
+      'string',
+      'number',
+      'string_array',
+      'number_array',
+    ]);
   });
 
   it('describes every tag it lists, and lists only tags that have operations, every one of them', () => {
@@ -218,7 +255,11 @@ describeOnStores('the published contract', (server) => {
 
 describe('the servers entry', () => {
   it.each<[string, Record<string, string>, string]>([
-    ['the public URL when set', { PLINTH_BASE_DOMAIN: '', PLINTH_PUBLIC_URL: 'https://analytics.example.com' }, 'https://analytics.example.com'],
+    [
+      'the public URL when set',
+      { PLINTH_BASE_DOMAIN: '', PLINTH_PUBLIC_URL: 'https://analytics.example.com' },
+      'https://analytics.example.com',
+    ],
     ['else the listening address', { PLINTH_BASE_DOMAIN: '', HOST: '10.0.0.5', PORT: '8080' }, 'http://10.0.0.5:8080'],
     ['localhost for a wildcard address', { PLINTH_BASE_DOMAIN: '', HOST: '0.0.0.0', PORT: '4000' }, 'http://localhost:4000'],
     ['an account subdomain with a base domain', { PLINTH_BASE_DOMAIN: 'plinth.example.com' }, 'http://{tenant}.plinth.example.com'],

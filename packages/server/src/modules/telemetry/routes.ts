@@ -14,9 +14,13 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'recordTelemetry',
       tags: ['Telemetry'],
       summary: 'Record an anonymous usage event of the command-line client',
-      description: 'Command group, outcome, client version, platform and a hashed machine id; nothing personal. At most 60 events a minute per account and client address.',
+      description:
+        'Command group, outcome, client version, platform and a hashed machine id; nothing personal. At most 60 events a minute per account and client address.',
       body: Type.Ref(TelemetryEvent),
-      response: { 202: Type.Null({ description: 'Accepted' }), 429: Type.Ref('Error', { description: 'Too many events; see Retry-After' }) },
+      response: {
+        202: Type.Null({ description: 'Accepted' }),
+        429: Type.Ref('Error', { description: 'Too many events; see Retry-After' }),
+      },
     },
     handler: async (request, reply) => {
       const verdict = await app.services.telemetry.record(request.account.id, request.body, request.ip);

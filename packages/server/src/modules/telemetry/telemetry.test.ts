@@ -39,7 +39,10 @@ describeOnStores('telemetry', (server) => {
     const account = await server().newAccount();
     const send = (i: number, from: string) =>
       server().app.inject({
-        method: 'POST', url: '/api/v1/telemetry', headers: { host: account.host }, remoteAddress: from,
+        method: 'POST',
+        url: '/api/v1/telemetry',
+        headers: { host: account.host },
+        remoteAddress: from,
         payload: { ...event, machineId: i.toString(16).padStart(64, '0') },
       });
     const statuses: number[] = [];

@@ -4,7 +4,9 @@ import type { OperationCase } from '../../test-support/authorization.js';
 export const cases: OperationCase[] = [
   { operation: 'getTenantSettings', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/tenant-settings' }) },
   {
-    operation: 'updateTenantSettings', method: 'PATCH', targetsResource: false,
+    operation: 'updateTenantSettings',
+    method: 'PATCH',
+    targetsResource: false,
     prepare: async () => ({ url: '/api/v1/tenant-settings', body: { showDashboardChat: false } }),
   },
 ];

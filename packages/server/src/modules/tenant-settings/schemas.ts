@@ -13,7 +13,10 @@ export const TenantSettings = Type.Object(
     bulkActionLimit: BulkActionLimit,
     showDashboardChat: Type.Boolean(),
     embeddingEnabled: Type.Boolean({ description: 'Allows signed embedding: while false, generate-session answers 403. On by default.' }),
-    maxExternalUsers: Type.Integer({ readOnly: true, description: 'External users allowed per account; set by PLINTH_MAX_EXTERNAL_USERS.' }),
+    maxExternalUsers: Type.Integer({
+      readOnly: true,
+      description: 'External users allowed per account; set by PLINTH_MAX_EXTERNAL_USERS.',
+    }),
   },
   { $id: 'TenantSettings' },
 );

@@ -13,7 +13,9 @@ export interface TenantSettings {
   maxExternalUsers: number;
 }
 
-export type TenantSettingsChanges = Partial<Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat' | 'embeddingEnabled'>>;
+export type TenantSettingsChanges = Partial<
+  Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat' | 'embeddingEnabled'>
+>;
 
 export const BULK_ACTION_LIMIT = { min: 1, max: 100_000, default: 1000 } as const;
 

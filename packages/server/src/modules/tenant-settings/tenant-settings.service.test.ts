@@ -45,7 +45,9 @@ describeOnStores(
 
     it('maxExternalUsers is read-only', async () => {
       const account = await server().newAccount();
-      const error = await settings().update(account.id, { maxExternalUsers: 5 }).catch((e: unknown) => e);
+      const error = await settings()
+        .update(account.id, { maxExternalUsers: 5 })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).message).toMatch(/read-only.*PLINTH_MAX_EXTERNAL_USERS/);
     });

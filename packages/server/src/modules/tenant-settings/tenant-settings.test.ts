@@ -10,17 +10,37 @@ describeOnStores(
       const account = await server().newAccount();
       const response = await account.request({ method: 'GET', url: '/api/v1/tenant-settings', as: account.member });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ useCreatorMode: false, bulkActionLimit: 1000, showDashboardChat: true, embeddingEnabled: true, maxExternalUsers: 777 });
+      expect(response.body).toEqual({
+        useCreatorMode: false,
+        bulkActionLimit: 1000,
+        showDashboardChat: true,
+        embeddingEnabled: true,
+        maxExternalUsers: 777,
+      });
     });
 
     it('updateTenantSettings changes only what is sent', async () => {
       const account = await server().newAccount();
       const response = await account.request({
-        method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { useCreatorMode: true, showDashboardChat: false },
+        method: 'PATCH',
+        url: '/api/v1/tenant-settings',
+        as: account.admin,
+        body: { useCreatorMode: true, showDashboardChat: false },
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ useCreatorMode: true, bulkActionLimit: 1000, showDashboardChat: false, embeddingEnabled: true, maxExternalUsers: 777 });
-      const limit = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { bulkActionLimit: 5 } });
+      expect(response.body).toEqual({
+        useCreatorMode: true,
+        bulkActionLimit: 1000,
+        showDashboardChat: false,
+        embeddingEnabled: true,
+        maxExternalUsers: 777,
+      });
+      const limit = await account.request({
+        method: 'PATCH',
+        url: '/api/v1/tenant-settings',
+        as: account.admin,
+        body: { bulkActionLimit: 5 },
+      });
       expect(limit.body).toMatchObject({ useCreatorMode: true, bulkActionLimit: 5 });
     });
 
@@ -43,19 +63,39 @@ describeOnStores(
 
     it('embeddingEnabled: on by default, turned off and on again by an admin', async () => {
       const account = await server().newAccount();
-      const off = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { embeddingEnabled: false } });
+      const off = await account.request({
+        method: 'PATCH',
+        url: '/api/v1/tenant-settings',
+        as: account.admin,
+        body: { embeddingEnabled: false },
+      });
       expect(off.body).toMatchObject({ embeddingEnabled: false, useCreatorMode: false, showDashboardChat: true });
       const read = await account.request({ method: 'GET', url: '/api/v1/tenant-settings', as: account.member });
       expect(read.body.embeddingEnabled).toBe(false);
-      const member = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.member, body: { embeddingEnabled: true } });
+      const member = await account.request({
+        method: 'PATCH',
+        url: '/api/v1/tenant-settings',
+        as: account.member,
+        body: { embeddingEnabled: true },
+      });
       expect(member.status).toBe(403);
-      const on = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { embeddingEnabled: true } });
+      const on = await account.request({
+        method: 'PATCH',
+        url: '/api/v1/tenant-settings',
+        as: account.admin,
+        body: { embeddingEnabled: true },
+      });
       expect(on.body.embeddingEnabled).toBe(true);
     });
 
     it('maxExternalUsers is read-only and says where it is set', async () => {
       const account = await server().newAccount();
-      const response = await account.request({ method: 'PATCH', url: '/api/v1/tenant-settings', as: account.admin, body: { maxExternalUsers: 5 } });
+      const response = await account.request({
+        method: 'PATCH',
+        url: '/api/v1/tenant-settings',
+        as: account.admin,
+        body: { maxExternalUsers: 5 },
+      });
       expect(response.body.error).toContain('PLINTH_MAX_EXTERNAL_USERS');
       expect((await server().services.tenantSettings.get(account.id)).maxExternalUsers).toBe(777);
     });

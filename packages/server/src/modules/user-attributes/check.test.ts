@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AttributeType } from '../../store/schema.js';
 import { checkAttributeValue, parseDefaultValue } from './check.js';
 
-describe('2.6 a value must match its definition\'s type', () => {
+describe("2.6 a value must match its definition's type", () => {
   const cases: Array<[AttributeType, unknown, boolean]> = [
     ['string', 'eu', true],
     ['string', '', true],

@@ -109,7 +109,7 @@ export const userAttributeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: valueTags,
       summary: "Set a user's attribute values",
       description:
-        'Each value must match its attribute\'s type; `null` clears it; attributes not listed keep their values. ' +
+        "Each value must match its attribute's type; `null` clears it; attributes not listed keep their values. " +
         'Unknown names fail with `User attributes not found`. All or nothing. Returns every value the user then has.',
       params: UserParams,
       body: Type.Ref(SetUserAttributeValuesBody),

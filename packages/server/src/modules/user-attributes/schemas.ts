@@ -2,15 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
 
-const AttributeTypeName = StringEnum(
-  ['string', 'number', 'string_array', 'number_array'],
-  { description: 'Fixed when the attribute is created.' },
-);
+const AttributeTypeName = StringEnum(['string', 'number', 'string_array', 'number_array'], {
+  description: 'Fixed when the attribute is created.',
+});
 const Text = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()]);
-const DefaultValue = Type.Union(
-  [Type.String({ maxLength: 10_000 }), Type.Null()],
-  { description: 'Text that parses as the type: a number for `number`, a JSON array of that element type for the array types.' },
-);
+const DefaultValue = Type.Union([Type.String({ maxLength: 10_000 }), Type.Null()], {
+  description: 'Text that parses as the type: a number for `number`, a JSON array of that element type for the array types.',
+});
 
 export const UserAttribute = Type.Object(
   {
@@ -39,7 +37,10 @@ export const CreateUserAttributeBody = Type.Object(
 
 export const UpdateUserAttributeBody = Type.Object(
   {
-    type: Type.Optional({ ...AttributeTypeName, description: 'May only repeat the current type: changing it fails with `cannot change type`.' }),
+    type: Type.Optional({
+      ...AttributeTypeName,
+      description: 'May only repeat the current type: changing it fails with `cannot change type`.',
+    }),
     displayName: Type.Optional(Text(200)),
     defaultValue: Type.Optional(DefaultValue),
     description: Type.Optional(Text(2000)),

@@ -56,9 +56,15 @@ describeOnStores('user attributes service', (server) => {
     await attributes().create(account.id, { name: 'region', type: 'string' });
     await attributes().create(account.id, { name: 'ids', type: 'number_array' });
     const user = account.member.id;
-    await attributes().setValues(account.id, user, [{ name: 'region', value: 'eu' }, { name: 'ids', value: [1, 2] }]);
+    await attributes().setValues(account.id, user, [
+      { name: 'region', value: 'eu' },
+      { name: 'ids', value: [1, 2] },
+    ]);
     const after = await attributes().setValues(account.id, user, [{ name: 'region', value: 'us' }]);
-    expect(after).toEqual([{ name: 'region', value: 'us' }, { name: 'ids', value: [1, 2] }]);
+    expect(after).toEqual([
+      { name: 'region', value: 'us' },
+      { name: 'ids', value: [1, 2] },
+    ]);
     await attributes().setValues(account.id, user, [{ name: 'ids', value: null }]);
     expect(await attributes().getValues(account.id, user)).toEqual([{ name: 'region', value: 'us' }]);
     expect(await attributes().getValues(account.id, account.admin.id)).toEqual([]);
@@ -68,7 +74,10 @@ describeOnStores('user attributes service', (server) => {
     const account = await server().newAccount();
     await attributes().create(account.id, { name: 'region', type: 'string' });
     const error = await failure(
-      attributes().setValues(account.id, account.member.id, [{ name: 'region', value: 'eu' }, { name: 'region', value: 'us' }]),
+      attributes().setValues(account.id, account.member.id, [
+        { name: 'region', value: 'eu' },
+        { name: 'region', value: 'us' },
+      ]),
     );
     expect(error.status).toBe(400);
     expect(error.message).toContain('region');
@@ -82,7 +91,10 @@ describeOnStores('user attributes service', (server) => {
     await attributes().create(other.id, { name: 'theirs', type: 'string' });
     for (const name of ['nope', 'theirs']) {
       const error = await failure(
-        attributes().setValues(account.id, account.member.id, [{ name: 'region', value: 'eu' }, { name, value: 'x' }]),
+        attributes().setValues(account.id, account.member.id, [
+          { name: 'region', value: 'eu' },
+          { name, value: 'x' },
+        ]),
       );
       expect(error.status).toBe(400);
       expect(error.message).toBe('User attributes not found');
@@ -95,7 +107,10 @@ describeOnStores('user attributes service', (server) => {
     await attributes().create(account.id, { name: 'region', type: 'string' });
     await attributes().create(account.id, { name: 'level', type: 'number' });
     const error = await failure(
-      attributes().setValues(account.id, account.member.id, [{ name: 'region', value: 'eu' }, { name: 'level', value: 'high' }]),
+      attributes().setValues(account.id, account.member.id, [
+        { name: 'region', value: 'eu' },
+        { name: 'level', value: 'high' },
+      ]),
     );
     expect(error.status).toBe(400);
     expect(error.message).toContain('"level"');

@@ -9,9 +9,16 @@ export const cases: OperationCase[] = [
   { operation: 'getUsers', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/users' }) },
   { operation: 'getMe', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/users/me' }) },
   {
-    operation: 'createAccountUser', method: 'POST', successStatus: 201, targetsResource: false,
+    operation: 'createAccountUser',
+    method: 'POST',
+    successStatus: 201,
+    targetsResource: false,
     prepare: async () => ({ url: '/api/v1/users', body: { email: `new-${Math.random().toString(36).slice(2)}@x.com` } }),
   },
-  { operation: 'updateAccountUser', method: 'PATCH', prepare: async (account) => ({ ...(await aUser(account)), body: { displayName: 'Renamed' } }) },
+  {
+    operation: 'updateAccountUser',
+    method: 'PATCH',
+    prepare: async (account) => ({ ...(await aUser(account)), body: { displayName: 'Renamed' } }),
+  },
   { operation: 'deleteAccountUser', method: 'DELETE', successStatus: 204, prepare: aUser },
 ];

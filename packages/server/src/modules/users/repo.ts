@@ -23,7 +23,9 @@ export class UserRepo {
 
   /** Same expression as the unique index app_user_email_per_account, so the index serves it. */
   findByEmail(accountId: number, email: string) {
-    return this.base(accountId).where(sql`lower(email)`, '=', email.toLowerCase()).executeTakeFirst();
+    return this.base(accountId)
+      .where(sql`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirst();
   }
 
   findByExternalId(accountId: number, externalId: string) {
@@ -50,7 +52,10 @@ export class UserRepo {
       .$if(search.externalId !== undefined, (q) => q.where('external_id', '=', search.externalId!));
     // Sequential, not Promise.all: inside a transaction both share one connection anyway.
     const rows = await filtered.orderBy('id').offset(search.offset).limit(search.limit).execute();
-    const count = await filtered.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const count = await filtered
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     return { rows, total: Number(count.total) };
   }
 
@@ -102,7 +107,14 @@ export class UserRepo {
     const now = new Date();
     await this.db
       .updateTable('app_user')
-      .set({ active: false, deleted_at: now, deleted_by: audit.by, deletion_reason: audit.reason, updated_at: now, version: sql`version + 1` })
+      .set({
+        active: false,
+        deleted_at: now,
+        deleted_by: audit.by,
+        deletion_reason: audit.reason,
+        updated_at: now,
+        version: sql`version + 1`,
+      })
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .execute();

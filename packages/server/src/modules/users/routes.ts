@@ -83,7 +83,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Update an internal user',
       description:
-        'Only the supplied fields change. `active: false` makes the user\'s API keys and access tokens stop working until reactivated. ' +
+        "Only the supplied fields change. `active: false` makes the user's API keys and access tokens stop working until reactivated. " +
         'The last active admin of the account can be neither deactivated nor demoted.',
       params: UserParams,
       body: Type.Ref(UpdateUserBody),

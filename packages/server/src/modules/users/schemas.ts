@@ -6,18 +6,26 @@ import { MAX_EMAIL_LENGTH } from './service.js';
 const RoleName = StringEnum(['admin', 'member'], {
   description: 'admin may change the account; member may read it.',
 });
-const Email = Type.String({ format: 'email', maxLength: MAX_EMAIL_LENGTH, description: 'Unique in the account, compared case-insensitively.' });
+const Email = Type.String({
+  format: 'email',
+  maxLength: MAX_EMAIL_LENGTH,
+  description: 'Unique in the account, compared case-insensitively.',
+});
 const DisplayName = Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()]);
 
 export const User = Type.Object(
   {
     id: Type.Integer(),
-    email: Type.Union([Type.String(), Type.Null()], { description: 'Null for a user provisioned by SCIM without an e-mail address; such a user cannot sign in with a password.' }),
+    email: Type.Union([Type.String(), Type.Null()], {
+      description: 'Null for a user provisioned by SCIM without an e-mail address; such a user cannot sign in with a password.',
+    }),
     displayName: Type.Union([Type.String(), Type.Null()]),
     role: RoleName,
     active: Type.Boolean({ description: 'An inactive user cannot sign in, and their API keys and access tokens are refused.' }),
     groups: Type.Optional(
-      Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }), { description: 'Groups the user belongs to (single-user reads only).' }),
+      Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }), {
+        description: 'Groups the user belongs to (single-user reads only).',
+      }),
     ),
     createdAt: Timestamp,
     updatedAt: Timestamp,

@@ -110,7 +110,12 @@ export class UserService {
   }
 
   async list(accountId: number, query: UserListQuery): Promise<Page<UserRecord>> {
-    const rows = await new UserRepo(this.db).list(accountId, decodeCursor(USERS, query.after)?.id, pageSize(query) + 1, query.email?.trim());
+    const rows = await new UserRepo(this.db).list(
+      accountId,
+      decodeCursor(USERS, query.after)?.id,
+      pageSize(query) + 1,
+      query.email?.trim(),
+    );
     return toPage(USERS, rows, query, toRecord);
   }
 
@@ -174,7 +179,9 @@ export class UserService {
       if (input.role !== undefined) changes.role = input.role;
       if (input.active !== undefined) changes.active = input.active;
       if (emails !== undefined) changes.emails = emails;
-      const row = await uniqueEmail(input.userName ?? email ?? current.email ?? current.user_name!, () => repo.update(accountId, id, changes));
+      const row = await uniqueEmail(input.userName ?? email ?? current.email ?? current.user_name!, () =>
+        repo.update(accountId, id, changes),
+      );
       return toRecord(row!);
     });
   }

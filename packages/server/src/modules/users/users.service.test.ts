@@ -155,13 +155,22 @@ describeOnStores('users service', (server) => {
     const account = await server().newAccount();
     const plain = await users().create(account.id, { email: 'plain@x.com' });
     expect(plain.emails).toEqual([]);
-    const emails = [{ value: ' w@x.com ', type: 'work', primary: true }, { value: 'h@x.com', type: 'home' }];
+    const emails = [
+      { value: ' w@x.com ', type: 'work', primary: true },
+      { value: 'h@x.com', type: 'home' },
+    ];
     const user = await users().create(account.id, { email: 'e@x.com', emails });
-    expect(user.emails).toEqual([{ value: 'w@x.com', type: 'work', primary: true }, { value: 'h@x.com', type: 'home' }]);
+    expect(user.emails).toEqual([
+      { value: 'w@x.com', type: 'work', primary: true },
+      { value: 'h@x.com', type: 'home' },
+    ]);
     const renamed = await users().update(account.id, user.id, { displayName: 'E' });
     expect(renamed.emails).toEqual(user.emails);
     expect((await users().update(account.id, user.id, { emails: [] })).emails).toEqual([]);
-    const twoPrimaries = [{ value: 'a@x.com', primary: true }, { value: 'b@x.com', primary: true }];
+    const twoPrimaries = [
+      { value: 'a@x.com', primary: true },
+      { value: 'b@x.com', primary: true },
+    ];
     expect((await failure(users().update(account.id, user.id, { emails: twoPrimaries }))).status).toBe(400);
     expect((await failure(users().create(account.id, { email: 'f@x.com', emails: [{ value: 'nope' }] }))).status).toBe(400);
     expect(await users().findByEmail(account.id, 'f@x.com')).toBeUndefined();

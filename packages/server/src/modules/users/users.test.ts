@@ -14,12 +14,20 @@ describeOnStores('users admin', (server) => {
     it('creates a member by default and returns the user shape', async () => {
       const account = await server().newAccount();
       const response = await account.request({
-        method: 'POST', url: '/api/v1/users', as: account.admin, body: { email: 'ada@example.com', displayName: 'Ada' },
+        method: 'POST',
+        url: '/api/v1/users',
+        as: account.admin,
+        body: { email: 'ada@example.com', displayName: 'Ada' },
       });
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
-        id: expect.any(Number), email: 'ada@example.com', displayName: 'Ada', role: 'member', active: true,
-        createdAt: expect.any(String), updatedAt: expect.any(String),
+        id: expect.any(Number),
+        email: 'ada@example.com',
+        displayName: 'Ada',
+        role: 'member',
+        active: true,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       });
     });
 
@@ -52,16 +60,27 @@ describeOnStores('users admin', (server) => {
       await server().services.groups.addMembers(account.id, group.id, [account.member.id]);
       const got = await account.request({ method: 'GET', url: `/api/v1/users/${account.member.id}`, as: account.member });
       expect(got.status).toBe(200);
-      expect(got.body).toMatchObject({ id: account.member.id, email: account.member.email, role: 'member', groups: [{ id: group.id, name: 'Analysts' }] });
+      expect(got.body).toMatchObject({
+        id: account.member.id,
+        email: account.member.email,
+        role: 'member',
+        groups: [{ id: group.id, name: 'Analysts' }],
+      });
       expect(got.body).not.toHaveProperty('uuid');
 
       const page = await account.request({ method: 'GET', url: '/api/v1/users?first=1', as: account.member });
       expect(page.body.items.map((u: { id: number }) => u.id)).toEqual([account.admin.id]);
       expect(page.body.pageInfo.hasNextPage).toBe(true);
-      const next = await account.request({ method: 'GET', url: `/api/v1/users?first=1&after=${page.body.pageInfo.endCursor}`, as: account.member });
+      const next = await account.request({
+        method: 'GET',
+        url: `/api/v1/users?first=1&after=${page.body.pageInfo.endCursor}`,
+        as: account.member,
+      });
       expect(next.body.items.map((u: { id: number }) => u.id)).toEqual([account.member.id]);
       const filtered = await account.request({
-        method: 'GET', url: `/api/v1/users?email=${encodeURIComponent(account.member.email.toUpperCase())}`, as: account.member,
+        method: 'GET',
+        url: `/api/v1/users?email=${encodeURIComponent(account.member.email.toUpperCase())}`,
+        as: account.member,
       });
       expect(filtered.body.items.map((u: { id: number }) => u.id)).toEqual([account.member.id]);
     });
@@ -126,11 +145,19 @@ describeOnStores('users admin', (server) => {
     it('updates only the supplied fields; 409 for a taken email', async () => {
       const account = await server().newAccount();
       const user = await createUser(account, { email: 'u@x.com', displayName: 'U' });
-      const updated = await account.request({ method: 'PATCH', url: `/api/v1/users/${user.id}`, as: account.admin, body: { role: 'admin' } });
+      const updated = await account.request({
+        method: 'PATCH',
+        url: `/api/v1/users/${user.id}`,
+        as: account.admin,
+        body: { role: 'admin' },
+      });
       expect(updated.status).toBe(200);
       expect(updated.body).toMatchObject({ email: 'u@x.com', displayName: 'U', role: 'admin', active: true });
       const taken = await account.request({
-        method: 'PATCH', url: `/api/v1/users/${user.id}`, as: account.admin, body: { email: account.member.email.toUpperCase() },
+        method: 'PATCH',
+        url: `/api/v1/users/${user.id}`,
+        as: account.admin,
+        body: { email: account.member.email.toUpperCase() },
       });
       expect(taken.status).toBe(409);
       expect(taken.body.error).toContain(account.member.email.toUpperCase());
@@ -145,7 +172,12 @@ describeOnStores('users admin', (server) => {
       expect((await me(account.member)).status).toBe(200);
       expect((await me(token)).status).toBe(200);
 
-      const off = await account.request({ method: 'PATCH', url: `/api/v1/users/${account.member.id}`, as: account.admin, body: { active: false } });
+      const off = await account.request({
+        method: 'PATCH',
+        url: `/api/v1/users/${account.member.id}`,
+        as: account.admin,
+        body: { active: false },
+      });
       expect(off.body.active).toBe(false);
       for (const as of [account.member, token]) {
         const refused = await me(as);
@@ -174,7 +206,12 @@ describeOnStores('users admin', (server) => {
     it('an admin can step down once another active admin exists', async () => {
       const account = await server().newAccount();
       const second = await account.addUser('admin');
-      const response = await account.request({ method: 'PATCH', url: `/api/v1/users/${account.admin.id}`, as: second, body: { role: 'member' } });
+      const response = await account.request({
+        method: 'PATCH',
+        url: `/api/v1/users/${account.admin.id}`,
+        as: second,
+        body: { role: 'member' },
+      });
       expect(response.status).toBe(200);
       // The demoted admin's key is a member key now.
       const forbidden = await account.request({ method: 'POST', url: '/api/v1/users', as: account.admin, body: { email: 'z@x.com' } });

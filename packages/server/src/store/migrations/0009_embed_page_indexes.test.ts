@@ -14,8 +14,12 @@ const LOOKUPS = [
 async function genericPlan(db: Kysely<any>, table: string, key: string): Promise<string> {
   return db.transaction().execute(async (trx) => {
     await sql`set local plan_cache_mode = force_generic_plan`.execute(trx);
-    await sql.raw(`prepare lookup(integer, integer, text) as
-      select id from ${table} where account_id = $1 and embed_tenant_id = $2 and ${key} = $3`).execute(trx);
+    await sql
+      .raw(
+        `prepare lookup(integer, integer, text) as
+      select id from ${table} where account_id = $1 and embed_tenant_id = $2 and ${key} = $3`,
+      )
+      .execute(trx);
     const { rows } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json) execute lookup(1, 1, 'x')`.execute(trx);
     await sql`deallocate lookup`.execute(trx);
     return JSON.stringify(rows[0]!['QUERY PLAN']);

@@ -36,11 +36,23 @@ describe.each(storeKinds)('migration 0012 [%s]', (kind) => {
     try {
       const account = await sql<{ id: number }>`insert into account (name) values ('m12b') returning id`.execute(store.db);
       const accountId = account.rows[0]!.id;
-      await sql`insert into app_user (account_id, email, user_name, role, deleted_at) values (${accountId}, 'a@x.com', 'Ann', 'member', now())`.execute(store.db);
-      await sql`insert into app_user (account_id, email, user_name, role) values (${accountId}, 'A@x.com', 'ANN', 'member')`.execute(store.db);
-      await expect(sql`insert into app_user (account_id, email, user_name, role) values (${accountId}, null, 'ann', 'member')`.execute(store.db)).rejects.toThrow();
-      await expect(sql`insert into app_user (account_id, email, role) values (${accountId}, 'ann', 'member')`.execute(store.db)).rejects.toThrow();
-      await expect(sql`insert into app_user (account_id, email, user_name, role) values (${accountId}, 'a@X.com', 'other', 'member')`.execute(store.db)).rejects.toThrow();
+      await sql`insert into app_user (account_id, email, user_name, role, deleted_at) values (${accountId}, 'a@x.com', 'Ann', 'member', now())`.execute(
+        store.db,
+      );
+      await sql`insert into app_user (account_id, email, user_name, role) values (${accountId}, 'A@x.com', 'ANN', 'member')`.execute(
+        store.db,
+      );
+      await expect(
+        sql`insert into app_user (account_id, email, user_name, role) values (${accountId}, null, 'ann', 'member')`.execute(store.db),
+      ).rejects.toThrow();
+      await expect(
+        sql`insert into app_user (account_id, email, role) values (${accountId}, 'ann', 'member')`.execute(store.db),
+      ).rejects.toThrow();
+      await expect(
+        sql`insert into app_user (account_id, email, user_name, role) values (${accountId}, 'a@X.com', 'other', 'member')`.execute(
+          store.db,
+        ),
+      ).rejects.toThrow();
     } finally {
       await store.close();
     }

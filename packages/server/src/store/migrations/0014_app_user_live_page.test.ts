@@ -17,8 +17,11 @@ describe.each(storeKinds)('migration 0014 [%s]', (kind) => {
       await sql`vacuum analyze app_user`.execute(store.db);
       // The ids of a deep page, as ScimQueryRepo.listUsers asks for them with no filter. (Its count
       // may rightly be a sequential scan when one account holds every row.)
-      const page = await plan(store, sql`select u.id from app_user u where u.account_id = ${accountId} and u.deleted_at is null and (true)
-        order by u.id offset 19000 limit 100`);
+      const page = await plan(
+        store,
+        sql`select u.id from app_user u where u.account_id = ${accountId} and u.deleted_at is null and (true)
+        order by u.id offset 19000 limit 100`,
+      );
       expect(page).toContain('Index Only Scan');
       expect(page).toContain('app_user_live_page');
     } finally {

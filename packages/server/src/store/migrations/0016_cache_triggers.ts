@@ -16,7 +16,11 @@ const triggers: Array<[table: string, channel: string, events: string, accountCo
   ['scim_token', 'plinth_credentials', 'update of revoked_at, token_hash or delete'],
   ['app_user', 'plinth_credentials', 'update of active, role, account_id or delete'],
   ['deployment', 'plinth_embed_lookups', 'update of id, account_id or delete'],
-  ['tenant_settings', 'plinth_embed_lookups', 'insert or update of use_creator_mode, show_dashboard_chat, bulk_action_limit, embedding_enabled or delete'],
+  [
+    'tenant_settings',
+    'plinth_embed_lookups',
+    'insert or update of use_creator_mode, show_dashboard_chat, bulk_action_limit, embedding_enabled or delete',
+  ],
   ['user_group', 'plinth_embed_lookups', 'update of id, name, account_id or delete'],
   ['user_attribute', 'plinth_embed_lookups', 'update of id, name, type, account_id or delete'],
   ['oauth_integration', 'plinth_oauth_integrations', 'update or delete'],
@@ -61,7 +65,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   for (const [table, channel, events, accountColumn] of triggers) {
     const args = [channel, ...(accountColumn ? [accountColumn] : [])].map((a) => `'${a}'`).join(', ');
     await sql
-      .raw(`create trigger ${triggerName(table, channel)} after ${events} on ${table} for each row execute function plinth_notify_cache(${args})`)
+      .raw(
+        `create trigger ${triggerName(table, channel)} after ${events} on ${table} for each row execute function plinth_notify_cache(${args})`,
+      )
       .execute(db);
   }
   await sql`
@@ -107,7 +113,11 @@ export async function down(db: Kysely<any>): Promise<void> {
     plinth_accounts: 'plinth_notify_accounts',
   };
   for (const [i, [table, channel, events]] of triggers.entries()) {
-    await sql.raw(`create trigger ${oldTriggers[i]!.split(' ')[0]} after ${events} on ${table} for each row execute function ${functions[channel]}()`).execute(db);
+    await sql
+      .raw(
+        `create trigger ${oldTriggers[i]!.split(' ')[0]} after ${events} on ${table} for each row execute function ${functions[channel]}()`,
+      )
+      .execute(db);
   }
   await sql`drop function plinth_notify_cache()`.execute(db);
 }
