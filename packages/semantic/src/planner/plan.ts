@@ -5,9 +5,10 @@ import { dimensionAnnotation, measureAnnotation, segmentAnnotation, timeDimensio
 import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.js';
 import { boundFrom, boundTo, formatWall, wallToUtc } from './dates.js';
 import { filterMembers, renderFilter, type FilterContext, type FilterTarget } from './filters.js';
-import { buildJoinTree, isMultiplied } from './joins.js';
+import { contextSql } from './context-sql.js';
+import { isMultiplied } from './joins.js';
 import { EVERYONE } from './policy.js';
-import { policyConditions } from './policy-sql.js';
+import { joinTreeWithPolicies } from './policy-sql.js';
 import { normalizeQuery, type Granularity, type NormalizedQuery, type Query } from './query.js';
 import { relativeRange } from './relative-dates.js';
 import { memberCubes, Params, Renderer } from './render.js';
@@ -63,13 +64,27 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
   for (const f of query.filters) for (const path of filterMembers(f)) filterResolved.set(path, resolveMember(model, path, caller));
 
   const used: Resolved[] = [...measures, ...dimensions, ...timeDimensions.map((t) => t.res), ...segments, ...filterResolved.values()];
-  const policy = policyConditions(model, used, caller);
+  const dateRangeOf = (dateRange: string | [string, string]): [number, number] =>
+    typeof dateRange === 'string'
+      ? relativeRange(dateRange, tz, (options.now ?? new Date()).getTime())
+      : [boundFrom(dateRange[0]), boundTo(dateRange[1])];
+  r.context = contextSql({
+    caller,
+    params,
+    filterContext: { dialect, params, timezone: tz },
+    filters: [
+      ...query.filters,
+      ...timeDimensions.flatMap(({ td }) =>
+        td.dateRange ? [{ member: td.dimension, operator: 'inDateRange' as const, values: dateRangeOf(td.dateRange).map(formatWall) }] : [],
+      ),
+    ],
+    memberOf: (path) => (filterResolved.get(path) ?? resolveMember(model, path, caller)).member,
+  });
   const cubes = new Set<string>();
   for (const u of used) memberCubes(r, u.member, cubes);
-  for (const m of policy.members) memberCubes(r, m, cubes);
   const paths = [...used.flatMap((u) => (u.joinPath ? [u.joinPath] : [])), ...(query.joinHints ?? [])];
   for (const p of paths) for (const c of p) cubes.add(c);
-  const tree = buildJoinTree(model, [...cubes], dedupePaths(paths));
+  const { tree, policy } = joinTreeWithPolicies(r, used, caller, cubes, paths);
 
   // Dimension columns: plain dimensions, then time dimensions that have a granularity.
   const columns: ResultColumn[] = [];
@@ -125,10 +140,7 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
   const where: string[] = segments.map((s) => r.segment(s.member));
   for (const { td, res } of timeDimensions) {
     if (!td.dateRange) continue;
-    const [from, to] =
-      typeof td.dateRange === 'string'
-        ? relativeRange(td.dateRange, tz, (options.now ?? new Date()).getTime())
-        : [boundFrom(td.dateRange[0]), boundTo(td.dateRange[1])];
+    const [from, to] = dateRangeOf(td.dateRange);
     const col = r.dimension(res.member);
     const p = (wall: number): string => dialect.castParam(params.add(formatWall(wallToUtc(wall, tz))), 'timestamp');
     where.push(`${col} >= ${p(from)} AND ${col} <= ${p(to)}`);
@@ -238,17 +250,4 @@ function aliasOf(key: string): string {
 
 function unique(list: readonly string[]): string[] {
   return [...new Set(list)];
-}
-
-function dedupePaths(paths: ReadonlyArray<readonly string[]>): string[][] {
-  const seen = new Set<string>();
-  const out: string[][] = [];
-  for (const p of paths) {
-    const key = p.join('.');
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push([...p]);
-    }
-  }
-  return out;
 }

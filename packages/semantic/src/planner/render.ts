@@ -1,6 +1,6 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { QueryError } from '../errors.js';
-import type { Cube, DataModel, Dimension, Measure, Member, Segment, SqlTemplate } from '../model.js';
+import type { ContextRef, Cube, DataModel, Dimension, Measure, Member, Segment, SqlTemplate } from '../model.js';
 
 /** Collects bound parameters; the SQL only ever holds placeholders. */
 export class Params {
@@ -17,11 +17,18 @@ export type LeafRef = (leaf: Measure) => string;
 
 const MAX_DEPTH = 64;
 
+/** Writes security-context and FILTER_PARAMS references for one query and caller (see planner/context-sql.ts). */
+export interface ContextSql {
+  render(ref: ContextRef): string;
+}
+
 /** Renders model SQL templates; every cube is aliased by its own (quoted) name. */
 export class Renderer {
   constructor(
     readonly model: DataModel,
     readonly dialect: Dialect,
+    /** Set by the planner; without it a model using context references cannot be rendered. */
+    public context?: ContextSql,
   ) {}
 
   alias(cube: string): string {
@@ -52,7 +59,10 @@ export class Renderer {
     for (const part of t.parts) {
       if (typeof part === 'string') out += part;
       else if (part.kind === 'cube') out += this.alias(part.cube);
-      else {
+      else if (part.kind !== 'member') {
+        if (!this.context) throw new QueryError('Internal error: security-context and FILTER_PARAMS references need a caller');
+        out += this.context.render(part);
+      } else {
         const m = this.member(part.cube, part.member);
         if (m.kind === 'dimension') out += `(${this.dimension(m, depth + 1)})`;
         else if (m.kind === 'segment') out += `(${this.template(m.sql, leafRef, depth + 1)})`;
@@ -147,7 +157,7 @@ export class Renderer {
 export function referencedCubes(r: Renderer, t: SqlTemplate | undefined, into: Set<string>, depth = 0): void {
   if (!t || depth > MAX_DEPTH) return;
   for (const p of t.parts) {
-    if (typeof p === 'string') continue;
+    if (typeof p === 'string' || (p.kind !== 'cube' && p.kind !== 'member')) continue;
     into.add(p.cube);
     if (p.kind === 'member') memberCubes(r, r.member(p.cube, p.member), into, depth + 1);
   }

@@ -1,6 +1,6 @@
 import { QueryError } from '../errors.js';
 import type { AccessPolicy, Caller, Cube, DataModel, Dimension, Measure, Member, Segment, View } from '../model.js';
-import { memberVisible } from './policy.js';
+import { memberVisible, ownerVisible } from './policy.js';
 
 /** A query member bound to the cube member that computes it. */
 export interface Resolved<M extends Member = Member> {
@@ -28,13 +28,7 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
   const cube = view ? undefined : model.cubes.get(ownerName);
   const owner = view ?? cube;
   const notFound = (): QueryError => new QueryError(`'${name}' not found for path '${path}'`);
-  const ownerHidden =
-    !owner ||
-    !owner.public ||
-    !(
-      owner.accessPolicy === undefined ||
-      owner.accessPolicy.some((p) => p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g)))
-    );
+  const ownerHidden = !owner || !owner.public || !ownerVisible(owner.accessPolicy, caller);
   if (ownerHidden) throw new QueryError(`Cube '${ownerName}' not found for path '${path}'`);
   if (view) {
     const vm = view.members.get(name);
