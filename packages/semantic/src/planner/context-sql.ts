@@ -101,27 +101,33 @@ function lambdaSql(column: Extract<FilterColumn, { kind: 'lambda' }>, args: read
  */
 function filterParams(input: ContextSqlInput, group: readonly FilterParamRef[]): string {
   const columnOf = new Map(group.map((item) => [`${item.cube}.${item.member}`, item.column]));
-  const restrict = (filter: Filter): string | undefined => {
-    if (isMemberFilter(filter)) {
-      const member = input.memberOf(filter.member);
-      const column = columnOf.get(member.path);
-      if (!column || member.kind === 'measure') return undefined;
-      return memberCondition(input, filter, member, column);
-    }
-    const isAnd = 'and' in filter;
-    const parts = (isAnd ? filter.and : filter.or).map(restrict);
-    if (isAnd) {
-      const kept = parts.filter((p): p is string => p !== undefined);
-      return kept.length === 0 ? undefined : kept.map((p) => `(${p})`).join(' AND ');
-    }
-    if (parts.length === 0) return ALWAYS_FALSE;
-    if (parts.some((p) => p === undefined)) return undefined;
-    return parts.map((p) => `(${p})`).join(' OR ');
+  const columnFor = (filter: MemberFilter): { member: Member; column: FilterColumn } | undefined => {
+    const member = input.memberOf(filter.member);
+    const column = columnOf.get(member.path);
+    // A lambda needs values to receive; a filter without any (set, notSet) is not pushed, as in Cube.
+    const hasValues = (filter.values ?? []).some((v) => v !== null);
+    return column && member.kind !== 'measure' && (column.kind === 'column' || hasValues) ? { member, column } : undefined;
   };
-  return restrict({ and: [...input.filters] }) ?? ALWAYS_TRUE;
+  // Decided before anything is written, so that no parameter is bound for a part that is then dropped.
+  const pushable = (filter: Filter): boolean => {
+    if (isMemberFilter(filter)) return columnFor(filter) !== undefined;
+    return 'and' in filter ? filter.and.some(pushable) : filter.or.length === 0 || filter.or.every(pushable);
+  };
+  const write = (filter: Filter): string | undefined => {
+    if (isMemberFilter(filter)) {
+      const target = columnFor(filter);
+      return target ? memberCondition(input, filter, target.member, target.column) : undefined;
+    }
+    if ('or' in filter && filter.or.length === 0) return ALWAYS_FALSE;
+    const parts = ('and' in filter ? filter.and.filter(pushable) : filter.or).map(write);
+    if (parts.some((p) => p === undefined)) return undefined;
+    return parts.map((p) => `(${p})`).join('and' in filter ? ' AND ' : ' OR ');
+  };
+  const root: Filter = { and: [...input.filters] };
+  return (pushable(root) && write(root)) || ALWAYS_TRUE;
 }
 
-function memberCondition(input: ContextSqlInput, filter: MemberFilter, member: Member, column: FilterColumn): string | undefined {
+function memberCondition(input: ContextSqlInput, filter: MemberFilter, member: Member, column: FilterColumn): string {
   const type = member.kind === 'dimension' ? member.type : 'boolean';
   if (column.kind === 'column') {
     const ctx: FilterContext = {
@@ -132,7 +138,6 @@ function memberCondition(input: ContextSqlInput, filter: MemberFilter, member: M
   }
   // A lambda receives the filter's values as parameters; dates as UTC instants, as Cube passes them.
   const values = (filter.values ?? []).filter((v) => v !== null);
-  if (values.length === 0) return undefined;
   const zone = input.filterContext.timezone;
   const utc = (wall: number): string => formatWall(wallToUtc(wall, zone));
   const dateOperator = ['inDateRange', 'notInDateRange', 'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate'].includes(
