@@ -185,3 +185,75 @@ describe.each(sampleTargets())('access policies on $name', (target) => {
     });
   });
 });
+
+/** Every operator in a row_level filter, each against the WHERE clause a person would write. */
+const POLICY_OPERATORS: Array<{ operator: string; member: string; values?: unknown[]; where: string }> = [
+  { operator: 'equals', member: 'city', values: ['London'], where: "city = 'London'" },
+  { operator: 'notEquals', member: 'city', values: ['London', 'Paris'], where: "city NOT IN ('London', 'Paris') OR city IS NULL" },
+  { operator: 'contains', member: 'city', values: ['ON'], where: "lower(city) LIKE '%on%'" },
+  { operator: 'notContains', member: 'city', values: ['on'], where: "lower(city) NOT LIKE '%on%' OR city IS NULL" },
+  { operator: 'startsWith', member: 'city', values: ['l'], where: "lower(city) LIKE 'l%'" },
+  { operator: 'notStartsWith', member: 'city', values: ['l'], where: "lower(city) NOT LIKE 'l%' OR city IS NULL" },
+  { operator: 'endsWith', member: 'city', values: ['n'], where: "lower(city) LIKE '%n'" },
+  { operator: 'notEndsWith', member: 'city', values: ['n'], where: "lower(city) NOT LIKE '%n' OR city IS NULL" },
+  { operator: 'gt', member: 'id', values: ['{ securityContext.bound }'], where: 'id > 100' },
+  { operator: 'gte', member: 'id', values: ['{ securityContext.bound }'], where: 'id >= 100' },
+  { operator: 'lt', member: 'id', values: [100], where: 'id < 100' },
+  { operator: 'lte', member: 'id', values: [100], where: 'id <= 100' },
+  { operator: 'set', member: 'city', where: 'city IS NOT NULL' },
+  { operator: 'notSet', member: 'city', where: 'city IS NULL' },
+  {
+    operator: 'inDateRange',
+    member: 'created_at',
+    values: ['2022-03-01', '2022-06-30'],
+    where: "created_at >= TIMESTAMP '2022-03-01 00:00:00' AND created_at < TIMESTAMP '2022-07-01 00:00:00'",
+  },
+  {
+    operator: 'notInDateRange',
+    member: 'created_at',
+    values: ['2022-03-01', '2022-06-30'],
+    where: "created_at < TIMESTAMP '2022-03-01 00:00:00' OR created_at >= TIMESTAMP '2022-07-01 00:00:00'",
+  },
+  { operator: 'beforeDate', member: 'created_at', values: ['2022-06-01'], where: "created_at < TIMESTAMP '2022-06-01 00:00:00'" },
+  { operator: 'beforeOrOnDate', member: 'created_at', values: ['2022-06-01'], where: "created_at <= TIMESTAMP '2022-06-01 00:00:00'" },
+  { operator: 'afterDate', member: 'created_at', values: ['2022-06-01'], where: "created_at > TIMESTAMP '2022-06-01 00:00:00'" },
+  { operator: 'afterOrOnDate', member: 'created_at', values: ['2022-06-01'], where: "created_at >= TIMESTAMP '2022-06-01 00:00:00'" },
+];
+
+describe.each(sampleTargets())('every operator in a row_level filter on $name', (target) => {
+  let db: SampleDb;
+  let model: DataModel;
+  beforeAll(async () => {
+    db = await target.open();
+    const cubes = POLICY_OPERATORS.map(
+      ({ operator, member, values }) => `
+  - name: by_${operator}
+    sql_table: '${db.table('customers')}'
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: city, sql: city, type: string }
+      - { name: created_at, sql: created_at, type: time }
+    measures:
+      - { name: count, type: count }
+    access_policy:
+      - group: "*"
+        row_level:
+          filters:
+            - { member: ${member}, operator: ${operator}${values ? `, values: ${JSON.stringify(values)}` : ''} }`,
+    );
+    model = compileAccessModel(db, `cubes:${cubes.join('')}\n`);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it.each(POLICY_OPERATORS)('$operator', async ({ operator, where }) => {
+    const response = await load(
+      model,
+      { measures: [`by_${operator}.count`] },
+      { warehouse: db.warehouse, caller: caller([], { bound: 100 }) },
+    );
+    const expected = (await db.warehouse.query(`SELECT count(*) AS n FROM ${db.table('customers')} WHERE ${where}`, [])).rows[0]?.['n'];
+    expect(Number(response.data[0]?.[`by_${operator}.count`])).toBe(Number(expected));
+  });
+});
