@@ -1,40 +1,42 @@
 import { QueryError } from '../errors.js';
-import type { Caller, ContextRef, FilterColumn, FilterParamRef, Member } from '../model.js';
+import type { ContextRef, FilterColumn, FilterParamRef, Member } from '../model.js';
 import { boundFrom, boundTo, formatWall, wallToUtc } from './dates.js';
 import { ALWAYS_FALSE, ALWAYS_TRUE, isMemberFilter, renderFilter, type FilterContext } from './filters.js';
 import { contextValue } from './policy.js';
 import type { Filter, MemberFilter } from './query.js';
-import type { ContextSql, Params } from './render.js';
-
-/** What the security-context and FILTER_PARAMS references of one query need to be written. */
-export interface ContextSqlInput {
-  readonly caller: Caller;
-  readonly params: Params;
-  readonly filterContext: Omit<FilterContext, 'target'>;
-  /** The query's filters, date ranges included as `inDateRange` filters; measure filters are skipped. */
-  readonly filters: readonly Filter[];
-  /** The cube member a query path names (view members resolve to the cube member behind them). */
-  readonly memberOf: (path: string) => Member;
-}
+import type { LogicalQuery } from './logical.js';
+import type { Renderer } from './render.js';
+import { resolveMember } from './resolve.js';
 
 type Scalar = string | number | boolean;
 
-/** Renders context references; every value goes into `params`, none into the SQL text. */
-export function contextSql(input: ContextSqlInput): ContextSql {
-  return {
-    render(ref: ContextRef): string {
-      switch (ref.kind) {
-        case 'constant':
-          return input.params.add(ref.value);
-        case 'securityValue':
-          return securityValue(input, ref.path);
-        case 'securityFilter':
-          return securityFilter(input, ref.path, ref.column, ref.required);
-        case 'filterParams':
-          return filterParams(input, ref.group);
-      }
-    },
-  };
+/**
+ * The filters FILTER_PARAMS reads: the query's filters, and its `timeDimensions` date ranges as
+ * `inDateRange` filters (Cube counts both), with the ranges' wall-clock bounds already resolved.
+ */
+export function pushdownFilters(logical: LogicalQuery): Filter[] {
+  return [
+    ...logical.query.filters,
+    ...logical.dateRanges.map((range): Filter => ({
+      member: range.path,
+      operator: 'inDateRange',
+      values: [formatWall(range.from), formatWall(range.to)],
+    })),
+  ];
+}
+
+/** Writes a security-context, COMPILE_CONTEXT or FILTER_PARAMS reference; every value goes into the renderer's parameters. */
+export function renderContextRef(renderer: Renderer, ref: ContextRef): string {
+  switch (ref.kind) {
+    case 'constant':
+      return renderer.params.add(ref.value);
+    case 'securityValue':
+      return securityValue(renderer, ref.path);
+    case 'securityFilter':
+      return securityFilter(renderer, ref.path, ref.column, ref.required);
+    case 'filterParams':
+      return filterParams(renderer, ref.group);
+  }
 }
 
 function shownPath(path: readonly string[]): string {
@@ -50,13 +52,13 @@ function scalars(value: unknown, path: readonly string[]): Scalar[] {
 }
 
 /** `{securityContext.x}`: the value as a parameter (a list as several, comma-separated); missing is an error. */
-function securityValue(input: ContextSqlInput, path: readonly string[]): string {
-  const value = contextValue(input.caller, 'securityContext', path);
+function securityValue(renderer: Renderer, path: readonly string[]): string {
+  const value = contextValue(renderer.caller, 'securityContext', path);
   if (value === undefined || value === null)
     throw new QueryError(`${shownPath(path)} is used by the data model but not set in the security context`);
   const values = scalars(value, path);
   if (values.length === 0) throw new QueryError(`${shownPath(path)} is an empty list, which cannot be written into SQL`);
-  return values.map((v) => input.params.add(v)).join(', ');
+  return values.map((v) => renderer.params.add(v)).join(', ');
 }
 
 /**
@@ -64,18 +66,18 @@ function securityValue(input: ContextSqlInput, path: readonly string[]): string 
  * list, `1 = 0` for an empty list, and `1 = 1` when the value is not set at all (Cube's documented
  * behaviour; `requiredFilter` makes a missing value an error instead).
  */
-function securityFilter(input: ContextSqlInput, path: readonly string[], column: FilterColumn, required: boolean): string {
-  const value = contextValue(input.caller, 'securityContext', path);
+function securityFilter(renderer: Renderer, path: readonly string[], column: FilterColumn, required: boolean): string {
+  const value = contextValue(renderer.caller, 'securityContext', path);
   const shown = column.kind === 'column' ? column.sql : 'lambda';
   if (value === undefined || value === null) {
     if (required) throw new QueryError(`Filter for ${shown} is required`);
     return ALWAYS_TRUE;
   }
   const values = scalars(value, path);
-  if (column.kind === 'lambda') return lambdaSql(column, [values.map((v) => input.params.add(v)).join(', ')]);
+  if (column.kind === 'lambda') return lambdaSql(column, [values.map((v) => renderer.params.add(v)).join(', ')]);
   if (values.length === 0) return ALWAYS_FALSE;
-  if (!Array.isArray(value)) return `${column.sql} = ${input.params.add(values[0])}`;
-  return `${column.sql} IN (${values.map((v) => input.params.add(v)).join(', ')})`;
+  if (!Array.isArray(value)) return `${column.sql} = ${renderer.params.add(values[0])}`;
+  return `${column.sql} IN (${values.map((v) => renderer.params.add(v)).join(', ')})`;
 }
 
 function lambdaSql(column: Extract<FilterColumn, { kind: 'lambda' }>, args: readonly string[]): string {
@@ -99,10 +101,10 @@ function lambdaSql(column: Extract<FilterColumn, { kind: 'lambda' }>, args: read
  * widens the condition (in an AND); an OR that also involves other members becomes `1 = 1`. The query's
  * own WHERE still applies in full, so the pushed-down condition never changes the answer's rows.
  */
-function filterParams(input: ContextSqlInput, group: readonly FilterParamRef[]): string {
+function filterParams(renderer: Renderer, group: readonly FilterParamRef[]): string {
   const columnOf = new Map(group.map((item) => [`${item.cube}.${item.member}`, item.column]));
   const columnFor = (filter: MemberFilter): { member: Member; column: FilterColumn } | undefined => {
-    const member = input.memberOf(filter.member);
+    const member = resolveMember(renderer.model, filter.member, renderer.caller).member;
     const column = columnOf.get(member.path);
     // A lambda needs values to receive; a filter without any (set, notSet) is not pushed, as in Cube.
     const hasValues = (filter.values ?? []).some((v) => v !== null);
@@ -116,37 +118,39 @@ function filterParams(input: ContextSqlInput, group: readonly FilterParamRef[]):
   const write = (filter: Filter): string | undefined => {
     if (isMemberFilter(filter)) {
       const target = columnFor(filter);
-      return target ? memberCondition(input, filter, target.member, target.column) : undefined;
+      return target ? memberCondition(renderer, filter, target.member, target.column) : undefined;
     }
     if ('or' in filter && filter.or.length === 0) return ALWAYS_FALSE;
     const parts = ('and' in filter ? filter.and.filter(pushable) : filter.or).map(write);
     if (parts.some((p) => p === undefined)) return undefined;
     return parts.map((p) => `(${p})`).join('and' in filter ? ' AND ' : ' OR ');
   };
-  const root: Filter = { and: [...input.filters] };
+  const root: Filter = { and: [...renderer.filters] };
   return (pushable(root) && write(root)) || ALWAYS_TRUE;
 }
 
-function memberCondition(input: ContextSqlInput, filter: MemberFilter, member: Member, column: FilterColumn): string {
+function memberCondition(renderer: Renderer, filter: MemberFilter, member: Member, column: FilterColumn): string {
   const type = member.kind === 'dimension' ? member.type : 'boolean';
   if (column.kind === 'column') {
     const ctx: FilterContext = {
-      ...input.filterContext,
+      dialect: renderer.dialect,
+      params: renderer.params,
+      timezone: renderer.timezone,
       target: () => ({ sql: column.sql, rawTimeSql: type === 'time' ? column.sql : undefined, type }),
     };
     return renderFilter(filter, ctx);
   }
   // A lambda receives the filter's values as parameters; dates as UTC instants, as Cube passes them.
   const values = (filter.values ?? []).filter((v) => v !== null);
-  const zone = input.filterContext.timezone;
+  const zone = renderer.timezone;
   const utc = (wall: number): string => formatWall(wallToUtc(wall, zone));
   const dateOperator = ['inDateRange', 'notInDateRange', 'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate'].includes(
     filter.operator,
   );
   const args = values.map((v, i) => {
     const text = String(v);
-    if (!dateOperator) return input.params.add(text);
-    return input.params.add(utc(i === 1 && filter.operator.endsWith('DateRange') ? boundTo(text) : boundFrom(text)));
+    if (!dateOperator) return renderer.params.add(text);
+    return renderer.params.add(utc(i === 1 && filter.operator.endsWith('DateRange') ? boundTo(text) : boundFrom(text)));
   });
   return lambdaSql(column, args);
 }

@@ -3,7 +3,7 @@ import { ALWAYS_FALSE, ALWAYS_TRUE, renderFilter, type FilterContext, type Filte
 import { buildJoinTree, type JoinTree } from './joins.js';
 import { policyValues, rowFilters } from './policy.js';
 import type { Operator, FilterValue } from './query.js';
-import { memberCubes, type Renderer } from './render.js';
+import { memberCubes } from './model-lookup.js';
 import type { Resolved } from './resolve.js';
 
 interface Restriction {
@@ -100,30 +100,31 @@ export function policyConditions(
 /**
  * The join tree and the row-level conditions together: the conditions depend on which cubes the tree
  * holds, and a condition on a member of a cube not yet joined (a view's filter, a policy member whose SQL
- * references another cube) widens the tree, so the two are computed until neither changes.
+ * references another cube) widens the tree, so the two are computed until neither changes. Cubes are
+ * joined along view paths and join hints first.
  */
 export function joinTreeWithPolicies(
-  renderer: Renderer,
+  model: DataModel,
   used: readonly Resolved[],
   caller: Caller,
-  cubes: ReadonlySet<string>,
-  paths: ReadonlyArray<readonly string[]>,
-): { tree: JoinTree; policy: PolicyConditions } {
-  const model = renderer.model;
-  const wanted = new Set(cubes);
-  const required = dedupe(paths);
+  joinHints: ReadonlyArray<readonly string[]>,
+): { joinTree: JoinTree; policy: PolicyConditions } {
+  const wanted = new Set<string>();
+  for (const resolved of used) memberCubes(model, resolved.member, wanted);
+  const required = dedupe([...used.flatMap((resolved) => (resolved.joinPath ? [resolved.joinPath] : [])), ...joinHints]);
+  for (const path of required) for (const cube of path) wanted.add(cube);
   for (;;) {
-    const tree = buildJoinTree(model, [...wanted], required);
-    const inTree = new Set([tree.root, ...tree.joins.map((j) => j.to)]);
+    const joinTree = buildJoinTree(model, [...wanted], required);
+    const inTree = new Set([joinTree.root, ...joinTree.joins.map((join) => join.to)]);
     const policy = policyConditions(model, used, caller, inTree);
     const needed = new Set<string>();
-    for (const m of policy.members) memberCubes(renderer, m, needed);
-    for (const p of policy.joinPaths) for (const c of p) needed.add(c);
-    const newPaths = dedupe([...required, ...policy.joinPaths]);
-    const missing = [...needed].filter((c) => !inTree.has(c));
-    if (missing.length === 0 && newPaths.length === required.length) return { tree, policy };
-    for (const c of needed) wanted.add(c);
-    required.splice(0, required.length, ...newPaths);
+    for (const member of policy.members) memberCubes(model, member, needed);
+    for (const path of policy.joinPaths) for (const cube of path) needed.add(cube);
+    const paths = dedupe([...required, ...policy.joinPaths]);
+    const missing = [...needed].filter((cube) => !inTree.has(cube));
+    if (missing.length === 0 && paths.length === required.length) return { joinTree, policy };
+    for (const cube of needed) wanted.add(cube);
+    required.splice(0, required.length, ...paths);
   }
 }
 
