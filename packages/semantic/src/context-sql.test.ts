@@ -48,6 +48,11 @@ function contextCubes(table: (name: string) => string): string {
       - { name: id, sql: id, type: number, primary_key: true }
     measures:
       - { name: count, type: count }
+views:
+  - name: fp_view
+    cubes:
+      - join_path: fp_single
+        includes: [count, status]
 `;
 }
 
@@ -199,6 +204,13 @@ describe.each(sampleTargets())('security context, COMPILE_CONTEXT and FILTER_PAR
         { dialect: db.warehouse.dialect, caller: caller([]) },
       );
       expect(group.sql).toMatch(/orders WHERE \(\(status = \$\d+\) OR \(customer_id < /);
+    });
+
+    it('a filter on a view member is pushed into the SQL of the cube behind it', async () => {
+      const filters = [{ member: 'fp_view.status', operator: 'equals' as const, values: ['processing'] }];
+      expect(await engineCount('fp_view', caller([]), { filters })).toBe(await count("status = 'processing'"));
+      const plan = planQuery(model, { measures: ['fp_view.count'], filters }, { dialect: db.warehouse.dialect, caller: caller([]) });
+      expect(plan.sql).toMatch(/orders WHERE \(status = \$\d+\) AND 1 = 1/);
     });
 
     it('the lambda form receives the range bounds as parameters', async () => {
