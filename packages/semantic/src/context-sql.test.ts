@@ -97,6 +97,8 @@ describe.each(sampleTargets())('security context, COMPILE_CONTEXT and FILTER_PAR
       expect(await engineCount('sc_lambda', sc({ statuses: ['processing', 'cancelled'] }))).toBe(
         await count("status IN ('processing', 'cancelled')"),
       );
+      expect(await engineCount('sc_lambda', sc({ statuses: [] }))).toBe(0);
+      expect(await engineCount('sc_lambda', sc({ statuses: 'shipped' }))).toBe(await count("status = 'shipped'"));
       const plan = planQuery(
         model,
         { measures: ['sc_lambda.count'] },

@@ -77,8 +77,9 @@ export function readPolicies(
       continue;
     }
     if (!checkKeys(p, POLICY_KEYS, `An access policy of ${owner}`, reader)) continue;
-    if (p['group'] !== undefined && p['groups'] !== undefined) {
-      error(`An access policy of ${owner} has both \`group\` and \`groups\`; use one of them`);
+    const groupKeys = ['role', 'group', 'groups'].filter((key) => p[key] !== undefined);
+    if (groupKeys.length > 1) {
+      error(`An access policy of ${owner} has both ${groupKeys.map((k) => `\`${k}\``).join(' and ')}; use one of them`);
       continue;
     }
     const groups = stringList(p['groups']) ?? stringList(p['group']) ?? stringList(p['role']);

@@ -74,8 +74,9 @@ function securityFilter(renderer: Renderer, path: readonly string[], column: Fil
     return ALWAYS_TRUE;
   }
   const values = scalars(value, path);
-  if (column.kind === 'lambda') return lambdaSql(column, [values.map((v) => renderer.params.add(v)).join(', ')]);
+  // An empty list matches nothing, in either form (a lambda would otherwise receive an empty `IN ()`).
   if (values.length === 0) return ALWAYS_FALSE;
+  if (column.kind === 'lambda') return lambdaSql(column, [values.map((v) => renderer.params.add(v)).join(', ')]);
   if (!Array.isArray(value)) return `${column.sql} = ${renderer.params.add(values[0])}`;
   return `${column.sql} IN (${values.map((v) => renderer.params.add(v)).join(', ')})`;
 }
