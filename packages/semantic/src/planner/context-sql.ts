@@ -114,14 +114,14 @@ function filterParams(renderer: Renderer, group: readonly FilterParamRef[]): str
   // Decided before anything is written, so that no parameter is bound for a part that is then dropped.
   const pushable = (filter: Filter): boolean => {
     if (isMemberFilter(filter)) return columnFor(filter) !== undefined;
-    return 'and' in filter ? filter.and.some(pushable) : filter.or.length === 0 || filter.or.every(pushable);
+    // An empty `or` is not pushed: how the query's WHERE reads it is the planner's decision, not this one's.
+    return 'and' in filter ? filter.and.some(pushable) : filter.or.length > 0 && filter.or.every(pushable);
   };
   const write = (filter: Filter): string | undefined => {
     if (isMemberFilter(filter)) {
       const target = columnFor(filter);
       return target ? memberCondition(renderer, filter, target.member, target.column) : undefined;
     }
-    if ('or' in filter && filter.or.length === 0) return ALWAYS_FALSE;
     const parts = ('and' in filter ? filter.and.filter(pushable) : filter.or).map(write);
     if (parts.some((p) => p === undefined)) return undefined;
     return parts.map((p) => `(${p})`).join('and' in filter ? ' AND ' : ' OR ');
