@@ -82,6 +82,16 @@ describe.each(sampleTargets())('access policies on $name', (target) => {
       );
     });
 
+    it('a fan-out query (a multiplied cube aggregated per primary key): every part is filtered', async () => {
+      const who = caller([], { status: 'shipped', country: 'UK' });
+      expect(await engine({ measures: ['customers.count', 'orders.count'], dimensions: ['customers.segment'] }, who)).toEqual(
+        await handWritten(
+          `SELECT c.segment, count(DISTINCT c.id) AS customers, count(DISTINCT o.id) AS orders FROM ${t('orders')} o JOIN ${t('customers')} c ON o.customer_id = c.id
+           WHERE o.status = 'shipped' AND c.country = 'UK' GROUP BY 1`,
+        ),
+      );
+    });
+
     it('a view: the view’s policy and the policies of the cubes behind it', async () => {
       const who = caller([], { status: 'completed', view_countries: ['UK', 'France'] });
       expect(await engine({ measures: ['sales.count'], dimensions: ['sales.customers_country'] }, who)).toEqual(

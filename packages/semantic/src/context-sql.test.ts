@@ -42,6 +42,14 @@ function contextCubes(table: (name: string) => string): string {
       `{FILTER_PARAMS.fp_lambda.created_at.filter(lambda start, finish: f"created_at >= CAST({start} AS TIMESTAMP) AND created_at <= CAST({finish} AS TIMESTAMP)")}`,
     ),
   ].join('')}
+  - name: sc_dimension
+    sql_table: '${orders}'
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: mine, sql: "{CUBE}.customer_id = {securityContext.customer_id}", type: boolean }
+    measures:
+      - { name: count, type: count }
+      - { name: mine_count, type: count, filters: [{ sql: "{CUBE}.customer_id = {securityContext.customer_id}" }] }
   - name: cc_table
     sql_table: '${table('')}{COMPILE_CONTEXT.securityContext.table}'
     dimensions:
@@ -122,6 +130,24 @@ describe.each(sampleTargets())('security context, COMPILE_CONTEXT and FILTER_PAR
       expect(plan.sql).not.toContain('DROP');
       expect(plan.params).toContain(INJECTION);
       expect(await count('1 = 1')).toBeGreaterThan(0);
+    });
+
+    it('in member SQL too: a dimension and a measure filter', async () => {
+      const response = await load(
+        model,
+        { measures: ['sc_dimension.count', 'sc_dimension.mine_count'], dimensions: ['sc_dimension.mine'] },
+        { warehouse: db.warehouse, caller: sc({ customer_id: 3 }) },
+      );
+      const rows = response.data.map((row) => [
+        row['sc_dimension.mine'],
+        Number(row['sc_dimension.count']),
+        Number(row['sc_dimension.mine_count']),
+      ]);
+      const mine = await count('customer_id = 3');
+      expect(rows.sort()).toEqual([
+        [false, await count('customer_id <> 3'), 0],
+        [true, mine, mine],
+      ]);
     });
 
     it('a value that is not set, or is not a scalar, is an error', async () => {
