@@ -195,9 +195,9 @@ describe.each(sampleTargets())('filters and access on $name', (target) => {
       expect(response.data).toEqual([]);
     });
 
-    it('everyone else cannot see members outside their policy, as if they did not exist', async () => {
+    it("everyone else cannot use members outside their policy: Cube's hidden-member error", async () => {
       await expect(load(db.model, query, { warehouse: db.warehouse, caller: caller([]) })).rejects.toThrow(
-        new QueryError("'customers_country' not found for path 'sales.customers_country'"),
+        /^You requested hidden member: 'sales__customers_country'\. Please make it visible using `shown: true`/,
       );
       const totals = await load(db.model, { measures: ['sales.revenue'] }, { warehouse: db.warehouse, caller: caller([]) });
       expect(totals.data).toHaveLength(1);

@@ -24,7 +24,35 @@ export type DimensionType = (typeof DIMENSION_TYPES)[number];
 export type Relationship = 'many_to_one' | 'one_to_many' | 'one_to_one';
 
 /** A reference inside `{...}` in model SQL, resolved against the model at compile time. */
-export type TemplateRef = { kind: 'cube'; cube: string } | { kind: 'member'; cube: string; member: string };
+export type TemplateRef = { kind: 'cube'; cube: string } | { kind: 'member'; cube: string; member: string } | ContextRef;
+
+/**
+ * How `filter(...)` writes a condition: on a SQL column, or through a lambda whose arguments are
+ * the bound-parameter placeholders (`lambda x, y: f"... {x} ... {y}"`).
+ */
+export type FilterColumn =
+  | { readonly kind: 'column'; readonly sql: string }
+  | { readonly kind: 'lambda'; readonly params: readonly string[]; readonly body: ReadonlyArray<string | number> };
+
+export interface FilterParamRef {
+  readonly cube: string;
+  readonly member: string;
+  readonly column: FilterColumn;
+}
+
+/**
+ * References whose value is known only when a query is planned for a caller. Their values always
+ * reach the warehouse as bound parameters.
+ */
+export type ContextRef =
+  /** `{securityContext.x}`, `{SECURITY_CONTEXT.x}` and `{SECURITY_CONTEXT.x.unsafeValue()}`. */
+  | { readonly kind: 'securityValue'; readonly path: readonly string[] }
+  /** `{SECURITY_CONTEXT.x.filter(...)}` and `.requiredFilter(...)`. */
+  | { readonly kind: 'securityFilter'; readonly path: readonly string[]; readonly column: FilterColumn; readonly required: boolean }
+  /** `{FILTER_PARAMS.cube.member.filter(...)}` (one entry) and `{FILTER_GROUP(...)}` (several). */
+  | { readonly kind: 'filterParams'; readonly group: readonly FilterParamRef[] }
+  /** A compile-time value (`{COMPILE_CONTEXT.x}`) in SQL: still bound, never spliced. */
+  | { readonly kind: 'constant'; readonly value: string | number | boolean | null };
 
 /** Model SQL split into literal text and references, alternating. */
 export interface SqlTemplate {
@@ -88,9 +116,25 @@ export interface PolicyFilter {
   readonly or?: readonly PolicyFilter[];
 }
 
+/** An `if:` expression of an access policy condition, over the caller's security context. */
+export type ConditionExpr =
+  | { readonly kind: 'literal'; readonly value: unknown }
+  | { readonly kind: 'ref'; readonly root: 'securityContext' | 'userAttributes'; readonly path: readonly string[] }
+  | { readonly kind: 'list'; readonly items: readonly ConditionExpr[] }
+  | { readonly kind: 'not'; readonly operand: ConditionExpr }
+  | { readonly kind: 'and' | 'or'; readonly operands: readonly ConditionExpr[] }
+  | {
+      readonly kind: 'compare';
+      readonly op: '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in';
+      readonly left: ConditionExpr;
+      readonly right: ConditionExpr;
+    };
+
 export interface AccessPolicy {
   /** Groups the policy applies to; `*` means everyone. */
   readonly groups: readonly string[];
+  /** `conditions`: all must hold for the policy to apply (Cube ANDs them). */
+  readonly conditions?: readonly ConditionExpr[];
   /** Member names (without cube prefix) the policy exposes; undefined = all. */
   readonly includes: '*' | readonly string[];
   readonly excludes: readonly string[];

@@ -108,11 +108,11 @@ const ERROR_CASES: Array<{
     errors: [{ fileName: 'model/a.yml', message: /Access policy of orders names member secret/ }],
   },
   {
-    name: 'access policy conditions, which are not supported',
+    name: 'an access policy condition that cannot be read',
     files: {
-      'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ securityContext.is_admin }"\n`,
+      'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ process.env.HOME }"\n`,
     },
-    errors: [{ fileName: 'model/a.yml', message: /Access policy `conditions` of orders are not supported yet/ }],
+    errors: [{ fileName: 'model/a.yml', message: /`conditions` of an access policy of orders cannot be read: 'process' is not supported/ }],
   },
   {
     name: 'pre-aggregation naming a missing member',

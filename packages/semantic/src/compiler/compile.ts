@@ -15,8 +15,16 @@ export interface CompileResult {
   readonly model: DataModel;
 }
 
+export interface CompileOptions {
+  /** Cube's `COMPILE_CONTEXT`: what `{COMPILE_CONTEXT.securityContext.x}` in model SQL reads. */
+  readonly compileContext?: unknown;
+}
+
 /** Files in (path → text), model or every error out. Only YAML under `model/` is read. */
-export function compile(files: ReadonlyMap<string, string> | Readonly<Record<string, string>>): CompileResult {
+export function compile(
+  files: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+  options: CompileOptions = {},
+): CompileResult {
   const diagnostics = new Diagnostics();
   const entries = [...(files instanceof Map ? files.entries() : Object.entries(files))]
     .filter(([path]) => isModelFile(path))
@@ -50,6 +58,7 @@ export function compile(files: ReadonlyMap<string, string> | Readonly<Record<str
     {
       hasCube: (n) => memberNames.has(n),
       hasMember: (c, m) => memberNames.get(c)?.has(m) ?? false,
+      compileContext: options.compileContext,
     },
     diagnostics,
   );

@@ -2,7 +2,7 @@ import type { CaseWhen, Cube, Dimension, Join, Measure, Member, Segment, SqlTemp
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftMember } from './draft.js';
 import { readPolicies } from './policies.js';
-import { resolveTemplate, type NameSpace, type RawTemplate } from './template.js';
+import { resolveSqlTable, resolveTemplate, type NameSpace, type RawTemplate } from './template.js';
 import { titleize } from './titles.js';
 
 /** Turns drafts into cubes, resolving every `{reference}` against the whole model. */
@@ -104,6 +104,12 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       (n) => memberNames.has(n),
       diagnostics,
     );
+    let sqlTable = draft.sqlTable;
+    if (sqlTable !== undefined) {
+      const resolved = resolveSqlTable(sqlTable, draft.name, names);
+      for (const p of resolved.problems) diagnostics.error(draft.fileName, p, draft.at);
+      sqlTable = resolved.sqlTable;
+    }
     cubes.set(draft.name, {
       kind: 'cube',
       name: draft.name,
@@ -112,7 +118,7 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       description: draft.description,
       public: draft.public,
       meta: draft.meta,
-      sqlTable: draft.sqlTable,
+      sqlTable,
       sql: draft.sql ? resolve(draft.sql, draft.at) : undefined,
       measures,
       dimensions,

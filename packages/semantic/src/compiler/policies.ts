@@ -1,6 +1,7 @@
-import type { AccessPolicy, PolicyFilter } from '../model.js';
+import type { AccessPolicy, ConditionExpr, PolicyFilter } from '../model.js';
+import { parseCondition } from './conditions.js';
 import type { Diagnostics, Location } from './diagnostics.js';
-import { isObj, pick, str, stringList } from './fields.js';
+import { isObj, str, stringList, type Obj } from './fields.js';
 
 const OPERATORS = new Set([
   'equals',
@@ -25,9 +26,34 @@ const OPERATORS = new Set([
   'afterOrOnDate',
 ]);
 
+// Keys are compared after removing underscores and case, so `member_level` and `memberLevel` are one key.
+const POLICY_KEYS = new Set(['group', 'groups', 'role', 'conditions', 'memberlevel', 'rowlevel']);
+const MEMBER_LEVEL_KEYS = new Set(['includes', 'excludes']);
+const ROW_LEVEL_KEYS = new Set(['filters', 'allowall']);
+const FILTER_KEYS = new Set(['member', 'operator', 'values', 'and', 'or']);
+const NOT_IMPLEMENTED: Record<string, string> = { membermasking: 'member_masking' };
+
+const normalized = (key: string): string => key.replace(/_/g, '').toLowerCase();
+const field = (obj: Obj, key: string): unknown => {
+  const found = Object.keys(obj).find((k) => normalized(k) === key);
+  return found === undefined ? undefined : obj[found];
+};
+
+/** A value placeholder that reads something other than the caller's attributes would silently be text. */
+const VALUE_REFERENCE = /\{\s*([^}]*?)\s*\}/g;
+const VALID_VALUE_REFERENCE = /^(userAttributes|securityContext|user_attributes|security_context)(\.[A-Za-z0-9_]+)+$/;
+
+interface Reader {
+  readonly owner: string;
+  readonly fileName: string;
+  readonly at: Location | undefined;
+  readonly hasMember: (name: string) => boolean;
+  readonly diagnostics: Diagnostics;
+}
+
 /**
- * Reads `access_policy` of a cube or view. `hasMember` checks names against the owner so a
- * typo in a policy is a compile error, not a silently open or closed door.
+ * Reads `access_policy` of a cube or view. Every key is checked: an unknown one, a member the owner does
+ * not have, or a condition that cannot be read is a compile error, never a silently open or closed door.
  */
 export function readPolicies(
   raw: unknown,
@@ -38,91 +64,175 @@ export function readPolicies(
   diagnostics: Diagnostics,
 ): AccessPolicy[] | undefined {
   if (raw === undefined || raw === null) return undefined;
+  const reader: Reader = { owner, fileName, at, hasMember, diagnostics };
+  const error = (message: string): void => diagnostics.error(fileName, message, at);
   if (!Array.isArray(raw)) {
-    diagnostics.error(fileName, `\`access_policy\` of ${owner} must be a list`, at);
+    error(`\`access_policy\` of ${owner} must be a list`);
     return [];
   }
   const policies: AccessPolicy[] = [];
   for (const p of raw as unknown[]) {
     if (!isObj(p)) {
-      diagnostics.error(fileName, `Each access policy of ${owner} must be a mapping`, at);
+      error(`Each access policy of ${owner} must be a mapping`);
+      continue;
+    }
+    if (!checkKeys(p, POLICY_KEYS, `An access policy of ${owner}`, reader)) continue;
+    const groupKeys = ['role', 'group', 'groups'].filter((key) => p[key] !== undefined);
+    if (groupKeys.length > 1) {
+      error(`An access policy of ${owner} has both ${groupKeys.map((k) => `\`${k}\``).join(' and ')}; use one of them`);
       continue;
     }
     const groups = stringList(p['groups']) ?? stringList(p['group']) ?? stringList(p['role']);
     if (!groups) {
-      diagnostics.error(fileName, `An access policy of ${owner} needs \`group\` or \`groups\` (use "*" for everyone)`, at);
+      error(`An access policy of ${owner} needs \`group\` or \`groups\` (use "*" for everyone)`);
       continue;
     }
-    if (p['conditions'] !== undefined) {
-      // Ignoring a condition would grant access it was meant to withhold, so refuse the model instead.
-      diagnostics.error(
-        fileName,
-        `Access policy \`conditions\` of ${owner} are not supported yet; express the rule with groups and row_level filters`,
-        at,
-      );
-      continue;
-    }
-    const memberLevel = pick(p, 'member_level');
+    const conditions = readConditions(field(p, 'conditions'), reader);
+    const memberLevel = field(p, 'memberlevel');
     let includes: AccessPolicy['includes'] = '*';
     let excludes: string[] = [];
-    if (isObj(memberLevel)) {
-      const inc = memberLevel['includes'];
-      includes = inc === undefined || inc === '*' ? '*' : (stringList(inc) ?? []);
-      const exc = memberLevel['excludes'];
-      excludes = exc === '*' ? ['*'] : (stringList(exc) ?? []);
-      for (const name of [...(includes === '*' ? [] : includes), ...excludes]) {
-        if (name !== '*' && !hasMember(stripOwner(name, owner))) {
-          diagnostics.error(fileName, `Access policy of ${owner} names member ${name}, which ${owner} does not have`, at);
-        }
+    if (memberLevel !== undefined) {
+      if (!isObj(memberLevel)) error(`\`member_level\` of an access policy of ${owner} must be a mapping`);
+      else if (checkKeys(memberLevel, MEMBER_LEVEL_KEYS, `\`member_level\` of an access policy of ${owner}`, reader)) {
+        includes = readMemberList(memberLevel['includes'], 'includes', reader) ?? '*';
+        const excluded = readMemberList(memberLevel['excludes'], 'excludes', reader) ?? [];
+        excludes = excluded === '*' ? ['*'] : excluded;
       }
     }
-    const rowLevel = pick(p, 'row_level');
+    const rowLevel = field(p, 'rowlevel');
     let rowFilters: PolicyFilter[] | undefined;
-    if (isObj(rowLevel) && rowLevel['allow_all'] !== true) {
-      rowFilters = Array.isArray(rowLevel['filters'])
-        ? (rowLevel['filters'] as unknown[]).map((f) => readFilter(f, owner, fileName, at, hasMember, diagnostics))
-        : [];
-      if (rowLevel['allow_all'] === false && rowFilters.length === 0) rowFilters = [{ or: [] }];
+    if (rowLevel !== undefined) {
+      if (!isObj(rowLevel)) error(`\`row_level\` of an access policy of ${owner} must be a mapping`);
+      else if (checkKeys(rowLevel, ROW_LEVEL_KEYS, `\`row_level\` of an access policy of ${owner}`, reader)) {
+        rowFilters = readRowLevel(rowLevel, reader);
+      }
     }
-    policies.push({
-      groups,
-      includes: includes === '*' ? '*' : includes.map((n) => stripOwner(n, owner)),
-      excludes: excludes.map((n) => stripOwner(n, owner)),
-      rowFilters,
-    });
+    policies.push({ groups, ...(conditions ? { conditions } : {}), includes, excludes, rowFilters });
   }
   return policies;
+}
+
+function checkKeys(obj: Obj, allowed: ReadonlySet<string>, where: string, reader: Reader): boolean {
+  let ok = true;
+  for (const key of Object.keys(obj)) {
+    const key2 = normalized(key);
+    if (allowed.has(key2)) continue;
+    ok = false;
+    const missing = NOT_IMPLEMENTED[key2];
+    reader.diagnostics.error(
+      reader.fileName,
+      missing ? `${where} uses \`${missing}\`, which is not supported yet` : `${where} has unknown key \`${key}\``,
+      reader.at,
+    );
+  }
+  return ok;
+}
+
+function readConditions(raw: unknown, reader: Reader): ConditionExpr[] | undefined {
+  if (raw === undefined) return undefined;
+  const where = `\`conditions\` of an access policy of ${reader.owner}`;
+  if (!Array.isArray(raw)) {
+    reader.diagnostics.error(reader.fileName, `${where} must be a list of {if: ...}`, reader.at);
+    return [{ kind: 'literal', value: false }];
+  }
+  return (raw as unknown[]).map((c) => {
+    const text = isObj(c) && Object.keys(c).length === 1 ? str(c['if']) : undefined;
+    const parsed = text === undefined ? `each condition must be {if: "{ securityContext.x }"}` : parseCondition(text);
+    if (typeof parsed !== 'string') return parsed;
+    reader.diagnostics.error(reader.fileName, `${where} cannot be read: ${parsed}${text ? ` (in ${text})` : ''}`, reader.at);
+    // The model is invalid anyway; a condition that never holds keeps what was compiled closed.
+    return { kind: 'literal', value: false };
+  });
+}
+
+function readMemberList(raw: unknown, key: string, reader: Reader): '*' | string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === '*') return '*';
+  const names = Array.isArray(raw) && raw.every((x) => typeof x === 'string') ? (raw as string[]) : undefined;
+  if (!names) {
+    reader.diagnostics.error(
+      reader.fileName,
+      `\`${key}\` of an access policy of ${reader.owner} must be "*" or a list of members`,
+      reader.at,
+    );
+    return key === 'includes' ? [] : ['*'];
+  }
+  for (const name of names) {
+    if (!reader.hasMember(stripOwner(name, reader.owner))) {
+      reader.diagnostics.error(
+        reader.fileName,
+        `Access policy of ${reader.owner} names member ${name}, which ${reader.owner} does not have`,
+        reader.at,
+      );
+    }
+  }
+  return names.map((n) => stripOwner(n, reader.owner));
+}
+
+function readRowLevel(rowLevel: Obj, reader: Reader): PolicyFilter[] | undefined {
+  const allowAll = field(rowLevel, 'allowall');
+  const filters = rowLevel['filters'];
+  if (allowAll !== undefined && typeof allowAll !== 'boolean') {
+    reader.diagnostics.error(reader.fileName, `\`allow_all\` of an access policy of ${reader.owner} must be true or false`, reader.at);
+  }
+  if (allowAll === true) {
+    if (filters !== undefined) {
+      reader.diagnostics.error(
+        reader.fileName,
+        `An access policy of ${reader.owner} has both \`allow_all: true\` and \`filters\``,
+        reader.at,
+      );
+    }
+    return undefined;
+  }
+  if (filters === undefined) return [{ or: [] }];
+  if (!Array.isArray(filters)) {
+    reader.diagnostics.error(reader.fileName, `\`filters\` of an access policy of ${reader.owner} must be a list`, reader.at);
+    return [{ or: [] }];
+  }
+  // No filters and no allow_all: the policy grants no rows (the door stays closed).
+  return filters.length === 0 ? [{ or: [] }] : (filters as unknown[]).map((f) => readFilter(f, reader));
 }
 
 function stripOwner(name: string, owner: string): string {
   return name.startsWith(`${owner}.`) ? name.slice(owner.length + 1) : name;
 }
 
-function readFilter(
-  f: unknown,
-  owner: string,
-  fileName: string,
-  at: Location | undefined,
-  hasMember: (name: string) => boolean,
-  diagnostics: Diagnostics,
-): PolicyFilter {
+function readFilter(f: unknown, reader: Reader): PolicyFilter {
+  const { owner, fileName, at, diagnostics } = reader;
   if (!isObj(f)) {
     diagnostics.error(fileName, `A row_level filter of ${owner} must be a mapping`, at);
     return { or: [] };
   }
+  if (!checkKeys(f, FILTER_KEYS, `A row_level filter of ${owner}`, reader)) return { or: [] };
   for (const key of ['and', 'or'] as const) {
-    if (Array.isArray(f[key])) {
-      return { [key]: (f[key] as unknown[]).map((x) => readFilter(x, owner, fileName, at, hasMember, diagnostics)) };
+    if (f[key] === undefined) continue;
+    if (!Array.isArray(f[key]) || Object.keys(f).length > 1) {
+      diagnostics.error(fileName, `\`${key}\` in a row_level filter of ${owner} must be the only key and hold a list of filters`, at);
+      return { or: [] };
     }
+    return { [key]: (f[key] as unknown[]).map((x) => readFilter(x, reader)) };
   }
   const member = str(f['member']);
   const operator = str(f['operator']);
-  if (!member || !hasMember(stripOwner(member, owner))) {
+  if (!member || !reader.hasMember(stripOwner(member, owner))) {
     diagnostics.error(fileName, `A row_level filter of ${owner} names member ${member ?? '(none)'}, which ${owner} does not have`, at);
   }
   if (!operator || !OPERATORS.has(operator)) {
     diagnostics.error(fileName, `A row_level filter of ${owner} has unknown operator '${operator ?? ''}'`, at);
   }
-  const values = f['values'] === undefined ? undefined : Array.isArray(f['values']) ? f['values'] : [f['values']];
+  const values = f['values'] === undefined ? undefined : Array.isArray(f['values']) ? (f['values'] as unknown[]) : [f['values']];
+  for (const value of values ?? []) {
+    if (typeof value !== 'string') continue;
+    for (const match of value.matchAll(VALUE_REFERENCE)) {
+      if (!VALID_VALUE_REFERENCE.test(match[1] ?? '')) {
+        diagnostics.error(
+          fileName,
+          `A row_level filter value of ${owner} reads {${match[1] ?? ''}}: only { securityContext.x } and { userAttributes.x } are supported`,
+          at,
+        );
+      }
+    }
+  }
   return { member: member ? stripOwner(member, owner) : '', operator: operator ?? 'equals', values };
 }

@@ -1,7 +1,9 @@
 import type { Caller, Cube, DataModel, Member, PolicyFilter, View } from '../model.js';
 import { ALWAYS_FALSE, ALWAYS_TRUE, renderFilter, type FilterContext, type FilterTarget } from './filters.js';
+import { buildJoinTree, type JoinTree } from './joins.js';
 import { policyValues, rowFilters } from './policy.js';
 import type { Operator, FilterValue } from './query.js';
+import { memberCubes } from './model-lookup.js';
 import type { Resolved } from './resolve.js';
 
 interface Restriction {
@@ -12,6 +14,8 @@ interface Restriction {
 /** Row-level security for a query: which members the conditions need and how to write them. */
 export interface PolicyConditions {
   readonly members: readonly Member[];
+  /** View join paths the conditions on view members need (a view's filter member may sit on a cube not yet joined). */
+  readonly joinPaths: ReadonlyArray<readonly string[]>;
   render(targetOf: (m: Member) => FilterTarget, ctx: FilterContext): string[];
 }
 
@@ -26,11 +30,24 @@ function policyMembers(f: PolicyFilter, into: string[] = []): string[] {
   return into;
 }
 
-export function policyConditions(model: DataModel, used: readonly Resolved[], caller: Caller): PolicyConditions {
-  // Policies of the addressed cube or view, and, for view members, of the cubes behind them too.
+/**
+ * Which policies restrict rows, decided as Cube does (it collects every cube whose members the generated
+ * SQL reads, join conditions included): the addressed cube or view, for view members the cubes behind
+ * them, and every cube of the join tree — a cube joined only to reach another, or pulled in by a
+ * `{other_cube.member}` reference, still has its rows filtered. Each cube's or view's own policies are
+ * ORed; the restrictions of different cubes and views are ANDed.
+ */
+export function policyConditions(
+  model: DataModel,
+  used: readonly Resolved[],
+  caller: Caller,
+  treeCubes: Iterable<string> = [],
+): PolicyConditions {
   const byOwner = new Map<Cube | View, Set<string>>();
-  const note = (owner: Cube | View, name: string): void => {
-    byOwner.set(owner, (byOwner.get(owner) ?? new Set()).add(name));
+  const note = (owner: Cube | View, name?: string): void => {
+    const names = byOwner.get(owner) ?? new Set<string>();
+    if (name !== undefined) names.add(name);
+    byOwner.set(owner, names);
   };
   for (const u of used) {
     note(u.owner, u.ownerMember);
@@ -39,19 +56,28 @@ export function policyConditions(model: DataModel, used: readonly Resolved[], ca
       if (cube) note(cube, u.member.name);
     }
   }
+  for (const name of treeCubes) {
+    const cube = model.cubes.get(name);
+    if (cube) note(cube);
+  }
   const restrictions: Restriction[] = [];
   for (const [owner, names] of byOwner) {
     const filters = rowFilters(owner.accessPolicy, [...names], caller);
     if (filters) restrictions.push({ owner, filters });
   }
-  const members = restrictions.flatMap((res) =>
-    res.filters
-      .flatMap((f) => policyMembers(f))
-      .map((n) => ownerMember(model, res.owner, n))
-      .filter((m): m is Member => m !== undefined),
-  );
+  const members: Member[] = [];
+  const joinPaths: Array<readonly string[]> = [];
+  for (const res of restrictions) {
+    for (const name of res.filters.flatMap((f) => policyMembers(f))) {
+      const member = ownerMember(model, res.owner, name);
+      if (member) members.push(member);
+      const viewMember = res.owner.kind === 'view' ? res.owner.members.get(name) : undefined;
+      if (viewMember && viewMember.joinPath.length > 1) joinPaths.push(viewMember.joinPath);
+    }
+  }
   return {
     members,
+    joinPaths,
     render(targetOf, ctx) {
       return restrictions.map((res) => {
         const walk = (f: PolicyFilter): string => {
@@ -69,6 +95,50 @@ export function policyConditions(model: DataModel, used: readonly Resolved[], ca
       });
     },
   };
+}
+
+/**
+ * The join tree and the row-level conditions together: the conditions depend on which cubes the tree
+ * holds, and a condition on a member of a cube not yet joined (a view's filter, a policy member whose SQL
+ * references another cube) widens the tree, so the two are computed until neither changes. Cubes are
+ * joined along view paths and join hints first.
+ */
+export function joinTreeWithPolicies(
+  model: DataModel,
+  used: readonly Resolved[],
+  caller: Caller,
+  joinHints: ReadonlyArray<readonly string[]>,
+): { joinTree: JoinTree; policy: PolicyConditions } {
+  const wanted = new Set<string>();
+  for (const resolved of used) memberCubes(model, resolved.member, wanted);
+  const required = dedupe([...used.flatMap((resolved) => (resolved.joinPath ? [resolved.joinPath] : [])), ...joinHints]);
+  for (const path of required) for (const cube of path) wanted.add(cube);
+  for (;;) {
+    const joinTree = buildJoinTree(model, [...wanted], required);
+    const inTree = new Set([joinTree.root, ...joinTree.joins.map((join) => join.to)]);
+    const policy = policyConditions(model, used, caller, inTree);
+    const needed = new Set<string>();
+    for (const member of policy.members) memberCubes(model, member, needed);
+    for (const path of policy.joinPaths) for (const cube of path) needed.add(cube);
+    const paths = dedupe([...required, ...policy.joinPaths]);
+    const missing = [...needed].filter((cube) => !inTree.has(cube));
+    if (missing.length === 0 && paths.length === required.length) return { joinTree, policy };
+    for (const cube of needed) wanted.add(cube);
+    required.splice(0, required.length, ...paths);
+  }
+}
+
+function dedupe(paths: ReadonlyArray<readonly string[]>): string[][] {
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const p of paths) {
+    const key = p.join('.');
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push([...p]);
+    }
+  }
+  return out;
 }
 
 function isScalar(v: unknown): boolean {

@@ -1,9 +1,11 @@
-import type { AccessPolicy, Caller, PolicyFilter } from '../model.js';
+import type { AccessPolicy, Caller, ConditionExpr, PolicyFilter } from '../model.js';
 
 export const EVERYONE: Caller = { groups: [], userAttributes: {}, securityContext: {} };
 
-function applies(p: AccessPolicy, caller: Caller): boolean {
-  return p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g));
+/** A policy applies when the caller is in one of its groups and every one of its conditions holds. */
+export function policyApplies(p: AccessPolicy, caller: Caller): boolean {
+  const inGroup = p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g));
+  return inGroup && (p.conditions ?? []).every((c) => truthy(evaluateCondition(c, caller)));
 }
 
 function grants(p: AccessPolicy, member: string): boolean {
@@ -11,16 +13,22 @@ function grants(p: AccessPolicy, member: string): boolean {
   return p.includes === '*' || p.includes.includes(member);
 }
 
+/** Whether a cube or view with these policies is visible at all: some policy applies. */
+export function ownerVisible(policies: readonly AccessPolicy[] | undefined, caller: Caller): boolean {
+  return policies === undefined || policies.some((p) => policyApplies(p, caller));
+}
+
 /** Member-level access: the union over the policies that apply (Cube combines policies with OR). */
 export function memberVisible(policies: readonly AccessPolicy[] | undefined, member: string, caller: Caller): boolean {
   if (!policies) return true;
-  return policies.some((p) => applies(p, caller) && grants(p, member));
+  return policies.some((p) => policyApplies(p, caller) && grants(p, member));
 }
 
 /**
  * Row-level access for a query touching `members` of one cube or view: the OR of the row filters of
- * every applying policy that grants all those members. `undefined` means no restriction;
- * an empty list means no rows.
+ * every applying policy that grants all those members (for a cube the query only reads through a join,
+ * `members` is empty and every applying policy counts). `undefined` means no restriction; a list
+ * holding an empty `or` means no rows.
  */
 export function rowFilters(
   policies: readonly AccessPolicy[] | undefined,
@@ -28,34 +36,100 @@ export function rowFilters(
   caller: Caller,
 ): PolicyFilter[] | undefined {
   if (!policies) return undefined;
-  const granting = policies.filter((p) => applies(p, caller) && members.every((m) => grants(p, m)));
+  const granting = policies.filter((p) => policyApplies(p, caller) && members.every((m) => grants(p, m)));
   if (granting.length === 0) return [{ or: [] }];
   if (granting.some((p) => p.rowFilters === undefined)) return undefined;
   return [{ or: granting.map((p) => ({ and: [...(p.rowFilters ?? [])] })) }];
 }
 
-const PLACEHOLDER = /^\s*\{\s*(userAttributes|securityContext)\.([A-Za-z0-9_.]+)\s*\}\s*$/;
+/** Reads `securityContext.a.b` or `userAttributes.a` of the caller; undefined when absent. */
+export function contextValue(caller: Caller, root: 'securityContext' | 'userAttributes', path: readonly string[]): unknown {
+  let value: unknown = root === 'userAttributes' ? caller.userAttributes : caller.securityContext;
+  for (const key of path) {
+    value = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+/** Python truthiness, as Cube's YAML conditions are Python expressions. */
+function truthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+export function evaluateCondition(expr: ConditionExpr, caller: Caller): unknown {
+  switch (expr.kind) {
+    case 'literal':
+      return expr.value;
+    case 'ref':
+      return contextValue(caller, expr.root, expr.path) ?? null;
+    case 'list':
+      return expr.items.map((item) => evaluateCondition(item, caller));
+    case 'not':
+      return !truthy(evaluateCondition(expr.operand, caller));
+    case 'and':
+      return expr.operands.every((o) => truthy(evaluateCondition(o, caller)));
+    case 'or':
+      return expr.operands.some((o) => truthy(evaluateCondition(o, caller)));
+    case 'compare':
+      return compare(expr.op, evaluateCondition(expr.left, caller), evaluateCondition(expr.right, caller));
+  }
+}
+
+function compare(op: Extract<ConditionExpr, { kind: 'compare' }>['op'], left: unknown, right: unknown): boolean {
+  if (op === 'in' || op === 'not in') {
+    const found = Array.isArray(right)
+      ? right.some((item) => item === left)
+      : typeof right === 'string' && typeof left === 'string' && right.includes(left);
+    return op === 'in' ? found : !found;
+  }
+  if (op === '==') return left === right;
+  if (op === '!=') return left !== right;
+  // Ordering compares numbers with numbers and strings with strings; anything else is false, not an error.
+  const comparable = (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
+  if (!comparable) return false;
+  const [a, b] = [left as number | string, right as number | string];
+  return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+}
+
+const PLACEHOLDER = /\{\s*(userAttributes|securityContext|user_attributes|security_context)\.([A-Za-z0-9_.]+)\s*\}/g;
+const WHOLE_PLACEHOLDER = /^\s*\{\s*(userAttributes|securityContext|user_attributes|security_context)\.([A-Za-z0-9_.]+)\s*\}\s*$/;
+
+function rootOf(name: string | undefined): 'securityContext' | 'userAttributes' {
+  return name === 'userAttributes' || name === 'user_attributes' ? 'userAttributes' : 'securityContext';
+}
 
 /**
- * Substitutes `{ userAttributes.x }` / `{ securityContext.a.b }` in policy filter values.
- * A missing attribute yields `undefined`, which the planner turns into "no rows", never "all rows".
+ * Substitutes `{ userAttributes.x }` / `{ securityContext.a.b }` in policy filter values. A value that is
+ * one placeholder takes the attribute as it is (a list spreads into several values); placeholders inside
+ * longer text are interpolated as text. A missing attribute yields `undefined`, which the planner turns
+ * into "no rows", never "all rows".
  */
 export function policyValues(values: readonly unknown[] | undefined, caller: Caller): unknown[] | undefined {
   if (values === undefined) return [];
   const out: unknown[] = [];
   for (const v of values) {
-    const m = typeof v === 'string' ? PLACEHOLDER.exec(v) : null;
-    if (!m) {
+    if (typeof v !== 'string' || !v.includes('{')) {
       out.push(v);
       continue;
     }
-    let value: unknown = m[1] === 'userAttributes' ? caller.userAttributes : caller.securityContext;
-    for (const key of (m[2] ?? '').split('.')) {
-      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    const whole = WHOLE_PLACEHOLDER.exec(v);
+    if (whole) {
+      const value = contextValue(caller, rootOf(whole[1]), (whole[2] ?? '').split('.'));
+      if (value === undefined || value === null) return undefined;
+      if (Array.isArray(value)) out.push(...(value as unknown[]));
+      else out.push(value);
+      continue;
     }
-    if (value === undefined || value === null) return undefined;
-    if (Array.isArray(value)) out.push(...(value as unknown[]));
-    else out.push(value);
+    let missing = false;
+    const text = v.replace(PLACEHOLDER, (_, root: string, path: string) => {
+      const value = contextValue(caller, rootOf(root), path.split('.'));
+      if (value === undefined || value === null || typeof value === 'object') missing = true;
+      return String(value);
+    });
+    if (missing) return undefined;
+    out.push(text);
   }
   return out;
 }

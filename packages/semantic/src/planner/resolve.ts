@@ -1,6 +1,6 @@
 import { QueryError } from '../errors.js';
 import type { AccessPolicy, Caller, Cube, DataModel, Dimension, Measure, Member, Segment, View } from '../model.js';
-import { memberVisible } from './policy.js';
+import { memberVisible, ownerVisible } from './policy.js';
 
 /** A query member bound to the cube member that computes it. */
 export interface Resolved<M extends Member = Member> {
@@ -19,7 +19,17 @@ function policiesOf(owner: Cube | View): readonly AccessPolicy[] | undefined {
   return owner.accessPolicy;
 }
 
-/** Finds `cube.member` for a caller; hidden members get exactly the error unknown ones get. */
+/**
+ * Cube's answer for a member that exists but that the caller may not use (member-level access policy):
+ * the hidden-member error, naming the member by its column alias as Cube does.
+ */
+export function hiddenMember(path: string): QueryError {
+  return new QueryError(
+    `You requested hidden member: '${path.replace(/\./g, '__')}'. Please make it visible using \`shown: true\`. Please note primaryKey fields are \`shown: false\` by default: https://cube.dev/docs/schema/reference/joins#setting-a-primary-key.`,
+  );
+}
+
+/** Finds `cube.member` for a caller; members the caller's access policies hide get Cube's hidden-member error. */
 export function resolveMember(model: DataModel, path: string, caller: Caller): Resolved {
   const dot = path.indexOf('.');
   const ownerName = dot < 0 ? path : path.slice(0, dot);
@@ -28,30 +38,24 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
   const cube = view ? undefined : model.cubes.get(ownerName);
   const owner = view ?? cube;
   const notFound = (): QueryError => new QueryError(`'${name}' not found for path '${path}'`);
-  const ownerHidden =
-    !owner ||
-    !owner.public ||
-    !(
-      owner.accessPolicy === undefined ||
-      owner.accessPolicy.some((p) => p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g)))
-    );
-  if (ownerHidden) throw new QueryError(`Cube '${ownerName}' not found for path '${path}'`);
+  if (!owner || !owner.public) throw new QueryError(`Cube '${ownerName}' not found for path '${path}'`);
+  const exists = view
+    ? view.members.has(name)
+    : Boolean(cube?.measures.has(name) || cube?.dimensions.has(name) || cube?.segments.has(name));
+  if (exists && !ownerVisible(owner.accessPolicy, caller)) throw hiddenMember(path);
   if (view) {
     const vm = view.members.get(name);
     // A view does not widen access: the underlying cube's policies still decide too.
     const targetCube = vm ? model.cubes.get(vm.target.cube) : undefined;
-    if (
-      !vm ||
-      !vm.public ||
-      !memberVisible(policiesOf(view), name, caller) ||
-      !memberVisible(targetCube?.accessPolicy, vm.target.name, caller)
-    )
-      throw notFound();
+    if (!vm || !vm.public) throw notFound();
+    if (!memberVisible(policiesOf(view), name, caller) || !memberVisible(targetCube?.accessPolicy, vm.target.name, caller))
+      throw hiddenMember(path);
     return { path, member: vm.target, owner: view, ownerMember: name, joinPath: vm.joinPath, title: vm.title, shortTitle: vm.shortTitle };
   }
   const c = cube as Cube;
   const m = c.measures.get(name) ?? c.dimensions.get(name) ?? c.segments.get(name);
-  if (!m || !m.public || !memberVisible(policiesOf(c), name, caller)) throw notFound();
+  if (!m || !m.public) throw notFound();
+  if (!memberVisible(policiesOf(c), name, caller)) throw hiddenMember(path);
   return { path, member: m, owner: c, ownerMember: name, title: m.title, shortTitle: m.shortTitle };
 }
 
