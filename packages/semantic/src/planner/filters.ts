@@ -35,13 +35,22 @@ export function filterMembers(f: Filter, into: string[] = []): string[] {
 }
 
 export function renderFilter(f: Filter, ctx: FilterContext): string {
-  if (!isMemberFilter(f)) {
-    const isAnd = 'and' in f;
-    const parts = (isAnd ? f.and : f.or).map((x) => `(${renderFilter(x, ctx)})`);
-    if (parts.length === 0) return isAnd ? ALWAYS_TRUE : ALWAYS_FALSE;
-    return parts.join(isAnd ? ' AND ' : ' OR ');
-  }
-  return renderCondition(f, ctx.target(f.member), ctx);
+  return renderPart(f, ctx) ?? ALWAYS_TRUE;
+}
+
+/**
+ * A filter's condition, or undefined for an `and` or `or` group with no conditions in it. Cube leaves
+ * such a group out of its parent (BaseGroupFilter returns no SQL), so `{or: [x, {and: []}]}` is `x`,
+ * and a query whose only filter is `{or: []}` is not filtered at all.
+ */
+function renderPart(f: Filter, ctx: FilterContext): string | undefined {
+  if (isMemberFilter(f)) return renderCondition(f, ctx.target(f.member), ctx);
+  const isAnd = 'and' in f;
+  const parts = (isAnd ? f.and : f.or).flatMap((sub) => {
+    const sql = renderPart(sub, ctx);
+    return sql === undefined ? [] : [`(${sql})`];
+  });
+  return parts.length === 0 ? undefined : parts.join(isAnd ? ' AND ' : ' OR ');
 }
 
 function paramType(t: FilterTarget['type']): ParamType {
