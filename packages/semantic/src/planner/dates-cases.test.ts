@@ -42,6 +42,7 @@ describe('relative date ranges (local wall times, as Cube computes them)', () =>
     ['next 2 weeks', 'UTC', '2024-05-20T00:00:00.000', '2024-06-02T23:59:59.999'],
     ['next 2 years', 'UTC', '2025-01-01T00:00:00.000', '2026-12-31T23:59:59.999'],
     ['from 7 days ago to now', 'UTC', '2024-05-08T00:00:00.000', '2024-05-15T23:59:59.999'],
+    ['from  7 days ago  to  now', 'UTC', '2024-05-08T00:00:00.000', '2024-05-15T23:59:59.999'],
     ['  From 7 days ago to now', 'UTC', '2024-05-08T00:00:00.000', '2024-05-15T23:59:59.999'],
     ['from 2 hours ago to now', 'UTC', '2024-05-15T10:00:00.000', '2024-05-15T12:59:59.999'],
     ['from 2024-01-01 to 2024-01-31', 'UTC', '2024-01-01T00:00:00.000', '2024-01-31T23:59:59.999'],
@@ -213,6 +214,9 @@ describe('relative date ranges (local wall times, as Cube computes them)', () =>
     'in 3 days or so',
     'from 2024-02-30 to now',
     'from now to 3 daysago',
+    'since from 7 days ago to now',
+    // Each end of `from … to …` is at most 50 characters long.
+    `from 7 days ago to 2024-01-31${' '.repeat(45)}and more`,
   ])('refuses %s with a message naming it', (phrase) => {
     expect(() => relativeRange(phrase, 'UTC', NOW)).toThrow(QueryError);
     expect(() => relativeRange(phrase, 'UTC', NOW)).toThrow(/^Can't parse date: '.+'$/);

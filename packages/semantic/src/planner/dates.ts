@@ -127,7 +127,7 @@ export function parseAbsolute(text: string): { wall: number; wholeDay: boolean }
     number,
     number,
   ];
-  const millisecond = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);
+  const millisecond = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   // As in moment and ISO 8601, 24:00 is the midnight that ends the day.
   const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;

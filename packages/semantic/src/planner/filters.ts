@@ -65,17 +65,26 @@ function escapeLike(v: string): string {
   return v.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Values are bound as text and cast where they are compared, so a number or a boolean reads the same on every warehouse. */
 function text(v: FilterValue): string {
-  return typeof v === 'string' ? v : String(v);
+  return String(v);
 }
 
+/** The operators that take no values; Cube refuses a filter with any other operator and no `values` key. */
+const WITHOUT_VALUES: ReadonlySet<string> = new Set(['set', 'notSet', 'measureFilter']);
+
 function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): string {
+  if (f.values === undefined && !WITHOUT_VALUES.has(f.operator)) {
+    throw new QueryError(`Filter on ${f.member} with operator ${f.operator} needs values`);
+  }
   const all = f.values ?? [];
   const values = all.filter((v): v is Exclude<FilterValue, null> => v !== null);
   const hasNull = values.length < all.length;
   const col = t.sql;
   const cast = (v: FilterValue): string => {
     const p = ctx.params.add(text(v));
+    // A string member may sit on a column of another type (a numeric code): left uncast, the
+    // warehouse reads the text as the column's type instead of refusing the comparison.
     return t.type === 'string' ? p : ctx.dialect.castParam(p, paramType(t.type));
   };
   const first = (): string => {

@@ -39,8 +39,9 @@ export function relativeRange(phrase: string, tz: string, nowUtc: number): [numb
   const exact: Unit = (['second', 'minute', 'hour'] as const).find((g) => text.includes(g)) ?? 'day';
   const fromTo = /^from\s+(.{1,50}?)\s+to\s+(.{1,50})$/.exec(text);
   if (fromTo) {
-    const from = pointInTime(fromTo[1] ?? '', now);
-    const to = pointInTime(fromTo[2] ?? '', now);
+    // Both groups always match; String() only tells the compiler so.
+    const from = pointInTime(String(fromTo[1]), now);
+    const to = pointInTime(String(fromTo[2]), now);
     return [startOf(from, exact), endOf(to, exact)];
   }
   const at = pointInTime(text, now);
