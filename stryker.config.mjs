@@ -28,7 +28,8 @@ const modules = {
     tests: [`${cli}/core/output-cases.test.ts`],
   },
   // Rendered conditions run on one small in-memory DuckDB table (and PostgreSQL when configured),
-  // not on the sample warehouse: generating it takes seconds, for every mutant.
+  // not on the sample warehouse: generating it takes seconds, for every mutant. Run it with
+  // DATABASE_URL set: only PostgreSQL refuses a text parameter cast against an integer column.
   'semantic-filters': {
     mutate: `${planner}/filters.ts`,
     tests: [`${planner}/filters-cases.test.ts`],
