@@ -7,6 +7,7 @@
 
 const server = 'packages/server/src/modules';
 const cli = 'packages/cli/src';
+const planner = 'packages/semantic/src/planner';
 
 const modules = {
   'scim-filter': {
@@ -26,6 +27,18 @@ const modules = {
     mutate: `${cli}/core/output.ts`,
     tests: [`${cli}/core/output-cases.test.ts`],
   },
+  // Rendered conditions run on one small in-memory DuckDB table (and PostgreSQL when configured),
+  // not on the sample warehouse: generating it takes seconds, for every mutant. Run it with
+  // DATABASE_URL set: only PostgreSQL refuses a text parameter cast against an integer column.
+  'semantic-filters': {
+    mutate: `${planner}/filters.ts`,
+    tests: [`${planner}/filters-cases.test.ts`],
+  },
+  // Pure calendar arithmetic: the relative ranges are built from it, so they are scored with it.
+  'semantic-dates': {
+    mutate: [`${planner}/dates.ts`, `${planner}/relative-dates.ts`],
+    tests: [`${planner}/dates-cases.test.ts`],
+  },
 };
 
 const names = (process.env.MUTATE ?? Object.keys(modules).join(',')).split(',').map((n) => n.trim());
@@ -43,7 +56,7 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
-  mutate: chosen.map((m) => m.mutate),
+  mutate: chosen.flatMap((m) => m.mutate),
   coverageAnalysis: 'perTest',
   // The machine is shared: one test runner at a time.
   concurrency: 1,

@@ -8,44 +8,50 @@ export type Unit = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'qu
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
+  const cached = formatters.get(tz);
+  if (cached) return cached;
+  const created = new Intl.DateTimeFormat('en-US', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  formatters.set(tz, created);
+  return created;
 }
 
 /** The wall time in `tz` at a UTC instant. */
 export function utcToWall(utcMs: number, tz: string): number {
-  const parts: Record<string, number> = {};
-  for (const p of formatter(tz).formatToParts(new Date(utcMs))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(
-    parts['year'] ?? 1970,
-    (parts['month'] ?? 1) - 1,
-    parts['day'] ?? 1,
-    parts['hour'] ?? 0,
-    parts['minute'] ?? 0,
-    parts['second'] ?? 0,
+  const fields = new Map(
+    formatter(tz)
+      .formatToParts(new Date(utcMs))
+      .map((part) => [part.type, Number(part.value)]),
   );
+  const field = (type: Intl.DateTimeFormatPartTypes): number => fields.get(type) ?? 0;
+  const wall = Date.UTC(field('year'), field('month') - 1, field('day'), field('hour'), field('minute'), field('second'));
+  // The formatter stops at seconds; milliseconds carry over unchanged (also before 1970, where % is negative).
   return wall + (((utcMs % 1000) + 1000) % 1000);
 }
 
-/** The UTC instant of a wall time in `tz`; a wall time in a spring-forward gap moves forward, as with moment. */
+/**
+ * The UTC instant of a wall time in `tz`. A wall time in a spring-forward gap moves forward, as with
+ * moment: it is read with the offset from before the change. One that occurs twice (fall back) takes
+ * the offset in force at the wall time read as UTC, the instant Cube's own conversion (`inDbTimeZone`)
+ * picks: the later one east of UTC, the earlier one west of it. The second lookup corrects the hours
+ * next to a change, which Cube's single lookup puts an hour off.
+ */
 export function wallToUtc(wall: number, tz: string): number {
   const offset1 = utcToWall(wall, tz) - wall;
   const guess = wall - offset1;
   const offset2 = utcToWall(guess, tz) - guess;
-  return wall - offset2;
+  const instant = wall - offset2;
+  if (utcToWall(instant, tz) === wall) return instant;
+  // In a gap the two offsets are those before and after the change; clocks go forward, so the earlier is the smaller.
+  return wall - Math.min(offset1, offset2);
 }
 
 export function formatWall(wall: number): string {
@@ -101,36 +107,47 @@ export function endOf(wall: number, unit: Unit): number {
   return add(startOf(wall, unit), 1, unit) - 1;
 }
 
-const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
+const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Parses `2024-01-31` or `2024-01-31T10:00:00.000` into a wall time; `hasTime` says if a time was given. */
-export function parseAbsolute(text: string): { wall: number; hasTime: boolean } | undefined {
+/**
+ * Parses `2024-01-31` or `2024-01-31T10:00:00.000` (surrounding blanks allowed, as moment allows
+ * them) into a wall time; dates and times that do not exist (`2024-02-30`, `10:60`) are refused.
+ * `wholeDay` is true only for a date written exactly as `YYYY-MM-DD`: Cube tests the unpadded text
+ * with that pattern and reads anything else, `' 2024-01-31 '` included, as an instant.
+ */
+export function parseAbsolute(text: string): { wall: number; wholeDay: boolean } | undefined {
   const m = ABSOLUTE.exec(text.trim());
   if (!m) return undefined;
-  const [, y, mo, d, h, mi, s, frac] = m;
-  const wall = Date.UTC(
-    Number(y),
-    Number(mo) - 1,
-    Number(d),
-    Number(h ?? 0),
-    Number(mi ?? 0),
-    Number(s ?? 0),
-    Math.floor(Number(`0.${frac ?? '0'}`) * 1000),
-  );
-  const check = new Date(wall);
-  if (check.getUTCMonth() !== Number(mo) - 1 || check.getUTCDate() !== Number(d)) return undefined;
-  return { wall, hasTime: h !== undefined };
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const millisecond = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  // As in moment and ISO 8601, 24:00 is the midnight that ends the day.
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
+  if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
+  return { wall: Date.UTC(year, month - 1, day, hour, minute, second, millisecond), wholeDay: BARE_DATE.test(text) };
+}
+
+function parseBound(text: string): { wall: number; wholeDay: boolean } {
+  const parsed = parseAbsolute(text);
+  if (!parsed) throw new QueryError(`Can't parse date: '${text}'`);
+  return parsed;
 }
 
 /** A date-range bound as Cube formats it: a bare date starts at 00:00:00.000 or ends at 23:59:59.999. */
 export function boundFrom(text: string): number {
-  const p = parseAbsolute(text);
-  if (!p) throw new QueryError(`Can't parse date: '${text}'`);
-  return p.hasTime ? p.wall : startOf(p.wall, 'day');
+  return parseBound(text).wall;
 }
 
 export function boundTo(text: string): number {
-  const p = parseAbsolute(text);
-  if (!p) throw new QueryError(`Can't parse date: '${text}'`);
-  return p.hasTime ? p.wall : endOf(p.wall, 'day');
+  const { wall, wholeDay } = parseBound(text);
+  return wholeDay ? endOf(wall, 'day') : wall;
 }

@@ -35,13 +35,22 @@ export function filterMembers(f: Filter, into: string[] = []): string[] {
 }
 
 export function renderFilter(f: Filter, ctx: FilterContext): string {
-  if (!isMemberFilter(f)) {
-    const isAnd = 'and' in f;
-    const parts = (isAnd ? f.and : f.or).map((x) => `(${renderFilter(x, ctx)})`);
-    if (parts.length === 0) return isAnd ? ALWAYS_TRUE : ALWAYS_FALSE;
-    return parts.join(isAnd ? ' AND ' : ' OR ');
-  }
-  return renderCondition(f, ctx.target(f.member), ctx);
+  return renderPart(f, ctx) ?? ALWAYS_TRUE;
+}
+
+/**
+ * A filter's condition, or undefined for an `and` or `or` group with no conditions in it. Cube leaves
+ * such a group out of its parent (BaseGroupFilter returns no SQL), so `{or: [x, {and: []}]}` is `x`,
+ * and a query whose only filter is `{or: []}` is not filtered at all.
+ */
+function renderPart(f: Filter, ctx: FilterContext): string | undefined {
+  if (isMemberFilter(f)) return renderCondition(f, ctx.target(f.member), ctx);
+  const isAnd = 'and' in f;
+  const parts = (isAnd ? f.and : f.or).flatMap((sub) => {
+    const sql = renderPart(sub, ctx);
+    return sql === undefined ? [] : [`(${sql})`];
+  });
+  return parts.length === 0 ? undefined : parts.join(isAnd ? ' AND ' : ' OR ');
 }
 
 function paramType(t: FilterTarget['type']): ParamType {
@@ -56,8 +65,9 @@ function escapeLike(v: string): string {
   return v.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** Values are bound as text and cast where they are compared, so a number or a boolean reads the same on every warehouse. */
 function text(v: FilterValue): string {
-  return typeof v === 'string' ? v : String(v);
+  return String(v);
 }
 
 const DATE_OPERATORS: ReadonlySet<string> = new Set([
@@ -69,8 +79,13 @@ const DATE_OPERATORS: ReadonlySet<string> = new Set([
   'afterOrOnDate',
 ]);
 const COMPARISONS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
+/** The operators that take no values; Cube refuses a filter with any other operator and no `values` key. */
+const WITHOUT_VALUES: ReadonlySet<string> = new Set(['set', 'notSet', 'measureFilter']);
 
 function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): string {
+  if (f.values === undefined && !WITHOUT_VALUES.has(f.operator)) {
+    throw new QueryError(`Filter on ${f.member} with operator ${f.operator} needs values`);
+  }
   const all = f.values ?? [];
   const values = all.filter((v): v is Exclude<FilterValue, null> => v !== null);
   const hasNull = values.length < all.length;
@@ -82,6 +97,8 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
       : t.sql;
   const cast = (v: FilterValue): string => {
     const p = ctx.params.add(text(v));
+    // A string member may sit on a column of another type (a numeric code): left uncast, the
+    // warehouse reads the text as the column's type instead of refusing the comparison.
     return t.type === 'string' ? p : ctx.dialect.castParam(p, paramType(t.type));
   };
   const first = (): string => {

@@ -2,6 +2,17 @@ import { QueryError } from '../errors.js';
 import { add, endOf, parseAbsolute, startOf, utcToWall, type Unit } from './dates.js';
 
 const UNIT = '(second|minute|hour|day|week|month|quarter|year)';
+const CLOCK_MS: Partial<Record<Unit, number>> = { second: 1000, minute: 60_000, hour: 3_600_000 };
+
+/**
+ * The wall time `count` units from now, as Cube's parser (moment) moves it: days and longer move the
+ * calendar and keep the time of day, hours and shorter move the instant. Across a DST change they
+ * differ: an hour before 03:30 on the spring-forward day in Berlin is 01:30, not 02:30.
+ */
+function shifted(nowUtc: number, count: number, unit: Unit, tz: string): number {
+  const ms = CLOCK_MS[unit];
+  return ms === undefined ? add(utcToWall(nowUtc, tz), count, unit) : utcToWall(nowUtc + count * ms, tz);
+}
 
 /** Cube's relative date ranges (`last 7 days`, `this month`, `from 7 days ago to now`) as local wall times. */
 export function relativeRange(phrase: string, tz: string, nowUtc: number): [number, number] {
@@ -10,8 +21,7 @@ export function relativeRange(phrase: string, tz: string, nowUtc: number): [numb
   let m = new RegExp(`(this|last|next)\\s+${UNIT}`).exec(text);
   if (m) {
     const unit = m[2] as Unit;
-    const shift = m[1] === 'last' ? -1 : m[1] === 'next' ? 1 : 0;
-    const at = add(now, shift, unit);
+    const at = shifted(nowUtc, m[1] === 'last' ? -1 : m[1] === 'next' ? 1 : 0, unit, tz);
     return [startOf(at, unit), endOf(at, unit)];
   }
   m = new RegExp(`(last|next)\\s+(\\d+)\\s+${UNIT}`).exec(text);
@@ -19,36 +29,37 @@ export function relativeRange(phrase: string, tz: string, nowUtc: number): [numb
     const n = Number(m[2]);
     const unit = m[3] as Unit;
     // As in Cube: `last 7 days` ends yesterday; `next 3 months` starts next month.
-    return m[1] === 'last'
-      ? [startOf(add(now, -n, unit), unit), endOf(add(now, -1, unit), unit)]
-      : [startOf(add(now, 1, unit), unit), endOf(add(now, n, unit), unit)];
+    const [first, last] = m[1] === 'last' ? [-n, -1] : [1, n];
+    return [startOf(shifted(nowUtc, first, unit, tz), unit), endOf(shifted(nowUtc, last, unit, tz), unit)];
   }
+  // Cube looks for these words anywhere in the phrase, before it tries `from … to …`.
   if (text.includes('today')) return [startOf(now, 'day'), endOf(now, 'day')];
   if (text.includes('yesterday')) return [startOf(add(now, -1, 'day'), 'day'), endOf(add(now, -1, 'day'), 'day')];
   if (text.includes('tomorrow')) return [startOf(add(now, 1, 'day'), 'day'), endOf(add(now, 1, 'day'), 'day')];
   const exact: Unit = (['second', 'minute', 'hour'] as const).find((g) => text.includes(g)) ?? 'day';
   const fromTo = /^from\s+(.{1,50}?)\s+to\s+(.{1,50})$/.exec(text);
   if (fromTo) {
-    const from = pointInTime(fromTo[1] ?? '', now);
-    const to = pointInTime(fromTo[2] ?? '', now);
+    // Both groups always match; String() only tells the compiler so.
+    const from = pointInTime(String(fromTo[1]), now);
+    const to = pointInTime(String(fromTo[2]), now);
     return [startOf(from, exact), endOf(to, exact)];
   }
   const at = pointInTime(text, now);
   return [startOf(at, exact), endOf(at, exact)];
 }
 
-/** The subset of natural-language instants Cube's parser is used with in practice. */
+/**
+ * The subset of natural-language instants Cube's parser (chrono) is used with in practice. chrono
+ * counts on the wall clock, so `2 hours ago` is two wall-clock hours here. `today`, `yesterday` and
+ * `tomorrow` never reach this: relativeRange answers any phrase that names them.
+ */
 function pointInTime(text: string, now: number): number {
-  const t = text.trim();
-  if (t === 'now') return now;
-  if (t === 'today') return now;
-  if (t === 'yesterday') return add(now, -1, 'day');
-  if (t === 'tomorrow') return add(now, 1, 'day');
-  const ago = new RegExp(`^(\\d+|a|an)\\s+${UNIT}s?\\s+ago$`).exec(t);
+  if (text === 'now') return now;
+  const ago = new RegExp(`^(\\d+|a|an)\\s+${UNIT}s?\\s+ago$`).exec(text);
   if (ago) return add(now, -count(ago[1]), ago[2] as Unit);
-  const ahead = new RegExp(`^(?:in\\s+(\\d+|a|an)\\s+${UNIT}s?|(\\d+|a|an)\\s+${UNIT}s?\\s+from\\s+now)$`).exec(t);
+  const ahead = new RegExp(`^(?:in\\s+(\\d+|a|an)\\s+${UNIT}s?|(\\d+|a|an)\\s+${UNIT}s?\\s+from\\s+now)$`).exec(text);
   if (ahead) return add(now, count(ahead[1] ?? ahead[3]), (ahead[2] ?? ahead[4]) as Unit);
-  const abs = parseAbsolute(t);
+  const abs = parseAbsolute(text);
   if (abs) return abs.wall;
   throw new QueryError(`Can't parse date: '${text}'`);
 }
