@@ -1,5 +1,6 @@
 import type { DataModel, View } from '../model.js';
 import { checkCubes, checkPreAggregations } from './check-cubes.js';
+import { checkKeywords } from './check-keywords.js';
 import { Diagnostics, type CompileError } from './diagnostics.js';
 import type { DraftCube } from './draft.js';
 import { linkCubes } from './link-cubes.js';
@@ -22,7 +23,8 @@ export function compile(files: ReadonlyMap<string, string> | Readonly<Record<str
     .filter(([path]) => isModelFile(path))
     // Sorted so that errors and the model never depend on the order the caller listed files in.
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([path, text]) => readModelFile(path, text as string, diagnostics));
+    .flatMap(([path, text]) => readModelFile(path, text as string, diagnostics))
+    .map((entry) => checkKeywords(entry, diagnostics));
 
   const drafts: DraftCube[] = [];
   const viewEntries: RawEntry[] = [];
