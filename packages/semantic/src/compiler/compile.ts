@@ -6,7 +6,8 @@ import type { DraftCube } from './draft.js';
 import { linkCubes } from './link-cubes.js';
 import { readCube } from './read-cube.js';
 import { readView } from './views.js';
-import { isModelFile, readModelFile, type RawEntry } from './yaml-files.js';
+import { modelFileKind, readAnyModelFile } from './model-files.js';
+import type { RawEntry } from './yaml-files.js';
 
 export interface CompileResult {
   readonly valid: boolean;
@@ -16,14 +17,29 @@ export interface CompileResult {
   readonly model: DataModel;
 }
 
-/** Files in (path → text), model or every error out. Only YAML under `model/` is read. */
-export function compile(files: ReadonlyMap<string, string> | Readonly<Record<string, string>>): CompileResult {
+export interface CompileOptions {
+  /**
+   * Cube's `COMPILE_CONTEXT`: what the model is compiled for (a tenant, say), seen by Jinja templates
+   * and JavaScript model files as `COMPILE_CONTEXT`. Plain JSON data.
+   */
+  readonly compileContext?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Files in (path → text), model or every error out. Files under `model/` are read: YAML (with
+ * Jinja), JavaScript (in a sandbox); Python files are rejected; other files are ignored.
+ */
+export function compile(
+  files: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
+  options: CompileOptions = {},
+): CompileResult {
   const diagnostics = new Diagnostics();
+  const compileContext = options.compileContext ?? {};
   const entries = [...(files instanceof Map ? files.entries() : Object.entries(files))]
-    .filter(([path]) => isModelFile(path))
+    .filter(([path]) => modelFileKind(path) !== undefined)
     // Sorted so that errors and the model never depend on the order the caller listed files in.
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([path, text]) => readModelFile(path, text as string, diagnostics))
+    .flatMap(([path, text]) => readAnyModelFile(path, text as string, compileContext, diagnostics))
     .map((entry) => checkKeywords(entry, diagnostics));
 
   const drafts: DraftCube[] = [];

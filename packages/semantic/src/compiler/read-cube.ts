@@ -3,6 +3,7 @@ import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftJoin, DraftMember } from './draft.js';
 import { isObj, NAME, namedList, pick, str, type Obj } from './fields.js';
 import { parseTemplate, type RawTemplate } from './template.js';
+import { snakeCase } from './keywords.js';
 import type { RawEntry } from './yaml-files.js';
 
 const RELATIONSHIPS: Record<string, DraftJoin['relationship']> = {
@@ -125,7 +126,8 @@ function readMember(
     return undefined;
   }
   const path = `${cube}.${name}`;
-  const type = kind === 'segment' ? 'boolean' : (str(v['type']) ?? '');
+  // Cube's JavaScript spelling of types is camelCase (`countDistinct`); YAML's is snake_case.
+  const type = kind === 'segment' ? 'boolean' : snakeCase(str(v['type']) ?? '');
   const allowed: readonly string[] = kind === 'measure' ? MEASURE_TYPES : DIMENSION_TYPES;
   if (kind !== 'segment' && !allowed.includes(type)) {
     diagnostics.error(
@@ -135,6 +137,9 @@ function readMember(
         : `${kind === 'measure' ? 'Measure' : 'Dimension'} ${path} needs a \`type\` (one of ${allowed.join(', ')})`,
       at,
     );
+  }
+  if (v['format'] !== undefined && typeof v['format'] !== 'string') {
+    diagnostics.error(file, `${path}: a \`format\` given as a mapping (a link with a label) is not supported by Plinth yet`, at);
   }
   const sqlText = str(v['sql']);
   const caseWhen = kind === 'dimension' ? readCase(v['case'], path, file, at, diagnostics) : undefined;

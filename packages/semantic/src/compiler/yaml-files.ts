@@ -10,11 +10,6 @@ export interface RawEntry {
   locate(path: ReadonlyArray<string | number>): Location | undefined;
 }
 
-export function isModelFile(path: string): boolean {
-  const normalized = path.replace(/\\/g, '/').replace(/^\.\//, '');
-  return /(^|\/)model\//.test(normalized) && /\.ya?ml$/i.test(normalized);
-}
-
 export function readModelFile(fileName: string, text: string, diagnostics: Diagnostics): RawEntry[] {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
