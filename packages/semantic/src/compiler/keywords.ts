@@ -154,7 +154,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     sql: supported(),
     format: supported('percent, currency, number'),
     filters: supported(undefined, within('list', 'measure_filter')),
-    drill_members: unsupported('drill-down members'),
+    drill_members: supported('returned by /meta as `drillMembers` (in a view, those the view includes)'),
     drill_filters: unsupported(),
     drill_member_references: unsupported(),
     visible: unsupported('deprecated in Cube; use `public`'),

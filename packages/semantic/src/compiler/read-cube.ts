@@ -1,7 +1,7 @@
 import { DIMENSION_TYPES, MEASURE_TYPES } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftJoin, DraftMember } from './draft.js';
-import { isObj, NAME, namedList, pick, str, type Obj } from './fields.js';
+import { isObj, NAME, namedList, pick, str, stringList, type Obj } from './fields.js';
 import { parseTemplate, type RawTemplate } from './template.js';
 import { snakeCase } from './keywords.js';
 import type { RawEntry } from './yaml-files.js';
@@ -175,8 +175,16 @@ function readMember(
     public: v['public'] !== false && v['shown'] !== false,
     meta: v['meta'],
     format: str(v['format']),
+    drillMembers: kind === 'measure' ? readDrillMembers(v['drill_members'], path, file, at, diagnostics) : undefined,
     at,
   };
+}
+
+function readDrillMembers(v: unknown, path: string, file: string, at: DraftMember['at'], diagnostics: Diagnostics): string[] | undefined {
+  if (v === undefined) return undefined;
+  const names = stringList(v);
+  if (!names) diagnostics.error(file, `\`drill_members\` of ${path} must be a list of member names`, at);
+  return names;
 }
 
 function readCase(v: unknown, path: string, file: string, at: DraftMember['at'], diagnostics: Diagnostics): DraftMember['caseWhen'] {
