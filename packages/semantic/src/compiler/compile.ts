@@ -6,7 +6,7 @@ import type { DraftCube } from './draft.js';
 import { linkCubes } from './link-cubes.js';
 import { readCube } from './read-cube.js';
 import { readView } from './views.js';
-import { modelFileKind, readAnyModelFile } from './model-files.js';
+import { modelFileKind, readModelFiles } from './model-files.js';
 import type { RawEntry } from './yaml-files.js';
 
 export interface CompileResult {
@@ -35,12 +35,12 @@ export function compile(
 ): CompileResult {
   const diagnostics = new Diagnostics();
   const compileContext = options.compileContext ?? {};
-  const entries = [...(files instanceof Map ? files.entries() : Object.entries(files))]
+  const modelFiles = [...(files instanceof Map ? files.entries() : Object.entries(files))]
     .filter(([path]) => modelFileKind(path) !== undefined)
     // Sorted so that errors and the model never depend on the order the caller listed files in.
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([path, text]) => readAnyModelFile(path, text as string, compileContext, diagnostics))
-    .map((entry) => checkKeywords(entry, diagnostics));
+    .map(([path, text]) => [path, String(text)] as const);
+  const entries = readModelFiles(modelFiles, compileContext, diagnostics).map((entry) => checkKeywords(entry, diagnostics));
 
   const drafts: DraftCube[] = [];
   const viewEntries: RawEntry[] = [];

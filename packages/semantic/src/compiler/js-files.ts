@@ -1,46 +1,65 @@
 import type { Diagnostics, Location } from './diagnostics.js';
-import { isObj } from './fields.js';
-import { evaluateModelScript } from './js-sandbox.js';
+import { evaluateModelScripts, type JsDefinition, type ModelScript } from './js-sandbox.js';
 import type { RawEntry } from './yaml-files.js';
 
 /**
- * Reads a JavaScript model file (`cube(\`orders\`, {...})`, `view(...)`) into the same entries the
+ * Reads JavaScript model files (`cube(\`orders\`, {...})`, `view(...)`) into the same entries the
  * YAML reader produces, so the rest of the compiler does not know which form a model was written in.
+ * All files of a compile run in one sandbox thread, one fresh QuickJS runtime each.
  */
-export function readJsModelFile(fileName: string, source: string, compileContext: unknown, diagnostics: Diagnostics): RawEntry[] {
-  // Cube lets JavaScript models import each other; Plinth does not, and a dynamic import() could only fail later and quietly.
-  const importAt = /(^|[^\w$.])import\s*(\(|[\w${*])/m.exec(source);
-  if (importAt) {
-    const line = lineAt(source, importAt.index + (importAt[1] ?? '').length);
-    diagnostics.error(fileName, `import is not supported in model files (line ${line}): each file must define its cubes and views itself`, {
+export function readJsModelFiles(
+  files: readonly ModelScript[],
+  compileContext: unknown,
+  diagnostics: Diagnostics,
+): Map<string, RawEntry[]> {
+  const entries = new Map<string, RawEntry[]>(files.map((file) => [file.fileName, []]));
+  const runnable = files.filter((file) => !hasImport(file, diagnostics));
+  const evaluations = evaluateModelScripts(runnable, compileContext);
+  runnable.forEach((file, index) => {
+    const result = evaluations[index];
+    if (!result) return;
+    if (!result.ok) {
+      const where = result.line === undefined ? '' : ` at line ${result.line}`;
+      diagnostics.error(
+        file.fileName,
+        `JavaScript error${where}: ${result.message}`,
+        result.line === undefined ? undefined : { line: result.line, column: 1 },
+      );
+      return;
+    }
+    entries.set(
+      file.fileName,
+      result.definitions.map((definition) => toEntry(file, definition, diagnostics)),
+    );
+  });
+  return entries;
+}
+
+/** Cube lets JavaScript models import each other; Plinth does not, and a dynamic import() could only fail later and quietly. */
+function hasImport(file: ModelScript, diagnostics: Diagnostics): boolean {
+  const importAt = /(^|[^\w$.])import\s*(\(|[\w${*])/m.exec(file.source);
+  if (!importAt) return false;
+  const line = lineAt(file.source, importAt.index + (importAt[1] ?? '').length);
+  diagnostics.error(
+    file.fileName,
+    `import is not supported in model files (line ${line}): each file must define its cubes and views itself`,
+    {
       line,
       column: 1,
-    });
-    return [];
+    },
+  );
+  return true;
+}
+
+function toEntry(file: ModelScript, definition: JsDefinition, diagnostics: Diagnostics): RawEntry {
+  const source = file.source;
+  const start = definition.line === undefined ? 0 : offsetOfLine(source, definition.line);
+  const locate = (path: ReadonlyArray<string | number>): Location | undefined => locateInSource(source, start, path, definition.line);
+  const written = definition.definition['name'];
+  if (written !== undefined && written !== definition.name) {
+    diagnostics.error(file.fileName, `${definition.kind}(${definition.name}) also has name: ${String(written)}`, locate([]));
   }
-  const result = evaluateModelScript(fileName, source, compileContext);
-  if (!result.ok) {
-    const where = result.line === undefined ? '' : ` at line ${result.line}`;
-    diagnostics.error(
-      fileName,
-      `JavaScript error${where}: ${result.message}`,
-      result.line === undefined ? undefined : { line: result.line, column: 1 },
-    );
-    return [];
-  }
-  return result.definitions.map((definition) => {
-    const start = definition.line === undefined ? 0 : offsetOfLine(source, definition.line);
-    const locate = (path: ReadonlyArray<string | number>): Location | undefined => locateInSource(source, start, path, definition.line);
-    const value: Record<string, unknown> = { ...definition.definition, name: definition.name };
-    if (isObj(definition.definition) && definition.definition['name'] !== undefined && definition.definition['name'] !== definition.name) {
-      diagnostics.error(
-        fileName,
-        `${definition.kind}(${definition.name}) also has name: ${String(definition.definition['name'])}`,
-        locate([]),
-      );
-    }
-    return { kind: definition.kind, fileName, value, locate };
-  });
+  return { kind: definition.kind, fileName: file.fileName, value: { ...definition.definition, name: definition.name }, locate };
 }
 
 function lineAt(source: string, offset: number): number {

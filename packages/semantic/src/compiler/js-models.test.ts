@@ -6,7 +6,7 @@ import { sampleModelFiles } from '../sample/sample.js';
 import { SAMPLE_MODEL_JS } from '../test-support/sample-model-js.js';
 import { sampleTargets, type SampleDb } from '../test-support/sample-warehouses.js';
 import { compile } from './compile.js';
-import { TIME_LIMIT_MS } from './js-sandbox.js';
+import { HARD_LIMIT_MS, TIME_LIMIT_MS } from './js-sandbox.js';
 
 /** Maps sorted by name and file names blanked: the same model read from other files must compare equal. */
 function comparable(model: DataModel): unknown {
@@ -94,6 +94,19 @@ describe('JavaScript model files', () => {
     expect(error, JSON.stringify(result.errors)).toMatchObject({ fileName: 'model/cubes/a.js' });
     if (line !== undefined) expect(error?.line).toBe(line);
     expect(result.valid).toBe(false);
+  });
+
+  it('cuts off a file stuck in long native calls by terminating its thread, and still reads the files after it', () => {
+    const started = Date.now();
+    const result = compile({
+      'model/cubes/a.js': 'const all = [];\nwhile (true) all.push("x".repeat(100000) + all.length);',
+      'model/cubes/b.js': 'cube("b", { sql_table: "b", measures: { count: { type: "count" } } });',
+    });
+    expect(Date.now() - started).toBeLessThan(HARD_LIMIT_MS + 5000);
+    expect(result.errors).toMatchObject([
+      { fileName: 'model/cubes/a.js', message: expect.stringMatching(/ran longer than \d+ ms and was stopped/) as string },
+    ]);
+    expect([...result.model.cubes.keys()]).toEqual(['b']);
   });
 
   it('checks keywords of JavaScript files too, with the line of the key', () => {

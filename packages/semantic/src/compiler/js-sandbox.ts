@@ -1,39 +1,30 @@
-import * as releaseSync from '@jitl/quickjs-wasmfile-release-sync';
-import {
-  newQuickJSWASMModuleFromVariant,
-  shouldInterruptAfterDeadline,
-  type QuickJSContext,
-  type QuickJSHandle,
-  type QuickJSSyncVariant,
-} from 'quickjs-emscripten-core';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { isObj, type Obj } from './fields.js';
 import { PRELUDE } from './js-prelude.js';
 
 /**
- * JavaScript model files run in QuickJS compiled to WebAssembly, not in Node: Node's `vm` shares
- * the process, while a WASM instance has nothing but the memory it is given. Loading the engine
- * is asynchronous and takes ~20 ms, done once when this module is imported so `compile()` stays
- * synchronous.
+ * JavaScript model files run in QuickJS compiled to WebAssembly (sandbox/model-worker.mjs), not in
+ * Node: Node's `vm` shares the process, while a WASM instance has nothing but the memory it is
+ * given. The engine runs on a worker thread that this thread waits for synchronously, so
+ * `compile()` stays synchronous and a file that will not stop can be cut off.
  */
-const engine = await newQuickJSWASMModuleFromVariant(syncVariant(releaseSync));
+const WORKER = new URL('../../sandbox/model-worker.mjs', import.meta.url);
 
-/** The variant package is typed as CommonJS but loaded as ESM, so how deep `default` sits differs between types and runtime. */
-function syncVariant(imported: unknown): QuickJSSyncVariant {
-  let candidate = imported;
-  for (let depth = 0; depth < 3 && isObj(candidate) && candidate['type'] !== 'sync'; depth++) candidate = candidate['default'];
-  if (!isObj(candidate) || candidate['type'] !== 'sync')
-    throw new Error('@jitl/quickjs-wasmfile-release-sync did not export a sync QuickJS variant');
-  return candidate as unknown as QuickJSSyncVariant;
-}
-
-/**
- * Per file: past this, the file is stopped and reported (an endless loop must not hang a build or a
- * server). QuickJS checks the clock between JavaScript steps, not inside one native call, so a
- * single huge built-in operation (filling a 100,000-element sparse array) can overrun it by seconds.
- */
+/** Per file, checked by QuickJS between JavaScript steps: an endless loop is stopped here. */
 export const TIME_LIMIT_MS = 1000;
-const MEMORY_LIMIT_BYTES = 32 * 1024 * 1024;
-const STACK_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Past this the worker thread is terminated: QuickJS cannot interrupt a single long native call
+ * (building a huge string), so the interrupt alone could overrun by seconds.
+ */
+export const HARD_LIMIT_MS = 3 * TIME_LIMIT_MS;
+const MEMORY_LIMIT_MB = 32;
+/** Starting a thread and loading the WASM engine takes ~50 ms; a busy machine may need far more. */
+const STARTUP_LIMIT_MS = 30_000;
+
+export interface ModelScript {
+  readonly fileName: string;
+  readonly source: string;
+}
 
 export interface JsDefinition {
   readonly kind: 'cube' | 'view';
@@ -44,68 +35,85 @@ export interface JsDefinition {
 
 export type JsEvaluation = { ok: true; definitions: JsDefinition[] } | { ok: false; message: string; line?: number };
 
-/** Runs one model file and returns what its `cube()` and `view()` calls defined, as plain data. */
-export function evaluateModelScript(fileName: string, source: string, compileContext: unknown): JsEvaluation {
-  const runtime = engine.newRuntime();
-  runtime.setMemoryLimit(MEMORY_LIMIT_BYTES);
-  runtime.setMaxStackSize(STACK_LIMIT_BYTES);
-  const deadline = Date.now() + TIME_LIMIT_MS;
-  runtime.setInterruptHandler(shouldInterruptAfterDeadline(deadline));
-  // No module loader: `import` has nothing to load from.
-  runtime.setModuleLoader((name) => ({ error: new Error(`cannot import ${name}: model files cannot import modules`) }));
-  const context = runtime.newContext();
-  try {
-    for (const [name, value] of [
-      ['__plinthFileName', fileName],
-      ['__plinthCompileContext', JSON.stringify(compileContext ?? {})],
-    ] as const) {
-      const handle = context.newString(value);
-      context.setProp(context.global, name, handle);
-      handle.dispose();
+/** Runs each file and returns what its `cube()` and `view()` calls defined, as plain data, in the order given. */
+export function evaluateModelScripts(files: readonly ModelScript[], compileContext: unknown): JsEvaluation[] {
+  const results: Array<JsEvaluation | undefined> = files.map(() => undefined);
+  // A terminated worker cannot continue; a new one starts at the file after the one that was cut off.
+  for (let next = 0; next < files.length;) next = runWorker(files, next, JSON.stringify(compileContext ?? {}), results);
+  return results.map((result) => result ?? { ok: false, message: 'internal error: the sandbox returned no result' });
+}
+
+/** A sandbox thread kept between compiles: starting one costs tens of milliseconds, most of a small compile. */
+let warm: { worker: Worker; port: MessagePort } | undefined;
+
+function sandboxThread(): { worker: Worker; port: MessagePort } {
+  if (warm) return warm;
+  const channel = new MessageChannel();
+  const worker = new Worker(WORKER, {
+    workerData: { port: channel.port2, prelude: PRELUDE, timeLimitMs: TIME_LIMIT_MS, memoryLimitBytes: MEMORY_LIMIT_MB * 1024 * 1024 },
+    transferList: [channel.port2],
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+  });
+  // Neither the idle thread nor its port may keep a process alive that has nothing else to do.
+  worker.unref();
+  channel.port1.unref();
+  warm = { worker, port: channel.port1 };
+  return warm;
+}
+
+function discard(thread: { worker: Worker; port: MessagePort }): void {
+  if (warm === thread) warm = undefined;
+  thread.port.close();
+  void thread.worker.terminate();
+}
+
+/** Runs files from `first` on; returns the index of the first file not run (after one that was cut off). */
+function runWorker(files: readonly ModelScript[], first: number, compileContext: string, results: Array<JsEvaluation | undefined>): number {
+  const thread = sandboxThread();
+  const progress = new Int32Array(new SharedArrayBuffer(4));
+  thread.port.postMessage({ progress, files, first, compileContext });
+  const collect = (): void => {
+    for (let received = receiveMessageOnPort(thread.port); received; received = receiveMessageOnPort(thread.port)) {
+      const message: unknown = received.message;
+      if (!isObj(message) || typeof message['index'] !== 'number') continue;
+      const file = files[message['index']];
+      if (file) results[message['index']] = toEvaluation(message['result'], file.fileName);
     }
-    const prelude = run(context, PRELUDE, '<plinth-prelude>');
-    if (!prelude.ok) return { ok: false, message: `internal error preparing the sandbox: ${prelude.message}` };
-    const evaluated = run(context, source, fileName);
-    if (!evaluated.ok) return failure(evaluated, deadline, fileName);
-    const collected = run(context, '__plinthCollect()', '<plinth-collect>');
-    if (!collected.ok) return failure(collected, deadline, fileName);
-    return { ok: true, definitions: toDefinitions(JSON.parse(String(collected.value)) as unknown) };
-  } finally {
-    context.dispose();
-    runtime.dispose();
+  };
+  // progress: 0 before the first file, 2i+1 while file i runs, 2i+2 once its result is posted.
+  for (;;) {
+    const state = Atomics.load(progress, 0);
+    if (state === 2 * files.length) break;
+    if (Atomics.wait(progress, 0, state, state === 0 ? STARTUP_LIMIT_MS : HARD_LIMIT_MS) !== 'timed-out') continue;
+    collect();
+    discard(thread);
+    if (state === 0) {
+      for (let index = first; index < files.length; index++)
+        results[index] = { ok: false, message: 'the JavaScript sandbox did not start in time' };
+      return files.length;
+    }
+    const stuck = state % 2 === 1 ? (state - 1) / 2 : state / 2;
+    const file = files[stuck];
+    if (file && results[stuck] === undefined) results[stuck] = timedOut(file.fileName, undefined, HARD_LIMIT_MS);
+    return stuck + 1;
   }
+  collect();
+  return files.length;
 }
 
-type RunResult = { ok: true; value: unknown } | { ok: false; message: string; line?: number; interrupted: boolean };
-
-function run(context: QuickJSContext, code: string, fileName: string): RunResult {
-  const result = context.evalCode(code, fileName, { type: 'global', strict: false });
-  if (result.error) return describeError(context, result.error, fileName);
-  const value: unknown = context.dump(result.value);
-  result.value.dispose();
-  return { ok: true, value };
+function timedOut(fileName: string, line: number | undefined, limit = TIME_LIMIT_MS): JsEvaluation {
+  return { ok: false, message: `${fileName} ran longer than ${limit} ms and was stopped (an endless loop?)`, line };
 }
 
-function describeError(context: QuickJSContext, handle: QuickJSHandle, fileName: string): RunResult {
-  const error: unknown = context.dump(handle);
-  handle.dispose();
-  if (!isObj(error)) return { ok: false, message: String(error), interrupted: false };
-  const name = typeof error['name'] === 'string' ? error['name'] : 'Error';
-  const message = typeof error['message'] === 'string' ? error['message'] : String(error);
-  const stack = typeof error['stack'] === 'string' ? error['stack'] : '';
-  const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const frame = new RegExp(`${escaped}:(\\d+)`).exec(stack);
-  const line = typeof error['lineNumber'] === 'number' ? error['lineNumber'] : frame ? Number(frame[1]) : undefined;
-  return { ok: false, message: `${name}: ${message}`, line, interrupted: name === 'InternalError' && message === 'interrupted' };
-}
-
-function failure(result: Extract<RunResult, { ok: false }>, deadline: number, fileName: string): JsEvaluation {
-  if (result.interrupted || Date.now() >= deadline) {
-    return { ok: false, message: `${fileName} ran longer than ${TIME_LIMIT_MS} ms and was stopped (an endless loop?)`, line: result.line };
-  }
-  if (/out of memory/i.test(result.message))
-    return { ok: false, message: `${fileName} used more than 32 MB and was stopped`, line: result.line };
-  return { ok: false, message: result.message, line: result.line };
+/** The worker's answer, checked: it crosses a thread boundary as untyped data. */
+function toEvaluation(raw: unknown, fileName: string): JsEvaluation {
+  if (!isObj(raw)) return { ok: false, message: 'internal error: malformed sandbox result' };
+  const line = typeof raw['line'] === 'number' ? raw['line'] : undefined;
+  if (raw['ok'] === true && typeof raw['json'] === 'string')
+    return { ok: true, definitions: toDefinitions(JSON.parse(raw['json']) as unknown) };
+  if (raw['timedOut'] === true) return timedOut(fileName, line);
+  if (raw['outOfMemory'] === true) return { ok: false, message: `${fileName} used more than ${MEMORY_LIMIT_MB} MB and was stopped`, line };
+  return { ok: false, message: typeof raw['message'] === 'string' ? raw['message'] : 'internal error', line };
 }
 
 function toDefinitions(raw: unknown): JsDefinition[] {

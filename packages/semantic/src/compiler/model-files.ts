@@ -1,6 +1,6 @@
 import type { Diagnostics } from './diagnostics.js';
 import { renderJinja } from './jinja.js';
-import { readJsModelFile } from './js-files.js';
+import { readJsModelFiles } from './js-files.js';
 import { readModelFile, type RawEntry } from './yaml-files.js';
 
 export type ModelFileKind = 'yaml' | 'javascript' | 'python';
@@ -15,15 +15,25 @@ export function modelFileKind(path: string): ModelFileKind | undefined {
   return undefined;
 }
 
-/** Reads one model file, whatever its form, into cube and view entries; problems go to diagnostics. */
-export function readAnyModelFile(fileName: string, text: string, compileContext: unknown, diagnostics: Diagnostics): RawEntry[] {
+/** Reads model files, whatever their form, into cube and view entries in the order given; problems go to diagnostics. */
+export function readModelFiles(
+  files: ReadonlyArray<readonly [string, string]>,
+  compileContext: unknown,
+  diagnostics: Diagnostics,
+): RawEntry[] {
+  const scripts = files.filter(([path]) => modelFileKind(path) === 'javascript').map(([fileName, source]) => ({ fileName, source }));
+  const fromScripts = scripts.length > 0 ? readJsModelFiles(scripts, compileContext, diagnostics) : new Map<string, RawEntry[]>();
+  return files.flatMap(([fileName, text]) => fromScripts.get(fileName) ?? readOtherModelFile(fileName, text, compileContext, diagnostics));
+}
+
+function readOtherModelFile(fileName: string, text: string, compileContext: unknown, diagnostics: Diagnostics): RawEntry[] {
   switch (modelFileKind(fileName)) {
     case 'yaml': {
       const rendered = renderJinja(fileName, text, compileContext, diagnostics);
       return rendered === undefined ? [] : readModelFile(fileName, rendered, diagnostics);
     }
-    case 'javascript':
-      return readJsModelFile(fileName, text, compileContext, diagnostics);
+    case 'javascript': // read with the other scripts
+      return [];
     case 'python':
       // Cube runs model/globals.py to give Jinja templates Python functions; Plinth has no Python runtime.
       diagnostics.error(
