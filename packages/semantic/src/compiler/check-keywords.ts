@@ -17,7 +17,9 @@ export function checkKeywords(entry: RawEntry, diagnostics: Diagnostics): RawEnt
     entry.locate(path) ?? entry.locate(path.map((segment) => (typeof segment === 'string' ? camelCase(segment) : segment)));
   const walk = (context: ContextName, value: Obj, path: Path, label: string): Obj => {
     const known = KEYWORDS[context];
-    const out: Obj = {};
+    // Entries, not assignments: a key named `__proto__` must stay a key (and be reported), not become a prototype.
+    const out: Array<[string, unknown]> = [];
+    const seen = new Set<string>();
     for (const [key, child] of Object.entries(value)) {
       const keyword = snakeCase(key);
       const spec: Keyword | undefined = Object.hasOwn(known, keyword) ? known[keyword] : undefined;
@@ -28,11 +30,12 @@ export function checkKeywords(entry: RawEntry, diagnostics: Diagnostics): RawEnt
       } else if (spec.support === 'unsupported') {
         diagnostics.error(entry.fileName, `${where}: ${key} is not supported by Plinth yet${spec.note ? ` (${spec.note})` : ''}`, at);
       }
-      if (out[keyword] !== undefined)
-        diagnostics.error(entry.fileName, `${where}: \`${key}\` is given twice (snake_case and camelCase)`, at);
-      out[spec ? keyword : key] = spec?.nested && !spec.opaque ? descend(spec, child, [...path, key], dotted(label, keyword)) : child;
+      const normalized = spec ? keyword : key;
+      if (seen.has(normalized)) diagnostics.error(entry.fileName, `${where}: \`${key}\` is given twice (snake_case and camelCase)`, at);
+      seen.add(normalized);
+      out.push([normalized, spec?.nested && !spec.opaque ? descend(spec, child, [...path, key], dotted(label, keyword)) : child]);
     }
-    return out;
+    return Object.fromEntries(out);
   };
   const descend = (spec: Keyword, child: unknown, path: Path, label: string): unknown => {
     const nested = spec.nested;

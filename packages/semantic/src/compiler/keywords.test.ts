@@ -121,6 +121,22 @@ describe('model keywords', () => {
     expect(result.model.cubes.get('orders')?.primaryKey).toBe('id');
   });
 
+  it.each([
+    { name: 'both spellings of one keyword', cube: { sql_table: 'a', sqlTable: 'b' }, message: /cube orders: `sqlTable` is given twice/ },
+    {
+      name: 'both sql_table and sql',
+      cube: { sql_table: 'a', sql: 'SELECT 1' },
+      message: /Cube orders has both `sql_table` and `sql`; use one/,
+    },
+    { name: 'a key named __proto__', cube: { sql_table: 'a', ['__proto__']: { public: false } }, message: /unknown keyword `__proto__`/ },
+  ])('rejects $name', ({ cube, message }) => {
+    const text = `cubes:\n  - name: orders\n${Object.entries(cube)
+      .map(([key, value]) => `    ${key}: ${JSON.stringify(value)}\n`)
+      .join('')}`;
+    const result = compile({ 'model/m.yml': text });
+    expect(result.errors.map((e) => e.message).join('\n')).toMatch(message);
+  });
+
   it('packages/semantic/README.md lists every keyword as keywords.ts says', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const start = readme.indexOf(README_BEGIN);

@@ -51,6 +51,9 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
   const sqlText = str(v['sql']);
   if (!sqlTable && !sqlText) {
     diagnostics.error(file, `Cube ${name} needs \`sql_table\` or \`sql\``, entry.locate([]));
+  } else if (sqlTable && sqlText) {
+    // As in Cube: one of them would otherwise be ignored.
+    diagnostics.error(file, `Cube ${name} has both \`sql_table\` and \`sql\`; use one`, entry.locate([]));
   }
   const members: DraftMember[] = [];
   for (const [key, kind] of [
