@@ -29,6 +29,8 @@ export function checkKeywords(entry: RawEntry, diagnostics: Diagnostics): RawEnt
         diagnostics.error(entry.fileName, `${where}: unknown keyword \`${key}\` (expected one of ${Object.keys(known).join(', ')})`, at);
       } else if (spec.support === 'unsupported') {
         diagnostics.error(entry.fileName, `${where}: ${key} is not supported by Plinth yet${spec.note ? ` (${spec.note})` : ''}`, at);
+      } else if (spec.boolean && typeof child !== 'boolean') {
+        diagnostics.error(entry.fileName, `${where}: ${key} must be true or false, not ${JSON.stringify(child)}`, at);
       }
       const normalized = spec ? keyword : key;
       if (seen.has(normalized)) diagnostics.error(entry.fileName, `${where}: \`${key}\` is given twice (snake_case and camelCase)`, at);

@@ -128,6 +128,11 @@ describe('model keywords', () => {
       cube: { sql_table: 'a', sql: 'SELECT 1' },
       message: /Cube orders has both `sql_table` and `sql`; use one/,
     },
+    {
+      name: 'a quoted boolean',
+      cube: { sql_table: 'a', public: 'false' },
+      message: /cube orders: public must be true or false, not "false"/,
+    },
     { name: 'a key named __proto__', cube: { sql_table: 'a', ['__proto__']: { public: false } }, message: /unknown keyword `__proto__`/ },
   ])('rejects $name', ({ cube, message }) => {
     const text = `cubes:\n  - name: orders\n${Object.entries(cube)

@@ -28,11 +28,14 @@ export interface Keyword {
   readonly nested?: Nested;
   /** The value is not checked further (free-form data such as `meta`, or a whole block accepted as is). */
   readonly opaque?: boolean;
+  /** The value must be `true` or `false`: a quoted "false" would otherwise read as true. */
+  readonly boolean?: boolean;
 }
 
 const supported = (note?: string, nested?: Nested): Keyword => ({ support: 'supported', note, nested });
 const unsupported = (note?: string): Keyword => ({ support: 'unsupported', note, opaque: true });
 const accepted = (note: string): Keyword => ({ support: 'accepted', note, opaque: true });
+const flag = (note?: string): Keyword => ({ support: 'supported', note, boolean: true });
 const within = (shape: Nested['shape'], context: ContextName): Nested => ({ shape, context });
 const META: Keyword = { support: 'supported', note: 'free-form, returned by /meta', opaque: true };
 const CACHING = 'caching hint: Plinth has no query cache, so it changes nothing';
@@ -82,8 +85,8 @@ const COMMON_OWNER = {
   name: supported(),
   title: supported(),
   description: supported(),
-  public: supported(),
-  shown: supported('older spelling of `public`'),
+  public: flag(),
+  shown: flag('older spelling of `public`'),
   meta: META,
   extends: unsupported('inheriting from another cube or view'),
   sql_alias: accepted('alias of the cube in generated SQL; Plinth picks its own aliases'),
@@ -99,8 +102,8 @@ const COMMON_MEMBER = {
   name: supported(),
   title: supported(),
   description: supported(),
-  public: supported(),
-  shown: supported('older spelling of `public`'),
+  public: flag(),
+  shown: flag('older spelling of `public`'),
   meta: META,
   aliases: unsupported(),
 } satisfies Record<string, Keyword>;
@@ -133,7 +136,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
   },
   view_cube: {
     join_path: supported(),
-    prefix: supported(),
+    prefix: flag(),
     alias: supported('used with `prefix: true`'),
     includes: supported('`"*"`, member names, or `{name, alias, title}`'),
     excludes: supported(),
@@ -173,7 +176,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     type: supported('string, number, time, boolean'),
     sql: supported(),
     format: supported('a string format (imageUrl, link, currency, percent, number, id)'),
-    primary_key: supported(),
+    primary_key: flag(),
     case: supported(undefined, within('object', 'case')),
     sub_query: unsupported('subquery dimensions'),
     propagate_filters_to_sub_query: unsupported('subquery dimensions'),
@@ -260,7 +263,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
   },
   row_level: {
     filters: supported(undefined, within('list', 'policy_filter')),
-    allow_all: supported(),
+    allow_all: flag(),
   },
   policy_filter: {
     member: supported(),
