@@ -1,6 +1,6 @@
 import type { Diagnostics } from './diagnostics.js';
 import { isObj, str, type Obj } from './fields.js';
-import { KEYWORDS, snakeCase, type ContextName, type Keyword } from './keywords.js';
+import { KEYWORDS, snakeCase, type ContextName, type Keyword, type Nested } from './keywords.js';
 import type { RawEntry } from './yaml-files.js';
 
 type Path = ReadonlyArray<string | number>;
@@ -31,6 +31,9 @@ export function checkKeywords(entry: RawEntry, diagnostics: Diagnostics): RawEnt
         diagnostics.error(entry.fileName, `${where}: ${key} is not supported by Plinth yet${spec.note ? ` (${spec.note})` : ''}`, at);
       } else if (spec.boolean && typeof child !== 'boolean') {
         diagnostics.error(entry.fileName, `${where}: ${key} must be true or false, not ${JSON.stringify(child)}`, at);
+      } else if (spec.nested && !fitsShape(spec.nested, child)) {
+        // Readers skip a value of the wrong shape; for `member_level` that would mean no restriction at all.
+        diagnostics.error(entry.fileName, `${where}: ${key} must be ${spec.nested.shape === 'object' ? 'a mapping' : 'a list'}`, at);
       }
       const normalized = spec ? keyword : key;
       if (seen.has(normalized)) diagnostics.error(entry.fileName, `${where}: \`${key}\` is given twice (snake_case and camelCase)`, at);
@@ -91,6 +94,12 @@ function checkViewIncludes(
       }
     });
   });
+}
+
+function fitsShape(nested: Nested, value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (nested.shape === 'object') return isObj(value) || (nested.context === 'case_label' && typeof value === 'string');
+  return Array.isArray(value) || (nested.shape === 'named' && isObj(value));
 }
 
 function dotted(label: string, key: string): string {

@@ -133,6 +133,12 @@ describe('model keywords', () => {
       cube: { sql_table: 'a', public: 'false' },
       message: /cube orders: public must be true or false, not "false"/,
     },
+    { name: 'members given as a string', cube: { sql_table: 'a', measures: 'count' }, message: /cube orders: measures must be a list/ },
+    {
+      name: 'member_level given as a string',
+      cube: { sql_table: 'a', access_policy: [{ group: '*', member_level: 'none' }] },
+      message: /cube orders, access_policy\[0\]: member_level must be a mapping/,
+    },
     { name: 'a key named __proto__', cube: { sql_table: 'a', ['__proto__']: { public: false } }, message: /unknown keyword `__proto__`/ },
   ])('rejects $name', ({ cube, message }) => {
     const text = `cubes:\n  - name: orders\n${Object.entries(cube)
