@@ -101,6 +101,13 @@ describe('Jinja in YAML model files', () => {
       line: 3,
     },
     {
+      name: 'an include, which the engine does not have',
+      files: { 'model/a.yml': 'cubes:\n{% include "more.yml" %}\n' },
+      fileName: 'model/a.yml',
+      message: /line 2: \{% include %\} is not supported by Plinth's Jinja engine/,
+      line: 2,
+    },
+    {
       name: 'a failure while rendering',
       files: { 'model/a.yml': 'cubes:\n  - name: {{ no_such_macro() }}\n' },
       fileName: 'model/a.yml',

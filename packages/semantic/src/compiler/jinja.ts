@@ -28,7 +28,9 @@ export function renderJinja(fileName: string, text: string, compileContext: unkn
   } catch (error) {
     const line = syntaxErrorLine(text);
     const where = line === undefined ? '' : ` at line ${line}`;
-    diagnostics.error(fileName, `Jinja syntax error${where}: ${messageOf(error)}`, line === undefined ? undefined : { line, column: 1 });
+    const statement = /Unknown statement type: (\w+)/.exec(messageOf(error))?.[1];
+    const message = statement ? `{% ${statement} %} is not supported by Plinth's Jinja engine` : messageOf(error);
+    diagnostics.error(fileName, `Jinja syntax error${where}: ${message}`, line === undefined ? undefined : { line, column: 1 });
     return undefined;
   }
   try {
