@@ -21,11 +21,15 @@ const { port, prelude, timeLimitMs, memoryLimitBytes } =
     workerData
   );
 
+/** @param {unknown} value @returns {value is Record<string, unknown>} */
+const isRecord = (value) => typeof value === 'object' && value !== null;
+
 /** The variant package is typed as CommonJS but loaded as ESM; find the object that is the variant. */
 function syncVariant(/** @type {unknown} */ imported) {
-  let candidate = /** @type {any} */ (imported);
-  for (let depth = 0; depth < 3 && candidate && candidate.type !== 'sync'; depth++) candidate = candidate.default;
-  return candidate;
+  let candidate = imported;
+  for (let depth = 0; depth < 3 && isRecord(candidate) && candidate['type'] !== 'sync'; depth++) candidate = candidate['default'];
+  if (!isRecord(candidate) || candidate['type'] !== 'sync') throw new Error('@jitl/quickjs-wasmfile-release-sync exported no sync variant');
+  return /** @type {import('quickjs-emscripten-core').QuickJSSyncVariant} */ (/** @type {unknown} */ (candidate));
 }
 
 const engine = await newQuickJSWASMModuleFromVariant(syncVariant(releaseSync));
