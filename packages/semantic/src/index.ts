@@ -1,4 +1,4 @@
-export { compile, type CompileResult } from './compiler/compile.js';
+export { compile, type CompileOptions, type CompileResult } from './compiler/compile.js';
 export type { CompileError } from './compiler/diagnostics.js';
 export type * from './model.js';
 export { QueryError, QueryTimeoutError } from './errors.js';

@@ -15,6 +15,7 @@ export interface MetaMember {
   isVisible: boolean;
   public: boolean;
   meta?: unknown;
+  drillMembers?: string[];
 }
 
 export interface MetaCube {
@@ -27,6 +28,13 @@ export interface MetaCube {
   measures: MetaMember[];
   dimensions: MetaMember[];
   segments: MetaMember[];
+}
+
+/** A view lists the drill members it includes, under its own names; the others cannot be queried through it. */
+function drillMembersOf(owner: Cube | View, paths: readonly string[]): string[] {
+  if (owner.kind === 'cube') return [...paths];
+  const byTarget = new Map([...owner.members.values()].map((member) => [member.target.path, member.path]));
+  return paths.flatMap((path) => byTarget.get(path) ?? []);
 }
 
 /** The `/cubejs-api/v1/meta` body: only what this caller may query. */
@@ -75,6 +83,7 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
           type: measureType(member),
           aggType: member.type,
           ...(member.format ? { format: member.format } : {}),
+          ...(member.drillMembers ? { drillMembers: drillMembersOf(owner, member.drillMembers) } : {}),
         });
       else if (member.kind === 'dimension')
         entry.dimensions.push({

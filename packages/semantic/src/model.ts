@@ -78,6 +78,8 @@ export interface Measure extends MemberBase {
   readonly sql?: SqlTemplate;
   readonly filters: readonly SqlTemplate[];
   readonly format?: string;
+  /** `drill_members`: `cube.member` paths a front end lists when drilling into a value of this measure. */
+  readonly drillMembers?: readonly string[];
 }
 
 export interface CaseWhen {

@@ -19,6 +19,8 @@ export interface DraftMember {
   readonly public: boolean;
   readonly meta?: unknown;
   readonly format?: string;
+  /** As written: `member`, `CUBE.member` or `other_cube.member`. */
+  readonly drillMembers?: readonly string[];
   readonly at?: Location;
 }
 

@@ -5,6 +5,25 @@ import { readPolicies } from './policies.js';
 import { resolveSqlTable, resolveTemplate, type NameSpace, type RawTemplate } from './template.js';
 import { titleize } from './titles.js';
 
+/** `member`, `CUBE.member` and `other_cube.member` to `cube.member` paths; a name that does not exist is an error. */
+function resolveDrillMembers(
+  written: readonly string[],
+  owner: string,
+  measurePath: string,
+  names: NameSpace,
+  problem: (message: string) => void,
+): string[] {
+  return written.flatMap((name) => {
+    const parts = name.split('.');
+    const [cube, member] = parts.length === 1 ? [owner, parts[0] ?? ''] : [parts[0] === 'CUBE' ? owner : (parts[0] ?? ''), parts[1] ?? ''];
+    if (parts.length > 2 || !names.hasMember(cube, member)) {
+      problem(`drill_members of ${measurePath} names ${name}, which is not a member of ${parts.length === 1 ? owner : cube}`);
+      return [];
+    }
+    return [`${cube}.${member}`];
+  });
+}
+
 /** Turns drafts into cubes, resolving every `{reference}` against the whole model. */
 export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagnostics: Diagnostics): Map<string, Cube> {
   const cubes = new Map<string, Cube>();
@@ -51,6 +70,9 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           sql,
           filters: m.filters.map((f) => resolve(f, m.at)),
           format: m.format,
+          drillMembers:
+            m.drillMembers &&
+            resolveDrillMembers(m.drillMembers, draft.name, path, names, (p) => diagnostics.error(draft.fileName, p, m.at)),
         });
       } else if (m.kind === 'dimension') {
         const caseWhen: CaseWhen | undefined = m.caseWhen && {

@@ -58,6 +58,10 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     const all: Member[] = [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()];
     const byName = new Map(all.map((m) => [m.name, m]));
     const prefix = item['prefix'] === true ? `${str(item['alias']) ?? cubeName}_` : '';
+    if (item['includes'] !== '*' && !Array.isArray(item['includes']))
+      diagnostics.error(file, `includes of ${cubeName} in view ${name} must be "*" or a list of member names`, at);
+    if (item['excludes'] !== undefined && !Array.isArray(item['excludes']))
+      diagnostics.error(file, `excludes of ${cubeName} in view ${name} must be a list of member names`, at);
     const excludes = new Set(Array.isArray(item['excludes']) ? (item['excludes'] as unknown[]).map((x) => str(x) ?? '') : []);
     const includes: Array<{ member: string; alias?: string; title?: string }> =
       item['includes'] === '*'
