@@ -1,4 +1,4 @@
-import type { Caller, Cube, DataModel, Member, View } from './model.js';
+import type { Caller, Cube, DataModel, Folder, Member, View } from './model.js';
 import { measureType } from './planner/annotation.js';
 import { EVERYONE } from './planner/policy.js';
 import { resolveMember } from './planner/resolve.js';
@@ -17,6 +17,25 @@ export interface MetaMember {
   meta?: unknown;
 }
 
+export interface MetaHierarchy {
+  name: string;
+  title?: string;
+  levels: string[];
+  public: boolean;
+  aliasMember?: string;
+}
+
+/** Cube's flat folder: members of nested folders are merged into their top-level folder. */
+export interface MetaFolder {
+  name: string;
+  members: string[];
+}
+
+export interface MetaNestedFolder {
+  name: string;
+  members: Array<string | MetaNestedFolder>;
+}
+
 export interface MetaCube {
   name: string;
   title: string;
@@ -27,6 +46,9 @@ export interface MetaCube {
   measures: MetaMember[];
   dimensions: MetaMember[];
   segments: MetaMember[];
+  hierarchies: MetaHierarchy[];
+  folders: MetaFolder[];
+  nestedFolders: MetaNestedFolder[];
 }
 
 /** The `/cubejs-api/v1/meta` body: only what this caller may query. */
@@ -46,6 +68,9 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
       measures: [],
       dimensions: [],
       segments: [],
+      hierarchies: [],
+      folders: [],
+      nestedFolders: [],
     };
     for (const name of names) {
       let member: Member;
@@ -85,7 +110,41 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
         });
       else entry.segments.push(base);
     }
+    const visible = new Set([...entry.measures, ...entry.dimensions, ...entry.segments].map((m) => m.name));
+    Object.assign(entry, groupings(owner, visible));
     if (entry.measures.length + entry.dimensions.length + entry.segments.length > 0) cubes.push(entry);
   }
   return { cubes };
+}
+
+/** Hierarchies and folders as Cube's meta shows them, naming only members this caller can see. */
+function groupings(owner: Cube | View, visible: ReadonlySet<string>): Pick<MetaCube, 'hierarchies' | 'folders' | 'nestedFolders'> {
+  const path = (name: string): string => `${owner.name}.${name}`;
+  const hierarchies = (owner.hierarchies ?? []).flatMap((h): MetaHierarchy[] => {
+    const levels = h.levels.map(path).filter((l) => visible.has(l));
+    if (levels.length === 0) return [];
+    return [
+      {
+        name: path(h.name),
+        ...(h.title !== undefined ? { title: h.title } : {}),
+        levels,
+        public: h.public,
+        ...(h.aliasMember !== undefined ? { aliasMember: h.aliasMember } : {}),
+      },
+    ];
+  });
+  const nested = (folder: Folder): MetaNestedFolder => ({
+    name: folder.name,
+    members: folder.members.flatMap((m): Array<string | MetaNestedFolder> => {
+      if (typeof m !== 'string') return [nested(m)];
+      return visible.has(path(m)) ? [path(m)] : [];
+    }),
+  });
+  const flatten = (folder: MetaNestedFolder): string[] => folder.members.flatMap((m) => (typeof m === 'string' ? [m] : flatten(m)));
+  const nestedFolders = (owner.folders ?? []).map(nested);
+  return {
+    hierarchies,
+    folders: nestedFolders.map((f) => ({ name: f.name, members: [...new Set(flatten(f))] })),
+    nestedFolders,
+  };
 }

@@ -98,6 +98,22 @@ export interface AccessPolicy {
   readonly rowFilters?: readonly PolicyFilter[];
 }
 
+/** A drill-down path through dimensions, shown by `meta`; levels are member names of the owning cube or view. */
+export interface Hierarchy {
+  readonly name: string;
+  readonly title?: string;
+  readonly levels: readonly string[];
+  readonly public: boolean;
+  /** In a view: the cube hierarchy it comes from, `cube.hierarchy`. */
+  readonly aliasMember?: string;
+}
+
+/** A named group of members for front ends, shown by `meta`; folders nest. Members are names within the owner. */
+export interface Folder {
+  readonly name: string;
+  readonly members: ReadonlyArray<string | Folder>;
+}
+
 export interface Cube {
   readonly kind: 'cube';
   readonly name: string;
@@ -114,6 +130,8 @@ export interface Cube {
   readonly joins: ReadonlyMap<string, Join>;
   readonly primaryKey?: string;
   readonly accessPolicy?: readonly AccessPolicy[];
+  readonly hierarchies?: readonly Hierarchy[];
+  readonly folders?: readonly Folder[];
 }
 
 /** A view member is an alias of a cube member reached along a join path from the view's root cube. */
@@ -141,6 +159,8 @@ export interface View {
   readonly meta?: unknown;
   readonly members: ReadonlyMap<string, ViewMember>;
   readonly accessPolicy?: readonly AccessPolicy[];
+  readonly hierarchies?: readonly Hierarchy[];
+  readonly folders?: readonly Folder[];
 }
 
 export interface DataModel {

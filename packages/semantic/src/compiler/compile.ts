@@ -2,6 +2,7 @@ import type { DataModel, View } from '../model.js';
 import { checkCubes, checkPreAggregations } from './check-cubes.js';
 import { Diagnostics, type CompileError } from './diagnostics.js';
 import type { DraftCube } from './draft.js';
+import { resolveExtends } from './extends.js';
 import { linkCubes } from './link-cubes.js';
 import { readCube } from './read-cube.js';
 import { readView } from './views.js';
@@ -24,8 +25,7 @@ export function compile(files: ReadonlyMap<string, string> | Readonly<Record<str
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .flatMap(([path, text]) => readModelFile(path, text as string, diagnostics));
 
-  const drafts: DraftCube[] = [];
-  const viewEntries: RawEntry[] = [];
+  const unique: RawEntry[] = [];
   const declaredIn = new Map<string, string>();
   for (const entry of entries) {
     const name = typeof entry.value['name'] === 'string' ? entry.value['name'] : undefined;
@@ -37,6 +37,11 @@ export function compile(files: ReadonlyMap<string, string> | Readonly<Record<str
       }
       declaredIn.set(name, entry.fileName);
     }
+    unique.push(entry);
+  }
+  const drafts: DraftCube[] = [];
+  const viewEntries: RawEntry[] = [];
+  for (const entry of resolveExtends(unique, diagnostics)) {
     if (entry.kind === 'view') {
       viewEntries.push(entry);
     } else {

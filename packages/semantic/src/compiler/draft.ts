@@ -42,6 +42,9 @@ export interface DraftCube {
   readonly members: DraftMember[];
   readonly joins: DraftJoin[];
   readonly accessPolicy?: unknown;
+  /** Read once the cube's member names are known. */
+  readonly hierarchies?: unknown;
+  readonly folders?: unknown;
   readonly preAggregations: Array<{ name: string; value: Obj; at?: Location }>;
   locate(path: ReadonlyArray<string | number>): Location | undefined;
 }

@@ -100,6 +100,8 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     members,
     joins,
     accessPolicy: pick(v, 'access_policy'),
+    hierarchies: v['hierarchies'],
+    folders: v['folders'],
     preAggregations,
     locate: entry.locate,
   };
