@@ -11,6 +11,9 @@ export interface MetaMember {
   description?: string;
   format?: string;
   aggType?: string;
+  /** Cube marks rolling-window and running-total measures as cumulative. */
+  cumulative?: boolean;
+  cumulativeTotal?: boolean;
   primaryKey?: boolean;
   isVisible: boolean;
   public: boolean;
@@ -98,7 +101,9 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
         entry.measures.push({
           ...base,
           type: measureType(member),
-          aggType: member.type,
+          aggType: member.rollingWindow?.kind === 'running_total' ? 'runningTotal' : member.type,
+          cumulative: member.rollingWindow !== undefined,
+          cumulativeTotal: member.rollingWindow !== undefined,
           ...(member.format ? { format: member.format } : {}),
         });
       else if (member.kind === 'dimension')

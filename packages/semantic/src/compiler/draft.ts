@@ -1,3 +1,4 @@
+import type { RollingWindow } from '../model.js';
 import type { Location } from './diagnostics.js';
 import type { Obj } from './fields.js';
 import type { RawTemplate } from './template.js';
@@ -19,6 +20,9 @@ export interface DraftMember {
   readonly public: boolean;
   readonly meta?: unknown;
   readonly format?: string;
+  readonly rollingWindow?: RollingWindow;
+  readonly latitude?: RawTemplate;
+  readonly longitude?: RawTemplate;
   readonly at?: Location;
 }
 

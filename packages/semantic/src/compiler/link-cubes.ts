@@ -52,6 +52,7 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           sql,
           filters: m.filters.map((f) => resolve(f, m.at)),
           format: m.format,
+          ...(m.rollingWindow ? { rollingWindow: m.rollingWindow } : {}),
         });
       } else if (m.kind === 'dimension') {
         const caseWhen: CaseWhen | undefined = m.caseWhen && {
@@ -72,6 +73,8 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           case: caseWhen,
           primaryKey: m.primaryKey,
           format: m.format,
+          ...(m.latitude ? { latitude: resolve(m.latitude, m.at) } : {}),
+          ...(m.longitude ? { longitude: resolve(m.longitude, m.at) } : {}),
         });
       } else if (sql) {
         segments.set(m.name, { ...base, kind: 'segment', sql });

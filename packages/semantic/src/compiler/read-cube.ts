@@ -2,6 +2,7 @@ import { DIMENSION_TYPES, MEASURE_TYPES } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftJoin, DraftMember } from './draft.js';
 import { isObj, NAME, namedList, pick, str, type Obj } from './fields.js';
+import { readGeo, readRollingWindow } from './member-features.js';
 import { parseTemplate, type RawTemplate } from './template.js';
 import type { RawEntry } from './yaml-files.js';
 
@@ -127,7 +128,9 @@ function readMember(
     return undefined;
   }
   const path = `${cube}.${name}`;
-  const type = kind === 'segment' ? 'boolean' : (str(v['type']) ?? '');
+  const where = { path, file, at, diagnostics };
+  const rolling = kind === 'measure' ? readRollingWindow(v, str(v['type']) ?? '', where) : undefined;
+  const type = kind === 'segment' ? 'boolean' : (rolling?.type ?? str(v['type']) ?? '');
   const allowed: readonly string[] = kind === 'measure' ? MEASURE_TYPES : DIMENSION_TYPES;
   if (kind !== 'segment' && !allowed.includes(type)) {
     diagnostics.error(
@@ -140,7 +143,8 @@ function readMember(
   }
   const sqlText = str(v['sql']);
   const caseWhen = kind === 'dimension' ? readCase(v['case'], path, file, at, diagnostics) : undefined;
-  const needsSql = kind === 'measure' ? AGGREGATES_NEEDING_SQL.has(type) : !caseWhen;
+  const geo = kind === 'dimension' ? readGeo(v, type, where) : {};
+  const needsSql = kind === 'measure' ? AGGREGATES_NEEDING_SQL.has(type) : !caseWhen && type !== 'geo';
   if (!sqlText && needsSql) diagnostics.error(file, `${path} of type ${type} needs \`sql\``, at);
   const filters: RawTemplate[] = [];
   if (v['filters'] !== undefined) {
@@ -172,6 +176,8 @@ function readMember(
     public: v['public'] !== false && v['shown'] !== false,
     meta: v['meta'],
     format: str(v['format']),
+    ...(rolling?.rollingWindow ? { rollingWindow: rolling.rollingWindow } : {}),
+    ...geo,
     at,
   };
 }

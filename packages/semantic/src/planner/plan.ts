@@ -111,7 +111,9 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
 
   // WHERE: segments, date ranges, dimension filters, access policies. HAVING: measure filters.
   const targetOfMember = (m: Member, leafRef?: (m: Measure) => string): FilterTarget => {
-    if (m.kind === 'dimension') return { sql: dimValue(m), rawTimeSql: m.type === 'time' ? r.dimension(m) : undefined, type: m.type };
+    if (m.kind === 'dimension')
+      // A geo value is the text `latitude,longitude`, filtered as a string.
+      return { sql: dimValue(m), rawTimeSql: m.type === 'time' ? r.dimension(m) : undefined, type: m.type === 'geo' ? 'string' : m.type };
     if (m.kind === 'segment') return { sql: r.segment(m), type: 'boolean' };
     const conditions = m.filters.length > 0 ? m.filters.map((f) => `(${r.template(f)})`).join(' AND ') : '1 = 1';
     if (!leafRef) return { sql: '', type: 'number', measureConditions: conditions };

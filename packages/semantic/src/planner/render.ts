@@ -70,6 +70,11 @@ export class Renderer {
       const whens = d.case.when.map((w) => ` WHEN ${this.template(w.sql, undefined, depth + 1)} THEN ${label(w.label)}`).join('');
       return `CASE${whens}${d.case.else !== undefined ? ` ELSE ${label(d.case.else)}` : ''} END`;
     }
+    if (d.type === 'geo' && d.latitude && d.longitude) {
+      // Cube renders a geo dimension as `latitude || ',' || longitude`; the casts make DuckDB concatenate numbers too.
+      const text = (t: SqlTemplate): string => `CAST((${this.template(t, undefined, depth + 1)}) AS VARCHAR)`;
+      return `${text(d.latitude)} || ',' || ${text(d.longitude)}`;
+    }
     return this.template(d.sql ?? { text: 'NULL', parts: ['NULL'] }, undefined, depth + 1);
   }
 
@@ -158,6 +163,10 @@ export function memberCubes(r: Renderer, m: Member, into: Set<string>, depth = 0
   if (m.kind === 'segment') referencedCubes(r, m.sql, into, depth);
   else referencedCubes(r, m.sql, into, depth);
   if (m.kind === 'measure') for (const f of m.filters) referencedCubes(r, f, into, depth);
+  if (m.kind === 'dimension') {
+    referencedCubes(r, m.latitude, into, depth);
+    referencedCubes(r, m.longitude, into, depth);
+  }
   if (m.kind === 'dimension' && m.case) {
     for (const w of m.case.when) {
       referencedCubes(r, w.sql, into, depth);
