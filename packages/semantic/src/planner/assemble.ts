@@ -1,8 +1,7 @@
-import type { Dialect } from '../dialects/dialect.js';
 import { QueryError } from '../errors.js';
 import type { Measure } from '../model.js';
 import type { JoinTree } from './joins.js';
-import type { Renderer } from './render.js';
+import type { LeafRef, Renderer } from './render.js';
 
 export interface DimensionColumn {
   readonly alias: string;
@@ -13,7 +12,7 @@ export interface MeasureColumn {
   readonly measure: Measure;
 }
 
-/** Everything needed to write the SQL once members, joins and conditions are decided. */
+/** Everything needed to write the SELECT once members, joins and conditions are rendered. */
 export interface SelectSpec {
   readonly renderer: Renderer;
   readonly tree: JoinTree;
@@ -21,45 +20,46 @@ export interface SelectSpec {
   readonly measures: readonly MeasureColumn[];
   readonly where: readonly string[];
   /** Measure conditions, given how leaf measures are referenced in the current shape. */
-  readonly having: (leafRef: (leaf: Measure) => string) => string[];
+  readonly having: (leafRef: LeafRef) => string[];
   readonly ungrouped: boolean;
   /** Leaf measures whose cube is fanned out by a one-to-many join in the tree. */
   readonly multiplied: ReadonlySet<string>;
   /** Leaf measures used by filters but not selected. */
-  readonly extraLeaves: readonly Measure[];
+  readonly filterLeaves: readonly Measure[];
 }
 
-function fromClause(s: SelectSpec): string {
-  const r = s.renderer;
-  const lines = [`FROM ${r.from(r.cube(s.tree.root))}`];
-  for (const j of s.tree.joins) lines.push(`LEFT JOIN ${r.from(r.cube(j.to))} ON ${r.template(j.sql)}`);
+function fromClause(spec: SelectSpec): string {
+  const renderer = spec.renderer;
+  const lines = [`FROM ${renderer.from(renderer.cube(spec.tree.root))}`];
+  for (const join of spec.tree.joins) lines.push(`LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`);
   return lines.join('\n');
 }
 
-const whereClause = (conds: readonly string[], keyword = 'WHERE'): string =>
-  conds.length > 0 ? `\n${keyword} ${conds.map((c) => `(${c})`).join(' AND ')}` : '';
+const conditionClause = (conditions: readonly string[], keyword = 'WHERE'): string =>
+  conditions.length > 0 ? `\n${keyword} ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '';
 
-const groupBy = (n: number): string => (n > 0 ? `\nGROUP BY ${Array.from({ length: n }, (_, i) => i + 1).join(', ')}` : '');
+const groupBy = (columnCount: number): string =>
+  columnCount > 0 ? `\nGROUP BY ${Array.from({ length: columnCount }, (_, index) => index + 1).join(', ')}` : '';
 
 /** One SELECT with GROUP BY: right whenever no measure's rows are repeated by a join. */
-function singleStage(s: SelectSpec): string {
-  const r = s.renderer;
-  const leaf = s.ungrouped
-    ? (m: Measure): string => {
-        const input = r.measureInput(m);
-        return m.type === 'count' || m.type === 'count_distinct'
+function singleStage(spec: SelectSpec): string {
+  const renderer = spec.renderer;
+  const leafRef: LeafRef = spec.ungrouped
+    ? (measure) => {
+        const input = renderer.measureInput(measure);
+        return measure.type === 'count' || measure.type === 'count_distinct'
           ? `CASE WHEN ${input === '*' ? '1' : input} IS NOT NULL THEN 1 ELSE 0 END`
           : input;
       }
-    : (m: Measure): string => r.aggregate(m, r.measureInput(m));
-  const q = r.dialect.quote.bind(r.dialect);
+    : (measure) => renderer.aggregate(measure, renderer.measureInput(measure));
+  const quote = (name: string): string => renderer.dialect.quote(name);
   const select = [
-    ...s.dimensions.map((d) => `${d.expr} ${q(d.alias)}`),
-    ...s.measures.map((m) => `${r.measure(m.measure, leaf)} ${q(m.alias)}`),
+    ...spec.dimensions.map((column) => `${column.expr} ${quote(column.alias)}`),
+    ...spec.measures.map((column) => `${renderer.measure(column.measure, leafRef)} ${quote(column.alias)}`),
   ];
   return (
-    `SELECT\n  ${select.join(',\n  ')}\n${fromClause(s)}${whereClause(s.where)}` +
-    (s.ungrouped ? '' : `${groupBy(s.dimensions.length)}${whereClause(s.having(leaf), 'HAVING')}`)
+    `SELECT\n  ${select.join(',\n  ')}\n${fromClause(spec)}${conditionClause(spec.where)}` +
+    (spec.ungrouped ? '' : `${groupBy(spec.dimensions.length)}${conditionClause(spec.having(leafRef), 'HAVING')}`)
   );
 }
 
@@ -68,75 +68,78 @@ function singleStage(s: SelectSpec): string {
  * multiplied cube aggregate over the distinct (dimensions, primary key) rows of that cube; the parts
  * are joined on the dimensions.
  */
-function multiStage(s: SelectSpec): string {
-  const r = s.renderer;
-  const d: Dialect = r.dialect;
-  const q = d.quote.bind(d);
+function multiStage(spec: SelectSpec): string {
+  const renderer = spec.renderer;
+  const quote = (name: string): string => renderer.dialect.quote(name);
   const leaves = new Map<string, Measure>();
-  for (const m of [...s.measures.map((x) => x.measure), ...s.extraLeaves]) for (const [k, v] of r.leaves(m)) leaves.set(k, v);
-  const regular = [...leaves.values()].filter((m) => !s.multiplied.has(m.path));
-  const byCube = new Map<string, Measure[]>();
-  for (const m of leaves.values()) {
-    if (!s.multiplied.has(m.path)) continue;
-    byCube.set(m.cube, [...(byCube.get(m.cube) ?? []), m]);
+  for (const measure of [...spec.measures.map((column) => column.measure), ...spec.filterLeaves]) {
+    for (const [path, leaf] of renderer.leaves(measure)) leaves.set(path, leaf);
+  }
+  const regular = [...leaves.values()].filter((leaf) => !spec.multiplied.has(leaf.path));
+  const multipliedByCube = new Map<string, Measure[]>();
+  for (const leaf of leaves.values()) {
+    if (spec.multiplied.has(leaf.path)) multipliedByCube.set(leaf.cube, [...(multipliedByCube.get(leaf.cube) ?? []), leaf]);
   }
   const leafColumn = new Map<string, string>();
   const parts: string[] = [];
-  const dimSelect = s.dimensions.map((x, i) => `${x.expr} ${q(`d${i}`)}`);
-  const from = fromClause(s);
-  const where = whereClause(s.where);
-  if (regular.length > 0 || byCube.size === 0) {
-    const alias = `q_${parts.length}`;
-    const cols = regular.map((m, i) => {
-      leafColumn.set(m.path, `${q(alias)}.${q(`m${i}`)}`);
-      return `${r.aggregate(m, r.measureInput(m))} ${q(`m${i}`)}`;
+  const dimensionSelect = spec.dimensions.map((column, index) => `${column.expr} ${quote(`d${index}`)}`);
+  const from = fromClause(spec);
+  const where = conditionClause(spec.where);
+  if (regular.length > 0 || multipliedByCube.size === 0) {
+    const partAlias = `q_${parts.length}`;
+    const columns = regular.map((leaf, index) => {
+      leafColumn.set(leaf.path, `${quote(partAlias)}.${quote(`m${index}`)}`);
+      return `${renderer.aggregate(leaf, renderer.measureInput(leaf))} ${quote(`m${index}`)}`;
     });
-    parts.push(`SELECT\n  ${[...dimSelect, ...cols].join(',\n  ')}\n${from}${where}${groupBy(s.dimensions.length)}`);
+    parts.push(`SELECT\n  ${[...dimensionSelect, ...columns].join(',\n  ')}\n${from}${where}${groupBy(spec.dimensions.length)}`);
   }
-  for (const [cubeName, measures] of byCube) {
-    const cube = r.cube(cubeName);
-    const pk = r.primaryKey(cube);
-    if (!pk) {
+  for (const [cubeName, measures] of multipliedByCube) {
+    const primaryKey = renderer.primaryKey(renderer.cube(cubeName));
+    if (!primaryKey) {
       throw new QueryError(
-        `Cube ${cubeName} needs a primary key: its measures ${measures.map((m) => m.path).join(', ')} are repeated by a one-to-many join in this query and can only be aggregated correctly per primary key`,
+        `Cube ${cubeName} needs a primary key: its measures ${measures.map((measure) => measure.path).join(', ')} are repeated by a one-to-many join in this query and can only be aggregated correctly per primary key`,
       );
     }
-    const alias = `q_${parts.length}`;
-    const inputs = measures.map((m, i) => {
-      if (m.type === 'number' || m.type === 'string' || m.type === 'time' || m.type === 'boolean') {
+    const partAlias = `q_${parts.length}`;
+    const inputs = measures.map((measure, index) => {
+      if (measure.type === 'number' || measure.type === 'string' || measure.type === 'time' || measure.type === 'boolean') {
         throw new QueryError(
-          `Measure ${m.path} aggregates in its own SQL and cannot be computed across the one-to-many join of this query; define it from sum/count/avg measures instead`,
+          `Measure ${measure.path} aggregates in its own SQL and cannot be computed across the one-to-many join of this query; define it from sum/count/avg measures instead`,
         );
       }
-      return `${r.measureInput(m)} ${q(`v${i}`)}`;
+      return `${renderer.measureInput(measure)} ${quote(`v${index}`)}`;
     });
-    const keys = `SELECT DISTINCT\n  ${[...dimSelect, `${pk} ${q('pk')}`, ...inputs].join(',\n  ')}\n${from}${where}`;
-    const cols = measures.map((m, i) => {
-      leafColumn.set(m.path, `${q(alias)}.${q(`m${i}`)}`);
-      return `${r.aggregate(m, q(`v${i}`))} ${q(`m${i}`)}`;
+    const keys = `SELECT DISTINCT\n  ${[...dimensionSelect, `${primaryKey} ${quote('pk')}`, ...inputs].join(',\n  ')}\n${from}${where}`;
+    const columns = measures.map((measure, index) => {
+      leafColumn.set(measure.path, `${quote(partAlias)}.${quote(`m${index}`)}`);
+      return `${renderer.aggregate(measure, quote(`v${index}`))} ${quote(`m${index}`)}`;
     });
-    const dimCols = s.dimensions.map((_, i) => q(`d${i}`));
-    parts.push(`SELECT\n  ${[...dimCols, ...cols].join(',\n  ')}\nFROM (\n${keys}\n) AS ${q('keys')}${groupBy(s.dimensions.length)}`);
+    const dimensionColumns = spec.dimensions.map((_, index) => quote(`d${index}`));
+    parts.push(
+      `SELECT\n  ${[...dimensionColumns, ...columns].join(',\n  ')}\nFROM (\n${keys}\n) AS ${quote('keys')}${groupBy(spec.dimensions.length)}`,
+    );
   }
-  const leafRef = (m: Measure): string => {
-    const col = leafColumn.get(m.path);
-    if (!col) throw new QueryError(`Internal error: measure ${m.path} was not planned`);
-    return col;
+  const leafRef: LeafRef = (measure) => {
+    const column = leafColumn.get(measure.path);
+    if (!column) throw new QueryError(`Internal error: measure ${measure.path} was not planned`);
+    return column;
   };
-  const joined = parts.map((p, i) => {
-    const sub = `(\n${p}\n) AS ${q(`q_${i}`)}`;
-    if (i === 0) return `FROM ${sub}`;
-    if (s.dimensions.length === 0) return `CROSS JOIN ${sub}`;
-    const on = s.dimensions.map((_, k) => `${q('q_0')}.${q(`d${k}`)} IS NOT DISTINCT FROM ${q(`q_${i}`)}.${q(`d${k}`)}`).join(' AND ');
-    return `INNER JOIN ${sub} ON ${on}`;
+  const joined = parts.map((part, index) => {
+    const subquery = `(\n${part}\n) AS ${quote(`q_${index}`)}`;
+    if (index === 0) return `FROM ${subquery}`;
+    if (spec.dimensions.length === 0) return `CROSS JOIN ${subquery}`;
+    const on = spec.dimensions
+      .map((_, column) => `${quote('q_0')}.${quote(`d${column}`)} IS NOT DISTINCT FROM ${quote(`q_${index}`)}.${quote(`d${column}`)}`)
+      .join(' AND ');
+    return `INNER JOIN ${subquery} ON ${on}`;
   });
   const select = [
-    ...s.dimensions.map((x, i) => `${q('q_0')}.${q(`d${i}`)} ${q(x.alias)}`),
-    ...s.measures.map((m) => `${r.measure(m.measure, leafRef)} ${q(m.alias)}`),
+    ...spec.dimensions.map((column, index) => `${quote('q_0')}.${quote(`d${index}`)} ${quote(column.alias)}`),
+    ...spec.measures.map((column) => `${renderer.measure(column.measure, leafRef)} ${quote(column.alias)}`),
   ];
-  return `SELECT\n  ${select.join(',\n  ')}\n${joined.join('\n')}${whereClause(s.having(leafRef))}`;
+  return `SELECT\n  ${select.join(',\n  ')}\n${joined.join('\n')}${conditionClause(spec.having(leafRef))}`;
 }
 
-export function selectSql(s: SelectSpec): string {
-  return s.multiplied.size > 0 && !s.ungrouped ? multiStage(s) : singleStage(s);
+export function selectSql(spec: SelectSpec): string {
+  return spec.multiplied.size > 0 && !spec.ungrouped ? multiStage(spec) : singleStage(spec);
 }

@@ -1,6 +1,8 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { QueryError } from '../errors.js';
-import type { Cube, DataModel, Dimension, Measure, Member, Segment, SqlTemplate } from '../model.js';
+import type { Caller, Cube, DataModel, Dimension, Measure, Member, Segment, SqlTemplate } from '../model.js';
+import { cubeNamed, isCalculated, leafMeasures, MAX_REFERENCE_DEPTH, memberNamed, primaryKeyDimension } from './model-lookup.js';
+import type { Filter } from './query.js';
 
 /** Collects bound parameters; the SQL only ever holds placeholders. */
 export class Params {
@@ -15,30 +17,48 @@ export class Params {
 /** How a measure referenced from a calculated measure is written: an aggregate, or a column of a subquery. */
 export type LeafRef = (leaf: Measure) => string;
 
-const MAX_DEPTH = 64;
+/**
+ * What rendering one query needs besides the model and the dialect. Model SQL may refer to the caller
+ * (security context values, always bound as parameters) and to the query's own filters (FILTER_PARAMS).
+ */
+export interface RenderContext {
+  readonly caller: Caller;
+  readonly params: Params;
+  /** The query's IANA time zone; time dimensions are shown in it. */
+  readonly timezone: string;
+  /** The query's filters, for model SQL that pushes them down. */
+  readonly filters: readonly Filter[];
+}
 
-/** Renders model SQL templates; every cube is aliased by its own (quoted) name. */
+/** Renders model SQL templates for one query; every cube is aliased by its own (quoted) name. */
 export class Renderer {
+  readonly params: Params;
+  readonly caller: Caller;
+  readonly timezone: string;
+  readonly filters: readonly Filter[];
+  private zonePlaceholder: string | undefined;
+
   constructor(
     readonly model: DataModel,
     readonly dialect: Dialect,
-  ) {}
+    context: RenderContext,
+  ) {
+    this.params = context.params;
+    this.caller = context.caller;
+    this.timezone = context.timezone;
+    this.filters = context.filters;
+  }
 
   alias(cube: string): string {
     return this.dialect.quote(cube);
   }
 
   cube(name: string): Cube {
-    const c = this.model.cubes.get(name);
-    if (!c) throw new QueryError(`Cube '${name}' not found`);
-    return c;
+    return cubeNamed(this.model, name);
   }
 
   member(cube: string, name: string): Member {
-    const c = this.cube(cube);
-    const m = c.measures.get(name) ?? c.dimensions.get(name) ?? c.segments.get(name);
-    if (!m) throw new QueryError(`'${name}' not found for path '${cube}.${name}'`);
-    return m;
+    return memberNamed(this.model, cube, name);
   }
 
   from(cube: Cube): string {
@@ -46,85 +66,88 @@ export class Renderer {
     return `${source} AS ${this.alias(cube.name)}`;
   }
 
-  template(t: SqlTemplate, leafRef?: LeafRef, depth = 0): string {
-    if (depth > MAX_DEPTH) throw new QueryError('Model references are nested too deeply (is there a cycle?)');
+  template(template: SqlTemplate, leafRef?: LeafRef, depth = 0): string {
+    if (depth > MAX_REFERENCE_DEPTH) throw new QueryError('Model references are nested too deeply (is there a cycle?)');
     let out = '';
-    for (const part of t.parts) {
+    for (const part of template.parts) {
       if (typeof part === 'string') out += part;
       else if (part.kind === 'cube') out += this.alias(part.cube);
       else {
-        const m = this.member(part.cube, part.member);
-        if (m.kind === 'dimension') out += `(${this.dimension(m, depth + 1)})`;
-        else if (m.kind === 'segment') out += `(${this.template(m.sql, leafRef, depth + 1)})`;
-        else if (!leafRef) throw new QueryError(`${m.path} is a measure and cannot be used here`);
-        else out += `(${this.measure(m, leafRef, depth + 1)})`;
+        const member = this.member(part.cube, part.member);
+        if (member.kind === 'dimension') out += `(${this.dimension(member, depth + 1)})`;
+        else if (member.kind === 'segment') out += `(${this.template(member.sql, leafRef, depth + 1)})`;
+        else if (!leafRef) throw new QueryError(`${member.path} is a measure and cannot be used here`);
+        else out += `(${this.measure(member, leafRef, depth + 1)})`;
       }
     }
     return out;
   }
 
-  dimension(d: Dimension, depth = 0): string {
-    if (d.case) {
-      const label = (l: string | SqlTemplate): string =>
-        typeof l === 'string' ? `'${l.replace(/'/g, "''")}'` : this.template(l, undefined, depth + 1);
-      const whens = d.case.when.map((w) => ` WHEN ${this.template(w.sql, undefined, depth + 1)} THEN ${label(w.label)}`).join('');
-      return `CASE${whens}${d.case.else !== undefined ? ` ELSE ${label(d.case.else)}` : ''} END`;
+  /** A dimension's row-level SQL; time dimensions are zone-less UTC here. */
+  dimension(dimension: Dimension, depth = 0): string {
+    if (dimension.case) {
+      const label = (value: string | SqlTemplate): string =>
+        typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : this.template(value, undefined, depth + 1);
+      const whens = dimension.case.when.map((when) => ` WHEN ${this.template(when.sql, undefined, depth + 1)} THEN ${label(when.label)}`);
+      return `CASE${whens.join('')}${dimension.case.else !== undefined ? ` ELSE ${label(dimension.case.else)}` : ''} END`;
     }
-    if (d.type === 'geo' && d.latitude && d.longitude) {
-      // Cube renders a geo dimension as `latitude || ',' || longitude`; the casts make DuckDB concatenate numbers too.
-      const text = (t: SqlTemplate): string => `CAST((${this.template(t, undefined, depth + 1)}) AS VARCHAR)`;
-      return `${text(d.latitude)} || ',' || ${text(d.longitude)}`;
+    if (dimension.type === 'geo' && dimension.latitude && dimension.longitude) {
+      // Cube renders a geo dimension as `latitude || ',' || longitude`; the casts let DuckDB concatenate numbers too.
+      const text = (coordinate: SqlTemplate): string => `CAST((${this.template(coordinate, undefined, depth + 1)}) AS VARCHAR)`;
+      return `${text(dimension.latitude)} || ',' || ${text(dimension.longitude)}`;
     }
-    return this.template(d.sql ?? { text: 'NULL', parts: ['NULL'] }, undefined, depth + 1);
+    return this.template(dimension.sql ?? { text: 'NULL', parts: ['NULL'] }, undefined, depth + 1);
   }
 
-  segment(s: Segment): string {
-    return this.template(s.sql);
+  /** A UTC timestamp expression as wall-clock time in the query's zone; the zone is bound once, when first needed. */
+  localTime(utcExpression: string): string {
+    if (this.timezone === 'UTC') return utcExpression;
+    this.zonePlaceholder ??= this.params.add(this.timezone);
+    return this.dialect.convertTz(utcExpression, this.zonePlaceholder);
+  }
+
+  /** A dimension as the query sees it: time dimensions in the query's zone. */
+  dimensionValue(dimension: Dimension): string {
+    const sql = this.dimension(dimension);
+    return dimension.type === 'time' ? this.localTime(sql) : sql;
+  }
+
+  segment(segment: Segment): string {
+    return this.template(segment.sql);
   }
 
   primaryKey(cube: Cube): string | undefined {
-    const pk = cube.primaryKey ? cube.dimensions.get(cube.primaryKey) : undefined;
-    return pk ? this.dimension(pk) : undefined;
+    const key = primaryKeyDimension(cube);
+    return key ? this.dimension(key) : undefined;
   }
 
-  /** True when a measure is computed from other measures rather than aggregating rows itself. */
-  isCalculated(m: Measure): boolean {
-    if (m.type !== 'number' && m.type !== 'string' && m.type !== 'time' && m.type !== 'boolean') return false;
-    return (
-      m.sql !== undefined &&
-      m.sql.parts.some((p) => typeof p !== 'string' && p.kind === 'member' && this.member(p.cube, p.member).kind === 'measure')
-    );
+  isCalculated(measure: Measure): boolean {
+    return isCalculated(this.model, measure);
   }
 
-  /** The measures that aggregate rows, reached from `m` through calculated measures. */
-  leaves(m: Measure, into = new Map<string, Measure>(), depth = 0): Map<string, Measure> {
-    if (depth > MAX_DEPTH) throw new QueryError('Model references are nested too deeply (is there a cycle?)');
-    if (!this.isCalculated(m)) {
-      into.set(m.path, m);
-      return into;
-    }
-    for (const p of m.sql?.parts ?? []) {
-      if (typeof p === 'string' || p.kind !== 'member') continue;
-      const ref = this.member(p.cube, p.member);
-      if (ref.kind === 'measure') this.leaves(ref, into, depth + 1);
-    }
-    return into;
+  leaves(measure: Measure): Map<string, Measure> {
+    return leafMeasures(this.model, measure);
   }
 
   /** The row-level value a leaf measure aggregates, with the measure's own `filters` applied. */
-  measureInput(m: Measure): string {
-    const cube = this.cube(m.cube);
+  measureInput(measure: Measure): string {
+    const cube = this.cube(measure.cube);
     let value: string;
-    if (m.sql) value = this.template(m.sql);
-    else if (m.type === 'count') value = this.primaryKey(cube) ?? (m.filters.length > 0 ? '1' : '*');
+    if (measure.sql) value = this.template(measure.sql);
+    else if (measure.type === 'count') value = this.primaryKey(cube) ?? (measure.filters.length > 0 ? '1' : '*');
     else value = 'NULL';
-    if (m.filters.length === 0) return value;
-    const cond = m.filters.map((f) => `(${this.template(f)})`).join(' AND ');
-    return `CASE WHEN ${cond} THEN ${value === '*' ? '1' : value} END`;
+    if (measure.filters.length === 0) return value;
+    return `CASE WHEN ${this.measureConditions(measure)} THEN ${value === '*' ? '1' : value} END`;
   }
 
-  aggregate(m: Measure, input: string): string {
-    switch (m.type) {
+  /** A measure's own `filters`, ANDed; `1 = 1` when it has none. */
+  measureConditions(measure: Measure): string {
+    if (measure.filters.length === 0) return '1 = 1';
+    return measure.filters.map((filter) => `(${this.template(filter)})`).join(' AND ');
+  }
+
+  aggregate(measure: Measure, input: string): string {
+    switch (measure.type) {
       case 'count':
         return `count(${input})`;
       case 'count_distinct':
@@ -135,46 +158,15 @@ export class Renderer {
       case 'avg':
       case 'min':
       case 'max':
-        return `${m.type}(${input})`;
+        return `${measure.type}(${input})`;
       default:
         return input;
     }
   }
 
   /** A measure's SQL: leaves through `leafRef`, calculated measures composed around them. */
-  measure(m: Measure, leafRef: LeafRef, depth = 0): string {
-    if (!this.isCalculated(m)) return leafRef(m);
-    return this.template(m.sql ?? { text: 'NULL', parts: ['NULL'] }, leafRef, depth + 1);
-  }
-}
-
-/** Cubes a template pulls into the query through `{Other.member}` and `{Other}` references. */
-export function referencedCubes(r: Renderer, t: SqlTemplate | undefined, into: Set<string>, depth = 0): void {
-  if (!t || depth > MAX_DEPTH) return;
-  for (const p of t.parts) {
-    if (typeof p === 'string') continue;
-    into.add(p.cube);
-    if (p.kind === 'member') memberCubes(r, r.member(p.cube, p.member), into, depth + 1);
-  }
-}
-
-export function memberCubes(r: Renderer, m: Member, into: Set<string>, depth = 0): void {
-  into.add(m.cube);
-  if (m.kind === 'segment') referencedCubes(r, m.sql, into, depth);
-  else referencedCubes(r, m.sql, into, depth);
-  if (m.kind === 'measure') for (const f of m.filters) referencedCubes(r, f, into, depth);
-  if (m.kind === 'dimension') {
-    referencedCubes(r, m.latitude, into, depth);
-    referencedCubes(r, m.longitude, into, depth);
-  }
-  if (m.kind === 'dimension' && m.case) {
-    for (const w of m.case.when) {
-      referencedCubes(r, w.sql, into, depth);
-      if (typeof w.label !== 'string') referencedCubes(r, w.label, into, depth);
-    }
-  }
-  if (m.kind === 'measure' && m.type === 'count' && !m.sql) {
-    const pk = r.cube(m.cube).primaryKey;
-    if (pk) into.add(m.cube);
+  measure(measure: Measure, leafRef: LeafRef, depth = 0): string {
+    if (!this.isCalculated(measure)) return leafRef(measure);
+    return this.template(measure.sql ?? { text: 'NULL', parts: ['NULL'] }, leafRef, depth + 1);
   }
 }

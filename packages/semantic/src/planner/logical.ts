@@ -1,0 +1,252 @@
+import { QueryError } from '../errors.js';
+import type { Caller, DataModel, Dimension, Measure, Segment } from '../model.js';
+import { boundFrom, boundTo } from './dates.js';
+import { filterMembers } from './filters.js';
+import { buildJoinTree, isMultiplied, type JoinTree } from './joins.js';
+import { leafMeasures, memberCubes } from './model-lookup.js';
+import { policyConditions, type PolicyConditions } from './policy-sql.js';
+import type { Filter, Granularity, NormalizedQuery } from './query.js';
+import { relativeRange } from './relative-dates.js';
+import { resolveDimension, resolveMeasure, resolveMember, resolveSegment, type Resolved } from './resolve.js';
+
+/**
+ * A query after every name is bound to the model and every decision that does not depend on the
+ * warehouse is taken: which members, which joins, which rows (as data, not SQL), which order.
+ * Rendering it to SQL for a dialect is a separate step (render-query.ts).
+ */
+export interface LogicalQuery {
+  readonly model: DataModel;
+  readonly caller: Caller;
+  /** The query as normalized, with the order actually applied; echoed in the load response. */
+  readonly query: NormalizedQuery;
+  readonly timezone: string;
+  readonly dimensions: readonly LogicalDimension[];
+  /** Time dimensions that have a granularity, once per `dimension.granularity`. */
+  readonly timeDimensions: readonly LogicalTimeDimension[];
+  readonly measures: readonly LogicalMeasure[];
+  readonly segments: ReadonlyArray<Resolved<Segment>>;
+  /** Every measure whose rows are aggregated, by path: leaves of the selected measures and of measure filters. */
+  readonly leafMeasures: ReadonlyMap<string, Measure>;
+  /** Leaf measures used only by measure filters. */
+  readonly filterLeafMeasures: readonly Measure[];
+  /** Leaf measures (by path) whose cube's rows are repeated by a one-to-many join of the tree. */
+  readonly multiplied: ReadonlySet<string>;
+  readonly joinTree: JoinTree;
+  /** `timeDimensions[].dateRange`, as inclusive wall-clock bounds in the query's time zone. */
+  readonly dateRanges: readonly LogicalDateRange[];
+  /** Members that filters name, bound to the model. */
+  readonly filterMembers: ReadonlyMap<string, Resolved>;
+  /** Filters on dimensions and segments (WHERE). */
+  readonly rowFilters: readonly Filter[];
+  /** Filters on measures (HAVING). */
+  readonly measureFilters: readonly Filter[];
+  /** Row-level access policies that apply to this caller and these members. */
+  readonly policy: PolicyConditions;
+  readonly order: ReadonlyArray<{ readonly id: string; readonly desc: boolean }>;
+  readonly limit: number;
+  readonly offset?: number;
+  readonly total: boolean;
+  readonly ungrouped: boolean;
+}
+
+export interface LogicalDimension {
+  /** The query's name for it, and its key in result rows. */
+  readonly path: string;
+  readonly alias: string;
+  readonly resolved: Resolved<Dimension>;
+}
+
+export interface LogicalTimeDimension {
+  /** The dimension's query name. */
+  readonly path: string;
+  readonly granularity: Granularity;
+  /** `path.granularity`, the key of its values in result rows. */
+  readonly key: string;
+  readonly alias: string;
+  readonly resolved: Resolved<Dimension>;
+  /** Cube also answers under the bare dimension name unless the query lists the dimension itself. */
+  readonly alsoUnderPath: boolean;
+}
+
+export interface LogicalMeasure {
+  readonly path: string;
+  readonly alias: string;
+  readonly resolved: Resolved<Measure>;
+  /** The measures that aggregate rows for it: itself, or those a calculated measure is computed from. */
+  readonly leaves: readonly Measure[];
+}
+
+export interface LogicalDateRange {
+  readonly path: string;
+  readonly resolved: Resolved<Dimension>;
+  /** Wall-clock milliseconds in the query's time zone, both ends included. */
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface LogicalOptions {
+  readonly caller: Caller;
+  /** The instant relative date ranges are computed from. */
+  readonly now: Date;
+}
+
+/** Binds a normalized query to the model. Throws QueryError for members, joins or dates that do not exist. */
+export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, options: LogicalOptions): LogicalQuery {
+  const { caller } = options;
+  const measures = unique(query.measures).map((path): LogicalMeasure => {
+    const resolved = resolveMeasure(model, path, caller);
+    return { path, alias: aliasOf(path), resolved, leaves: [...leafMeasures(model, resolved.member).values()] };
+  });
+  const dimensions = unique(query.dimensions).map((path) => ({
+    path,
+    alias: aliasOf(path),
+    resolved: resolveDimension(model, path, caller),
+  }));
+  const segments = unique(query.segments).map((path) => resolveSegment(model, path, caller));
+  const queriedTimeDimensions = query.timeDimensions.map((timeDimension) => {
+    const resolved = resolveDimension(model, timeDimension.dimension, caller);
+    if (resolved.member.type !== 'time') {
+      throw new QueryError(`Time dimension '${timeDimension.dimension}' must be of type time, not ${resolved.member.type}`);
+    }
+    return { timeDimension, resolved };
+  });
+  const filterResolved = new Map<string, Resolved>();
+  for (const filter of query.filters)
+    for (const path of filterMembers(filter)) filterResolved.set(path, resolveMember(model, path, caller));
+
+  const timeDimensions: LogicalTimeDimension[] = [];
+  for (const { timeDimension, resolved } of queriedTimeDimensions) {
+    const granularity = timeDimension.granularity;
+    if (!granularity) continue;
+    const key = `${timeDimension.dimension}.${granularity}`;
+    if (timeDimensions.some((existing) => existing.key === key)) continue;
+    const alsoUnderPath = !query.dimensions.includes(timeDimension.dimension);
+    timeDimensions.push({ path: timeDimension.dimension, granularity, key, alias: aliasOf(key), resolved, alsoUnderPath });
+  }
+
+  const now = options.now.getTime();
+  const dateRanges: LogicalDateRange[] = [];
+  for (const { timeDimension, resolved } of queriedTimeDimensions) {
+    const range = timeDimension.dateRange;
+    if (!range) continue;
+    const [from, to] = typeof range === 'string' ? relativeRange(range, query.timezone, now) : [boundFrom(range[0]), boundTo(range[1])];
+    dateRanges.push({ path: timeDimension.dimension, resolved, from, to });
+  }
+
+  const [rowFilters, measureFilters] = splitFilters(query.filters, filterResolved);
+  const used: Resolved[] = [
+    ...measures.map((measure) => measure.resolved),
+    ...dimensions.map((dimension) => dimension.resolved),
+    ...queriedTimeDimensions.map((timeDimension) => timeDimension.resolved),
+    ...segments,
+    ...filterResolved.values(),
+  ];
+  const policy = policyConditions(model, used, caller);
+  const joinTree = planJoins(model, used, policy, query.joinHints ?? []);
+
+  const filterLeafMeasures: Measure[] = [];
+  for (const filter of measureFilters) {
+    for (const path of filterMembers(filter)) {
+      const member = filterResolved.get(path)?.member;
+      if (member?.kind === 'measure') filterLeafMeasures.push(...leafMeasures(model, member).values());
+    }
+  }
+  const leaves = new Map<string, Measure>();
+  for (const measure of [...measures.map((selected) => selected.resolved.member), ...filterLeafMeasures])
+    leafMeasures(model, measure, leaves);
+  const multiplied = new Set<string>();
+  for (const leaf of leaves.values()) if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, joinTree.joins)) multiplied.add(leaf.path);
+
+  const order = query.order.length > 0 ? query.order : defaultOrder(query);
+  return {
+    model,
+    caller,
+    query: { ...query, order },
+    timezone: query.timezone,
+    dimensions,
+    timeDimensions,
+    measures,
+    segments,
+    leafMeasures: leaves,
+    filterLeafMeasures,
+    multiplied,
+    joinTree,
+    dateRanges,
+    filterMembers: filterResolved,
+    rowFilters,
+    measureFilters,
+    policy,
+    order,
+    limit: query.limit,
+    ...(query.offset !== undefined ? { offset: query.offset } : {}),
+    total: query.total === true,
+    ungrouped: query.ungrouped === true,
+  };
+}
+
+const MULTIPLIABLE = new Set(['count', 'sum', 'avg', 'number', 'string', 'time', 'boolean']);
+
+/** The cubes every member and policy condition reaches, joined along view paths and join hints first. */
+function planJoins(model: DataModel, used: readonly Resolved[], policy: PolicyConditions, joinHints: readonly string[][]): JoinTree {
+  const cubes = new Set<string>();
+  for (const resolved of used) memberCubes(model, resolved.member, cubes);
+  for (const member of policy.members) memberCubes(model, member, cubes);
+  const paths = [...used.flatMap((resolved) => (resolved.joinPath ? [resolved.joinPath] : [])), ...joinHints];
+  for (const path of paths) for (const cube of path) cubes.add(cube);
+  return buildJoinTree(model, [...cubes], dedupePaths(paths));
+}
+
+/** WHERE filters and HAVING filters; one condition may not mix dimensions and measures. */
+function splitFilters(filters: readonly Filter[], resolved: ReadonlyMap<string, Resolved>): [Filter[], Filter[]] {
+  const rowFilters: Filter[] = [];
+  const measureFilters: Filter[] = [];
+  for (const filter of filters) {
+    const kinds = new Set(
+      filterMembers(filter).map((path) => {
+        const member = resolved.get(path)?.member;
+        return member?.kind === 'measure' && !isMeasureFilterOperator(filter, path) ? 'measure' : 'dimension';
+      }),
+    );
+    if (kinds.size > 1) throw new QueryError('You cannot use dimension and measure in same condition');
+    (kinds.has('measure') ? measureFilters : rowFilters).push(filter);
+  }
+  return [rowFilters, measureFilters];
+}
+
+/** `measureFilter` applies a measure's own filters to rows: a WHERE condition although it names a measure. */
+function isMeasureFilterOperator(filter: Filter, path: string): boolean {
+  if ('member' in filter) return filter.member === path && filter.operator === 'measureFilter';
+  return ('and' in filter ? filter.and : filter.or).some((child) => isMeasureFilterOperator(child, path));
+}
+
+/** Cube's default order: the first time dimension with a granularity, else the first measure (descending) or dimension. */
+function defaultOrder(query: NormalizedQuery): Array<{ id: string; desc: boolean }> {
+  const timeDimension = query.timeDimensions.find((candidate) => candidate.granularity);
+  if (timeDimension) return [{ id: timeDimension.dimension, desc: false }];
+  const [measure] = query.measures;
+  const [dimension] = query.dimensions;
+  if (measure !== undefined && dimension !== undefined) return [{ id: measure, desc: true }];
+  if (dimension !== undefined) return [{ id: dimension, desc: false }];
+  return [];
+}
+
+export function aliasOf(key: string): string {
+  return key.replace(/\./g, '__');
+}
+
+function unique(list: readonly string[]): string[] {
+  return [...new Set(list)];
+}
+
+function dedupePaths(paths: ReadonlyArray<readonly string[]>): string[][] {
+  const seen = new Set<string>();
+  const out: string[][] = [];
+  for (const path of paths) {
+    const key = path.join('.');
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push([...path]);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+import { QueryError } from '../errors.js';
+import type { Member } from '../model.js';
+import { formatWall, wallToUtc } from './dates.js';
+import { renderFilter, type FilterContext, type FilterTarget } from './filters.js';
+import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.js';
+import type { LogicalDateRange, LogicalQuery } from './logical.js';
+import type { LeafRef, Renderer } from './render.js';
+
+/** SQL for one logical query, with its parameters; `total` counts the rows without limit and offset. */
+export interface RenderedQuery {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly total?: { readonly sql: string; readonly params: readonly unknown[] };
+}
+
+/**
+ * Writes a logical query as SQL through `renderer`, which binds every value as a parameter.
+ * Parameters are numbered in the order the SQL text uses them, so rendering runs front to back.
+ */
+export function renderQuery(logical: LogicalQuery, renderer: Renderer): RenderedQuery {
+  const dialect = renderer.dialect;
+  const params = renderer.params;
+  const dimensionColumns: DimensionColumn[] = [
+    ...logical.dimensions.map((dimension) => ({ alias: dimension.alias, expr: renderer.dimensionValue(dimension.resolved.member) })),
+    ...logical.timeDimensions.map((timeDimension) => ({
+      alias: timeDimension.alias,
+      expr: dialect.truncate(timeDimension.granularity, renderer.dimensionValue(timeDimension.resolved.member)),
+    })),
+  ];
+  const measureColumns: MeasureColumn[] = logical.measures.map((measure) => ({ alias: measure.alias, measure: measure.resolved.member }));
+
+  const filterContext = (leafRef?: LeafRef): FilterContext => ({
+    dialect,
+    params,
+    timezone: logical.timezone,
+    target: (path) => filterTarget(renderer, memberOfFilter(logical, path), leafRef),
+  });
+  const where: string[] = [
+    ...logical.segments.map((segment) => renderer.segment(segment.member)),
+    ...logical.dateRanges.map((range) => dateRangeCondition(renderer, range)),
+    ...logical.rowFilters.map((filter) => renderFilter(filter, filterContext())),
+    ...logical.policy.render((member) => filterTarget(renderer, member), filterContext()),
+  ];
+  // Each measure filter is rendered once per way of referring to leaf measures, so its placeholders are bound once.
+  const havingByShape = new Map<LeafRef, string[]>();
+  const having = (leafRef: LeafRef): string[] => {
+    let conditions = havingByShape.get(leafRef);
+    if (!conditions) {
+      conditions = logical.measureFilters.map((filter) => renderFilter(filter, filterContext(leafRef)));
+      havingByShape.set(leafRef, conditions);
+    }
+    return conditions;
+  };
+  const body = selectSql({
+    renderer,
+    tree: logical.joinTree,
+    dimensions: dimensionColumns,
+    measures: measureColumns,
+    where,
+    having,
+    ungrouped: logical.ungrouped,
+    multiplied: logical.multiplied,
+    filterLeaves: logical.filterLeafMeasures,
+  });
+
+  const orderBy = orderByClause(logical);
+  const bodyParamCount = params.values.length;
+  const limit = `LIMIT ${dialect.castParam(params.add(logical.limit), 'integer')}`;
+  const offset = logical.offset ? ` OFFSET ${dialect.castParam(params.add(logical.offset), 'integer')}` : '';
+  const sql = `${body}${orderBy ? `\nORDER BY ${orderBy}` : ''}\n${limit}${offset}`;
+  const total = logical.total
+    ? {
+        sql: `SELECT count(*) ${dialect.quote('total')} FROM (\n${body}\n) AS ${dialect.quote('total_rows')}`,
+        params: params.values.slice(0, bodyParamCount),
+      }
+    : undefined;
+  return { sql, params: params.values, ...(total ? { total } : {}) };
+}
+
+/** Columns are numbered dimensions first, then time dimensions, then measures; ORDER BY refers to them by position. */
+function orderByClause(logical: LogicalQuery): string {
+  const position = new Map<string, number>();
+  const keys = [
+    ...logical.dimensions.map((dimension) => [dimension.path]),
+    ...logical.timeDimensions.map((timeDimension) => [timeDimension.path, timeDimension.key]),
+    ...logical.measures.map((measure) => [measure.path]),
+  ];
+  keys.forEach((names, index) => {
+    for (const name of names) if (!position.has(name)) position.set(name, index + 1);
+  });
+  return logical.order
+    .map((entry) => {
+      const column = position.get(entry.id);
+      if (column === undefined) throw new QueryError(`Order member '${entry.id}' is not part of the query`);
+      return `${column} ${entry.desc ? 'DESC' : 'ASC'}`;
+    })
+    .join(', ');
+}
+
+function memberOfFilter(logical: LogicalQuery, path: string): Member {
+  const resolved = logical.filterMembers.get(path);
+  if (!resolved) throw new QueryError(`Internal error: filter member ${path} was not resolved`);
+  return resolved.member;
+}
+
+/** What a filter on `member` compares: its value (time in the query's zone) and, for time, the raw UTC column. */
+function filterTarget(renderer: Renderer, member: Member, leafRef?: LeafRef): FilterTarget {
+  if (member.kind === 'dimension') {
+    return {
+      sql: renderer.dimensionValue(member),
+      rawTimeSql: member.type === 'time' ? renderer.dimension(member) : undefined,
+      // A geo value is the text `latitude,longitude`, filtered as a string.
+      type: member.type === 'geo' ? 'string' : member.type,
+    };
+  }
+  if (member.kind === 'segment') return { sql: renderer.segment(member), type: 'boolean' };
+  const measureConditions = renderer.measureConditions(member);
+  return { sql: leafRef ? renderer.measure(member, leafRef) : '', type: 'number', measureConditions };
+}
+
+/** A date range compares the raw UTC column with the range's bounds converted to UTC, so an index on the column serves it. */
+function dateRangeCondition(renderer: Renderer, range: LogicalDateRange): string {
+  const column = renderer.dimension(range.resolved.member);
+  const bound = (wall: number): string =>
+    renderer.dialect.castParam(renderer.params.add(formatWall(wallToUtc(wall, renderer.timezone))), 'timestamp');
+  return `${column} >= ${bound(range.from)} AND ${column} <= ${bound(range.to)}`;
+}
