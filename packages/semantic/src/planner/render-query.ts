@@ -5,6 +5,7 @@ import { renderFilter, type FilterContext, type FilterTarget } from './filters.j
 import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.js';
 import type { LogicalDateRange, LogicalQuery } from './logical.js';
 import type { LeafRef, Renderer } from './render.js';
+import { hasRollingMeasures, rollingQueryBody } from './rolling-query.js';
 
 /** SQL for one logical query, with its parameters; `total` counts the rows without limit and offset. */
 export interface RenderedQuery {
@@ -35,12 +36,18 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
     timezone: logical.timezone,
     target: (path) => filterTarget(renderer, memberOfFilter(logical, path), leafRef),
   });
-  const where: string[] = [
-    ...logical.segments.map((segment) => renderer.segment(segment.member)),
-    ...logical.dateRanges.map((range) => dateRangeCondition(renderer, range)),
+  const segmentConditions = logical.segments.map((segment) => renderer.segment(segment.member));
+  const rolling = hasRollingMeasures(logical);
+  // A query with rolling windows renders each date range only where it is used (see rolling-query.ts).
+  const dateRanges = logical.dateRanges.map((range) => {
+    let sql = rolling ? undefined : dateRangeCondition(renderer, range);
+    return { range, sql: (): string => (sql ??= dateRangeCondition(renderer, range)) };
+  });
+  const otherConditions = [
     ...logical.rowFilters.map((filter) => renderFilter(filter, filterContext())),
     ...logical.policy.render((member) => filterTarget(renderer, member), filterContext()),
   ];
+  const where: string[] = rolling ? [] : [...segmentConditions, ...dateRanges.map((entry) => entry.sql()), ...otherConditions];
   // Each measure filter is rendered once per way of referring to leaf measures, so its placeholders are bound once.
   const havingByShape = new Map<LeafRef, string[]>();
   const having = (leafRef: LeafRef): string[] => {
@@ -51,17 +58,19 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
     }
     return conditions;
   };
-  const body = selectSql({
-    renderer,
-    tree: logical.joinTree,
-    dimensions: dimensionColumns,
-    measures: measureColumns,
-    where,
-    having,
-    ungrouped: logical.ungrouped,
-    multiplied: logical.multiplied,
-    filterLeaves: logical.filterLeafMeasures,
-  });
+  const body = rolling
+    ? rollingQueryBody(logical, renderer, dimensionColumns, { dateRanges, others: [...segmentConditions, ...otherConditions] }, having)
+    : selectSql({
+        renderer,
+        tree: logical.joinTree,
+        dimensions: dimensionColumns,
+        measures: measureColumns,
+        where,
+        having,
+        ungrouped: logical.ungrouped,
+        multiplied: logical.multiplied,
+        filterLeaves: logical.filterLeafMeasures,
+      });
 
   const orderBy = orderByClause(logical);
   const bodyParamCount = params.values.length;
