@@ -58,7 +58,7 @@ describe('extends', () => {
     });
     expect(result.errors).toEqual([]);
     const child = result.model.cubes.get('big_orders');
-    expect(child?.sqlTable).toBe('orders');
+    expect(child?.sqlTable).toBeUndefined();
     expect(child?.sql?.text).toBe('SELECT * FROM orders WHERE amount > 100');
     expect(child?.title).toBe('Base orders');
     expect([...(child?.measures.keys() ?? [])]).toEqual(['count', 'total', 'avg_amount']);
@@ -90,6 +90,7 @@ describe('extends', () => {
     expect(result.errors).toEqual([]);
     const c3 = result.model.cubes.get('c3');
     expect(c3?.title).toBe('Third');
+    expect(c3?.sqlTable).toBe('orders');
     expect([...(c3?.dimensions.keys() ?? [])]).toEqual(['id', 'status', 'extra']);
     expect(c3?.dimensions.get('extra')?.path).toBe('c3.extra');
   });

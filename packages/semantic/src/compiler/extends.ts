@@ -11,6 +11,7 @@ const NAMED_LISTS = ['measures', 'dimensions', 'segments', 'joins', 'pre_aggrega
 /** Lists Cube concatenates, parent first: a view's `cubes` and `folders`, and access policies. */
 const CONCATENATED_LISTS = ['cubes', 'folders', 'access_policy', 'accessPolicy'];
 const NOT_INHERITED = new Set(['name', 'extends']);
+const SOURCE_KEYS = ['sql', 'sql_table', 'sqlTable'];
 
 /** Where an element of a merged list came from, so errors still point into the file that wrote it. */
 interface Origin {
@@ -79,6 +80,8 @@ function merge(parent: RawEntry, child: RawEntry): RawEntry {
   const value: Record<string, unknown> = {};
   const origins = new Map<string, Origin[]>();
   for (const [key, parentValue] of Object.entries(parent.value)) if (!NOT_INHERITED.has(key)) value[key] = parentValue;
+  // A child that names its own source (`sql` or `sql_table`) replaces the parent's, whichever spelling the parent used.
+  if (SOURCE_KEYS.some((key) => child.value[key] !== undefined)) for (const key of SOURCE_KEYS) delete value[key];
   for (const [key, childValue] of Object.entries(child.value)) value[key] = childValue;
   delete value['extends'];
   for (const key of [...NAMED_LISTS, ...CONCATENATED_LISTS]) {
