@@ -64,6 +64,11 @@ const rollingModel = (orders: string): string => `cubes:
       - name: created_at
         sql: created_at
         type: time
+views:
+  - name: rolling_view
+    cubes:
+      - join_path: rolling
+        includes: [last_7_days, created_at]
 `;
 
 const DAYS = (from: string, to: string): string => `generate_series(TIMESTAMP '${from}', TIMESTAMP '${to}', INTERVAL '1 day') AS s(d)`;
@@ -88,6 +93,25 @@ const CASES: Case[] = [
     query: { measures: ['rolling.last_7_days'], timeDimensions: [MARCH] },
     sql: (t) =>
       `SELECT s.d, ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} FROM ${DAYS('2023-03-01', '2023-03-10')} ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    name: 'trailing 7 day through a view',
+    query: {
+      measures: ['rolling_view.last_7_days'],
+      timeDimensions: [{ dimension: 'rolling_view.created_at', granularity: 'day', dateRange: ['2023-03-01', '2023-03-10'] }],
+    },
+    sql: (t) =>
+      `SELECT s.d, ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} FROM ${DAYS('2023-03-01', '2023-03-10')} ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    name: 'trailing 7 day in the query time zone',
+    query: { measures: ['rolling.last_7_days'], timeDimensions: [MARCH], timezone: 'Asia/Tokyo' },
+    sql: (t) => {
+      const local = `o.created_at + INTERVAL '9 hours'`;
+      return `SELECT s.d, ${windowCount(t, `${local} >= s.d - INTERVAL '6 day' AND ${local} < s.d + INTERVAL '1 day'`)} FROM ${DAYS('2023-03-01', '2023-03-10')} ORDER BY 1`;
+    },
     ordered: true,
   },
   {
