@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from './compiler/compile.js';
 import { load } from './load.js';
 import type { DataModel } from './model.js';
-import type { Query } from './planner/query.js';
+import type { Query, TimeDimension } from './planner/query.js';
 import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
 
 /** Rolling-window measures over the sample orders (about seven a day through 2023 and 2024). */
@@ -73,7 +73,7 @@ views:
 
 const DAYS = (from: string, to: string): string => `generate_series(TIMESTAMP '${from}', TIMESTAMP '${to}', INTERVAL '1 day') AS s(d)`;
 const MONTHS = (from: string, to: string): string => `generate_series(TIMESTAMP '${from}', TIMESTAMP '${to}', INTERVAL '1 month') AS s(d)`;
-const MARCH = { dimension: 'rolling.created_at', granularity: 'day', dateRange: ['2023-03-01', '2023-03-10'] } as const;
+const MARCH: TimeDimension = { dimension: 'rolling.created_at', granularity: 'day', dateRange: ['2023-03-01', '2023-03-10'] };
 
 interface Case {
   readonly name: string;
