@@ -41,7 +41,8 @@ function readBound(raw: unknown, side: string, where: Where): WindowBound | unde
 export function readRollingWindow(v: Obj, type: string, where: Where): { type: string; rollingWindow?: RollingWindow } {
   const raw = pick(v, 'rolling_window');
   if (type === 'running_total' || type === 'runningTotal') {
-    if (raw !== undefined) where.diagnostics.error(where.file, `${where.path} is a running_total and cannot have a \`rolling_window\` too`, where.at);
+    if (raw !== undefined)
+      where.diagnostics.error(where.file, `${where.path} is a running_total and cannot have a \`rolling_window\` too`, where.at);
     return { type: 'sum', rollingWindow: { kind: 'running_total' } };
   }
   if (raw === undefined || raw === null) return { type };
@@ -54,7 +55,9 @@ export function readRollingWindow(v: Obj, type: string, where: Where): { type: s
     if (!WINDOW_KEYS.has(key)) return error(`\`rolling_window\` of ${where.path} has unknown key \`${key}\``);
   }
   if (!WINDOWABLE.has(type)) {
-    return error(`${where.path} of type ${type} cannot have a \`rolling_window\`: only count, count_distinct, sum, avg, min and max measures can`);
+    return error(
+      `${where.path} of type ${type} cannot have a \`rolling_window\`: only count, count_distinct, sum, avg, min and max measures can`,
+    );
   }
   const windowType = str(raw['type']) ?? 'fixed';
   const legacy = LEGACY_TO_DATE[windowType];
@@ -66,15 +69,22 @@ export function readRollingWindow(v: Obj, type: string, where: Where): { type: s
       return error(`\`rolling_window\` of ${where.path} of type to_date needs a \`granularity\` (one of ${WINDOW_UNITS.join(', ')})`);
     return { type, rollingWindow: { kind: 'to_date', granularity: granularity as WindowUnit } };
   }
-  if (windowType !== 'fixed') return error(`\`rolling_window\` of ${where.path} has unknown type '${windowType}': expected fixed or to_date`);
+  if (windowType !== 'fixed')
+    return error(`\`rolling_window\` of ${where.path} has unknown type '${windowType}': expected fixed or to_date`);
   if (raw['granularity'] !== undefined) return error(`\`rolling_window.granularity\` of ${where.path} needs \`type: to_date\``);
   const offset = str(raw['offset']) ?? 'end';
-  if (offset !== 'start' && offset !== 'end') return error(`\`rolling_window.offset\` of ${where.path} must be start or end, not '${offset}'`);
+  if (offset !== 'start' && offset !== 'end')
+    return error(`\`rolling_window.offset\` of ${where.path} must be start or end, not '${offset}'`);
   const trailing = readBound(raw['trailing'], 'trailing', where);
   const leading = readBound(raw['leading'], 'leading', where);
   return {
     type,
-    rollingWindow: { kind: 'window', offset, ...(trailing !== undefined ? { trailing } : {}), ...(leading !== undefined ? { leading } : {}) },
+    rollingWindow: {
+      kind: 'window',
+      offset,
+      ...(trailing !== undefined ? { trailing } : {}),
+      ...(leading !== undefined ? { leading } : {}),
+    },
   };
 }
 
