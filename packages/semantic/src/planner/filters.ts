@@ -60,11 +60,26 @@ function text(v: FilterValue): string {
   return typeof v === 'string' ? v : String(v);
 }
 
+const DATE_OPERATORS: ReadonlySet<string> = new Set([
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
+]);
+const COMPARISONS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
+
 function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): string {
   const all = f.values ?? [];
   const values = all.filter((v): v is Exclude<FilterValue, null> => v !== null);
   const hasNull = values.length < all.length;
-  const col = t.sql;
+  // Date operators and comparisons of time compare the raw UTC column; reading the local value (t.sql) would
+  // bind the query's zone as a parameter the SQL never uses, which both warehouses refuse.
+  const col =
+    t.rawTimeSql !== undefined && (DATE_OPERATORS.has(f.operator) || (t.type === 'time' && COMPARISONS.has(f.operator)))
+      ? t.rawTimeSql
+      : t.sql;
   const cast = (v: FilterValue): string => {
     const p = ctx.params.add(text(v));
     return t.type === 'string' ? p : ctx.dialect.castParam(p, paramType(t.type));

@@ -115,8 +115,12 @@ function memberOfFilter(logical: LogicalQuery, path: string): Member {
 /** What a filter on `member` compares: its value (time in the query's zone) and, for time, the raw UTC column. */
 function filterTarget(renderer: Renderer, member: Member, leafRef?: LeafRef): FilterTarget {
   if (member.kind === 'dimension') {
+    // Lazy: date operators compare the raw UTC column, and a zone parameter bound but never used is an error
+    // in both warehouses ("could not determine data type of parameter", "Can not bind to parameter").
     return {
-      sql: renderer.dimensionValue(member),
+      get sql(): string {
+        return renderer.dimensionValue(member);
+      },
       rawTimeSql: member.type === 'time' ? renderer.dimension(member) : undefined,
       // A geo value is the text `latitude,longitude`, filtered as a string.
       type: member.type === 'geo' ? 'string' : member.type,
