@@ -124,6 +124,16 @@ describe('hierarchies and folders', () => {
       yaml: MODEL.replace('levels: [country,', 'levels: [orders.country,'),
       message: /names level orders\.country, which is not a dimension of users/,
     },
+    {
+      name: 'an unknown key in a hierarchy',
+      yaml: MODEL.replace('title: User location', 'label: User location'),
+      message: /Hierarchy users\.location has unknown key `label`/,
+    },
+    {
+      name: 'an unknown key in a folder',
+      yaml: MODEL.replace('- name: Numbers', '- name: Numbers\n        icon: hash'),
+      message: /Folder 'Numbers' of people has unknown key `icon`/,
+    },
     { name: 'a hierarchy without levels', yaml: MODEL.replace(/levels: \[.*\]/, 'levels: []'), message: /needs `levels`/ },
     {
       name: 'a folder naming a missing member',

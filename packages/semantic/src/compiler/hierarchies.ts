@@ -2,6 +2,8 @@ import type { Folder, Hierarchy } from '../model.js';
 import type { Diagnostics, Location } from './diagnostics.js';
 import { isObj, NAME, namedList, str } from './fields.js';
 
+const HIERARCHY_KEYS = new Set(['name', 'title', 'levels', 'public']);
+
 /** The owner a hierarchy or folder belongs to, and what its names may point at. */
 export interface GroupingOwner {
   readonly name: string;
@@ -44,6 +46,14 @@ export function readHierarchies(raw: unknown, owner: GroupingOwner, at: Location
       continue;
     }
     seen.add(item.name);
+    const unknown = Object.keys(item.value).find((key) => !HIERARCHY_KEYS.has(key));
+    if (unknown !== undefined) {
+      diagnostics.error(
+        owner.fileName,
+        `Hierarchy ${owner.name}.${item.name} has unknown key \`${unknown}\` (expected name, title, levels, public)`,
+        at,
+      );
+    }
     const rawLevels = item.value['levels'];
     if (!Array.isArray(rawLevels) || rawLevels.length === 0 || !rawLevels.every((l) => typeof l === 'string')) {
       diagnostics.error(owner.fileName, `Hierarchy ${owner.name}.${item.name} needs \`levels\`, a list of dimension names`, at);
@@ -89,6 +99,10 @@ export function readFolders(raw: unknown, owner: GroupingOwner, at: Location | u
     if (!isObj(value) || !name) {
       diagnostics.error(owner.fileName, `Each folder of ${owner.name} needs a \`name\` and \`includes\``, at);
       return undefined;
+    }
+    const unknown = Object.keys(value).find((key) => key !== 'name' && key !== 'includes');
+    if (unknown !== undefined) {
+      diagnostics.error(owner.fileName, `Folder '${name}' of ${owner.name} has unknown key \`${unknown}\` (expected name, includes)`, at);
     }
     const includes = value['includes'];
     const items: unknown[] = includes === '*' ? [...owner.memberNames] : Array.isArray(includes) ? includes : [];

@@ -106,6 +106,12 @@ describe('geo dimensions', () => {
 
   it.each([
     {
+      yaml: dimension(
+        '        type: geo\n        latitude:\n          sql: lat\n          precision: 6\n        longitude:\n          sql: lng\n',
+      ),
+      message: /`latitude` of geo dimension orders\.d has unknown key `precision`/,
+    },
+    {
       yaml: dimension('        type: geo\n        latitude:\n          sql: lat\n'),
       message: /Geo dimension orders\.d needs `longitude: \{sql: \.\.\.\}`/,
     },

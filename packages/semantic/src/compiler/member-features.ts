@@ -101,6 +101,15 @@ export function readGeo(v: Obj, type: string, where: Where): { latitude?: RawTem
       return undefined;
     }
     const sql = isObj(raw) ? str(raw['sql']) : undefined;
+    const unknown = isObj(raw) ? Object.keys(raw).find((k) => k !== 'sql') : undefined;
+    if (unknown !== undefined) {
+      where.diagnostics.error(
+        where.file,
+        `\`${key}\` of geo dimension ${where.path} has unknown key \`${unknown}\` (expected sql)`,
+        where.at,
+      );
+      return undefined;
+    }
     if (!sql) {
       where.diagnostics.error(where.file, `\`${key}\` of geo dimension ${where.path} must be a mapping with \`sql\``, where.at);
       return undefined;
