@@ -146,7 +146,8 @@ function groupings(owner: Cube | View, visible: ReadonlySet<string>): Pick<MetaC
     }),
   });
   const flatten = (folder: MetaNestedFolder): string[] => folder.members.flatMap((m) => (typeof m === 'string' ? [m] : flatten(m)));
-  const nestedFolders = (owner.folders ?? []).map(nested);
+  // Cube has folders on views only.
+  const nestedFolders = owner.kind === 'view' ? (owner.folders ?? []).map(nested) : [];
   return {
     hierarchies,
     folders: nestedFolders.map((f) => ({ name: f.name, members: [...new Set(flatten(f))] })),

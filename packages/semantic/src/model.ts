@@ -152,7 +152,6 @@ export interface Cube {
   readonly primaryKey?: string;
   readonly accessPolicy?: readonly AccessPolicy[];
   readonly hierarchies?: readonly Hierarchy[];
-  readonly folders?: readonly Folder[];
 }
 
 /** A view member is an alias of a cube member reached along a join path from the view's root cube. */

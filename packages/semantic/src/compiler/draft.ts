@@ -48,7 +48,6 @@ export interface DraftCube {
   readonly accessPolicy?: unknown;
   /** Read once the cube's member names are known. */
   readonly hierarchies?: unknown;
-  readonly folders?: unknown;
   readonly preAggregations: Array<{ name: string; value: Obj; at?: Location }>;
   locate(path: ReadonlyArray<string | number>): Location | undefined;
 }

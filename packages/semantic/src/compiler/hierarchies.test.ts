@@ -30,9 +30,6 @@ const MODEL = `cubes:
       - name: location
         title: User location
         levels: [country, "{CUBE.state}", users.city]
-    folders:
-      - name: Place
-        includes: [country, city]
     access_policy:
       - group: "*"
         member_level:
@@ -82,7 +79,7 @@ describe('hierarchies and folders', () => {
     expect(users?.hierarchies).toEqual([
       { name: 'users.location', title: 'User location', levels: ['users.country', 'users.state', 'users.city'], public: true },
     ]);
-    expect(users?.folders).toEqual([{ name: 'Place', members: ['users.country', 'users.city'] }]);
+    expect(users?.folders).toEqual([]);
     const people = cubes.find((c) => c.name === 'people');
     expect(people?.hierarchies).toEqual([
       {
@@ -135,11 +132,6 @@ describe('hierarchies and folders', () => {
       message: /Folder 'Numbers' of people has unknown key `icon`/,
     },
     { name: 'a hierarchy without levels', yaml: MODEL.replace(/levels: \[.*\]/, 'levels: []'), message: /needs `levels`/ },
-    {
-      name: 'a folder naming a missing member',
-      yaml: MODEL.replace('includes: [country, city]', 'includes: [country, town]'),
-      message: /Member 'town' included in folder 'Place' of users not found/,
-    },
     {
       name: 'a view folder naming a cube member instead of a view member',
       yaml: MODEL.replace('includes: [users_count]', 'includes: [count]'),

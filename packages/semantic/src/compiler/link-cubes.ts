@@ -1,7 +1,7 @@
 import type { CaseWhen, Cube, Dimension, Join, Measure, Member, Segment, SqlTemplate } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftMember } from './draft.js';
-import { readFolders, readHierarchies, type GroupingOwner } from './hierarchies.js';
+import { readHierarchies, type GroupingOwner } from './hierarchies.js';
 import { readPolicies } from './policies.js';
 import { resolveTemplate, type NameSpace, type RawTemplate } from './template.js';
 import { titleize } from './titles.js';
@@ -116,7 +116,6 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       isDimension: (n) => dimensions.has(n),
     };
     const hierarchies = readHierarchies(draft.hierarchies, grouping, draft.locate(['hierarchies']), diagnostics);
-    const folders = readFolders(draft.folders, grouping, draft.locate(['folders']), diagnostics);
     cubes.set(draft.name, {
       kind: 'cube',
       name: draft.name,
@@ -134,7 +133,6 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       primaryKey: primaryKeys[0],
       accessPolicy,
       ...(hierarchies.length > 0 ? { hierarchies } : {}),
-      ...(folders.length > 0 ? { folders } : {}),
     });
   }
   return cubes;

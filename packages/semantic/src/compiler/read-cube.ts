@@ -102,7 +102,6 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     joins,
     accessPolicy: pick(v, 'access_policy'),
     hierarchies: v['hierarchies'],
-    folders: v['folders'],
     preAggregations,
     locate: entry.locate,
   };
