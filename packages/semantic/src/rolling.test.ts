@@ -30,6 +30,9 @@ const rollingModel = (orders: string): string => `cubes:
         rolling_window:
           trailing: 2 day
           offset: start
+      - name: share_of_week
+        type: number
+        sql: "1.0 * {count} / NULLIF({last_7_days}, 0)"
       - name: month_to_date
         type: count
         rolling_window:
@@ -225,6 +228,28 @@ const CASES: Case[] = [
         ${windowCount(t, `o.created_at >= s.d AND o.created_at < s.d + INTERVAL '1 day'`)} AS a,
         ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} AS b
         FROM ${DAYS('2023-03-01', '2023-03-10')}) x WHERE b > 50 ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    name: 'a number measure computed from a rolling and a plain measure',
+    query: { measures: ['rolling.share_of_week'], timeDimensions: [MARCH] },
+    sql: (t) =>
+      `SELECT s.d, 1.0 * ${windowCount(t, `o.created_at >= s.d AND o.created_at < s.d + INTERVAL '1 day'`)}
+        / NULLIF(${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)}, 0)
+        FROM ${DAYS('2023-03-01', '2023-03-10')} ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    name: 'a filter on a rolling measure the query does not select',
+    query: {
+      measures: ['rolling.count'],
+      timeDimensions: [MARCH],
+      filters: [{ member: 'rolling.last_7_days', operator: 'lt', values: ['45'] }],
+    },
+    sql: (t) => `SELECT d, a FROM (SELECT s.d,
+        ${windowCount(t, `o.created_at >= s.d AND o.created_at < s.d + INTERVAL '1 day'`)} AS a,
+        ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} AS b
+        FROM ${DAYS('2023-03-01', '2023-03-10')}) x WHERE b < 45 ORDER BY 1`,
     ordered: true,
   },
 ];

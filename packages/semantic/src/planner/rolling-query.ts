@@ -1,7 +1,7 @@
 import { QueryError } from '../errors.js';
 import type { Measure } from '../model.js';
 import { joinedFrom, selectSql, type DimensionColumn } from './assemble.js';
-import type { LogicalDateRange, LogicalMeasure, LogicalQuery } from './logical.js';
+import type { LogicalDateRange, LogicalQuery } from './logical.js';
 import type { LeafRef, Renderer } from './render.js';
 import { rollingSelect, type RollingSource } from './rolling.js';
 
@@ -14,13 +14,15 @@ export interface RollingWhere {
 }
 
 export function hasRollingMeasures(logical: LogicalQuery): boolean {
-  return logical.measures.some((measure) => measure.leaves.some((leaf) => leaf.rollingWindow !== undefined));
+  // Leaves of measure filters count too: a filter on a rolling measure must see its windowed value.
+  return [...logical.leafMeasures.values()].some((leaf) => leaf.rollingWindow !== undefined);
 }
 
 /**
- * The body of a query with rolling-window measures, as Cube's BaseQuery builds it: the plain measures
- * in one SELECT, each cumulative measure in its own (a time series joined to the base rows), all joined
- * on the query's dimensions; measure filters apply to the joined result.
+ * The body of a query with rolling-window measures, as Cube's BaseQuery builds it: the plain leaf
+ * measures in one SELECT, each cumulative measure in its own (a time series joined to the base rows),
+ * all joined on the query's dimensions. Calculated measures and measure filters are computed on the
+ * joined result, so a number measure may divide one rolling sum by another.
  */
 export function rollingQueryBody(
   logical: LogicalQuery,
@@ -31,19 +33,15 @@ export function rollingQueryBody(
 ): string {
   const quote = (identifier: string): string => renderer.dialect.quote(identifier);
   if (logical.ungrouped) throw new QueryError('Rolling window measures cannot be queried ungrouped');
-  const cumulative: LogicalMeasure[] = [];
-  const plain: LogicalMeasure[] = [];
-  for (const measure of logical.measures) {
-    const member = measure.resolved.member;
-    if (member.rollingWindow) cumulative.push(measure);
-    else if (measure.leaves.some((leaf) => leaf.rollingWindow)) {
-      throw new QueryError(`Measure ${measure.path} is computed from a rolling window measure, which is not supported yet`);
-    } else plain.push(measure);
-    if (member.rollingWindow && logical.multiplied.has(member.path)) {
+  const cumulative: Measure[] = [];
+  const plain: Measure[] = [];
+  for (const leaf of logical.leafMeasures.values()) {
+    if (!leaf.rollingWindow) plain.push(leaf);
+    else if (logical.multiplied.has(leaf.path)) {
       throw new QueryError(
-        `Rolling window measure ${measure.path} is repeated by a one-to-many join in this query, which is not supported yet`,
+        `Rolling window measure ${leaf.path} is repeated by a one-to-many join in this query, which is not supported yet`,
       );
-    }
+    } else cumulative.push(leaf);
   }
   const seriesDimensions = logical.timeDimensions;
   if (seriesDimensions.length > 1) {
@@ -53,20 +51,23 @@ export function rollingQueryBody(
   // The window runs along the time dimension with a granularity, or else along the first date range.
   const windowed = seriesDimension ? where.dateRanges.find((entry) => entry.range.path === seriesDimension.path) : where.dateRanges[0];
   const timeMember = seriesDimension?.resolved.member ?? windowed?.range.resolved.member;
-  const parts: Array<{ sql: string; measures: readonly LogicalMeasure[] }> = [];
+  // Each leaf measure is one column of one part: `m0`, `m1`, … in the order of `leaves`.
+  const leaves = [...plain, ...cumulative];
+  const columnName = (leaf: Measure): string => `m${leaves.indexOf(leaf)}`;
+  const parts: Array<{ sql: string; leaves: readonly Measure[] }> = [];
   if (plain.length > 0) {
     const sql = selectSql({
       renderer,
       tree: logical.joinTree,
       dimensions,
-      measures: plain.map((measure) => ({ alias: measure.alias, measure: measure.resolved.member })),
+      measures: plain.map((leaf) => ({ alias: columnName(leaf), measure: leaf })),
       where: [...where.dateRanges.map((entry) => entry.sql()), ...where.others],
       having: () => [],
       ungrouped: false,
       multiplied: logical.multiplied,
       filterLeaves: [],
     });
-    parts.push({ sql, measures: plain });
+    parts.push({ sql, leaves: plain });
   }
   const source: RollingSource = {
     renderer,
@@ -88,12 +89,17 @@ export function rollingQueryBody(
       : {}),
   };
 
-  for (const measure of cumulative) parts.push({ sql: rollingSelect(source, measure.resolved.member, measure.alias), measures: [measure] });
+  for (const leaf of cumulative) parts.push({ sql: rollingSelect(source, leaf, columnName(leaf)), leaves: [leaf] });
 
   const columnOf = new Map<string, string>();
   parts.forEach((part, index) => {
-    for (const measure of part.measures) columnOf.set(measure.resolved.member.path, `${quote(`q_${index}`)}.${quote(measure.alias)}`);
+    for (const leaf of part.leaves) columnOf.set(leaf.path, `${quote(`q_${index}`)}.${quote(columnName(leaf))}`);
   });
+  const leafRef = (leaf: Measure): string => {
+    const column = columnOf.get(leaf.path);
+    if (!column) throw new QueryError(`Internal error: measure ${leaf.path} was not planned`);
+    return column;
+  };
   const joined = parts.map((part, index) => {
     const subquery = `(\n${part.sql}\n) AS ${quote(`q_${index}`)}`;
     if (index === 0) return `FROM ${subquery}`;
@@ -105,15 +111,8 @@ export function rollingQueryBody(
   });
   const select = [
     ...dimensions.map((column) => `${quote('q_0')}.${quote(column.alias)} ${quote(column.alias)}`),
-    ...logical.measures.map((measure) => `${columnOf.get(measure.resolved.member.path) ?? 'NULL'} ${quote(measure.alias)}`),
+    ...logical.measures.map((measure) => `${renderer.measure(measure.resolved.member, leafRef)} ${quote(measure.alias)}`),
   ];
-  // Measure filters read the joined columns; a filtered measure must be one the query selects.
-  const leafRef = (leaf: Measure): string => {
-    const column = columnOf.get(leaf.path);
-    if (!column)
-      throw new QueryError(`Filtering on ${leaf.path} in a query with rolling window measures needs ${leaf.path} among its measures`);
-    return column;
-  };
   const conditions = having(leafRef);
   const filter = conditions.length > 0 ? `\nWHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '';
   return `SELECT\n  ${select.join(',\n  ')}\n${joined.join('\n')}${filter}`;
