@@ -6,9 +6,13 @@ import type { Query, TimeDimension } from './planner/query.js';
 import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
 
 /** Rolling-window measures over the sample orders (about seven a day through 2023 and 2024). */
-const rollingModel = (orders: string): string => `cubes:
+const rollingModel = (orders: string, items: string): string => `cubes:
   - name: rolling
     sql_table: '${orders}'
+    joins:
+      - name: rolling_items
+        relationship: one_to_many
+        sql: "{CUBE}.id = {rolling_items}.order_id"
     measures:
       - name: count
         type: count
@@ -67,6 +71,16 @@ const rollingModel = (orders: string): string => `cubes:
       - name: created_at
         sql: created_at
         type: time
+  - name: rolling_items
+    sql_table: '${items}'
+    measures:
+      - name: count
+        type: count
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
 views:
   - name: rolling_view
     cubes:
@@ -82,7 +96,8 @@ interface Case {
   readonly name: string;
   readonly query: Query;
   /** Hand-written SQL; columns in the order dimensions, time dimension, measures. */
-  readonly sql: (orders: string) => string;
+  /** `t` is the orders table, `items` the line items table. */
+  readonly sql: (orders: string, items: string) => string;
   readonly ordered?: boolean;
 }
 
@@ -252,6 +267,28 @@ const CASES: Case[] = [
         FROM ${DAYS('2023-03-01', '2023-03-10')}) x WHERE b < 45 ORDER BY 1`,
     ordered: true,
   },
+  {
+    name: 'a rolling measure whose rows a one-to-many join repeats counts each row once',
+    query: { measures: ['rolling.last_7_days', 'rolling_items.count'], timeDimensions: [MARCH] },
+    sql: (t, items) =>
+      `SELECT s.d,
+        ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} AS a,
+        (SELECT count(li.id) FROM ${t} o JOIN ${items} li ON li.order_id = o.id
+          WHERE o.created_at >= s.d AND o.created_at < s.d + INTERVAL '1 day') AS b
+        FROM ${DAYS('2023-03-01', '2023-03-10')} ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    name: 'the same without a granularity',
+    query: {
+      measures: ['rolling.last_7_days', 'rolling_items.count'],
+      timeDimensions: [{ dimension: 'rolling.created_at', dateRange: ['2023-03-01', '2023-03-10'] }],
+    },
+    sql: (t, items) => `SELECT
+        ${windowCount(t, `o.created_at >= TIMESTAMP '2023-03-04' AND o.created_at < TIMESTAMP '2023-03-11'`)} AS a,
+        (SELECT count(li.id) FROM ${t} o JOIN ${items} li ON li.order_id = o.id
+          WHERE o.created_at >= TIMESTAMP '2023-03-01' AND o.created_at < TIMESTAMP '2023-03-11') AS b`,
+  },
 ];
 
 function sortRows(rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
@@ -263,7 +300,9 @@ describe.each(sampleTargets())('rolling windows on $name', (target) => {
   let model: DataModel;
   beforeAll(async () => {
     db = await target.open();
-    const compiled = compile({ 'model/rolling.yml': rollingModel(db.table('orders').replace(/'/g, "''")) });
+    const compiled = compile({
+      'model/rolling.yml': rollingModel(db.table('orders').replace(/'/g, "''"), db.table('line_items').replace(/'/g, "''")),
+    });
     expect(compiled.errors).toEqual([]);
     model = compiled.model;
   });
@@ -279,7 +318,7 @@ describe.each(sampleTargets())('rolling windows on $name', (target) => {
       ...(c.query.measures ?? []),
     ];
     const engine = normalizeRows(response.data.map((row) => Object.fromEntries(keys.map((k) => [k, row[k]]))));
-    const direct = (await db.warehouse.query(c.sql(db.table('orders')), [])).rows;
+    const direct = (await db.warehouse.query(c.sql(db.table('orders'), db.table('line_items')), [])).rows;
     const expected = normalizeRows(direct.map((row) => Object.fromEntries(Object.values(row).map((v, i) => [keys[i] ?? `c${i}`, v]))));
     expect(expected.length).toBeGreaterThan(0);
     expect(c.ordered ? engine : sortRows(engine)).toEqual(c.ordered ? expected : sortRows(expected));

@@ -35,14 +35,17 @@ export function rollingQueryBody(
   if (logical.ungrouped) throw new QueryError('Rolling window measures cannot be queried ungrouped');
   const cumulative: Measure[] = [];
   const plain: Measure[] = [];
-  for (const leaf of logical.leafMeasures.values()) {
-    if (!leaf.rollingWindow) plain.push(leaf);
-    else if (logical.multiplied.has(leaf.path)) {
+  for (const leaf of logical.leafMeasures.values()) (leaf.rollingWindow ? cumulative : plain).push(leaf);
+  const rowKey = (leaf: Measure): string | undefined => {
+    if (!logical.multiplied.has(leaf.path)) return undefined;
+    const key = renderer.primaryKey(renderer.cube(leaf.cube));
+    if (key === undefined) {
       throw new QueryError(
-        `Rolling window measure ${leaf.path} is repeated by a one-to-many join in this query, which is not supported yet`,
+        `Cube ${leaf.cube} needs a primary key: its measure ${leaf.path} is repeated by a one-to-many join in this query and can only be aggregated correctly per primary key`,
       );
-    } else cumulative.push(leaf);
-  }
+    }
+    return key;
+  };
   const seriesDimensions = logical.timeDimensions;
   if (seriesDimensions.length > 1) {
     throw new QueryError('A query with rolling window measures can have only one time dimension with a granularity');
@@ -89,7 +92,7 @@ export function rollingQueryBody(
       : {}),
   };
 
-  for (const leaf of cumulative) parts.push({ sql: rollingSelect(source, leaf, columnName(leaf)), leaves: [leaf] });
+  for (const leaf of cumulative) parts.push({ sql: rollingSelect(source, leaf, columnName(leaf), rowKey(leaf)), leaves: [leaf] });
 
   const columnOf = new Map<string, string>();
   parts.forEach((part, index) => {

@@ -108,9 +108,10 @@ export interface RollingSource {
 
 /**
  * One SELECT computing a cumulative measure per dimension row, with the query's dimension aliases and
- * `measureAlias`, so it can be joined to the other measures of the query on its dimensions.
+ * `measureAlias`, so it can be joined to the other measures of the query on its dimensions. `rowKey`,
+ * the primary key of the measure's cube, is given when a one-to-many join repeats that cube's rows.
  */
-export function rollingSelect(source: RollingSource, measure: Measure, measureAlias: string): string {
+export function rollingSelect(source: RollingSource, measure: Measure, measureAlias: string, rowKey?: string): string {
   const window = measure.rollingWindow;
   if (!window) throw new QueryError(`Internal error: ${measure.path} has no rolling window`);
   const r = source.renderer;
@@ -128,8 +129,14 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
       const range = windowOf(window, time.range, time.range.from);
       conditions.push(...rangeConditions(time.expr, range, (which) => timestampLiteral(range[which]?.wall ?? 0)));
     }
-    const select = [...source.dimensions.map((d) => `${d.expr} ${q(d.alias)}`), `${r.aggregate(measure, input)} ${q(measureAlias)}`];
-    return `SELECT\n  ${select.join(',\n  ')}\n${source.from}${whereSql(conditions)}${groupBy(source.dimensions.length)}`;
+    if (rowKey === undefined) {
+      const select = [...source.dimensions.map((d) => `${d.expr} ${q(d.alias)}`), `${r.aggregate(measure, input)} ${q(measureAlias)}`];
+      return `SELECT\n  ${select.join(',\n  ')}\n${source.from}${whereSql(conditions)}${groupBy(source.dimensions.length)}`;
+    }
+    // Rows repeated by a one-to-many join count once: one row per (dimensions, primary key), as Cube does.
+    const keyed = `SELECT DISTINCT\n  ${[...source.dimensions.map((d) => `${d.expr} ${q(d.alias)}`), `${rowKey} ${q('k')}`, `${input === '*' ? '1' : input} ${q('v')}`].join(',\n  ')}\n${source.from}${whereSql(conditions)}`;
+    const select = [...source.dimensions.map((d) => q(d.alias)), `${r.aggregate(measure, q('v'))} ${q(measureAlias)}`];
+    return `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${keyed}\n) AS ${q('keys')}${groupBy(source.dimensions.length)}`;
   }
   if (!time.range) throw new QueryError("Time series queries without dateRange aren't supported");
   const periods = timeSeries(time.granularity, time.range);
@@ -138,8 +145,9 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
   const baseWhere = [...source.where, ...rangeConditions(time.expr, widened, (which) => timestampLiteral(widened[which]?.wall ?? 0))];
   const plain = source.dimensions.filter((d) => !d.series);
   const value = rowValue(measure, input);
+  const keyColumn = rowKey === undefined ? [] : [`${rowKey} ${q('k')}`];
   const base =
-    `SELECT\n  ${[...plain.map((d) => `${d.expr} ${q(d.alias)}`), `${time.expr} ${q('t')}`, `${value} ${q('v')}`].join(',\n  ')}\n` +
+    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${q(d.alias)}`), ...keyColumn, `${time.expr} ${q('t')}`, `${value} ${q('v')}`].join(',\n  ')}\n` +
     `${source.from}${whereSql(baseWhere)}`;
   const rows = periods.map((p, i) => {
     const w = windows[i] ?? {};
