@@ -334,6 +334,18 @@ describe.each(sampleTargets())('rolling windows on $name', (target) => {
     ).rejects.toThrow(/Time series queries without dateRange aren't supported/);
   });
 
+  it('answers no rows for a date range that ends before it starts', async () => {
+    const response = await load(
+      model,
+      {
+        measures: ['rolling.count', 'rolling.last_7_days'],
+        timeDimensions: [{ dimension: 'rolling.created_at', granularity: 'day', dateRange: ['2023-03-10', '2023-03-01'] }],
+      },
+      { warehouse: db.warehouse },
+    );
+    expect(response.data).toEqual([]);
+  });
+
   it('answers every period of the range, the first windows filled from before it', async () => {
     const response = await load(
       model,

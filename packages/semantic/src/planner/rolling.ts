@@ -139,7 +139,10 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
     return `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${keyed}\n) AS ${q('keys')}${groupBy(source.dimensions.length)}`;
   }
   if (!time.range) throw new QueryError("Time series queries without dateRange aren't supported");
-  const periods = timeSeries(time.granularity, time.range);
+  const series = timeSeries(time.granularity, time.range);
+  // A range that ends before it starts has no periods: keep one so the SQL stays well-typed, and select no row.
+  const empty = series.length === 0;
+  const periods = empty ? [{ from: time.range.from, to: time.range.from }] : series;
   const windows = periods.map((p) => windowOf(window, p, time.range?.from ?? p.from));
   const widened = widenedRange(windows);
   const baseWhere = [...source.where, ...rangeConditions(time.expr, widened, (which) => timestampLiteral(widened[which]?.wall ?? 0))];
@@ -154,7 +157,7 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
     const edge = (e: WindowEdge | undefined): string => (e ? timestampLiteral(e.wall) : 'NULL');
     return `(${timestampLiteral(p.from)}, ${edge(w.lower)}, ${edge(w.upper)})`;
   });
-  const series = `(VALUES ${rows.join(', ')}) AS ${q('series')}(${q('date_from')}, ${q('window_from')}, ${q('window_to')})`;
+  const seriesTable = `(VALUES ${rows.join(', ')}) AS ${q('series')}(${q('date_from')}, ${q('window_from')}, ${q('window_to')})`;
   const on = rangeConditions(`${q('base')}.${q('t')}`, edgesOf(windows), (which) =>
     which === 'lower' ? `${q('series')}.${q('window_from')}` : `${q('series')}.${q('window_to')}`,
   );
@@ -163,8 +166,8 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
   );
   select.push(`${reaggregate(r.dialect, measure, `${q('base')}.${q('v')}`)} ${q(measureAlias)}`);
   return (
-    `SELECT\n  ${select.join(',\n  ')}\nFROM ${series}\nLEFT JOIN (\n${base}\n) AS ${q('base')} ON ${on.length > 0 ? on.join(' AND ') : '1 = 1'}` +
-    groupBy(source.dimensions.length)
+    `SELECT\n  ${select.join(',\n  ')}\nFROM ${seriesTable}\nLEFT JOIN (\n${base}\n) AS ${q('base')} ON ${on.length > 0 ? on.join(' AND ') : '1 = 1'}` +
+    `${empty ? '\nWHERE 1 = 0' : ''}${groupBy(source.dimensions.length)}`
   );
 }
 
