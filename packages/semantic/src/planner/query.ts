@@ -60,6 +60,10 @@ export interface Query {
   joinHints?: string[][];
 }
 
+/** `compact` answers `{members, dataset}` instead of one object per row. */
+export type ResponseFormat = 'default' | 'compact';
+export const RESPONSE_FORMATS: readonly ResponseFormat[] = ['default', 'compact'];
+
 /** The query with defaults filled in; what the load response echoes back. */
 export interface NormalizedQuery {
   measures: string[];
@@ -74,6 +78,7 @@ export interface NormalizedQuery {
   timezone: string;
   ungrouped?: boolean;
   joinHints?: string[][];
+  responseFormat?: ResponseFormat;
   rowLimit: number;
 }
 
@@ -157,6 +162,10 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
   ) {
     throw new QueryError('"joinHints" must be an array of arrays of cube names');
   }
+  const responseFormat = q['responseFormat'];
+  if (responseFormat !== undefined && !(RESPONSE_FORMATS as readonly unknown[]).includes(responseFormat)) {
+    throw new QueryError(`"responseFormat" must be one of ${RESPONSE_FORMATS.join(', ')}, not ${JSON.stringify(responseFormat)}`);
+  }
   return {
     measures: stringArray(q['measures'], 'measures'),
     dimensions: stringArray(q['dimensions'], 'dimensions'),
@@ -171,6 +180,7 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
     ...(q['total'] === true ? { total: true } : {}),
     ...(q['ungrouped'] === true ? { ungrouped: true } : {}),
     ...(joinHints !== undefined ? { joinHints: joinHints as string[][] } : {}),
+    ...(responseFormat !== undefined ? { responseFormat: responseFormat as ResponseFormat } : {}),
   };
 }
 
