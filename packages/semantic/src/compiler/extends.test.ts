@@ -95,6 +95,22 @@ describe('extends', () => {
     expect(c3?.dimensions.get('extra')?.path).toBe('c3.extra');
   });
 
+  it('inherits hierarchies and pre-aggregations, checked against the child', () => {
+    const withHierarchy = BASE.replace(
+      '    pre_aggregations:',
+      '    hierarchies:\n      - name: by_status\n        levels: [status, id]\n    pre_aggregations:',
+    );
+    const good = compile({ 'model/a.yml': `${withHierarchy}  - name: child\n    extends: base_orders\n` });
+    expect(good.errors).toEqual([]);
+    expect(good.model.cubes.get('child')?.hierarchies?.map((h) => h.levels)).toEqual([['status', 'id']]);
+    const bad = compile({
+      'model/a.yml': `${withHierarchy.replace('dimensions: [status]', 'dimensions: [nowhere]')}  - name: child\n    extends: base_orders\n`,
+    });
+    const messages = bad.errors.map((e) => e.message);
+    expect(messages).toContainEqual(expect.stringMatching(/Pre-aggregation base_orders\.by_status references base_orders\.nowhere/));
+    expect(messages).toContainEqual(expect.stringMatching(/Pre-aggregation child\.by_status references child\.nowhere/));
+  });
+
   it('lets a view extend a view, concatenating its cubes', () => {
     const result = compile({
       'model/base.yml': `${BASE}views:

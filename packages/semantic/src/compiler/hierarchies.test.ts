@@ -66,11 +66,24 @@ describe('hierarchies and folders', () => {
       {
         name: 'users_location',
         title: 'User location',
-        levels: ['users_country', 'users_city'],
+        levels: ['users_country', 'users_state', 'users_city'],
         public: true,
         aliasMember: 'users.location',
       },
     ]);
+    // Naming the hierarchy brought its level `state` into the view.
+    expect([...(result.model.views.get('people')?.members.keys() ?? [])]).toEqual([
+      'users_count',
+      'users_country',
+      'users_city',
+      'users_state',
+    ]);
+  });
+
+  it('leave out the levels a view excludes', () => {
+    const excluded = compile({ 'model/m.yml': MODEL.replace('prefix: true', 'prefix: true\n        excludes: [state]') });
+    expect(excluded.errors).toEqual([]);
+    expect(excluded.model.views.get('people')?.hierarchies?.[0]?.levels).toEqual(['users_country', 'users_city']);
   });
 
   it('appear in meta as Cube shows them: full paths, flat folders and nested folders', () => {
@@ -85,7 +98,7 @@ describe('hierarchies and folders', () => {
       {
         name: 'people.users_location',
         title: 'User location',
-        levels: ['people.users_country', 'people.users_city'],
+        levels: ['people.users_country', 'people.users_state', 'people.users_city'],
         public: true,
         aliasMember: 'users.location',
       },
@@ -144,8 +157,8 @@ describe('hierarchies and folders', () => {
     },
     {
       name: 'a nested folder naming a missing member',
-      yaml: MODEL.replace('includes: [users_city]', 'includes: [users_state]'),
-      message: /Member 'users_state' included in folder 'Detail' of people not found/,
+      yaml: MODEL.replace('includes: [users_city]', 'includes: [users_secret]'),
+      message: /Member 'users_secret' included in folder 'Detail' of people not found/,
     },
   ];
   it.each(ERRORS)('reject $name at compile time', ({ yaml, message }) => {

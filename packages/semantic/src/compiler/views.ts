@@ -70,6 +70,16 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
         : (Array.isArray(item['includes']) ? (item['includes'] as unknown[]) : []).map((x) =>
             isObj(x) ? { member: str(x['name']) ?? '', alias: str(x['alias']), title: str(x['title']) } : { member: str(x) ?? '' },
           );
+    // As in Cube, naming a hierarchy includes its levels too (after the members named, unless excluded).
+    if (item['includes'] !== '*') {
+      const named = new Set(includes.map((inc) => inc.member));
+      for (const inc of [...includes]) {
+        for (const level of cubeHierarchies.get(inc.member)?.levels ?? []) {
+          if (!named.has(level)) includes.push({ member: level });
+          named.add(level);
+        }
+      }
+    }
     for (const inc of includes) {
       if (excludes.has(inc.member)) continue;
       const target = byName.get(inc.member);
