@@ -34,6 +34,10 @@ const rollingModel = (orders: string, items: string): string => `cubes:
         rolling_window:
           trailing: 2 day
           offset: start
+      - name: last_4_weeks
+        type: count
+        rolling_window:
+          trailing: 4 week
       - name: share_of_week
         type: number
         sql: "1.0 * {count} / NULLIF({last_7_days}, 0)"
@@ -243,6 +247,18 @@ const CASES: Case[] = [
         ${windowCount(t, `o.created_at >= s.d AND o.created_at < s.d + INTERVAL '1 day'`)} AS a,
         ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} AS b
         FROM ${DAYS('2023-03-01', '2023-03-10')}) x WHERE b > 50 ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    name: 'trailing 4 week by week, weeks starting on Monday, with a plain measure',
+    query: {
+      measures: ['rolling.count', 'rolling.last_4_weeks'],
+      timeDimensions: [{ dimension: 'rolling.created_at', granularity: 'week', dateRange: ['2023-03-08', '2023-04-02'] }],
+    },
+    sql: (t) => `SELECT s.d,
+        ${windowCount(t, `o.created_at >= GREATEST(s.d, TIMESTAMP '2023-03-08') AND o.created_at < s.d + INTERVAL '7 day'`)} AS a,
+        ${windowCount(t, `o.created_at >= s.d - INTERVAL '21 day' AND o.created_at < s.d + INTERVAL '7 day'`)} AS b
+        FROM generate_series(TIMESTAMP '2023-03-06', TIMESTAMP '2023-03-27', INTERVAL '7 day') AS s(d) ORDER BY 1`,
     ordered: true,
   },
   {
