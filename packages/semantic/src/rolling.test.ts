@@ -350,6 +350,16 @@ describe.each(sampleTargets())('rolling windows on $name', (target) => {
     ).rejects.toThrow(/Time series queries without dateRange aren't supported/);
   });
 
+  it('rejects a time dimension with neither date range nor granularity, on which Cube fails', async () => {
+    await expect(
+      load(
+        model,
+        { measures: ['rolling.last_7_days'], timeDimensions: [{ dimension: 'rolling.created_at' }] },
+        { warehouse: db.warehouse },
+      ),
+    ).rejects.toThrow(/Time dimension rolling\.created_at needs a dateRange or a granularity/);
+  });
+
   it('answers no rows for a date range that ends before it starts', async () => {
     const response = await load(
       model,

@@ -54,6 +54,13 @@ export function rollingQueryBody(
   // The window runs along the time dimension with a granularity, or else along the first date range.
   const windowed = seriesDimension ? where.dateRanges.find((entry) => entry.range.path === seriesDimension.path) : where.dateRanges[0];
   const timeMember = seriesDimension?.resolved.member ?? windowed?.range.resolved.member;
+  const [bareTimeDimension] = logical.query.timeDimensions;
+  if (!timeMember && bareTimeDimension) {
+    // Cube's planner reads the missing date range and fails; say what is missing instead.
+    throw new QueryError(
+      `Time dimension ${bareTimeDimension.dimension} needs a dateRange or a granularity in a query with rolling window measures`,
+    );
+  }
   // Each leaf measure is one column of one part: `m0`, `m1`, … in the order of `leaves`.
   const leaves = [...plain, ...cumulative];
   const columnName = (leaf: Measure): string => `m${leaves.indexOf(leaf)}`;
