@@ -27,8 +27,15 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
       alias: timeDimension.alias,
       expr: dialect.truncate(timeDimension.granularity, renderer.dimensionValue(timeDimension.resolved.member)),
     })),
+    ...logical.orderOnlyDimensions.map((dimension) => ({
+      alias: dimension.alias,
+      expr: renderer.dimensionValue(dimension.resolved.member),
+    })),
   ];
-  const measureColumns: MeasureColumn[] = logical.measures.map((measure) => ({ alias: measure.alias, measure: measure.resolved.member }));
+  const measureColumns: MeasureColumn[] = [...logical.measures, ...logical.orderOnlyMeasures].map((measure) => ({
+    alias: measure.alias,
+    measure: measure.resolved.member,
+  }));
 
   const filterContext = (leafRef?: LeafRef): FilterContext => ({
     dialect,
@@ -86,22 +93,27 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
   return { sql, params: params.values, ...(total ? { total } : {}) };
 }
 
-/** Columns are numbered dimensions first, then time dimensions, then measures; ORDER BY refers to them by position. */
+/**
+ * Columns are numbered dimensions, time dimensions, order-only dimensions, measures, order-only measures;
+ * ORDER BY refers to them by position. An order member without a column (a dimension outside GROUP BY) is
+ * left out, as Cube does.
+ */
 function orderByClause(logical: LogicalQuery): string {
   const position = new Map<string, number>();
   const keys = [
     ...logical.dimensions.map((dimension) => [dimension.path]),
     ...logical.timeDimensions.map((timeDimension) => [timeDimension.path, timeDimension.key]),
+    ...logical.orderOnlyDimensions.map((dimension) => [dimension.path]),
     ...logical.measures.map((measure) => [measure.path]),
+    ...logical.orderOnlyMeasures.map((measure) => [measure.path]),
   ];
   keys.forEach((names, index) => {
     for (const name of names) if (!position.has(name)) position.set(name, index + 1);
   });
   return logical.order
-    .map((entry) => {
+    .flatMap((entry) => {
       const column = position.get(entry.id);
-      if (column === undefined) throw new QueryError(`Order member '${entry.id}' is not part of the query`);
-      return `${column} ${entry.desc ? 'DESC' : 'ASC'}`;
+      return column === undefined ? [] : [`${column} ${entry.desc ? 'DESC' : 'ASC'}`];
     })
     .join(', ');
 }
