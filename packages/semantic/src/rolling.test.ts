@@ -262,6 +262,16 @@ const CASES: Case[] = [
     ordered: true,
   },
   {
+    name: 'ordered by a rolling measure the query does not select',
+    query: { measures: ['rolling.count'], timeDimensions: [MARCH], order: [['rolling.last_7_days', 'asc']], limit: 3 },
+    sql: (t) => `SELECT d, a FROM (SELECT s.d,
+        ${windowCount(t, `o.created_at >= s.d AND o.created_at < s.d + INTERVAL '1 day'`)} AS a,
+        ${windowCount(t, `o.created_at >= s.d - INTERVAL '6 day' AND o.created_at < s.d + INTERVAL '1 day'`)} AS b
+        FROM ${DAYS('2023-03-01', '2023-03-10')}) x ORDER BY b, d LIMIT 3`,
+    // The three lowest windows tie: which rows, not their order, is checked.
+    ordered: false,
+  },
+  {
     name: 'a number measure computed from a rolling and a plain measure',
     query: { measures: ['rolling.share_of_week'], timeDimensions: [MARCH] },
     sql: (t) =>

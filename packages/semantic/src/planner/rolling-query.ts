@@ -121,7 +121,10 @@ export function rollingQueryBody(
   });
   const select = [
     ...dimensions.map((column) => `${quote('q_0')}.${quote(column.alias)} ${quote(column.alias)}`),
-    ...logical.measures.map((measure) => `${renderer.measure(measure.resolved.member, leafRef)} ${quote(measure.alias)}`),
+    // Measures only the order names come last, as extra columns the answer leaves out.
+    ...[...logical.measures, ...logical.orderOnlyMeasures].map(
+      (measure) => `${renderer.measure(measure.resolved.member, leafRef)} ${quote(measure.alias)}`,
+    ),
   ];
   const conditions = having(leafRef);
   const filter = conditions.length > 0 ? `\nWHERE ${conditions.map((condition) => `(${condition})`).join(' AND ')}` : '';
