@@ -232,6 +232,16 @@ const CASES: Case[] = [
         ${windowCount(t, `o.created_at >= TIMESTAMP '2023-03-01' AND o.created_at < TIMESTAMP '2023-03-11'`)} AS d`,
   },
   {
+    name: 'without a granularity, in the query time zone',
+    query: {
+      measures: ['rolling.last_7_days'],
+      timezone: 'Asia/Tokyo',
+      timeDimensions: [{ dimension: 'rolling.created_at', dateRange: ['2023-03-01', '2023-03-10'] }],
+    },
+    sql: (t) =>
+      `SELECT ${windowCount(t, `o.created_at + INTERVAL '9 hours' >= TIMESTAMP '2023-03-04' AND o.created_at + INTERVAL '9 hours' < TIMESTAMP '2023-03-11'`)}`,
+  },
+  {
     name: 'without a time dimension, the window covers every row',
     query: { measures: ['rolling.last_7_days', 'rolling.count'], dimensions: ['rolling.status'] },
     sql: (t) => `SELECT status, count(*) AS a, count(*) AS b FROM ${t} GROUP BY 1`,

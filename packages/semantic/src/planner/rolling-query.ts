@@ -91,7 +91,10 @@ export function rollingQueryBody(
     ...(timeMember
       ? {
           time: {
-            expr: renderer.dimensionValue(timeMember),
+            // The local value is rendered only for a series: rendering binds the zone parameter.
+            ...(seriesDimension ? { expr: renderer.dimensionValue(timeMember) } : {}),
+            utcExpr: renderer.dimension(timeMember),
+            timezone: renderer.timezone,
             ...(seriesDimension ? { granularity: seriesDimension.granularity } : {}),
             ...(windowed ? { range: { from: windowed.range.from, to: windowed.range.to } } : {}),
           },

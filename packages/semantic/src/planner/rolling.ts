@@ -1,7 +1,7 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { QueryError } from '../errors.js';
 import type { Measure, RollingWindow, WindowBound } from '../model.js';
-import { add, formatWall, startOf, type Unit } from './dates.js';
+import { add, formatWall, startOf, wallToUtc, type Unit } from './dates.js';
 import type { Renderer } from './render.js';
 
 /**
@@ -100,7 +100,11 @@ export interface RollingSource {
   readonly dimensions: ReadonlyArray<{ readonly alias: string; readonly expr: string; readonly series?: boolean }>;
   /** The windowed time dimension in local time, untruncated; undefined when the query has none (the window then covers every row). */
   readonly time?: {
-    readonly expr: string;
+    /** The time in the query's zone, needed with a granularity only. */
+    readonly expr?: string;
+    /** The same column as stored (zone-less UTC), and the query's zone: rows are selected on it so an index serves. */
+    readonly utcExpr: string;
+    readonly timezone: string;
     readonly granularity?: Unit;
     readonly range?: Period;
   };
@@ -127,7 +131,7 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
     const conditions = [...source.where];
     if (time?.range) {
       const range = windowOf(window, time.range, time.range.from);
-      conditions.push(...rangeConditions(time.expr, range, (which) => timestampLiteral(range[which]?.wall ?? 0)));
+      conditions.push(...utcRangeConditions(time, range));
     }
     if (rowKey === undefined) {
       const select = [...source.dimensions.map((d) => `${d.expr} ${q(d.alias)}`), `${r.aggregate(measure, input)} ${q(measureAlias)}`];
@@ -139,18 +143,20 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
     return `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${keyed}\n) AS ${q('keys')}${groupBy(source.dimensions.length)}`;
   }
   if (!time.range) throw new QueryError("Time series queries without dateRange aren't supported");
+  const localTime = time.expr;
+  if (localTime === undefined) throw new QueryError(`Internal error: the time series of ${measure.path} has no local time`);
   const series = timeSeries(time.granularity, time.range);
   // A range that ends before it starts has no periods: keep one so the SQL stays well-typed, and select no row.
   const empty = series.length === 0;
   const periods = empty ? [{ from: time.range.from, to: time.range.from }] : series;
   const windows = periods.map((p) => windowOf(window, p, time.range?.from ?? p.from));
   const widened = widenedRange(windows);
-  const baseWhere = [...source.where, ...rangeConditions(time.expr, widened, (which) => timestampLiteral(widened[which]?.wall ?? 0))];
+  const baseWhere = [...source.where, ...utcRangeConditions(time, widened)];
   const plain = source.dimensions.filter((d) => !d.series);
   const value = rowValue(measure, input);
   const keyColumn = rowKey === undefined ? [] : [`${rowKey} ${q('k')}`];
   const base =
-    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${q(d.alias)}`), ...keyColumn, `${time.expr} ${q('t')}`, `${value} ${q('v')}`].join(',\n  ')}\n` +
+    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${q(d.alias)}`), ...keyColumn, `${localTime} ${q('t')}`, `${value} ${q('v')}`].join(',\n  ')}\n` +
     `${source.from}${whereSql(baseWhere)}`;
   const rows = periods.map((p, i) => {
     const w = windows[i] ?? {};
@@ -169,6 +175,11 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
     `SELECT\n  ${select.join(',\n  ')}\nFROM ${seriesTable}\nLEFT JOIN (\n${base}\n) AS ${q('base')} ON ${on.length > 0 ? on.join(' AND ') : '1 = 1'}` +
     `${empty ? '\nWHERE 1 = 0' : ''}${groupBy(source.dimensions.length)}`
   );
+}
+
+/** A window's edges are wall times in the query's zone; the stored column is compared with them converted to UTC. */
+function utcRangeConditions(time: NonNullable<RollingSource['time']>, range: WindowRange): string[] {
+  return rangeConditions(time.utcExpr, range, (which) => timestampLiteral(wallToUtc(range[which]?.wall ?? 0, time.timezone)));
 }
 
 /** Which edges the windows have (the same for every period of one measure), to write the join condition once. */
