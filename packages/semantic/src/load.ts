@@ -1,6 +1,10 @@
+import { QueryError } from './errors.js';
 import type { Caller, DataModel } from './model.js';
+import { fanOut, pivotQueryOf, type FannedOut, type PivotQuery, type QueryType } from './planner/fan-out.js';
+import { buildLogicalQuery } from './planner/logical.js';
+import { EVERYONE } from './planner/policy.js';
 import type { Annotation } from './planner/annotation.js';
-import { planQuery, type QueryPlan, type ResultColumn } from './planner/plan.js';
+import { planLogicalQuery, planQuery, type QueryPlan, type ResultColumn } from './planner/plan.js';
 import type { NormalizedQuery } from './planner/query.js';
 import type { QueryOptions, Warehouse } from './drivers/warehouse.js';
 
@@ -48,15 +52,19 @@ export async function load<const Q>(model: DataModel, query: Q, options: LoadOpt
   return (await runPlan(plan, options)) as LoadResponse<LoadData<Q>>;
 }
 
+/** Keys a multi-query answer adds to each row (`compareDateRange`, `time.<granularity>`). */
+export type RowDecoration = (row: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+
 /** Runs a plan (and its total query, if any) and shapes the answer. */
-export async function runPlan(plan: QueryPlan, options: LoadOptions): Promise<LoadResponse> {
+export async function runPlan(plan: QueryPlan, options: LoadOptions, decorate?: RowDecoration): Promise<LoadResponse> {
   const { warehouse } = options;
   const run = { timeoutMs: options.timeoutMs, signal: options.signal };
   const [result, total] = await Promise.all([
     warehouse.query(plan.sql, plan.params, run),
     plan.total ? warehouse.query(plan.total.sql, plan.total.params, run) : undefined,
   ]);
-  const rows = result.rows.map((row) => shapeRow(row, plan.columns));
+  const shaped = result.rows.map((row) => shapeRow(row, plan.columns));
+  const rows = decorate ? shaped.map((row) => ({ ...row, ...decorate(row) })) : shaped;
   const response: LoadResponse = {
     query: plan.query,
     data: plan.query.responseFormat === 'compact' ? compact(rows) : rows,
@@ -105,4 +113,62 @@ function formatTime(value: unknown): string {
   const match = TIMESTAMP.exec(text);
   if (!match) return text;
   return `${match[1]}T${match[2] ?? '00:00:00'}.${(match[3] ?? '').padEnd(3, '0').slice(0, 3)}`;
+}
+
+/** Cube's multi-result answer, for compareDateRange, blending, or any query sent with `queryType: "multi"`. */
+export interface MultiLoadResponse {
+  queryType: QueryType;
+  results: LoadResponse[];
+  pivotQuery: PivotQuery;
+  slowQuery: boolean;
+}
+
+export interface LoadRequestOptions extends LoadOptions {
+  /** `multi` is what @cubejs-client/core sends; without it only a regular query can be answered, as in Cube. */
+  readonly queryType?: 'multi';
+}
+
+/**
+ * The `/cubejs-api/v1/load` entry: a query or an array of queries (data blending), answered in the single
+ * shape `{query, data, annotation}` or, when the client asks for `queryType: "multi"`, in the multi shape
+ * `{queryType, results, pivotQuery, slowQuery}`. A compareDateRange query runs once per range.
+ */
+export async function loadRequest(
+  model: DataModel,
+  request: unknown,
+  options: LoadRequestOptions,
+): Promise<LoadResponse | MultiLoadResponse> {
+  const now = options.now ?? new Date();
+  const fannedOut = fanOut(request, now);
+  if (fannedOut.queryType !== 'regularQuery' && options.queryType !== 'multi') {
+    throw new QueryError(`'${fannedOut.queryType}' query type is not supported by the client. Please update the client.`);
+  }
+  const caller = options.caller ?? EVERYONE;
+  const plans = fannedOut.queries.map((query) =>
+    planLogicalQuery(buildLogicalQuery(model, query, { caller, now }), options.warehouse.dialect),
+  );
+  const results = await Promise.all(plans.map((plan, index) => runPlan(plan, options, rowDecoration(fannedOut, fannedOut.queries[index]))));
+  if (options.queryType !== 'multi') return results[0] as LoadResponse;
+  const pivotQuery = pivotQueryOf(
+    fannedOut.queryType,
+    results.map((result) => result.query),
+  );
+  return { queryType: fannedOut.queryType, results, pivotQuery, slowQuery: false };
+}
+
+/** As Cube: compared rows name their range (`from - to`), blended rows carry their time value under `time.<granularity>`. */
+function rowDecoration(fannedOut: FannedOut, query: NormalizedQuery | undefined): RowDecoration | undefined {
+  if (!query) return undefined;
+  if (fannedOut.queryType === 'compareDateRangeQuery') {
+    const range = query.timeDimensions[fannedOut.comparedIndex ?? 0]?.dateRange;
+    const label = Array.isArray(range) ? range.join(' - ') : String(range);
+    return () => ({ compareDateRange: label });
+  }
+  if (fannedOut.queryType === 'blendingQuery') {
+    const [first] = query.timeDimensions;
+    if (!first?.granularity) return undefined;
+    const key = `${first.dimension}.${first.granularity}`;
+    return (row) => ({ [`time.${first.granularity}`]: row[key] });
+  }
+  return undefined;
 }
