@@ -3,6 +3,7 @@ import { checkCubes, checkPreAggregations } from './check-cubes.js';
 import { checkKeywords } from './check-keywords.js';
 import { Diagnostics, type CompileError } from './diagnostics.js';
 import type { DraftCube } from './draft.js';
+import { resolveExtends } from './extends.js';
 import { linkCubes } from './link-cubes.js';
 import { readCube } from './read-cube.js';
 import { readView } from './views.js';
@@ -42,8 +43,7 @@ export function compile(
     .map(([path, text]) => [path, String(text)] as const);
   const entries = readModelFiles(modelFiles, compileContext, diagnostics).map((entry) => checkKeywords(entry, diagnostics));
 
-  const drafts: DraftCube[] = [];
-  const viewEntries: RawEntry[] = [];
+  const unique: RawEntry[] = [];
   const declaredIn = new Map<string, string>();
   for (const entry of entries) {
     const name = typeof entry.value['name'] === 'string' ? entry.value['name'] : undefined;
@@ -55,6 +55,11 @@ export function compile(
       }
       declaredIn.set(name, entry.fileName);
     }
+    unique.push(entry);
+  }
+  const drafts: DraftCube[] = [];
+  const viewEntries: RawEntry[] = [];
+  for (const entry of resolveExtends(unique, diagnostics)) {
     if (entry.kind === 'view') {
       viewEntries.push(entry);
     } else {

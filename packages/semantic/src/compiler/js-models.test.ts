@@ -111,12 +111,12 @@ describe('JavaScript model files', () => {
 
   it('checks keywords of JavaScript files too, with the line of the key', () => {
     const source =
-      "cube('orders', {\n  sqlTable: 'orders',\n  measures: {\n    revenue_7d: {\n      type: 'sum',\n      sql: 'amount',\n      rollingWindow: { trailing: '7 day' },\n    },\n  },\n});\n";
+      "cube('orders', {\n  sqlTable: 'orders',\n  measures: {\n    revenue_prior: {\n      type: 'sum',\n      sql: 'amount',\n      timeShift: [{ interval: '1 year', type: 'prior' }],\n    },\n  },\n});\n";
     const result = compile({ 'model/cubes/orders.js': source });
     expect(result.errors).toMatchObject([
       {
         fileName: 'model/cubes/orders.js',
-        message: expect.stringMatching(/measures\.revenue_7d: rollingWindow is not supported by Plinth yet/) as string,
+        message: expect.stringMatching(/measures\.revenue_prior: timeShift is not supported by Plinth yet/) as string,
         line: 7,
       },
     ]);

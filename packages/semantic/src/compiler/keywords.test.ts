@@ -105,7 +105,7 @@ describe('model keywords', () => {
           name: 'orders',
           sqlTable: 'orders',
           dimensions: [{ ...ID, primary_key: undefined, primaryKey: true }],
-          measures: [{ name: 'revenue_7d', type: 'sum', sql: 'amount', rollingWindow: { trailing: '7 day' } }],
+          measures: [{ name: 'revenue_prior', type: 'sum', sql: 'amount', timeShift: [{ interval: '1 year', type: 'prior' }] }],
         },
       ],
     });
@@ -113,8 +113,8 @@ describe('model keywords', () => {
     expect(result.errors).toEqual([
       {
         fileName: 'model/cubes/orders.yml',
-        message: 'cube orders, measures.revenue_7d: rollingWindow is not supported by Plinth yet (rolling windows)',
-        line: lineOf(text, 'rollingWindow'),
+        message: 'cube orders, measures.revenue_prior: timeShift is not supported by Plinth yet (time-shifted measures)',
+        line: lineOf(text, 'timeShift'),
         column: expect.any(Number) as number,
       },
     ]);

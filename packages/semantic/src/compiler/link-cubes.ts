@@ -1,6 +1,7 @@
 import type { CaseWhen, Cube, Dimension, Join, Measure, Member, Segment, SqlTemplate } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftMember } from './draft.js';
+import { readHierarchies, type GroupingOwner } from './hierarchies.js';
 import { readPolicies } from './policies.js';
 import { resolveSqlTable, resolveTemplate, type NameSpace, type RawTemplate } from './template.js';
 import { titleize } from './titles.js';
@@ -73,6 +74,7 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           drillMembers:
             m.drillMembers &&
             resolveDrillMembers(m.drillMembers, draft.name, path, names, (p) => diagnostics.error(draft.fileName, p, m.at)),
+          ...(m.rollingWindow ? { rollingWindow: m.rollingWindow } : {}),
         });
       } else if (m.kind === 'dimension') {
         const caseWhen: CaseWhen | undefined = m.caseWhen && {
@@ -93,6 +95,8 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           case: caseWhen,
           primaryKey: m.primaryKey,
           format: m.format,
+          ...(m.latitude ? { latitude: resolve(m.latitude, m.at) } : {}),
+          ...(m.longitude ? { longitude: resolve(m.longitude, m.at) } : {}),
         });
       } else if (sql) {
         segments.set(m.name, { ...base, kind: 'segment', sql });
@@ -132,6 +136,14 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       for (const p of resolved.problems) diagnostics.error(draft.fileName, p, draft.at);
       sqlTable = resolved.sqlTable;
     }
+    const grouping: GroupingOwner = {
+      name: draft.name,
+      kind: 'cube',
+      fileName: draft.fileName,
+      memberNames: [...seen],
+      isDimension: (n) => dimensions.has(n),
+    };
+    const hierarchies = readHierarchies(draft.hierarchies, grouping, draft.locate(['hierarchies']), diagnostics);
     cubes.set(draft.name, {
       kind: 'cube',
       name: draft.name,
@@ -148,6 +160,7 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       joins,
       primaryKey: primaryKeys[0],
       accessPolicy,
+      ...(hierarchies.length > 0 ? { hierarchies } : {}),
     });
   }
   return cubes;

@@ -2,6 +2,7 @@ import { DIMENSION_TYPES, MEASURE_TYPES } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftJoin, DraftMember } from './draft.js';
 import { isObj, NAME, namedList, pick, str, stringList, type Obj } from './fields.js';
+import { readGeo, readRollingWindow } from './member-features.js';
 import { parseTemplate, type RawTemplate } from './template.js';
 import { snakeCase } from './keywords.js';
 import type { RawEntry } from './yaml-files.js';
@@ -104,6 +105,7 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     members,
     joins,
     accessPolicy: pick(v, 'access_policy'),
+    hierarchies: v['hierarchies'],
     preAggregations,
     locate: entry.locate,
   };
@@ -130,7 +132,10 @@ function readMember(
   }
   const path = `${cube}.${name}`;
   // Cube's JavaScript spelling of types is camelCase (`countDistinct`); YAML's is snake_case.
-  const type = kind === 'segment' ? 'boolean' : snakeCase(str(v['type']) ?? '');
+  const declaredType = snakeCase(str(v['type']) ?? '');
+  const where = { path, file, at, diagnostics };
+  const rolling = kind === 'measure' ? readRollingWindow(v, declaredType, where) : undefined;
+  const type = kind === 'segment' ? 'boolean' : (rolling?.type ?? declaredType);
   const allowed: readonly string[] = kind === 'measure' ? MEASURE_TYPES : DIMENSION_TYPES;
   if (kind !== 'segment' && !allowed.includes(type)) {
     diagnostics.error(
@@ -146,7 +151,8 @@ function readMember(
   }
   const sqlText = str(v['sql']);
   const caseWhen = kind === 'dimension' ? readCase(v['case'], path, file, at, diagnostics) : undefined;
-  const needsSql = kind === 'measure' ? AGGREGATES_NEEDING_SQL.has(type) : !caseWhen;
+  const geo = kind === 'dimension' ? readGeo(v, type, where) : {};
+  const needsSql = kind === 'measure' ? AGGREGATES_NEEDING_SQL.has(type) : !caseWhen && type !== 'geo';
   if (!sqlText && needsSql) diagnostics.error(file, `${path} of type ${type} needs \`sql\``, at);
   const filters: RawTemplate[] = [];
   if (v['filters'] !== undefined) {
@@ -179,6 +185,8 @@ function readMember(
     meta: v['meta'],
     format: str(v['format']),
     drillMembers: kind === 'measure' ? readDrillMembers(v['drill_members'], path, file, at, diagnostics) : undefined,
+    ...(rolling?.rollingWindow ? { rollingWindow: rolling.rollingWindow } : {}),
+    ...geo,
     at,
   };
 }
