@@ -1,11 +1,12 @@
 import { QueryError } from '../errors.js';
-import type { Caller, DataModel, Dimension, Measure, Segment } from '../model.js';
+import type { Caller, DataModel, Dimension, Measure, Member, Segment } from '../model.js';
 import { completeDateRangeFilters } from './date-filters.js';
 import { boundFrom, boundTo } from './dates.js';
 import { filterMembers } from './filters.js';
 import { buildJoinTree, isMultiplied, type JoinTree } from './joins.js';
 import { leafMeasures, memberCubes } from './model-lookup.js';
 import { policyConditions, type PolicyConditions } from './policy-sql.js';
+import { preAggregatedJoins, type PreAggregatedJoin } from './pre-aggregated-joins.js';
 import type { Filter, Granularity, NormalizedQuery } from './query.js';
 import { relativeRange } from './relative-dates.js';
 import { resolveDimension, resolveMeasure, resolveMember, resolveSegment, type Resolved } from './resolve.js';
@@ -39,6 +40,8 @@ export interface LogicalQuery {
   /** Leaf measures (by path) whose cube's rows are repeated by a one-to-many join of the tree. */
   readonly multiplied: ReadonlySet<string>;
   readonly joinTree: JoinTree;
+  /** One-to-many joins to cubes that only feed measures: aggregated per near-side row before joining. */
+  readonly preAggregatedJoins: readonly PreAggregatedJoin[];
   /** `timeDimensions[].dateRange`, as inclusive wall-clock bounds in the query's time zone. */
   readonly dateRanges: readonly LogicalDateRange[];
   /** Members that filters name, bound to the model. */
@@ -192,8 +195,23 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
   for (const leaf of [...[...measures, ...orderOnlyMeasures].flatMap((selectedMeasure) => selectedMeasure.leaves), ...filterLeafMeasures]) {
     leaves.set(leaf.path, leaf);
   }
+  const rowMembers: Member[] = [
+    ...dimensions.map((dimension) => dimension.resolved.member),
+    ...queriedTimeDimensions.map((timeDimension) => timeDimension.resolved.member),
+    ...orderOnlyDimensions.map((dimension) => dimension.resolved.member),
+    ...segments.map((segment) => segment.member),
+    ...policy.members,
+    ...rowFilters.flatMap((filter) => filterMembers(filter).flatMap((path) => filterResolved.get(path)?.member ?? [])),
+  ];
+  const preAggregated = query.ungrouped ? [] : preAggregatedJoins(model, joinTree, [...leaves.values()], rowMembers);
+  const preAggregatedCubes = new Set(preAggregated.map((preAggregatedJoin) => preAggregatedJoin.cube));
+  // A pre-aggregated cube is joined one row per near-side row, so it repeats nothing.
+  const repeatingJoins = joinTree.joins.filter((join) => !preAggregatedCubes.has(join.to));
   const multiplied = new Set<string>();
-  for (const leaf of leaves.values()) if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, joinTree.joins)) multiplied.add(leaf.path);
+  for (const leaf of leaves.values()) {
+    if (preAggregatedCubes.has(leaf.cube)) continue;
+    if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, repeatingJoins)) multiplied.add(leaf.path);
+  }
 
   return {
     model,
@@ -210,6 +228,7 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     filterLeafMeasures,
     multiplied,
     joinTree,
+    preAggregatedJoins: preAggregated,
     dateRanges,
     filterMembers: filterResolved,
     rowFilters,

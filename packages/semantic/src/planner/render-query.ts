@@ -68,6 +68,7 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
     ungrouped: logical.ungrouped,
     multiplied: logical.multiplied,
     filterLeaves: logical.filterLeafMeasures,
+    preAggregated: logical.preAggregatedJoins,
   });
 
   const orderBy = orderByClause(logical);
