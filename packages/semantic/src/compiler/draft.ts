@@ -19,6 +19,8 @@ export interface DraftMember {
   readonly public: boolean;
   readonly meta?: unknown;
   readonly format?: string;
+  readonly subQuery?: boolean;
+  readonly propagateFiltersToSubQuery?: boolean;
   readonly at?: Location;
 }
 

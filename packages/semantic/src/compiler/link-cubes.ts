@@ -71,6 +71,8 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           case: caseWhen,
           primaryKey: m.primaryKey,
           format: m.format,
+          ...(m.subQuery ? { subQuery: true } : {}),
+          ...(m.propagateFiltersToSubQuery ? { propagateFiltersToSubQuery: true } : {}),
         });
       } else if (sql) {
         segments.set(m.name, { ...base, kind: 'segment', sql });

@@ -170,6 +170,8 @@ function readMember(
     public: v['public'] !== false && v['shown'] !== false,
     meta: v['meta'],
     format: str(v['format']),
+    ...(kind === 'dimension' && v['sub_query'] === true ? { subQuery: true } : {}),
+    ...(kind === 'dimension' && v['propagate_filters_to_sub_query'] === true ? { propagateFiltersToSubQuery: true } : {}),
     at,
   };
 }

@@ -29,6 +29,8 @@ export interface SelectSpec {
   readonly filterLeaves: readonly Measure[];
   /** Joins whose far cube is aggregated per near-side row in a subquery. */
   readonly preAggregated: readonly PreAggregatedJoin[];
+  /** Joins written already (sub_query dimensions), added after the tree's. */
+  readonly extraJoins: readonly string[];
 }
 
 function fromClause(spec: SelectSpec): string {
@@ -42,6 +44,7 @@ function fromClause(spec: SelectSpec): string {
         : `LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`,
     );
   }
+  lines.push(...spec.extraJoins);
   return lines.join('\n');
 }
 

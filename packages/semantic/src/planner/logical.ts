@@ -7,6 +7,7 @@ import { buildJoinTree, isMultiplied, type JoinTree } from './joins.js';
 import { leafMeasures, memberCubes } from './model-lookup.js';
 import { policyConditions, type PolicyConditions } from './policy-sql.js';
 import { preAggregatedJoins, type PreAggregatedJoin } from './pre-aggregated-joins.js';
+import { planSubQueries, type SubQueryDimension } from './sub-queries.js';
 import type { Filter, Granularity, NormalizedQuery } from './query.js';
 import { relativeRange } from './relative-dates.js';
 import { resolveDimension, resolveMeasure, resolveMember, resolveSegment, type Resolved } from './resolve.js';
@@ -42,6 +43,8 @@ export interface LogicalQuery {
   readonly joinTree: JoinTree;
   /** One-to-many joins to cubes that only feed measures: aggregated per near-side row before joining. */
   readonly preAggregatedJoins: readonly PreAggregatedJoin[];
+  /** `sub_query` dimensions the query reads, each computed in its own subquery. */
+  readonly subQueryDimensions: readonly SubQueryDimension[];
   /** `timeDimensions[].dateRange`, as inclusive wall-clock bounds in the query's time zone. */
   readonly dateRanges: readonly LogicalDateRange[];
   /** Members that filters name, bound to the model. */
@@ -229,6 +232,7 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     multiplied,
     joinTree,
     preAggregatedJoins: preAggregated,
+    subQueryDimensions: planSubQueries(model, rowMembers, rowFilters, filterResolved),
     dateRanges,
     filterMembers: filterResolved,
     rowFilters,
