@@ -115,6 +115,10 @@ export interface Dimension extends MemberBase {
   /** A `geo` dimension's coordinates; its value is `latitude,longitude` as Cube renders it. */
   readonly latitude?: SqlTemplate;
   readonly longitude?: SqlTemplate;
+  /** `sub_query: true`: the SQL refers to measures of other cubes, computed per row of this cube in a subquery. */
+  readonly subQuery?: boolean;
+  /** `propagate_filters_to_sub_query: true`: the query's filters on the subquery's cubes apply inside it too. */
+  readonly propagateFiltersToSubQuery?: boolean;
 }
 
 export interface Segment extends MemberBase {

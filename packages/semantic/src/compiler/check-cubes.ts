@@ -41,6 +41,8 @@ export function checkCubes(cubes: ReadonlyMap<string, Cube>, diagnostics: Diagno
     for (const ref of memberRefs(m)) {
       const target = all.get(ref);
       if (target?.kind !== 'measure') continue;
+      // A sub_query dimension is computed from other cubes' measures, in its own subquery.
+      if (m.kind === 'dimension' && m.subQuery) continue;
       if (m.kind !== 'measure') {
         diagnostics.error(
           cube?.fileName ?? '',

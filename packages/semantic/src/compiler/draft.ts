@@ -25,6 +25,8 @@ export interface DraftMember {
   readonly rollingWindow?: RollingWindow;
   readonly latitude?: RawTemplate;
   readonly longitude?: RawTemplate;
+  readonly subQuery?: boolean;
+  readonly propagateFiltersToSubQuery?: boolean;
   readonly at?: Location;
 }
 

@@ -97,6 +97,8 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           format: m.format,
           ...(m.latitude ? { latitude: resolve(m.latitude, m.at) } : {}),
           ...(m.longitude ? { longitude: resolve(m.longitude, m.at) } : {}),
+          ...(m.subQuery ? { subQuery: true } : {}),
+          ...(m.propagateFiltersToSubQuery ? { propagateFiltersToSubQuery: true } : {}),
         });
       } else if (sql) {
         segments.set(m.name, { ...base, kind: 'segment', sql });

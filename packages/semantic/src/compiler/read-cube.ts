@@ -187,6 +187,8 @@ function readMember(
     drillMembers: kind === 'measure' ? readDrillMembers(v['drill_members'], path, file, at, diagnostics) : undefined,
     ...(rolling?.rollingWindow ? { rollingWindow: rolling.rollingWindow } : {}),
     ...geo,
+    ...(kind === 'dimension' && v['sub_query'] === true ? { subQuery: true } : {}),
+    ...(kind === 'dimension' && v['propagate_filters_to_sub_query'] === true ? { propagateFiltersToSubQuery: true } : {}),
     at,
   };
 }

@@ -22,35 +22,35 @@ export interface Annotation {
 }
 
 /** Cube reports every aggregating measure as `number`; only string/time/boolean measures keep their type. */
-export function measureType(m: Measure): string {
-  return m.type === 'string' || m.type === 'time' || m.type === 'boolean' ? m.type : 'number';
+export function measureType(measure: Measure): string {
+  return measure.type === 'string' || measure.type === 'time' || measure.type === 'boolean' ? measure.type : 'number';
 }
 
-function base(r: Resolved, type: string): MemberAnnotation {
-  const m = r.member as Measure | Dimension | Segment;
+function base(resolved: Resolved, type: string): MemberAnnotation {
+  const member = resolved.member as Measure | Dimension | Segment;
   return {
-    title: r.title,
-    shortTitle: r.shortTitle,
+    title: resolved.title,
+    shortTitle: resolved.shortTitle,
     type,
-    ...(m.description !== undefined ? { description: m.description } : {}),
-    ...('format' in m && m.format !== undefined ? { format: m.format } : {}),
-    ...(m.meta !== undefined ? { meta: m.meta } : {}),
+    ...(member.description !== undefined ? { description: member.description } : {}),
+    ...('format' in member && member.format !== undefined ? { format: member.format } : {}),
+    ...(member.meta !== undefined ? { meta: member.meta } : {}),
   };
 }
 
-export function measureAnnotation(r: Resolved<Measure>): MemberAnnotation {
-  return { ...base(r, measureType(r.member)), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
+export function measureAnnotation(resolved: Resolved<Measure>): MemberAnnotation {
+  return { ...base(resolved, measureType(resolved.member)), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
 }
 
-export function dimensionAnnotation(r: Resolved<Dimension>): MemberAnnotation {
-  return base(r, r.member.type);
+export function dimensionAnnotation(resolved: Resolved<Dimension>): MemberAnnotation {
+  return base(resolved, resolved.member.type);
 }
 
-export function segmentAnnotation(r: Resolved<Segment>): MemberAnnotation {
-  return base(r, 'boolean');
+export function segmentAnnotation(resolved: Resolved<Segment>): MemberAnnotation {
+  return base(resolved, 'boolean');
 }
 
-export function timeDimensionAnnotation(r: Resolved<Dimension>, granularity: Granularity): MemberAnnotation {
+export function timeDimensionAnnotation(resolved: Resolved<Dimension>, granularity: Granularity): MemberAnnotation {
   const title = granularity.charAt(0).toUpperCase() + granularity.slice(1);
-  return { ...base(r, 'time'), granularity: { name: granularity, title, interval: `1 ${granularity}`, type: 'built-in' } };
+  return { ...base(resolved, 'time'), granularity: { name: granularity, title, interval: `1 ${granularity}`, type: 'built-in' } };
 }

@@ -1,6 +1,7 @@
 import { QueryError } from '../errors.js';
 import type { Measure } from '../model.js';
 import type { JoinTree } from './joins.js';
+import { recombine, type PreAggregatedJoin } from './pre-aggregated-joins.js';
 import type { LeafRef, Renderer } from './render.js';
 
 export interface DimensionColumn {
@@ -26,6 +27,10 @@ export interface SelectSpec {
   readonly multiplied: ReadonlySet<string>;
   /** Leaf measures used by filters but not selected. */
   readonly filterLeaves: readonly Measure[];
+  /** Joins whose far cube is aggregated per near-side row in a subquery. */
+  readonly preAggregated: readonly PreAggregatedJoin[];
+  /** Joins written already (sub_query dimensions), added after the tree's. */
+  readonly extraJoins: readonly string[];
 }
 
 /** `FROM` the tree's root and `LEFT JOIN` along its joins. */
@@ -36,7 +41,48 @@ export function joinedFrom(renderer: Renderer, tree: JoinTree): string {
 }
 
 function fromClause(spec: SelectSpec): string {
-  return joinedFrom(spec.renderer, spec.tree);
+  const renderer = spec.renderer;
+  const lines = [`FROM ${renderer.from(renderer.cube(spec.tree.root))}`];
+  for (const join of spec.tree.joins) {
+    const preAggregated = spec.preAggregated.find((candidate) => candidate.join === join);
+    lines.push(
+      preAggregated
+        ? preAggregatedJoinClause(renderer, preAggregated)
+        : `LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`,
+    );
+  }
+  lines.push(...spec.extraJoins);
+  return lines.join('\n');
+}
+
+function partialsAlias(preAggregated: PreAggregatedJoin): string {
+  return `${preAggregated.cube}__partials`;
+}
+
+/** The far cube's measures per near-side primary key, joined back on that key: one row per near-side row. */
+function preAggregatedJoinClause(renderer: Renderer, preAggregated: PreAggregatedJoin): string {
+  const quote = (name: string): string => renderer.dialect.quote(name);
+  const near = renderer.cube(preAggregated.join.from);
+  const nearKey = renderer.primaryKey(near) ?? '';
+  const partials = preAggregated.leaves.map(
+    (leaf, index) => `${renderer.aggregate(leaf, renderer.measureInput(leaf))} ${quote(`p${index}`)}`,
+  );
+  const subquery =
+    `SELECT\n  ${[`${nearKey} ${quote('k')}`, ...partials].join(',\n  ')}\n` +
+    `FROM ${renderer.from(near)}\nINNER JOIN ${renderer.from(renderer.cube(preAggregated.cube))} ON ${renderer.template(preAggregated.join.sql)}\nGROUP BY 1`;
+  const alias = quote(partialsAlias(preAggregated));
+  return `LEFT JOIN (\n${subquery}\n) AS ${alias} ON ${alias}.${quote('k')} = ${nearKey}`;
+}
+
+/** How a leaf measure is aggregated over the joined rows: from its per-row partial when its cube was pre-aggregated. */
+function rowAggregate(spec: SelectSpec, measure: Measure): string {
+  const renderer = spec.renderer;
+  for (const preAggregated of spec.preAggregated) {
+    const index = preAggregated.leaves.findIndex((leaf) => leaf.path === measure.path);
+    if (index >= 0)
+      return recombine(measure, `${renderer.dialect.quote(partialsAlias(preAggregated))}.${renderer.dialect.quote(`p${index}`)}`);
+  }
+  return renderer.aggregate(measure, renderer.measureInput(measure));
 }
 
 const conditionClause = (conditions: readonly string[], keyword = 'WHERE'): string =>
@@ -55,7 +101,7 @@ function singleStage(spec: SelectSpec): string {
           ? `CASE WHEN ${input === '*' ? '1' : input} IS NOT NULL THEN 1 ELSE 0 END`
           : input;
       }
-    : (measure) => renderer.aggregate(measure, renderer.measureInput(measure));
+    : (measure) => rowAggregate(spec, measure);
   const quote = (name: string): string => renderer.dialect.quote(name);
   const select = [
     ...spec.dimensions.map((column) => `${column.expr} ${quote(column.alias)}`),
@@ -93,7 +139,7 @@ function multiStage(spec: SelectSpec): string {
     const partAlias = `q_${parts.length}`;
     const columns = regular.map((leaf, index) => {
       leafColumn.set(leaf.path, `${quote(partAlias)}.${quote(`m${index}`)}`);
-      return `${renderer.aggregate(leaf, renderer.measureInput(leaf))} ${quote(`m${index}`)}`;
+      return `${rowAggregate(spec, leaf)} ${quote(`m${index}`)}`;
     });
     parts.push(`SELECT\n  ${[...dimensionSelect, ...columns].join(',\n  ')}\n${from}${where}${groupBy(spec.dimensions.length)}`);
   }

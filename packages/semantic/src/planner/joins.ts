@@ -11,8 +11,8 @@ export interface JoinTree {
 function shortestPaths(model: DataModel, root: string): Map<string, Join | null> {
   const parent = new Map<string, Join | null>([[root, null]]);
   const queue = [root];
-  for (let i = 0; i < queue.length; i++) {
-    const from = model.cubes.get(queue[i] ?? '');
+  for (let index = 0; index < queue.length; index++) {
+    const from = model.cubes.get(queue[index] ?? '');
     for (const join of from?.joins.values() ?? []) {
       if (parent.has(join.to)) continue;
       parent.set(join.to, join);
@@ -25,7 +25,7 @@ function shortestPaths(model: DataModel, root: string): Map<string, Join | null>
 function pathTo(parent: Map<string, Join | null>, cube: string): Join[] | undefined {
   if (!parent.has(cube)) return undefined;
   const path: Join[] = [];
-  for (let j = parent.get(cube); j; j = parent.get(j.from)) path.unshift(j);
+  for (let step = parent.get(cube); step; step = parent.get(step.from)) path.unshift(step);
   return path;
 }
 
@@ -33,10 +33,10 @@ function treeFrom(model: DataModel, root: string, cubes: readonly string[], requ
   const joins: Join[] = [];
   const inTree = new Set([root]);
   const addPath = (path: readonly Join[]): void => {
-    for (const j of path) {
-      if (inTree.has(j.to)) continue;
-      joins.push(j);
-      inTree.add(j.to);
+    for (const join of path) {
+      if (inTree.has(join.to)) continue;
+      joins.push(join);
+      inTree.add(join.to);
     }
   };
   addPath(required);
@@ -57,22 +57,22 @@ function treeFrom(model: DataModel, root: string, cubes: readonly string[], requ
 export function buildJoinTree(model: DataModel, cubes: readonly string[], requiredPaths: ReadonlyArray<readonly string[]>): JoinTree {
   const required: Join[] = [];
   for (const path of requiredPaths) {
-    for (let i = 0; i + 1 < path.length; i++) {
-      const from = path[i] ?? '';
-      const to = path[i + 1] ?? '';
+    for (let index = 0; index + 1 < path.length; index++) {
+      const from = path[index] ?? '';
+      const to = path[index + 1] ?? '';
       const join = model.cubes.get(from)?.joins.get(to);
       if (!join) throw new QueryError(`Can't find join path to join '${from}', '${to}'`);
       required.push(join);
     }
   }
-  const fixedRoot = requiredPaths.find((p) => p.length > 0)?.[0];
+  const fixedRoot = requiredPaths.find((path) => path.length > 0)?.[0];
   const roots = fixedRoot ? [fixedRoot] : cubes;
   let best: JoinTree | undefined;
   for (const root of roots) {
     const joins = treeFrom(model, root, cubes, required);
     if (joins && (!best || joins.length < best.joins.length)) best = { root, joins };
   }
-  if (!best) throw new QueryError(`Can't find join path to join ${cubes.map((c) => `'${c}'`).join(', ')}`);
+  if (!best) throw new QueryError(`Can't find join path to join ${cubes.map((cube) => `'${cube}'`).join(', ')}`);
   return best;
 }
 
@@ -85,12 +85,12 @@ export function isMultiplied(cube: string, joins: readonly Join[]): boolean {
   const walk = (current: string): boolean => {
     if (visited.has(current)) return false;
     visited.add(current);
-    const next = joins.filter((j) => j.from === current || j.to === current);
-    const other = (j: Join): string => (j.from === current ? j.to : j.from);
-    const fansOut = (j: Join): boolean =>
-      (j.from === current && j.relationship === 'one_to_many') || (j.to === current && j.relationship === 'many_to_one');
-    if (next.some((j) => fansOut(j) && !visited.has(other(j)))) return true;
-    return next.some((j) => walk(other(j)));
+    const next = joins.filter((join) => join.from === current || join.to === current);
+    const other = (join: Join): string => (join.from === current ? join.to : join.from);
+    const fansOut = (join: Join): boolean =>
+      (join.from === current && join.relationship === 'one_to_many') || (join.to === current && join.relationship === 'many_to_one');
+    if (next.some((join) => fansOut(join) && !visited.has(other(join)))) return true;
+    return next.some((join) => walk(other(join)));
   };
   return walk(cube);
 }

@@ -29,8 +29,18 @@ describe('logical query', () => {
     const logical = logicalOf({ measures: ['orders.completed_share', 'line_items.count'], dimensions: ['orders.status'] });
     expect(logical.measures[0]?.leaves.map((leaf) => leaf.path)).toEqual(['orders.completed_count', 'orders.count']);
     expect([...logical.leafMeasures.keys()]).toEqual(['orders.completed_count', 'orders.count', 'line_items.count']);
-    expect([...logical.multiplied]).toEqual(['orders.completed_count', 'orders.count']);
     expect(logical.joinTree.joins.map((join) => `${join.from}->${join.to}`)).toEqual(['orders->line_items']);
+    // line_items only feeds a count: it is aggregated per order before the join, so no order is repeated.
+    expect(logical.preAggregatedJoins.map((join) => [join.cube, join.leaves.map((leaf) => leaf.path)])).toEqual([
+      ['line_items', ['line_items.count']],
+    ]);
+    expect([...logical.multiplied]).toEqual([]);
+  });
+
+  it('keeps the distinct-rows plan when the far cube splits the groups', () => {
+    const logical = logicalOf({ measures: ['orders.count'], dimensions: ['products.category'] });
+    expect(logical.preAggregatedJoins).toEqual([]);
+    expect([...logical.multiplied]).toEqual(['orders.count']);
   });
 
   it('splits filters into row and measure filters as data', () => {

@@ -1,11 +1,13 @@
 import { QueryError } from '../errors.js';
-import type { Caller, DataModel, Dimension, Measure, Segment } from '../model.js';
+import type { Caller, DataModel, Dimension, Measure, Member, Segment } from '../model.js';
 import { completeDateRangeFilters } from './date-filters.js';
 import { boundFrom, boundTo } from './dates.js';
 import { filterMembers } from './filters.js';
 import { isMultiplied, type JoinTree } from './joins.js';
 import { leafMeasures } from './model-lookup.js';
 import { joinTreeWithPolicies, type PolicyConditions } from './policy-sql.js';
+import { preAggregatedJoins, type PreAggregatedJoin } from './pre-aggregated-joins.js';
+import { planSubQueries, type SubQueryDimension } from './sub-queries.js';
 import type { Filter, Granularity, NormalizedQuery } from './query.js';
 import { relativeRange } from './relative-dates.js';
 import { resolveDimension, resolveMeasure, resolveMember, resolveSegment, type Resolved } from './resolve.js';
@@ -39,6 +41,10 @@ export interface LogicalQuery {
   /** Leaf measures (by path) whose cube's rows are repeated by a one-to-many join of the tree. */
   readonly multiplied: ReadonlySet<string>;
   readonly joinTree: JoinTree;
+  /** One-to-many joins to cubes that only feed measures: aggregated per near-side row before joining. */
+  readonly preAggregatedJoins: readonly PreAggregatedJoin[];
+  /** `sub_query` dimensions the query reads, each computed in its own subquery. */
+  readonly subQueryDimensions: readonly SubQueryDimension[];
   /** `timeDimensions[].dateRange`, as inclusive wall-clock bounds in the query's time zone. */
   readonly dateRanges: readonly LogicalDateRange[];
   /** Members that filters name, bound to the model. */
@@ -191,9 +197,32 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
   for (const leaf of [...[...measures, ...orderOnlyMeasures].flatMap((selectedMeasure) => selectedMeasure.leaves), ...filterLeafMeasures]) {
     leaves.set(leaf.path, leaf);
   }
+  const rowMembers: Member[] = [
+    ...dimensions.map((dimension) => dimension.resolved.member),
+    ...queriedTimeDimensions.map((timeDimension) => timeDimension.resolved.member),
+    ...orderOnlyDimensions.map((dimension) => dimension.resolved.member),
+    ...segments.map((segment) => segment.member),
+    ...policy.members,
+    ...rowFilters.flatMap((filter) => filterMembers(filter).flatMap((path) => filterResolved.get(path)?.member ?? [])),
+  ];
+  // Rolling windows join their base rows themselves (rolling-query.ts) and count repeated rows per primary key.
+  const rolling = [...leaves.values()].some((leaf) => leaf.rollingWindow !== undefined);
+  const preAggregated = query.ungrouped || rolling ? [] : preAggregatedJoins(model, joinTree, [...leaves.values()], rowMembers);
+  const preAggregatedCubes = new Set(preAggregated.map((preAggregatedJoin) => preAggregatedJoin.cube));
+  // A pre-aggregated cube is joined one row per near-side row, so it repeats nothing.
+  const repeatingJoins = joinTree.joins.filter((join) => !preAggregatedCubes.has(join.to));
   const multiplied = new Set<string>();
-  for (const leaf of leaves.values()) if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, joinTree.joins)) multiplied.add(leaf.path);
+  for (const leaf of leaves.values()) {
+    if (preAggregatedCubes.has(leaf.cube)) continue;
+    if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, repeatingJoins)) multiplied.add(leaf.path);
+  }
 
+  const subQueryDimensions = planSubQueries(model, rowMembers, rowFilters, filterResolved);
+  if (rolling && subQueryDimensions.length > 0) {
+    throw new QueryError(
+      `A sub_query dimension (${subQueryDimensions.map((subQuery) => subQuery.dimension.path).join(', ')}) cannot be combined with rolling_window measures in one query yet`,
+    );
+  }
   return {
     model,
     caller,
@@ -209,6 +238,8 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     filterLeafMeasures,
     multiplied,
     joinTree,
+    preAggregatedJoins: preAggregated,
+    subQueryDimensions,
     dateRanges,
     filterMembers: filterResolved,
     rowFilters,

@@ -69,6 +69,8 @@ export function referencedCubes(model: DataModel, template: SqlTemplate | undefi
 /** The member's own cube and every cube its SQL reaches. */
 export function memberCubes(model: DataModel, member: Member, into: Set<string>, depth = 0): void {
   into.add(member.cube);
+  // A sub_query dimension reads other cubes inside its own subquery, joined back on this cube's key.
+  if (member.kind === 'dimension' && member.subQuery) return;
   referencedCubes(model, member.sql, into, depth);
   if (member.kind === 'measure') for (const filter of member.filters) referencedCubes(model, filter, into, depth);
   if (member.kind === 'dimension') {

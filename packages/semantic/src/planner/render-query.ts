@@ -6,6 +6,7 @@ import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.
 import type { LogicalDateRange, LogicalQuery } from './logical.js';
 import type { LeafRef, Renderer } from './render.js';
 import { hasRollingMeasures, rollingQueryBody } from './rolling-query.js';
+import { subQueryAlias, type SubQueryDimension } from './sub-queries.js';
 
 /** SQL for one logical query, with its parameters; `total` counts the rows without limit and offset. */
 export interface RenderedQuery {
@@ -77,6 +78,8 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
         ungrouped: logical.ungrouped,
         multiplied: logical.multiplied,
         filterLeaves: logical.filterLeafMeasures,
+        preAggregated: logical.preAggregatedJoins,
+        extraJoins: logical.subQueryDimensions.map((subQuery) => subQueryJoin(renderer, subQuery, filterContext())),
       });
 
   const orderBy = orderByClause(logical);
@@ -149,4 +152,19 @@ function dateRangeCondition(renderer: Renderer, range: LogicalDateRange): string
   const bound = (wall: number): string =>
     renderer.dialect.castParam(renderer.params.add(formatWall(wallToUtc(wall, renderer.timezone))), 'timestamp');
   return `${column} >= ${bound(range.from)} AND ${column} <= ${bound(range.to)}`;
+}
+
+/** A sub_query dimension's subquery, grouped by its cube's primary key and joined back on it. */
+function subQueryJoin(renderer: Renderer, subQuery: SubQueryDimension, filterContext: FilterContext): string {
+  const quote = (name: string): string => renderer.dialect.quote(name);
+  const key = renderer.primaryKey(renderer.cube(subQuery.dimension.cube)) ?? '';
+  const from = [
+    `FROM ${renderer.from(renderer.cube(subQuery.tree.root))}`,
+    ...subQuery.tree.joins.map((join) => `LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`),
+  ].join('\n');
+  const conditions = subQuery.filters.map((filter) => `(${renderFilter(filter, filterContext)})`);
+  const where = conditions.length > 0 ? `\nWHERE ${conditions.join(' AND ')}` : '';
+  const select = `SELECT\n  ${key} ${quote('k')},\n  ${renderer.subQueryValue(subQuery.dimension)} ${quote('v')}\n${from}${where}\nGROUP BY 1`;
+  const alias = quote(subQueryAlias(subQuery.dimension));
+  return `LEFT JOIN (\n${select}\n) AS ${alias} ON ${alias}.${quote('k')} = ${key}`;
 }

@@ -4,6 +4,7 @@ import type { Caller, Cube, DataModel, Dimension, Measure, Member, Segment, SqlT
 import { renderContextRef } from './context-sql.js';
 import { cubeNamed, isCalculated, leafMeasures, MAX_REFERENCE_DEPTH, memberNamed, primaryKeyDimension } from './model-lookup.js';
 import type { Filter } from './query.js';
+import { subQueryAlias } from './sub-queries.js';
 
 /** Collects bound parameters; the SQL only ever holds placeholders. */
 export class Params {
@@ -87,6 +88,7 @@ export class Renderer {
 
   /** A dimension's row-level SQL; time dimensions are zone-less UTC here. */
   dimension(dimension: Dimension, depth = 0): string {
+    if (dimension.subQuery) return `${this.dialect.quote(subQueryAlias(dimension))}.${this.dialect.quote('v')}`;
     if (dimension.case) {
       const label = (value: string | SqlTemplate): string =>
         typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : this.template(value, undefined, depth + 1);
@@ -99,6 +101,11 @@ export class Renderer {
       return `${text(dimension.latitude)} || ',' || ${text(dimension.longitude)}`;
     }
     return this.template(dimension.sql ?? { text: 'NULL', parts: ['NULL'] }, undefined, depth + 1);
+  }
+
+  /** The value of a sub_query dimension inside its own subquery: its SQL with measures aggregated. */
+  subQueryValue(dimension: Dimension): string {
+    return this.template(dimension.sql ?? { text: 'NULL', parts: ['NULL'] }, (leaf) => this.aggregate(leaf, this.measureInput(leaf)));
   }
 
   /** A UTC timestamp expression as wall-clock time in the query's zone; the zone is bound once, when first needed. */

@@ -52,27 +52,27 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
       throw hiddenMember(path);
     return { path, member: vm.target, owner: view, ownerMember: name, joinPath: vm.joinPath, title: vm.title, shortTitle: vm.shortTitle };
   }
-  const c = cube as Cube;
-  const m = c.measures.get(name) ?? c.dimensions.get(name) ?? c.segments.get(name);
-  if (!m || !m.public) throw notFound();
-  if (!memberVisible(policiesOf(c), name, caller)) throw hiddenMember(path);
-  return { path, member: m, owner: c, ownerMember: name, title: m.title, shortTitle: m.shortTitle };
+  const ownerCube = cube as Cube;
+  const member = ownerCube.measures.get(name) ?? ownerCube.dimensions.get(name) ?? ownerCube.segments.get(name);
+  if (!member || !member.public) throw notFound();
+  if (!memberVisible(policiesOf(ownerCube), name, caller)) throw hiddenMember(path);
+  return { path, member, owner: ownerCube, ownerMember: name, title: member.title, shortTitle: member.shortTitle };
 }
 
 export function resolveMeasure(model: DataModel, path: string, caller: Caller): Resolved<Measure> {
-  const r = resolveMember(model, path, caller);
-  if (r.member.kind !== 'measure') throw new QueryError(`'${path}' is not a measure`);
-  return r as Resolved<Measure>;
+  const resolved = resolveMember(model, path, caller);
+  if (resolved.member.kind !== 'measure') throw new QueryError(`'${path}' is not a measure`);
+  return resolved as Resolved<Measure>;
 }
 
 export function resolveDimension(model: DataModel, path: string, caller: Caller): Resolved<Dimension> {
-  const r = resolveMember(model, path, caller);
-  if (r.member.kind !== 'dimension') throw new QueryError(`'${path}' is not a dimension`);
-  return r as Resolved<Dimension>;
+  const resolved = resolveMember(model, path, caller);
+  if (resolved.member.kind !== 'dimension') throw new QueryError(`'${path}' is not a dimension`);
+  return resolved as Resolved<Dimension>;
 }
 
 export function resolveSegment(model: DataModel, path: string, caller: Caller): Resolved<Segment> {
-  const r = resolveMember(model, path, caller);
-  if (r.member.kind !== 'segment') throw new QueryError(`'${path}' is not a segment`);
-  return r as Resolved<Segment>;
+  const resolved = resolveMember(model, path, caller);
+  if (resolved.member.kind !== 'segment') throw new QueryError(`'${path}' is not a segment`);
+  return resolved as Resolved<Segment>;
 }

@@ -76,6 +76,9 @@ export function rollingQueryBody(
       ungrouped: false,
       multiplied: logical.multiplied,
       filterLeaves: [],
+      // logical.ts plans neither pre-aggregated joins nor sub_query dimensions beside rolling windows.
+      preAggregated: [],
+      extraJoins: [],
     });
     parts.push({ sql, leaves: plain });
   }

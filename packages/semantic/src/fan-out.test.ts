@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compile } from './compiler/compile.js';
+import { load } from './load.js';
+import type { Caller } from './model.js';
+import type { Query } from './planner/query.js';
+import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
+
+const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: {} };
+
+/**
+ * Measures across one-to-many joins, planned by aggregating the far side per near-side row where
+ * the measures allow it and by distinct rows where they do not; each against hand-written SQL.
+ */
+const CASES: Array<{ name: string; query: Query; sql: (t: (name: string) => string) => string }> = [
+  {
+    name: 'counts on both sides with a filter on the near side',
+    query: {
+      measures: ['customers.count', 'orders.count', 'orders.completed_count'],
+      dimensions: ['customers.city'],
+      filters: [{ member: 'customers.country', operator: 'equals', values: ['UK', 'USA'] }],
+    },
+    sql: (t) => `SELECT c.city, count(DISTINCT c.id), count(o.id), count(CASE WHEN o.status = 'completed' THEN 1 END)
+      FROM ${t('customers')} c LEFT JOIN ${t('orders')} o ON o.customer_id = c.id WHERE c.country IN ('UK', 'USA') GROUP BY 1`,
+  },
+  {
+    name: 'min, max and sum on the far side beside a count on the near side',
+    query: {
+      measures: ['orders.count', 'line_items.min_price', 'line_items.max_price', 'line_items.total_quantity'],
+      dimensions: ['orders.status'],
+    },
+    sql: (t) => `SELECT o.status, count(DISTINCT o.id), min(li.price), max(li.price), sum(li.quantity)
+      FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
+  },
+  {
+    name: 'a distinct count on the far side keeps the distinct-rows plan',
+    query: { measures: ['orders.count', 'line_items.order_count'], dimensions: ['orders.status'] },
+    sql: (t) => `SELECT o.status, count(DISTINCT o.id), count(DISTINCT li.order_id)
+      FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
+  },
+  {
+    name: 'a filter on the far side keeps the distinct-rows plan',
+    query: {
+      measures: ['orders.count', 'line_items.count'],
+      dimensions: ['orders.status'],
+      filters: [{ member: 'line_items.quantity', operator: 'gt', values: ['2'] }],
+    },
+    sql: (t) => `SELECT o.status, count(DISTINCT o.id), count(li.id)
+      FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id WHERE li.quantity > 2 GROUP BY 1`,
+  },
+  {
+    name: 'two hops: the far cube is pre-aggregated and the middle one still fans out',
+    query: { measures: ['customers.count', 'line_items.revenue', 'line_items.count'], dimensions: ['customers.segment'] },
+    sql: (t) => `SELECT c.segment, count(DISTINCT c.id), sum(li.quantity * li.price), count(li.id) FROM ${t('customers')} c
+      LEFT JOIN ${t('orders')} o ON o.customer_id = c.id LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
+  },
+  {
+    name: 'a measure filter over a pre-aggregated measure',
+    query: {
+      measures: ['customers.count', 'orders.count'],
+      dimensions: ['customers.city'],
+      filters: [{ member: 'orders.count', operator: 'gt', values: ['400'] }],
+    },
+    sql: (
+      t,
+    ) => `SELECT c.city, count(DISTINCT c.id), count(o.id) FROM ${t('customers')} c LEFT JOIN ${t('orders')} o ON o.customer_id = c.id
+      GROUP BY 1 HAVING count(o.id) > 400`,
+  },
+  {
+    name: 'no dimensions',
+    query: { measures: ['customers.count', 'orders.count', 'orders.customer_count'] },
+    sql: (t) => `SELECT count(DISTINCT c.id), count(o.id), count(DISTINCT o.customer_id)
+      FROM ${t('customers')} c LEFT JOIN ${t('orders')} o ON o.customer_id = c.id`,
+  },
+];
+
+describe.each(sampleTargets())('fan-out plans on $name', (target) => {
+  let db: SampleDb;
+  beforeAll(async () => {
+    db = await target.open();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('a near-side row without far-side rows counts 0 and sums to null, as over the plain join', async () => {
+    const compiled = compile({
+      'model/family.yml': `cubes:
+  - name: parents
+    sql: SELECT 1 AS id UNION ALL SELECT 2 AS id
+    joins:
+      - name: children
+        relationship: one_to_many
+        sql: "{CUBE}.id = {children}.parent_id"
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+    measures:
+      - name: count
+        type: count
+  - name: children
+    sql: SELECT 10 AS id, 1 AS parent_id, 5 AS amount UNION ALL SELECT 11 AS id, 1 AS parent_id, 7 AS amount
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+    measures:
+      - name: count
+        type: count
+      - name: total
+        type: sum
+        sql: amount
+      - name: smallest
+        type: min
+        sql: amount
+`,
+    });
+    const query = {
+      measures: ['parents.count', 'children.count', 'children.total', 'children.smallest'],
+      dimensions: ['parents.id'],
+      order: { 'parents.id': 'asc' as const },
+    };
+    const response = await load(compiled.model, query, { warehouse: db.warehouse, caller: ADMIN });
+    expect(normalizeRows(response.data)).toEqual(
+      normalizeRows([
+        { 'parents.id': 1, 'parents.count': 1, 'children.count': 2, 'children.total': 12, 'children.smallest': 5 },
+        { 'parents.id': 2, 'parents.count': 1, 'children.count': 0, 'children.total': null, 'children.smallest': null },
+      ]),
+    );
+  });
+
+  it.each(CASES)('$name', async ({ query, sql }) => {
+    const keys = [...(query.dimensions ?? []), ...(query.measures ?? [])];
+    const response = await load(db.model, query, { warehouse: db.warehouse, caller: ADMIN });
+    const engine = normalizeRows(response.data.map((row) => Object.fromEntries(keys.map((key) => [key, row[key]]))));
+    // Columns renamed by position: PostgreSQL names every count(...) column "count".
+    const columns = keys.map((_, index) => `c${index}`).join(', ');
+    const direct = (await db.warehouse.query(`SELECT * FROM (${sql(db.table)}) AS direct(${columns})`, [])).rows;
+    const expected = normalizeRows(
+      direct.map((row) => Object.fromEntries(Object.values(row).map((value, index) => [keys[index] ?? `c${index}`, value]))),
+    );
+    const sorted = (rows: Array<Record<string, unknown>>): Array<Record<string, unknown>> =>
+      [...rows].sort((left, right) => (JSON.stringify(left) < JSON.stringify(right) ? -1 : 1));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(sorted(engine)).toEqual(sorted(expected));
+  });
+});
