@@ -30,7 +30,9 @@ function bigModel(): Record<string, string> {
 
 async function main(): Promise<void> {
   // The machine's load decides how far the figures can be trusted: written down before anything runs.
-  const loadAverage = loadavg().map((l) => l.toFixed(2)).join(', ');
+  const loadAverage = loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
   const warehouse = await DuckDBWarehouse.open();
   let t = performance.now();
   const files = await writeSample(warehouse, { lineItems: LINE_ITEMS });

@@ -21,6 +21,26 @@ describe('DuckDB prepared statement cache', () => {
     }
   });
 
+  it('gives each run the type of its own values when the SQL leaves a parameter uncast, as a fresh statement would', async () => {
+    const sql = 'SELECT $1 AS v, typeof($1) AS t';
+    const values = [7, 'seven', 7.5, true, null];
+    const fresh = [];
+    for (const value of values) {
+      const single = await DuckDBWarehouse.open();
+      fresh.push((await single.query(sql, [value])).rows[0]);
+      await single.close();
+    }
+    const warehouse = await DuckDBWarehouse.open();
+    try {
+      const cached = [];
+      for (const value of values) cached.push((await warehouse.query(sql, [value])).rows[0]);
+      expect(cached).toEqual(fresh);
+      expect(cached.map((row) => row?.['t'])).toEqual(['HUGEINT', 'VARCHAR', 'DOUBLE', 'BOOLEAN', '"NULL"']);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
   it('sees a table replaced after the statement was prepared', async () => {
     const warehouse = await DuckDBWarehouse.open();
     try {
