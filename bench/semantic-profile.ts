@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { compile, DuckDBWarehouse, load, planQuery, duckdbDialect, writeSample } from '@plinth/semantic';
+import { median } from './lib.js';
 import { BENCH_MODEL_FILES, QUERIES } from './semantic-queries.js';
 
 const mode = process.argv[2] ?? 'engine';
@@ -47,19 +48,28 @@ const steps: Record<string, () => Promise<unknown>> = {
 
 if (mode === 'steps') {
   const cpu = new Map<string, number>();
+  const wall = new Map<string, number[]>();
   for (const [step, run] of Object.entries(steps)) {
     for (let i = 0; i < 50; i++) await run();
     cpu.set(step, 0);
+    wall.set(step, []);
   }
   for (let i = 0; i < runs; i++) {
     for (const [step, run] of Object.entries(steps)) {
       const before = process.cpuUsage();
+      const started = performance.now();
       await run();
+      wall.get(step)?.push(performance.now() - started);
       const used = process.cpuUsage(before);
       cpu.set(step, (cpu.get(step) ?? 0) + used.user + used.system);
     }
   }
-  for (const [step, total] of cpu) process.stdout.write(`${step.padEnd(14)} ${(total / runs).toFixed(0).padStart(6)} µs CPU per run\n`);
+  for (const [step, total] of cpu) {
+    const wallUs = median(wall.get(step) ?? []) * 1000;
+    process.stdout.write(
+      `${step.padEnd(14)} ${(total / runs).toFixed(0).padStart(6)} µs CPU per run, ${wallUs.toFixed(0).padStart(6)} µs wall (median)\n`,
+    );
+  }
 } else {
   const run = steps[mode];
   if (!run || !['engine', 'hand', 'plan'].includes(mode)) throw new Error(`Unknown mode '${mode}': use engine, hand, plan or steps`);
