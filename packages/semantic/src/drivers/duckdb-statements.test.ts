@@ -66,6 +66,16 @@ describe('DuckDB prepared statement cache', () => {
     }
   });
 
+  it('rejects several statements in one query, saying so, since one prepared statement holds one', async () => {
+    const warehouse = await DuckDBWarehouse.open();
+    try {
+      await expect(warehouse.query('SELECT 1 AS a; SELECT 2 AS b', [])).rejects.toThrow(/multiple statements/);
+      expect((await warehouse.query('SELECT 1 AS a;', [])).rows).toEqual([{ a: 1 }]);
+    } finally {
+      await warehouse.close();
+    }
+  });
+
   it('holds at most its capacity, dropping the least recently used statement', async () => {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
