@@ -28,6 +28,22 @@ describe('plinth-semantic', () => {
     const invalid = await run(['validate', bad]);
     expect(invalid.code).toBe(1);
     expect(JSON.parse(invalid.stdout)).toMatchObject({ valid: false, errors: [{ fileName: 'model/a.yml' }], cubesCount: 1 });
+    expect(invalid.stderr).toMatch(/^model\/a\.yml:2: Cube a needs `sql_table` or `sql`$/m);
+
+    // JavaScript and Jinja model files, with the compile context given on the command line.
+    const mixed = join(dir, 'mixed');
+    mkdirSync(join(mixed, 'model', 'cubes'), { recursive: true });
+    writeFileSync(
+      join(mixed, 'model', 'cubes', 'a.js'),
+      'cube(`a`, { sqlTable: `${COMPILE_CONTEXT.schema}.a`, measures: { count: { type: `count` } } });\n',
+    );
+    writeFileSync(join(mixed, 'model', 'b.yml'), 'cubes:\n  - name: b\n    sql_table: {{ COMPILE_CONTEXT.schema }}.b\n');
+    const mixedSql = await run(['sql', mixed, '--query', '{"measures":["a.count"]}', '--compile-context', '{"schema":"tenant_1"}']);
+    expect(JSON.parse(mixedSql.stdout)).toMatchObject({ sql: expect.stringContaining('tenant_1.a') as string });
+    writeFileSync(join(mixed, 'model', 'globals.py'), 'x = 1\n');
+    const python = await run(['validate', mixed]);
+    expect(python.code).toBe(1);
+    expect(python.stderr).toMatch(/^model\/globals\.py: Python model files are not supported/m);
 
     const db = join(dir, 'sample.duckdb');
     const modelDir = join(dir, 'sample-model');

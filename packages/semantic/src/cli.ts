@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import { dirname, join, relative, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compile } from './compiler/compile.js';
+import type { CompileError } from './compiler/diagnostics.js';
 import { openWarehouse } from './drivers/open.js';
 import { QueryError } from './errors.js';
 import { load } from './load.js';
@@ -13,9 +14,9 @@ import { duckdbDialect } from './dialects/duckdb.js';
 import { postgresDialect } from './dialects/postgres.js';
 
 const USAGE = `Usage:
-  plinth-semantic validate <model dir>
-  plinth-semantic sql <model dir> --query <json> [--dialect duckdb|postgres] [--caller <json>]
-  plinth-semantic load <model dir> --warehouse duckdb:<file>|postgres://… --query <json> [--caller <json>]
+  plinth-semantic validate <model dir> [--compile-context <json>]
+  plinth-semantic sql <model dir> --query <json> [--dialect duckdb|postgres] [--caller <json>] [--compile-context <json>]
+  plinth-semantic load <model dir> --warehouse duckdb:<file>|postgres://… --query <json> [--caller <json>] [--compile-context <json>]
   plinth-semantic sample --warehouse duckdb:<file>|postgres://… [--scale N] [--model <dir>] [--schema <name>]`;
 
 /** Reads every file below `dir`; paths are made to start with `model/` as the compiler expects. */
@@ -57,6 +58,17 @@ function caller(text: string | undefined): Caller | undefined {
   return { groups: c.groups ?? [], userAttributes: c.userAttributes ?? {}, securityContext: c.securityContext ?? {} };
 }
 
+function compileContext(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  const value = json(text, 'compile-context');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError('--compile-context must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function describeError(error: CompileError): string {
+  return `${error.fileName}${error.line === undefined ? '' : `:${error.line}`}: ${error.message}`;
+}
+
 class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
@@ -71,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
       scale: { type: 'string' },
       model: { type: 'string' },
       schema: { type: 'string' },
+      'compile-context': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -99,7 +112,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (!dir) throw new UsageError(`${command} needs a model directory`);
-  const result = compile(readModelDir(dir));
+  const result = compile(readModelDir(dir), { compileContext: compileContext(values['compile-context']) });
+  // Humans and editors read `file:line: message`; tools read the JSON on standard output.
+  for (const error of result.errors) process.stderr.write(`${describeError(error)}\n`);
   if (command === 'validate') {
     out({ valid: result.valid, errors: result.errors, cubesCount: result.cubesCount });
     return result.valid ? 0 : 1;

@@ -301,7 +301,9 @@ describe('context references the compiler refuses', () => {
   });
 
   it('braces that are no reference (JSON in a string) stay SQL text', () => {
-    const result = compile(cube('t', `    sql: "SELECT '{\\"a\\": 1}' AS j, {CUBE}.x FROM t"\n`));
+    const result = compile({
+      'model/a.yml': `cubes:\n  - name: a\n    sql: "SELECT '{\\"a\\": 1}' AS j, {CUBE}.x FROM t"\n    measures:\n      - { name: count, type: count }\n`,
+    });
     expect(result.errors).toEqual([]);
     const parts = result.model.cubes.get('a')?.sql?.parts ?? [];
     expect(parts[0]).toBe(`SELECT '{"a": 1}' AS j, `);

@@ -1,4 +1,4 @@
-export { compile, type CompileResult } from './compiler/compile.js';
+export { compile, type CompileOptions, type CompileResult } from './compiler/compile.js';
 export type { CompileError } from './compiler/diagnostics.js';
 export type * from './model.js';
 export { QueryError, QueryTimeoutError } from './errors.js';
@@ -12,6 +12,16 @@ export type { Warehouse, QueryOptions, QueryResult } from './drivers/warehouse.j
 export { DuckDBWarehouse, type DuckDBOptions } from './drivers/duckdb.js';
 export { PostgresWarehouse, type PostgresOptions } from './drivers/postgres.js';
 export { openWarehouse } from './drivers/open.js';
-export { load, type LoadOptions, type LoadResponse } from './load.js';
+export {
+  load,
+  loadRequest,
+  type CompactData,
+  type DataRows,
+  type LoadOptions,
+  type LoadRequestOptions,
+  type LoadResponse,
+  type MultiLoadResponse,
+} from './load.js';
+export type { PivotQuery, QueryType } from './planner/fan-out.js';
 export { meta, type MetaCube, type MetaMember } from './meta.js';
 export { writeSample, sampleModelFiles, type SampleOptions } from './sample/sample.js';

@@ -1,4 +1,4 @@
-import type { Caller, Cube, DataModel, Member, View } from './model.js';
+import type { Caller, Cube, DataModel, Folder, Member, View } from './model.js';
 import { measureType } from './planner/annotation.js';
 import { EVERYONE } from './planner/policy.js';
 import { resolveMember } from './planner/resolve.js';
@@ -11,10 +11,33 @@ export interface MetaMember {
   description?: string;
   format?: string;
   aggType?: string;
+  /** Cube marks rolling-window and running-total measures as cumulative. */
+  cumulative?: boolean;
+  cumulativeTotal?: boolean;
   primaryKey?: boolean;
   isVisible: boolean;
   public: boolean;
   meta?: unknown;
+  drillMembers?: string[];
+}
+
+export interface MetaHierarchy {
+  name: string;
+  title?: string;
+  levels: string[];
+  public: boolean;
+  aliasMember?: string;
+}
+
+/** Cube's flat folder: members of nested folders are merged into their top-level folder. */
+export interface MetaFolder {
+  name: string;
+  members: string[];
+}
+
+export interface MetaNestedFolder {
+  name: string;
+  members: Array<string | MetaNestedFolder>;
 }
 
 export interface MetaCube {
@@ -27,6 +50,16 @@ export interface MetaCube {
   measures: MetaMember[];
   dimensions: MetaMember[];
   segments: MetaMember[];
+  hierarchies: MetaHierarchy[];
+  folders: MetaFolder[];
+  nestedFolders: MetaNestedFolder[];
+}
+
+/** A view lists the drill members it includes, under its own names; the others cannot be queried through it. */
+function drillMembersOf(owner: Cube | View, paths: readonly string[]): string[] {
+  if (owner.kind === 'cube') return [...paths];
+  const byTarget = new Map([...owner.members.values()].map((member) => [member.target.path, member.path]));
+  return paths.flatMap((path) => byTarget.get(path) ?? []);
 }
 
 /** The `/cubejs-api/v1/meta` body: only what this caller may query. */
@@ -46,6 +79,9 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
       measures: [],
       dimensions: [],
       segments: [],
+      hierarchies: [],
+      folders: [],
+      nestedFolders: [],
     };
     for (const name of names) {
       let member: Member;
@@ -73,8 +109,11 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
         entry.measures.push({
           ...base,
           type: measureType(member),
-          aggType: member.type,
+          aggType: member.rollingWindow?.kind === 'running_total' ? 'runningTotal' : member.type,
+          cumulative: member.rollingWindow !== undefined,
+          cumulativeTotal: member.rollingWindow !== undefined,
           ...(member.format ? { format: member.format } : {}),
+          ...(member.drillMembers ? { drillMembers: drillMembersOf(owner, member.drillMembers) } : {}),
         });
       else if (member.kind === 'dimension')
         entry.dimensions.push({
@@ -85,7 +124,42 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
         });
       else entry.segments.push(base);
     }
+    const visible = new Set([...entry.measures, ...entry.dimensions, ...entry.segments].map((m) => m.name));
+    Object.assign(entry, groupings(owner, visible));
     if (entry.measures.length + entry.dimensions.length + entry.segments.length > 0) cubes.push(entry);
   }
   return { cubes };
+}
+
+/** Hierarchies and folders as Cube's meta shows them, naming only members this caller can see. */
+function groupings(owner: Cube | View, visible: ReadonlySet<string>): Pick<MetaCube, 'hierarchies' | 'folders' | 'nestedFolders'> {
+  const path = (name: string): string => `${owner.name}.${name}`;
+  const hierarchies = (owner.hierarchies ?? []).flatMap((h): MetaHierarchy[] => {
+    const levels = h.levels.map(path).filter((l) => visible.has(l));
+    if (levels.length === 0) return [];
+    return [
+      {
+        name: path(h.name),
+        ...(h.title !== undefined ? { title: h.title } : {}),
+        levels,
+        public: h.public,
+        ...(h.aliasMember !== undefined ? { aliasMember: h.aliasMember } : {}),
+      },
+    ];
+  });
+  const nested = (folder: Folder): MetaNestedFolder => ({
+    name: folder.name,
+    members: folder.members.flatMap((m): Array<string | MetaNestedFolder> => {
+      if (typeof m !== 'string') return [nested(m)];
+      return visible.has(path(m)) ? [path(m)] : [];
+    }),
+  });
+  const flatten = (folder: MetaNestedFolder): string[] => folder.members.flatMap((m) => (typeof m === 'string' ? [m] : flatten(m)));
+  // Cube has folders on views only.
+  const nestedFolders = owner.kind === 'view' ? (owner.folders ?? []).map(nested) : [];
+  return {
+    hierarchies,
+    folders: nestedFolders.map((f) => ({ name: f.name, members: [...new Set(flatten(f))] })),
+    nestedFolders,
+  };
 }

@@ -18,7 +18,7 @@ export const MEASURE_TYPES = [
 ] as const;
 export type MeasureType = (typeof MEASURE_TYPES)[number];
 
-export const DIMENSION_TYPES = ['string', 'number', 'time', 'boolean'] as const;
+export const DIMENSION_TYPES = ['string', 'number', 'time', 'boolean', 'geo'] as const;
 export type DimensionType = (typeof DIMENSION_TYPES)[number];
 
 export type Relationship = 'many_to_one' | 'one_to_many' | 'one_to_one';
@@ -72,12 +72,32 @@ export interface MemberBase {
   readonly meta?: unknown;
 }
 
+export const WINDOW_UNITS = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+export type WindowUnit = (typeof WINDOW_UNITS)[number];
+
+/** One side of a rolling window: `7 day` (count may be negative, as Cube allows) or `unbounded`. */
+export type WindowBound = 'unbounded' | { readonly count: number; readonly unit: WindowUnit };
+
+/**
+ * How a cumulative measure aggregates over time (Cube's `rolling_window` and `running_total`):
+ * each period's value aggregates the rows of a window placed relative to that period.
+ */
+export type RollingWindow =
+  | { readonly kind: 'window'; readonly trailing?: WindowBound; readonly leading?: WindowBound; readonly offset: 'start' | 'end' }
+  | { readonly kind: 'to_date'; readonly granularity: WindowUnit }
+  /** From the start of the query's date range up to the end of each period. */
+  | { readonly kind: 'running_total' };
+
 export interface Measure extends MemberBase {
   readonly kind: 'measure';
+  /** A `running_total` measure is kept as `sum` with a `running_total` window. */
   readonly type: MeasureType;
   readonly sql?: SqlTemplate;
   readonly filters: readonly SqlTemplate[];
   readonly format?: string;
+  /** `drill_members`: `cube.member` paths a front end lists when drilling into a value of this measure. */
+  readonly drillMembers?: readonly string[];
+  readonly rollingWindow?: RollingWindow;
 }
 
 export interface CaseWhen {
@@ -92,6 +112,9 @@ export interface Dimension extends MemberBase {
   readonly case?: CaseWhen;
   readonly primaryKey: boolean;
   readonly format?: string;
+  /** A `geo` dimension's coordinates; its value is `latitude,longitude` as Cube renders it. */
+  readonly latitude?: SqlTemplate;
+  readonly longitude?: SqlTemplate;
 }
 
 export interface Segment extends MemberBase {
@@ -142,6 +165,22 @@ export interface AccessPolicy {
   readonly rowFilters?: readonly PolicyFilter[];
 }
 
+/** A drill-down path through dimensions, shown by `meta`; levels are member names of the owning cube or view. */
+export interface Hierarchy {
+  readonly name: string;
+  readonly title?: string;
+  readonly levels: readonly string[];
+  readonly public: boolean;
+  /** In a view: the cube hierarchy it comes from, `cube.hierarchy`. */
+  readonly aliasMember?: string;
+}
+
+/** A named group of members for front ends, shown by `meta`; folders nest. Members are names within the owner. */
+export interface Folder {
+  readonly name: string;
+  readonly members: ReadonlyArray<string | Folder>;
+}
+
 export interface Cube {
   readonly kind: 'cube';
   readonly name: string;
@@ -158,6 +197,7 @@ export interface Cube {
   readonly joins: ReadonlyMap<string, Join>;
   readonly primaryKey?: string;
   readonly accessPolicy?: readonly AccessPolicy[];
+  readonly hierarchies?: readonly Hierarchy[];
 }
 
 /** A view member is an alias of a cube member reached along a join path from the view's root cube. */
@@ -185,6 +225,8 @@ export interface View {
   readonly meta?: unknown;
   readonly members: ReadonlyMap<string, ViewMember>;
   readonly accessPolicy?: readonly AccessPolicy[];
+  readonly hierarchies?: readonly Hierarchy[];
+  readonly folders?: readonly Folder[];
 }
 
 export interface DataModel {

@@ -12,6 +12,8 @@ export function memberTemplates(m: Member): SqlTemplate[] {
   if (m.kind !== 'segment' && m.sql) out.push(m.sql);
   if (m.kind === 'segment') out.push(m.sql);
   if (m.kind === 'measure') out.push(...m.filters);
+  if (m.kind === 'dimension' && m.latitude) out.push(m.latitude);
+  if (m.kind === 'dimension' && m.longitude) out.push(m.longitude);
   if (m.kind === 'dimension' && m.case) {
     for (const w of m.case.when) {
       out.push(w.sql);

@@ -103,6 +103,16 @@ const ERROR_CASES: Array<{
     ],
   },
   {
+    name: 'view includes and excludes that are not lists',
+    files: {
+      'model/a.yml': `${ORDERS}views:\n  - name: v\n    cubes:\n      - join_path: orders\n        includes: count\n        excludes: id\n`,
+    },
+    errors: [
+      { fileName: 'model/a.yml', message: /includes of orders in view v must be "\*" or a list of member names/ },
+      { fileName: 'model/a.yml', message: /excludes of orders in view v must be a list of member names/ },
+    ],
+  },
+  {
     name: 'access policy naming a missing member',
     files: { 'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        member_level:\n          includes: [secret]\n` },
     errors: [{ fileName: 'model/a.yml', message: /Access policy of orders names member secret/ }],

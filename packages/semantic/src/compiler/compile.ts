@@ -1,11 +1,14 @@
 import type { DataModel, View } from '../model.js';
 import { checkCubes, checkPreAggregations } from './check-cubes.js';
+import { checkKeywords } from './check-keywords.js';
 import { Diagnostics, type CompileError } from './diagnostics.js';
 import type { DraftCube } from './draft.js';
+import { resolveExtends } from './extends.js';
 import { linkCubes } from './link-cubes.js';
 import { readCube } from './read-cube.js';
 import { readView } from './views.js';
-import { isModelFile, readModelFile, type RawEntry } from './yaml-files.js';
+import { modelFileKind, readModelFiles } from './model-files.js';
+import type { RawEntry } from './yaml-files.js';
 
 export interface CompileResult {
   readonly valid: boolean;
@@ -16,24 +19,31 @@ export interface CompileResult {
 }
 
 export interface CompileOptions {
-  /** Cube's `COMPILE_CONTEXT`: what `{COMPILE_CONTEXT.securityContext.x}` in model SQL reads. */
-  readonly compileContext?: unknown;
+  /**
+   * Cube's `COMPILE_CONTEXT`: what the model is compiled for (a tenant, say), seen by Jinja templates
+   * and JavaScript model files as `COMPILE_CONTEXT`, and by `{COMPILE_CONTEXT.x}` in model SQL. Plain JSON data.
+   */
+  readonly compileContext?: Readonly<Record<string, unknown>>;
 }
 
-/** Files in (path → text), model or every error out. Only YAML under `model/` is read. */
+/**
+ * Files in (path → text), model or every error out. Files under `model/` are read: YAML (with
+ * Jinja), JavaScript (in a sandbox); Python files are rejected; other files are ignored.
+ */
 export function compile(
   files: ReadonlyMap<string, string> | Readonly<Record<string, string>>,
   options: CompileOptions = {},
 ): CompileResult {
   const diagnostics = new Diagnostics();
-  const entries = [...(files instanceof Map ? files.entries() : Object.entries(files))]
-    .filter(([path]) => isModelFile(path))
+  const compileContext = options.compileContext ?? {};
+  const modelFiles = [...(files instanceof Map ? files.entries() : Object.entries(files))]
+    .filter(([path]) => modelFileKind(path) !== undefined)
     // Sorted so that errors and the model never depend on the order the caller listed files in.
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .flatMap(([path, text]) => readModelFile(path, text as string, diagnostics));
+    .map(([path, text]) => [path, String(text)] as const);
+  const entries = readModelFiles(modelFiles, compileContext, diagnostics).map((entry) => checkKeywords(entry, diagnostics));
 
-  const drafts: DraftCube[] = [];
-  const viewEntries: RawEntry[] = [];
+  const unique: RawEntry[] = [];
   const declaredIn = new Map<string, string>();
   for (const entry of entries) {
     const name = typeof entry.value['name'] === 'string' ? entry.value['name'] : undefined;
@@ -45,6 +55,11 @@ export function compile(
       }
       declaredIn.set(name, entry.fileName);
     }
+    unique.push(entry);
+  }
+  const drafts: DraftCube[] = [];
+  const viewEntries: RawEntry[] = [];
+  for (const entry of resolveExtends(unique, diagnostics)) {
     if (entry.kind === 'view') {
       viewEntries.push(entry);
     } else {

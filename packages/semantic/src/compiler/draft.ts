@@ -1,3 +1,4 @@
+import type { RollingWindow } from '../model.js';
 import type { Location } from './diagnostics.js';
 import type { Obj } from './fields.js';
 import type { RawTemplate } from './template.js';
@@ -19,6 +20,11 @@ export interface DraftMember {
   readonly public: boolean;
   readonly meta?: unknown;
   readonly format?: string;
+  /** As written: `member`, `CUBE.member` or `other_cube.member`. */
+  readonly drillMembers?: readonly string[];
+  readonly rollingWindow?: RollingWindow;
+  readonly latitude?: RawTemplate;
+  readonly longitude?: RawTemplate;
   readonly at?: Location;
 }
 
@@ -42,6 +48,8 @@ export interface DraftCube {
   readonly members: DraftMember[];
   readonly joins: DraftJoin[];
   readonly accessPolicy?: unknown;
+  /** Read once the cube's member names are known. */
+  readonly hierarchies?: unknown;
   readonly preAggregations: Array<{ name: string; value: Obj; at?: Location }>;
   locate(path: ReadonlyArray<string | number>): Location | undefined;
 }

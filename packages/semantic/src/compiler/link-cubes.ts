@@ -1,9 +1,29 @@
 import type { CaseWhen, Cube, Dimension, Join, Measure, Member, Segment, SqlTemplate } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftMember } from './draft.js';
+import { readHierarchies, type GroupingOwner } from './hierarchies.js';
 import { readPolicies } from './policies.js';
 import { resolveSqlTable, resolveTemplate, type NameSpace, type RawTemplate } from './template.js';
 import { titleize } from './titles.js';
+
+/** `member`, `CUBE.member` and `other_cube.member` to `cube.member` paths; a name that does not exist is an error. */
+function resolveDrillMembers(
+  written: readonly string[],
+  owner: string,
+  measurePath: string,
+  names: NameSpace,
+  problem: (message: string) => void,
+): string[] {
+  return written.flatMap((name) => {
+    const parts = name.split('.');
+    const [cube, member] = parts.length === 1 ? [owner, parts[0] ?? ''] : [parts[0] === 'CUBE' ? owner : (parts[0] ?? ''), parts[1] ?? ''];
+    if (parts.length > 2 || !names.hasMember(cube, member)) {
+      problem(`drill_members of ${measurePath} names ${name}, which is not a member of ${parts.length === 1 ? owner : cube}`);
+      return [];
+    }
+    return [`${cube}.${member}`];
+  });
+}
 
 /** Turns drafts into cubes, resolving every `{reference}` against the whole model. */
 export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagnostics: Diagnostics): Map<string, Cube> {
@@ -51,6 +71,10 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           sql,
           filters: m.filters.map((f) => resolve(f, m.at)),
           format: m.format,
+          drillMembers:
+            m.drillMembers &&
+            resolveDrillMembers(m.drillMembers, draft.name, path, names, (p) => diagnostics.error(draft.fileName, p, m.at)),
+          ...(m.rollingWindow ? { rollingWindow: m.rollingWindow } : {}),
         });
       } else if (m.kind === 'dimension') {
         const caseWhen: CaseWhen | undefined = m.caseWhen && {
@@ -71,6 +95,8 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
           case: caseWhen,
           primaryKey: m.primaryKey,
           format: m.format,
+          ...(m.latitude ? { latitude: resolve(m.latitude, m.at) } : {}),
+          ...(m.longitude ? { longitude: resolve(m.longitude, m.at) } : {}),
         });
       } else if (sql) {
         segments.set(m.name, { ...base, kind: 'segment', sql });
@@ -110,6 +136,14 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       for (const p of resolved.problems) diagnostics.error(draft.fileName, p, draft.at);
       sqlTable = resolved.sqlTable;
     }
+    const grouping: GroupingOwner = {
+      name: draft.name,
+      kind: 'cube',
+      fileName: draft.fileName,
+      memberNames: [...seen],
+      isDimension: (n) => dimensions.has(n),
+    };
+    const hierarchies = readHierarchies(draft.hierarchies, grouping, draft.locate(['hierarchies']), diagnostics);
     cubes.set(draft.name, {
       kind: 'cube',
       name: draft.name,
@@ -126,6 +160,7 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       joins,
       primaryKey: primaryKeys[0],
       accessPolicy,
+      ...(hierarchies.length > 0 ? { hierarchies } : {}),
     });
   }
   return cubes;

@@ -22,12 +22,12 @@ describe('access_policy keys the compiler refuses, each named', () => {
     {
       name: 'an unknown policy key',
       policy: '      - group: "*"\n        rows: all\n',
-      message: 'An access policy of orders has unknown key `rows`',
+      message: 'cube orders, access_policy[0]: unknown keyword `rows`',
     },
     {
       name: 'member_masking (not implemented)',
       policy: '      - group: "*"\n        member_masking:\n          includes: [status]\n',
-      message: 'An access policy of orders uses `member_masking`, which is not supported yet',
+      message: 'cube orders, access_policy[0]: member_masking is not supported by Plinth yet',
     },
     {
       name: 'group and groups together',
@@ -42,18 +42,18 @@ describe('access_policy keys the compiler refuses, each named', () => {
     {
       name: 'an unknown member_level key',
       policy: '      - group: "*"\n        member_level:\n          include: [status]\n',
-      message: '`member_level` of an access policy of orders has unknown key `include`',
+      message: 'cube orders, access_policy[0].member_level: unknown keyword `include`',
     },
     {
       name: 'an unknown row_level key',
       policy: '      - group: "*"\n        row_level:\n          filter: []\n',
-      message: '`row_level` of an access policy of orders has unknown key `filter`',
+      message: 'cube orders, access_policy[0].row_level: unknown keyword `filter`',
     },
     {
       name: 'an unknown filter key',
       policy:
         '      - group: "*"\n        row_level:\n          filters:\n            - { member: status, operator: equals, value: [a] }\n',
-      message: 'A row_level filter of orders has unknown key `value`',
+      message: 'cube orders, access_policy[0].row_level.filters[0]: unknown keyword `value`',
     },
     {
       name: 'an unknown operator',
@@ -85,7 +85,8 @@ describe('access_policy keys the compiler refuses, each named', () => {
   ])('$name', ({ policy, message }) => {
     const result = compile(cube(policy));
     expect(result.valid).toBe(false);
-    expect(result.errors.map((e) => e.message).join('\n')).toContain(message);
+    // Named once: the keyword table and the policy reader must not both report one key.
+    expect(result.errors.filter((e) => e.message.includes(message))).toHaveLength(1);
   });
 
   it('accepts every supported key, in snake and camel case', () => {

@@ -1,8 +1,10 @@
 import { DIMENSION_TYPES, MEASURE_TYPES } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftJoin, DraftMember } from './draft.js';
-import { isObj, NAME, namedList, pick, str, type Obj } from './fields.js';
+import { isObj, NAME, namedList, pick, str, stringList, type Obj } from './fields.js';
+import { readGeo, readRollingWindow } from './member-features.js';
 import { parseTemplate, type RawTemplate } from './template.js';
+import { snakeCase } from './keywords.js';
 import type { RawEntry } from './yaml-files.js';
 
 const RELATIONSHIPS: Record<string, DraftJoin['relationship']> = {
@@ -50,6 +52,9 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
   const sqlText = str(v['sql']);
   if (!sqlTable && !sqlText) {
     diagnostics.error(file, `Cube ${name} needs \`sql_table\` or \`sql\``, entry.locate([]));
+  } else if (sqlTable && sqlText) {
+    // As in Cube: one of them would otherwise be ignored.
+    diagnostics.error(file, `Cube ${name} has both \`sql_table\` and \`sql\`; use one`, entry.locate([]));
   }
   const members: DraftMember[] = [];
   for (const [key, kind] of [
@@ -100,6 +105,7 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     members,
     joins,
     accessPolicy: pick(v, 'access_policy'),
+    hierarchies: v['hierarchies'],
     preAggregations,
     locate: entry.locate,
   };
@@ -125,7 +131,11 @@ function readMember(
     return undefined;
   }
   const path = `${cube}.${name}`;
-  const type = kind === 'segment' ? 'boolean' : (str(v['type']) ?? '');
+  // Cube's JavaScript spelling of types is camelCase (`countDistinct`); YAML's is snake_case.
+  const declaredType = snakeCase(str(v['type']) ?? '');
+  const where = { path, file, at, diagnostics };
+  const rolling = kind === 'measure' ? readRollingWindow(v, declaredType, where) : undefined;
+  const type = kind === 'segment' ? 'boolean' : (rolling?.type ?? declaredType);
   const allowed: readonly string[] = kind === 'measure' ? MEASURE_TYPES : DIMENSION_TYPES;
   if (kind !== 'segment' && !allowed.includes(type)) {
     diagnostics.error(
@@ -136,9 +146,13 @@ function readMember(
       at,
     );
   }
+  if (v['format'] !== undefined && typeof v['format'] !== 'string') {
+    diagnostics.error(file, `${path}: a \`format\` given as a mapping (a link with a label) is not supported by Plinth yet`, at);
+  }
   const sqlText = str(v['sql']);
   const caseWhen = kind === 'dimension' ? readCase(v['case'], path, file, at, diagnostics) : undefined;
-  const needsSql = kind === 'measure' ? AGGREGATES_NEEDING_SQL.has(type) : !caseWhen;
+  const geo = kind === 'dimension' ? readGeo(v, type, where) : {};
+  const needsSql = kind === 'measure' ? AGGREGATES_NEEDING_SQL.has(type) : !caseWhen && type !== 'geo';
   if (!sqlText && needsSql) diagnostics.error(file, `${path} of type ${type} needs \`sql\``, at);
   const filters: RawTemplate[] = [];
   if (v['filters'] !== undefined) {
@@ -170,8 +184,18 @@ function readMember(
     public: v['public'] !== false && v['shown'] !== false,
     meta: v['meta'],
     format: str(v['format']),
+    drillMembers: kind === 'measure' ? readDrillMembers(v['drill_members'], path, file, at, diagnostics) : undefined,
+    ...(rolling?.rollingWindow ? { rollingWindow: rolling.rollingWindow } : {}),
+    ...geo,
     at,
   };
+}
+
+function readDrillMembers(v: unknown, path: string, file: string, at: DraftMember['at'], diagnostics: Diagnostics): string[] | undefined {
+  if (v === undefined) return undefined;
+  const names = stringList(v);
+  if (!names) diagnostics.error(file, `\`drill_members\` of ${path} must be a list of member names`, at);
+  return names;
 }
 
 function readCase(v: unknown, path: string, file: string, at: DraftMember['at'], diagnostics: Diagnostics): DraftMember['caseWhen'] {

@@ -1,6 +1,7 @@
-import type { Cube, Member, View, ViewMember } from '../model.js';
+import type { Cube, Hierarchy, Member, View, ViewMember } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import { isObj, NAME, pick, str } from './fields.js';
+import { readFolders, readHierarchies, type GroupingOwner } from './hierarchies.js';
 import { readPolicies } from './policies.js';
 import { titleize } from './titles.js';
 import type { RawEntry } from './yaml-files.js';
@@ -23,6 +24,9 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
   const list = Array.isArray(v['cubes']) ? (v['cubes'] as unknown[]) : [];
   if (list.length === 0) diagnostics.error(file, `View ${name} needs a \`cubes\` list with join_path entries`, entry.locate([]));
   let root: string | undefined;
+  // `cube.member` → view member name, to map the levels of included cube hierarchies onto view members.
+  const exposedAs = new Map<string, string>();
+  const includedHierarchies: Array<{ cube: string; hierarchy: Hierarchy; name: string }> = [];
   list.forEach((item, index) => {
     const at = entry.locate(['cubes', index]);
     if (!isObj(item)) return;
@@ -58,16 +62,36 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     const all: Member[] = [...cube.measures.values(), ...cube.dimensions.values(), ...cube.segments.values()];
     const byName = new Map(all.map((m) => [m.name, m]));
     const prefix = item['prefix'] === true ? `${str(item['alias']) ?? cubeName}_` : '';
+    if (item['includes'] !== '*' && !Array.isArray(item['includes']))
+      diagnostics.error(file, `includes of ${cubeName} in view ${name} must be "*" or a list of member names`, at);
+    if (item['excludes'] !== undefined && !Array.isArray(item['excludes']))
+      diagnostics.error(file, `excludes of ${cubeName} in view ${name} must be a list of member names`, at);
     const excludes = new Set(Array.isArray(item['excludes']) ? (item['excludes'] as unknown[]).map((x) => str(x) ?? '') : []);
+    const cubeHierarchies = new Map((cube.hierarchies ?? []).map((h) => [h.name, h]));
     const includes: Array<{ member: string; alias?: string; title?: string }> =
       item['includes'] === '*'
-        ? all.map((m) => ({ member: m.name }))
+        ? [...all.map((m) => ({ member: m.name })), ...[...cubeHierarchies.keys()].map((h) => ({ member: h }))]
         : (Array.isArray(item['includes']) ? (item['includes'] as unknown[]) : []).map((x) =>
             isObj(x) ? { member: str(x['name']) ?? '', alias: str(x['alias']), title: str(x['title']) } : { member: str(x) ?? '' },
           );
+    // As in Cube, naming a hierarchy includes its levels too (after the members named, unless excluded).
+    if (item['includes'] !== '*') {
+      const named = new Set(includes.map((inc) => inc.member));
+      for (const inc of [...includes]) {
+        for (const level of cubeHierarchies.get(inc.member)?.levels ?? []) {
+          if (!named.has(level)) includes.push({ member: level });
+          named.add(level);
+        }
+      }
+    }
     for (const inc of includes) {
       if (excludes.has(inc.member)) continue;
       const target = byName.get(inc.member);
+      const hierarchy = target ? undefined : cubeHierarchies.get(inc.member);
+      if (hierarchy) {
+        includedHierarchies.push({ cube: cubeName, hierarchy, name: inc.alias ?? `${prefix}${inc.member}` });
+        continue;
+      }
       if (!target) {
         diagnostics.error(file, `View ${name} includes ${cubeName}.${inc.member}, which does not exist`, at);
         continue;
@@ -77,6 +101,7 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
         diagnostics.error(file, `View ${name} exposes ${memberName} twice; use prefix: true or an alias`, at);
         continue;
       }
+      exposedAs.set(target.path, memberName);
       const shortTitle = inc.title ?? (inc.alias || prefix ? titleize(memberName) : target.shortTitle);
       members.set(memberName, {
         view: name,
@@ -100,6 +125,25 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     (n) => members.has(n),
     diagnostics,
   );
+  const grouping: GroupingOwner = {
+    name,
+    kind: 'view',
+    fileName: file,
+    memberNames: [...members.keys()],
+    isDimension: (n) => members.get(n)?.kind === 'dimension',
+  };
+  const hierarchies = [
+    ...readHierarchies(v['hierarchies'], grouping, entry.locate(['hierarchies']), diagnostics),
+    // As in Cube, an included hierarchy keeps only the levels the view exposes, and vanishes without any.
+    ...includedHierarchies.flatMap(({ cube, hierarchy, name: hierarchyName }): Hierarchy[] => {
+      const levels = hierarchy.levels.flatMap((level) => {
+        const exposed = exposedAs.get(`${cube}.${level}`);
+        return exposed === undefined ? [] : [exposed];
+      });
+      return levels.length === 0 ? [] : [{ ...hierarchy, name: hierarchyName, levels, aliasMember: `${cube}.${hierarchy.name}` }];
+    }),
+  ];
+  const folders = readFolders(v['folders'], grouping, entry.locate(['folders']), diagnostics);
   return {
     kind: 'view',
     name,
@@ -110,5 +154,7 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     meta: v['meta'],
     members,
     accessPolicy,
+    ...(hierarchies.length > 0 ? { hierarchies } : {}),
+    ...(folders.length > 0 ? { folders } : {}),
   };
 }

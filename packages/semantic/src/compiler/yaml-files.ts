@@ -1,4 +1,4 @@
-import { isNode, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { Diagnostics, Location } from './diagnostics.js';
 
 /** One `cubes:` or `views:` entry with a way to point at places inside it. */
@@ -8,11 +8,6 @@ export interface RawEntry {
   readonly value: Record<string, unknown>;
   /** Location of a path inside this entry, e.g. `['measures', 2]`. */
   locate(path: ReadonlyArray<string | number>): Location | undefined;
-}
-
-export function isModelFile(path: string): boolean {
-  const normalized = path.replace(/\\/g, '/').replace(/^\.\//, '');
-  return /(^|\/)model\//.test(normalized) && /\.ya?ml$/i.test(normalized);
 }
 
 export function readModelFile(fileName: string, text: string, diagnostics: Diagnostics): RawEntry[] {
@@ -33,8 +28,12 @@ export function readModelFile(fileName: string, text: string, diagnostics: Diagn
     diagnostics.error(fileName, 'A model file must be a mapping with `cubes:` and/or `views:` at the top level');
     return [];
   }
+  // A path ending in a key points at the key (`rolling_window:`), not at its value, which may start a line later.
   const locateAt = (path: ReadonlyArray<string | number>): Location | undefined => {
-    const node = doc.getIn(path, true);
+    const last = path[path.length - 1];
+    const parent = typeof last === 'string' ? doc.getIn(path.slice(0, -1), true) : undefined;
+    const pair = isMap(parent) ? parent.items.find((item) => isScalar(item.key) && item.key.value === last) : undefined;
+    const node = isNode(pair?.key) ? pair.key : doc.getIn(path, true);
     if (!isNode(node) || !node.range) return undefined;
     const pos = lineCounter.linePos(node.range[0]);
     return { line: pos.line, column: pos.col };

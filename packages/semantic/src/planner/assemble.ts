@@ -28,11 +28,15 @@ export interface SelectSpec {
   readonly filterLeaves: readonly Measure[];
 }
 
-function fromClause(spec: SelectSpec): string {
-  const renderer = spec.renderer;
-  const lines = [`FROM ${renderer.from(renderer.cube(spec.tree.root))}`];
-  for (const join of spec.tree.joins) lines.push(`LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`);
+/** `FROM` the tree's root and `LEFT JOIN` along its joins. */
+export function joinedFrom(renderer: Renderer, tree: JoinTree): string {
+  const lines = [`FROM ${renderer.from(renderer.cube(tree.root))}`];
+  for (const join of tree.joins) lines.push(`LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`);
   return lines.join('\n');
+}
+
+function fromClause(spec: SelectSpec): string {
+  return joinedFrom(spec.renderer, spec.tree);
 }
 
 const conditionClause = (conditions: readonly string[], keyword = 'WHERE'): string =>

@@ -131,7 +131,8 @@ function filterParams(renderer: Renderer, group: readonly FilterParamRef[]): str
 }
 
 function memberCondition(renderer: Renderer, filter: MemberFilter, member: Member, column: FilterColumn): string {
-  const type = member.kind === 'dimension' ? member.type : 'boolean';
+  // A geo value is the text `latitude,longitude`, compared as a string (as render-query.ts does).
+  const type = member.kind !== 'dimension' ? 'boolean' : member.type === 'geo' ? 'string' : member.type;
   if (column.kind === 'column') {
     const ctx: FilterContext = {
       dialect: renderer.dialect,

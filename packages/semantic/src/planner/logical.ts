@@ -1,5 +1,6 @@
 import { QueryError } from '../errors.js';
 import type { Caller, DataModel, Dimension, Measure, Segment } from '../model.js';
+import { completeDateRangeFilters } from './date-filters.js';
 import { boundFrom, boundTo } from './dates.js';
 import { filterMembers } from './filters.js';
 import { isMultiplied, type JoinTree } from './joins.js';
@@ -24,6 +25,12 @@ export interface LogicalQuery {
   /** Time dimensions that have a granularity, once per `dimension.granularity`. */
   readonly timeDimensions: readonly LogicalTimeDimension[];
   readonly measures: readonly LogicalMeasure[];
+  /**
+   * Members the order names that the query does not select: computed as extra columns the answer
+   * leaves out (measures always; dimensions only in ungrouped queries, where they cannot split groups).
+   */
+  readonly orderOnlyDimensions: readonly LogicalDimension[];
+  readonly orderOnlyMeasures: readonly LogicalMeasure[];
   readonly segments: ReadonlyArray<Resolved<Segment>>;
   /** Every measure whose rows are aggregated, by path: leaves of the selected measures and of measure filters. */
   readonly leafMeasures: ReadonlyMap<string, Measure>;
@@ -93,10 +100,17 @@ export interface LogicalOptions {
 /** Binds a normalized query to the model. Throws QueryError for members, joins or dates that do not exist. */
 export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, options: LogicalOptions): LogicalQuery {
   const { caller } = options;
-  const measures = unique(query.measures).map((path): LogicalMeasure => {
+  const compared = query.timeDimensions.find((timeDimension) => timeDimension.compareDateRange);
+  if (compared) {
+    throw new QueryError(
+      `compareDateRange on ${compared.dimension} answers several result sets: send the query with queryType "multi" (Cube answers "'compareDateRangeQuery' query type is not supported by the client")`,
+    );
+  }
+  const measureOf = (path: string): LogicalMeasure => {
     const resolved = resolveMeasure(model, path, caller);
     return { path, alias: aliasOf(path), resolved, leaves: [...leafMeasures(model, resolved.member).values()] };
-  });
+  };
+  const measures = unique(query.measures).map(measureOf);
   const dimensions = unique(query.dimensions).map((path) => ({
     path,
     alias: aliasOf(path),
@@ -110,9 +124,9 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     }
     return { timeDimension, resolved };
   });
+  const filters = completeDateRangeFilters(query.filters, query.timezone, options.now);
   const filterResolved = new Map<string, Resolved>();
-  for (const filter of query.filters)
-    for (const path of filterMembers(filter)) filterResolved.set(path, resolveMember(model, path, caller));
+  for (const filter of filters) for (const path of filterMembers(filter)) filterResolved.set(path, resolveMember(model, path, caller));
 
   const timeDimensions: LogicalTimeDimension[] = [];
   for (const { timeDimension, resolved } of queriedTimeDimensions) {
@@ -133,11 +147,34 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     dateRanges.push({ path: timeDimension.dimension, resolved, from, to });
   }
 
-  const [rowFilters, measureFilters] = splitFilters(query.filters, filterResolved);
+  const order = query.order.length > 0 ? query.order : defaultOrder(query);
+  const selected = new Set([
+    ...dimensions.map((dimension) => dimension.path),
+    ...timeDimensions.flatMap((timeDimension) => [timeDimension.path, timeDimension.key]),
+    ...measures.map((measure) => measure.path),
+  ]);
+  const orderOnlyDimensions: LogicalDimension[] = [];
+  const orderOnlyMeasures: LogicalMeasure[] = [];
+  for (const { id } of order) {
+    if (selected.has(id)) continue;
+    selected.add(id);
+    // Cube's order ids may name a time dimension with its granularity; grouped, those are never extra columns.
+    if (id.split('.').length === 3) continue;
+    const resolved = resolveMember(model, id, caller);
+    if (resolved.member.kind === 'segment') throw new QueryError(`Order member '${id}' is a segment; order by a measure or a dimension`);
+    if (resolved.member.kind === 'measure') orderOnlyMeasures.push({ ...measureOf(id), alias: `order__${aliasOf(id)}` });
+    // A dimension outside GROUP BY has no single value per row: Cube leaves it out of ORDER BY, and so does this engine.
+    else if (query.ungrouped)
+      orderOnlyDimensions.push({ path: id, alias: `order__${aliasOf(id)}`, resolved: resolved as Resolved<Dimension> });
+  }
+
+  const [rowFilters, measureFilters] = splitFilters(filters, filterResolved);
   const used: Resolved[] = [
     ...measures.map((measure) => measure.resolved),
     ...dimensions.map((dimension) => dimension.resolved),
     ...queriedTimeDimensions.map((timeDimension) => timeDimension.resolved),
+    ...orderOnlyDimensions.map((dimension) => dimension.resolved),
+    ...orderOnlyMeasures.map((measure) => measure.resolved),
     ...segments,
     ...filterResolved.values(),
   ];
@@ -151,12 +188,12 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     }
   }
   const leaves = new Map<string, Measure>();
-  for (const measure of [...measures.map((selected) => selected.resolved.member), ...filterLeafMeasures])
-    leafMeasures(model, measure, leaves);
+  for (const leaf of [...[...measures, ...orderOnlyMeasures].flatMap((selectedMeasure) => selectedMeasure.leaves), ...filterLeafMeasures]) {
+    leaves.set(leaf.path, leaf);
+  }
   const multiplied = new Set<string>();
   for (const leaf of leaves.values()) if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, joinTree.joins)) multiplied.add(leaf.path);
 
-  const order = query.order.length > 0 ? query.order : defaultOrder(query);
   return {
     model,
     caller,
@@ -165,6 +202,8 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     dimensions,
     timeDimensions,
     measures,
+    orderOnlyDimensions,
+    orderOnlyMeasures,
     segments,
     leafMeasures: leaves,
     filterLeafMeasures,

@@ -71,6 +71,10 @@ export function memberCubes(model: DataModel, member: Member, into: Set<string>,
   into.add(member.cube);
   referencedCubes(model, member.sql, into, depth);
   if (member.kind === 'measure') for (const filter of member.filters) referencedCubes(model, filter, into, depth);
+  if (member.kind === 'dimension') {
+    referencedCubes(model, member.latitude, into, depth);
+    referencedCubes(model, member.longitude, into, depth);
+  }
   if (member.kind === 'dimension' && member.case) {
     for (const when of member.case.when) {
       referencedCubes(model, when.sql, into, depth);

@@ -98,7 +98,11 @@ describe('planning errors', () => {
       },
       'You cannot use dimension and measure in same condition',
     ],
-    [{ measures: ['orders.count'], order: { 'orders.status': 'asc' } }, "Order member 'orders.status' is not part of the query"],
+    [{ measures: ['orders.count'], order: { 'orders.nope': 'asc' } }, "'nope' not found for path 'orders.nope'"],
+    [
+      { measures: ['orders.count'], order: { 'orders.completed': 'asc' } },
+      "Order member 'orders.completed' is a segment; order by a measure or a dimension",
+    ],
     [{ measures: ['orders.count'], timezone: 'Mars/Olympus' }, 'Unknown time zone: Mars/Olympus'],
     [
       { measures: ['orders.count'], dimensions: ['products.category'], joinHints: [['products', 'orders']] },

@@ -1,4 +1,5 @@
 import { QueryError } from '../errors.js';
+import { checkFilter } from './query-filters.js';
 
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -39,7 +40,10 @@ export type Filter = MemberFilter | { and: Filter[] } | { or: Filter[] };
 export interface TimeDimension {
   dimension: string;
   granularity?: Granularity;
+  /** A relative phrase, or `[from, to]`; `[day]` is that one day. */
   dateRange?: string | [string, string];
+  /** One result set per range, in the multi-result shape (load.ts fans the query out). */
+  compareDateRange?: Array<string | [string, string]>;
 }
 
 export type OrderDirection = 'asc' | 'desc';
@@ -58,7 +62,19 @@ export interface Query {
   timezone?: string;
   ungrouped?: boolean;
   joinHints?: string[][];
+  /** Asks Cube to bypass its result cache; this engine keeps none, so it changes nothing. */
+  renewQuery?: boolean;
+  /** Cube's cache policy; this engine keeps no result cache, so it changes nothing. */
+  cache?: CacheMode;
+  cacheMode?: CacheMode;
 }
+
+export const CACHE_MODES = ['stale-if-slow', 'stale-while-revalidate', 'must-revalidate', 'no-cache'] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+
+/** `compact` answers `{members, dataset}` instead of one object per row. */
+export type ResponseFormat = 'default' | 'compact';
+export const RESPONSE_FORMATS: readonly ResponseFormat[] = ['default', 'compact'];
 
 /** The query with defaults filled in; what the load response echoes back. */
 export interface NormalizedQuery {
@@ -74,12 +90,15 @@ export interface NormalizedQuery {
   timezone: string;
   ungrouped?: boolean;
   joinHints?: string[][];
+  responseFormat?: ResponseFormat;
+  renewQuery?: boolean;
   rowLimit: number;
 }
 
 export const DEFAULT_LIMIT = 10_000;
 export const MAX_LIMIT = 50_000;
 
+/** Keys of Cube's query format this engine implements (or, for cache keys, accepts as having no effect here). */
 const KNOWN_KEYS = new Set([
   'measures',
   'dimensions',
@@ -95,117 +114,167 @@ const KNOWN_KEYS = new Set([
   'joinHints',
   'renewQuery',
   'responseFormat',
+  'cache',
+  'cacheMode',
 ]);
 
-function stringArray(v: unknown, field: string): string[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new QueryError(`"${field}" must be an array of strings`);
-  return v as string[];
+/** Keys of Cube's query format this engine does not implement: refused by name rather than ignored. */
+const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
+  subqueryJoins: 'subqueryJoins (joins to SQL API subqueries) is not supported',
+  maskedMembers: 'maskedMembers is set by Cube itself for masked access policies and is not supported in a query',
+  totalQuery: 'totalQuery is internal to Cube; ask for "total": true instead',
+};
+
+const TIME_DIMENSION_KEYS = new Set(['dimension', 'granularity', 'dateRange', 'compareDateRange']);
+
+function stringArray(value: unknown, field: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+    throw new QueryError(`"${field}" must be an array of strings`);
+  return value as string[];
 }
 
-export function isValidTimeZone(tz: string): boolean {
+export function isValidTimeZone(timezone: string): boolean {
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
     return true;
   } catch {
     return false;
   }
 }
 
+function optionalBoolean(query: Record<string, unknown>, key: string): boolean | undefined {
+  const value = query[key];
+  if (value !== undefined && typeof value !== 'boolean') throw new QueryError(`"${key}" must be true or false`);
+  return value;
+}
+
 /** Checks the shape of a query (not its members: that needs the model) and fills in defaults. */
 export function normalizeQuery(input: unknown): NormalizedQuery {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new QueryError('Query must be a JSON object');
-  const q = input as Record<string, unknown>;
-  for (const key of Object.keys(q)) if (!KNOWN_KEYS.has(key)) throw new QueryError(`"${key}" is not allowed`);
-  const timezone = q['timezone'] === undefined ? 'UTC' : q['timezone'];
+  const query = input as Record<string, unknown>;
+  for (const key of Object.keys(query)) {
+    const unsupported = UNSUPPORTED_KEYS[key];
+    if (unsupported) throw new QueryError(`"${key}" is not supported: ${unsupported}`);
+    if (!KNOWN_KEYS.has(key)) throw new QueryError(`"${key}" is not allowed`);
+  }
+  for (const key of ['cache', 'cacheMode']) {
+    const mode = query[key];
+    if (mode !== undefined && !(CACHE_MODES as readonly unknown[]).includes(mode))
+      throw new QueryError(`"${key}" must be one of ${CACHE_MODES.join(', ')}`);
+  }
+  const timezone = query['timezone'] === undefined ? 'UTC' : query['timezone'];
   if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) throw new QueryError(`Unknown time zone: ${String(timezone)}`);
-  const limit = q['limit'] === undefined || q['limit'] === null ? DEFAULT_LIMIT : q['limit'];
+  const limit = query['limit'] === undefined || query['limit'] === null ? DEFAULT_LIMIT : query['limit'];
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) throw new QueryError('"limit" must be a non-negative integer');
   if (limit > MAX_LIMIT) throw new QueryError(`The query limit has been exceeded: the maximum is ${MAX_LIMIT}`);
-  const offset = q['offset'];
+  const offset = query['offset'];
   if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0))
     throw new QueryError('"offset" must be a non-negative integer');
-  const timeDimensions = (q['timeDimensions'] === undefined ? [] : q['timeDimensions']) as unknown;
-  if (!Array.isArray(timeDimensions)) throw new QueryError('"timeDimensions" must be an array');
-  const tds = timeDimensions.map((td: unknown): TimeDimension => {
-    if (typeof td !== 'object' || td === null) throw new QueryError('Each time dimension must be an object');
-    const t = td as Record<string, unknown>;
-    if (typeof t['dimension'] !== 'string') throw new QueryError('"timeDimensions[].dimension" must be a string');
-    const g = t['granularity'];
-    if (g !== undefined && g !== null && !(GRANULARITIES as readonly unknown[]).includes(g)) {
-      throw new QueryError(`"timeDimensions[].granularity" must be one of ${GRANULARITIES.join(', ')}`);
-    }
-    const dr = t['dateRange'];
-    const okRange =
-      dr === undefined ||
-      dr === null ||
-      typeof dr === 'string' ||
-      (Array.isArray(dr) && dr.length === 2 && dr.every((x) => typeof x === 'string'));
-    if (!okRange) throw new QueryError('"timeDimensions[].dateRange" must be a string or a pair of dates');
-    return {
-      dimension: t['dimension'],
-      ...(g ? { granularity: g as Granularity } : {}),
-      ...(dr ? { dateRange: dr as TimeDimension['dateRange'] } : {}),
-    };
-  });
-  const filters = q['filters'] === undefined ? [] : q['filters'];
+  const total = optionalBoolean(query, 'total');
+  const ungrouped = optionalBoolean(query, 'ungrouped');
+  const renewQuery = optionalBoolean(query, 'renewQuery');
+  const timeDimensionsInput = query['timeDimensions'] ?? [];
+  if (!Array.isArray(timeDimensionsInput)) throw new QueryError('"timeDimensions" must be an array');
+  // As in Cube, `cube.time.month` among dimensions is the time dimension `cube.time` by month.
+  const allDimensions = stringArray(query['dimensions'], 'dimensions');
+  const dimensions = allDimensions.filter((name) => name.split('.').length !== 3);
+  const dimensionsWithGranularity = allDimensions
+    .filter((name) => name.split('.').length === 3)
+    .map((name) => {
+      const parts = name.split('.');
+      return { dimension: parts.slice(0, 2).join('.'), granularity: parts[2] };
+    });
+  const timeDimensions = [...timeDimensionsInput, ...dimensionsWithGranularity].map(checkTimeDimension);
+  const filters = query['filters'] ?? [];
   if (!Array.isArray(filters)) throw new QueryError('"filters" must be an array');
-  const joinHints = q['joinHints'];
+  const joinHints = query['joinHints'];
   if (
     joinHints !== undefined &&
-    !(Array.isArray(joinHints) && joinHints.every((h) => Array.isArray(h) && h.every((x) => typeof x === 'string')))
+    !(Array.isArray(joinHints) && joinHints.every((hint) => Array.isArray(hint) && hint.every((cube) => typeof cube === 'string')))
   ) {
     throw new QueryError('"joinHints" must be an array of arrays of cube names');
   }
+  const responseFormat = query['responseFormat'];
+  if (responseFormat !== undefined && !(RESPONSE_FORMATS as readonly unknown[]).includes(responseFormat)) {
+    throw new QueryError(`"responseFormat" must be one of ${RESPONSE_FORMATS.join(', ')}, not ${JSON.stringify(responseFormat)}`);
+  }
   return {
-    measures: stringArray(q['measures'], 'measures'),
-    dimensions: stringArray(q['dimensions'], 'dimensions'),
-    segments: stringArray(q['segments'], 'segments'),
-    timeDimensions: tds,
+    measures: stringArray(query['measures'], 'measures'),
+    dimensions,
+    segments: stringArray(query['segments'], 'segments'),
+    timeDimensions,
     filters: filters.map(checkFilter),
-    order: normalizeOrder(q['order']),
+    order: normalizeOrder(query['order']),
     limit,
     rowLimit: limit,
     timezone,
     ...(offset !== undefined ? { offset } : {}),
-    ...(q['total'] === true ? { total: true } : {}),
-    ...(q['ungrouped'] === true ? { ungrouped: true } : {}),
+    ...(total === true ? { total: true } : {}),
+    ...(ungrouped === true ? { ungrouped: true } : {}),
     ...(joinHints !== undefined ? { joinHints: joinHints as string[][] } : {}),
+    ...(responseFormat !== undefined ? { responseFormat: responseFormat as ResponseFormat } : {}),
+    ...(renewQuery !== undefined ? { renewQuery } : {}),
   };
 }
 
-function checkFilter(f: unknown): Filter {
-  if (typeof f !== 'object' || f === null) throw new QueryError('Each filter must be an object');
-  const o = f as Record<string, unknown>;
-  for (const key of ['and', 'or'] as const) {
-    if (o[key] !== undefined) {
-      if (!Array.isArray(o[key])) throw new QueryError(`"${key}" must be an array of filters`);
-      return { [key]: (o[key] as unknown[]).map(checkFilter) } as Filter;
-    }
-  }
-  const member = o['member'] ?? o['dimension'];
-  if (typeof member !== 'string') throw new QueryError('A filter needs "member"');
-  const operator = o['operator'];
-  if (typeof operator !== 'string' || !(OPERATORS as readonly string[]).includes(operator)) {
-    throw new QueryError(`Unknown filter operator '${String(operator)}' for ${member}`);
-  }
-  const values = o['values'];
-  if (
-    values !== undefined &&
-    !(Array.isArray(values) && values.every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v)))
-  ) {
-    throw new QueryError(`"values" of the filter on ${member} must be an array of strings, numbers or booleans`);
-  }
-  return { member, operator: operator as Operator, ...(values !== undefined ? { values: values as FilterValue[] } : {}) };
+function isDateRange(value: unknown): value is string | [string] | [string, string] {
+  return (
+    typeof value === 'string' ||
+    (Array.isArray(value) && value.length >= 1 && value.length <= 2 && value.every((date) => typeof date === 'string'))
+  );
 }
 
-function normalizeOrder(v: unknown): Array<{ id: string; desc: boolean }> {
-  if (v === undefined || v === null) return [];
-  const pairs: unknown[] = Array.isArray(v) ? v : Object.entries(v as Record<string, unknown>);
-  return pairs.map((p) => {
-    if (!Array.isArray(p) || typeof p[0] !== 'string' || (p[1] !== 'asc' && p[1] !== 'desc')) {
-      throw new QueryError('"order" must be an object of member → "asc"|"desc" or an array of [member, "asc"|"desc"] pairs');
+/** A one-date range is that day, as in Cube. */
+function pairOf(range: string | [string] | [string, string]): string | [string, string] {
+  if (typeof range === 'string') return range;
+  return [range[0], range[1] ?? range[0]];
+}
+
+function checkTimeDimension(input: unknown): TimeDimension {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new QueryError('Each time dimension must be an object');
+  const timeDimension = input as Record<string, unknown>;
+  for (const key of Object.keys(timeDimension)) {
+    if (!TIME_DIMENSION_KEYS.has(key)) throw new QueryError(`"${key}" is not allowed in a time dimension`);
+  }
+  const dimension = timeDimension['dimension'];
+  if (typeof dimension !== 'string') throw new QueryError('"timeDimensions[].dimension" must be a string');
+  const granularity = timeDimension['granularity'];
+  if (granularity !== undefined && granularity !== null && !(GRANULARITIES as readonly unknown[]).includes(granularity)) {
+    throw new QueryError(`"timeDimensions[].granularity" must be one of ${GRANULARITIES.join(', ')}, not ${JSON.stringify(granularity)}`);
+  }
+  const dateRange = timeDimension['dateRange'];
+  if (dateRange !== undefined && dateRange !== null && !isDateRange(dateRange)) {
+    throw new QueryError('"timeDimensions[].dateRange" must be a string or one or two dates');
+  }
+  const compareDateRange = timeDimension['compareDateRange'];
+  if (compareDateRange !== undefined && compareDateRange !== null) {
+    if (!Array.isArray(compareDateRange) || compareDateRange.length === 0 || !compareDateRange.every(isDateRange)) {
+      throw new QueryError('"timeDimensions[].compareDateRange" must be an array of date ranges');
     }
-    return { id: p[0], desc: p[1] === 'desc' };
+    if (dateRange !== undefined && dateRange !== null)
+      throw new QueryError('A time dimension takes "dateRange" or "compareDateRange", not both');
+  }
+  return {
+    dimension,
+    ...(granularity ? { granularity: granularity as Granularity } : {}),
+    ...(isDateRange(dateRange) ? { dateRange: pairOf(dateRange) } : {}),
+    ...(Array.isArray(compareDateRange)
+      ? { compareDateRange: (compareDateRange as Array<string | [string] | [string, string]>).map(pairOf) }
+      : {}),
+  };
+}
+
+function normalizeOrder(value: unknown): Array<{ id: string; desc: boolean }> {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== 'object') throw new QueryError(ORDER_FORMAT);
+  const pairs: unknown[] = Array.isArray(value) ? value : Object.entries(value as Record<string, unknown>);
+  return pairs.map((pair) => {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || (pair[1] !== 'asc' && pair[1] !== 'desc')) {
+      throw new QueryError(ORDER_FORMAT);
+    }
+    return { id: pair[0], desc: pair[1] === 'desc' };
   });
 }
+
+const ORDER_FORMAT = '"order" must be an object of member → "asc"|"desc" or an array of [member, "asc"|"desc"] pairs';

@@ -5,6 +5,7 @@ import { renderFilter, type FilterContext, type FilterTarget } from './filters.j
 import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.js';
 import type { LogicalDateRange, LogicalQuery } from './logical.js';
 import type { LeafRef, Renderer } from './render.js';
+import { hasRollingMeasures, rollingQueryBody } from './rolling-query.js';
 
 /** SQL for one logical query, with its parameters; `total` counts the rows without limit and offset. */
 export interface RenderedQuery {
@@ -26,8 +27,15 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
       alias: timeDimension.alias,
       expr: dialect.truncate(timeDimension.granularity, renderer.dimensionValue(timeDimension.resolved.member)),
     })),
+    ...logical.orderOnlyDimensions.map((dimension) => ({
+      alias: dimension.alias,
+      expr: renderer.dimensionValue(dimension.resolved.member),
+    })),
   ];
-  const measureColumns: MeasureColumn[] = logical.measures.map((measure) => ({ alias: measure.alias, measure: measure.resolved.member }));
+  const measureColumns: MeasureColumn[] = [...logical.measures, ...logical.orderOnlyMeasures].map((measure) => ({
+    alias: measure.alias,
+    measure: measure.resolved.member,
+  }));
 
   const filterContext = (leafRef?: LeafRef): FilterContext => ({
     dialect,
@@ -35,12 +43,18 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
     timezone: logical.timezone,
     target: (path) => filterTarget(renderer, memberOfFilter(logical, path), leafRef),
   });
-  const where: string[] = [
-    ...logical.segments.map((segment) => renderer.segment(segment.member)),
-    ...logical.dateRanges.map((range) => dateRangeCondition(renderer, range)),
+  const segmentConditions = logical.segments.map((segment) => renderer.segment(segment.member));
+  const rolling = hasRollingMeasures(logical);
+  // A query with rolling windows renders each date range only where it is used (see rolling-query.ts).
+  const dateRanges = logical.dateRanges.map((range) => {
+    let sql = rolling ? undefined : dateRangeCondition(renderer, range);
+    return { range, sql: (): string => (sql ??= dateRangeCondition(renderer, range)) };
+  });
+  const otherConditions = [
     ...logical.rowFilters.map((filter) => renderFilter(filter, filterContext())),
     ...logical.policy.render((member) => filterTarget(renderer, member), filterContext()),
   ];
+  const where: string[] = rolling ? [] : [...segmentConditions, ...dateRanges.map((entry) => entry.sql()), ...otherConditions];
   // Each measure filter is rendered once per way of referring to leaf measures, so its placeholders are bound once.
   const havingByShape = new Map<LeafRef, string[]>();
   const having = (leafRef: LeafRef): string[] => {
@@ -51,17 +65,19 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
     }
     return conditions;
   };
-  const body = selectSql({
-    renderer,
-    tree: logical.joinTree,
-    dimensions: dimensionColumns,
-    measures: measureColumns,
-    where,
-    having,
-    ungrouped: logical.ungrouped,
-    multiplied: logical.multiplied,
-    filterLeaves: logical.filterLeafMeasures,
-  });
+  const body = rolling
+    ? rollingQueryBody(logical, renderer, dimensionColumns, { dateRanges, others: [...segmentConditions, ...otherConditions] }, having)
+    : selectSql({
+        renderer,
+        tree: logical.joinTree,
+        dimensions: dimensionColumns,
+        measures: measureColumns,
+        where,
+        having,
+        ungrouped: logical.ungrouped,
+        multiplied: logical.multiplied,
+        filterLeaves: logical.filterLeafMeasures,
+      });
 
   const orderBy = orderByClause(logical);
   const bodyParamCount = params.values.length;
@@ -77,22 +93,27 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
   return { sql, params: params.values, ...(total ? { total } : {}) };
 }
 
-/** Columns are numbered dimensions first, then time dimensions, then measures; ORDER BY refers to them by position. */
+/**
+ * Columns are numbered dimensions, time dimensions, order-only dimensions, measures, order-only measures;
+ * ORDER BY refers to them by position. An order member without a column (a dimension outside GROUP BY) is
+ * left out, as Cube does.
+ */
 function orderByClause(logical: LogicalQuery): string {
   const position = new Map<string, number>();
   const keys = [
     ...logical.dimensions.map((dimension) => [dimension.path]),
     ...logical.timeDimensions.map((timeDimension) => [timeDimension.path, timeDimension.key]),
+    ...logical.orderOnlyDimensions.map((dimension) => [dimension.path]),
     ...logical.measures.map((measure) => [measure.path]),
+    ...logical.orderOnlyMeasures.map((measure) => [measure.path]),
   ];
   keys.forEach((names, index) => {
     for (const name of names) if (!position.has(name)) position.set(name, index + 1);
   });
   return logical.order
-    .map((entry) => {
+    .flatMap((entry) => {
       const column = position.get(entry.id);
-      if (column === undefined) throw new QueryError(`Order member '${entry.id}' is not part of the query`);
-      return `${column} ${entry.desc ? 'DESC' : 'ASC'}`;
+      return column === undefined ? [] : [`${column} ${entry.desc ? 'DESC' : 'ASC'}`];
     })
     .join(', ');
 }
@@ -113,7 +134,8 @@ function filterTarget(renderer: Renderer, member: Member, leafRef?: LeafRef): Fi
         return renderer.dimensionValue(member);
       },
       rawTimeSql: member.type === 'time' ? renderer.dimension(member) : undefined,
-      type: member.type,
+      // A geo value is the text `latitude,longitude`, filtered as a string.
+      type: member.type === 'geo' ? 'string' : member.type,
     };
   }
   if (member.kind === 'segment') return { sql: renderer.segment(member), type: 'boolean' };

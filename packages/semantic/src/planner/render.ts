@@ -93,6 +93,11 @@ export class Renderer {
       const whens = dimension.case.when.map((when) => ` WHEN ${this.template(when.sql, undefined, depth + 1)} THEN ${label(when.label)}`);
       return `CASE${whens.join('')}${dimension.case.else !== undefined ? ` ELSE ${label(dimension.case.else)}` : ''} END`;
     }
+    if (dimension.type === 'geo' && dimension.latitude && dimension.longitude) {
+      // Cube renders a geo dimension as `latitude || ',' || longitude`; the casts let DuckDB concatenate numbers too.
+      const text = (coordinate: SqlTemplate): string => `CAST((${this.template(coordinate, undefined, depth + 1)}) AS VARCHAR)`;
+      return `${text(dimension.latitude)} || ',' || ${text(dimension.longitude)}`;
+    }
     return this.template(dimension.sql ?? { text: 'NULL', parts: ['NULL'] }, undefined, depth + 1);
   }
 

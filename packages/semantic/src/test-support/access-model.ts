@@ -124,7 +124,7 @@ views:
 `;
 }
 
-export function compileAccessModel(db: SampleDb, extraYaml = '', compileContext?: unknown): DataModel {
+export function compileAccessModel(db: SampleDb, extraYaml = '', compileContext?: Readonly<Record<string, unknown>>): DataModel {
   const files: Record<string, string> = { 'model/access.yml': accessModelYaml(db.table) };
   if (extraYaml) files['model/extra.yml'] = extraYaml;
   const result = compile(files, { compileContext });

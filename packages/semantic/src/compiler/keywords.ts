@@ -1,0 +1,292 @@
+/**
+ * Every keyword of Cube's data model, where it may appear, and whether Plinth implements it.
+ * The compiler checks each model file against this table (check-keywords.ts) so nothing the
+ * engine does not understand passes silently, and README.md lists it keyword by keyword
+ * (keywords-readme.ts; a test keeps both in step). Keywords are written in snake_case; the
+ * camelCase spelling Cube also accepts (`sqlTable`, `primaryKey`) is derived, not listed.
+ *
+ * The list follows Cube's schema validator and its data model reference.
+ */
+
+/**
+ * - `supported`: read and honoured.
+ * - `accepted`: read and checked but has no effect on answers (caching and UI hints), said so in the README.
+ * - `unsupported`: known Cube keyword the engine does not implement yet: a compile error.
+ */
+export type Support = 'supported' | 'accepted' | 'unsupported';
+
+/** Where a keyword's value leads: a nested mapping, a list of mappings, or named members (list of `{name}` or map by name). */
+export interface Nested {
+  readonly shape: 'object' | 'list' | 'named';
+  readonly context: ContextName;
+}
+
+export interface Keyword {
+  readonly support: Support;
+  /** What the README says beside the keyword. */
+  readonly note?: string;
+  readonly nested?: Nested;
+  /** The value is not checked further (free-form data such as `meta`, or a whole block accepted as is). */
+  readonly opaque?: boolean;
+  /** The value must be `true` or `false`: a quoted "false" would otherwise read as true. */
+  readonly boolean?: boolean;
+}
+
+const supported = (note?: string, nested?: Nested): Keyword => ({ support: 'supported', note, nested });
+const unsupported = (note?: string): Keyword => ({ support: 'unsupported', note, opaque: true });
+const accepted = (note: string): Keyword => ({ support: 'accepted', note, opaque: true });
+const flag = (note?: string): Keyword => ({ support: 'supported', note, boolean: true });
+const within = (shape: Nested['shape'], context: ContextName): Nested => ({ shape, context });
+const META: Keyword = { support: 'supported', note: 'free-form, returned by /meta', opaque: true };
+const CACHING = 'caching hint: Plinth has no query cache, so it changes nothing';
+
+export type ContextName =
+  | 'cube'
+  | 'view'
+  | 'view_cube'
+  | 'view_include'
+  | 'measure'
+  | 'measure_filter'
+  | 'dimension'
+  | 'case'
+  | 'case_when'
+  | 'case_else'
+  | 'case_label'
+  | 'segment'
+  | 'join'
+  | 'pre_aggregation'
+  | 'access_policy'
+  | 'member_level'
+  | 'row_level'
+  | 'policy_filter';
+
+export const CONTEXT_TITLES: Record<ContextName, string> = {
+  cube: 'Cubes (`cubes:`)',
+  view: 'Views (`views:`)',
+  view_cube: 'Cube entries of a view (`views[].cubes[]`)',
+  view_include: 'Member entries of a view include list (`includes: [{name: ...}]`)',
+  measure: 'Measures',
+  measure_filter: 'Measure filters (`measures[].filters[]`)',
+  dimension: 'Dimensions',
+  case: 'Dimension `case`',
+  case_when: 'Dimension `case.when[]`',
+  case_else: 'Dimension `case.else`',
+  case_label: 'Dimension `case` label given as `{sql: ...}`',
+  segment: 'Segments',
+  join: 'Joins',
+  pre_aggregation: 'Pre-aggregations',
+  access_policy: 'Access policies (`access_policy[]`)',
+  member_level: 'Access policy `member_level`',
+  row_level: 'Access policy `row_level`',
+  policy_filter: 'Access policy `row_level.filters[]`',
+};
+
+const COMMON_OWNER = {
+  name: supported(),
+  title: supported(),
+  description: supported(),
+  public: flag(),
+  shown: flag('older spelling of `public`'),
+  meta: META,
+  extends: supported(
+    'inherits members, joins, segments, pre-aggregations and everything else not set; chains; a cycle or missing parent is an error',
+  ),
+  sql_alias: accepted('alias of the cube in generated SQL; Plinth picks its own aliases'),
+  data_source: unsupported('one warehouse per model'),
+  refresh_key: accepted(CACHING),
+  rewrite_queries: accepted('query rewriting hint for pre-aggregations'),
+  hierarchies: {
+    support: 'supported',
+    note: 'name, title, levels (dimensions), public; a view takes those it includes; shown by /meta',
+    opaque: true,
+  },
+  access_policy: supported('groups, member_level, row_level', within('list', 'access_policy')),
+  calendar: unsupported('calendar cubes'),
+} satisfies Record<string, Keyword>;
+
+const COMMON_MEMBER = {
+  name: supported(),
+  title: supported(),
+  description: supported(),
+  public: flag(),
+  shown: flag('older spelling of `public`'),
+  meta: META,
+  aliases: unsupported(),
+} satisfies Record<string, Keyword>;
+
+const MULTI_STAGE = {
+  multi_stage: unsupported('multi-stage calculations'),
+  add_group_by: unsupported('multi-stage calculations'),
+  time_shift: unsupported('time-shifted measures'),
+} satisfies Record<string, Keyword>;
+
+export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
+  cube: {
+    ...COMMON_OWNER,
+    sql_table: supported(),
+    sql: supported(),
+    measures: supported(undefined, within('named', 'measure')),
+    dimensions: supported(undefined, within('named', 'dimension')),
+    segments: supported(undefined, within('named', 'segment')),
+    joins: supported(undefined, within('named', 'join')),
+    pre_aggregations: {
+      support: 'accepted',
+      note: 'member references are checked; queries always read the source tables',
+      nested: within('named', 'pre_aggregation'),
+    },
+  },
+  view: {
+    ...COMMON_OWNER,
+    cubes: supported(undefined, within('list', 'view_cube')),
+    folders: { support: 'supported', note: 'name, includes (member names, `"*"` or nested folders); shown by /meta', opaque: true },
+  },
+  view_cube: {
+    join_path: supported(),
+    prefix: flag(),
+    alias: supported('used with `prefix: true`'),
+    includes: supported('`"*"`, member names, or `{name, alias, title}`'),
+    excludes: supported(),
+    split: unsupported(),
+  },
+  view_include: {
+    name: supported(),
+    alias: supported(),
+    title: supported(),
+    description: unsupported('overriding a member description in a view'),
+    format: unsupported('overriding a member format in a view'),
+    meta: unsupported('overriding a member meta in a view'),
+  },
+  measure: {
+    ...COMMON_MEMBER,
+    ...MULTI_STAGE,
+    type: supported('count, count_distinct, count_distinct_approx, sum, avg, min, max, number, string, time, boolean, running_total'),
+    sql: supported(),
+    format: supported('percent, currency, number'),
+    filters: supported(undefined, within('list', 'measure_filter')),
+    drill_members: supported('returned by /meta as `drillMembers` (in a view, those the view includes)'),
+    drill_filters: unsupported(),
+    drill_member_references: unsupported(),
+    visible: unsupported('deprecated in Cube; use `public`'),
+    cumulative: unsupported(),
+    rolling_window: {
+      support: 'supported',
+      note: 'trailing, leading (an interval or unbounded), offset (start, end), type (fixed, to_date) with granularity',
+      opaque: true,
+    },
+    group_by: unsupported('multi-stage calculations'),
+    reduce_by: unsupported('multi-stage calculations'),
+    order_by: unsupported('multi-stage ranks'),
+  },
+  measure_filter: {
+    sql: supported(),
+  },
+  dimension: {
+    ...COMMON_MEMBER,
+    ...MULTI_STAGE,
+    type: supported('string, number, time, boolean, geo'),
+    sql: supported(),
+    format: supported('a string format (imageUrl, link, currency, percent, number, id)'),
+    primary_key: flag(),
+    case: supported(undefined, within('object', 'case')),
+    sub_query: unsupported('subquery dimensions'),
+    propagate_filters_to_sub_query: unsupported('subquery dimensions'),
+    latitude: { support: 'supported', note: '`{sql: ...}` of a geo dimension', opaque: true },
+    longitude: { support: 'supported', note: '`{sql: ...}` of a geo dimension', opaque: true },
+    granularities: unsupported('custom time granularities'),
+    values_as_segments: unsupported(),
+    field_type: unsupported(),
+    suggest_filter_values: accepted('suggestion hint for front ends'),
+    enable_suggestions: accepted('suggestion hint for front ends'),
+  },
+  case: {
+    when: supported(undefined, within('list', 'case_when')),
+    else: supported(undefined, within('object', 'case_else')),
+  },
+  case_when: {
+    sql: supported(),
+    label: supported('a string or `{sql: ...}`', within('object', 'case_label')),
+  },
+  case_else: {
+    label: supported('a string or `{sql: ...}`', within('object', 'case_label')),
+  },
+  case_label: {
+    sql: supported(),
+  },
+  segment: {
+    ...COMMON_MEMBER,
+    sql: supported(),
+  },
+  join: {
+    name: supported('the cube joined to'),
+    relationship: supported('many_to_one, one_to_many, one_to_one (and belongs_to, has_many, has_one)'),
+    sql: supported(),
+  },
+  pre_aggregation: Object.fromEntries(
+    [
+      ['name', 'type', 'measures', 'dimensions', 'segments', 'time_dimension', 'granularity'],
+      [
+        'time_dimensions',
+        'partition_granularity',
+        'refresh_key',
+        'scheduled_refresh',
+        'incremental',
+        'update_window',
+        'build_range_start',
+        'build_range_end',
+        'refresh_range_start',
+        'refresh_range_end',
+        'indexes',
+        'external',
+        'use_original_sql_pre_aggregations',
+        'union_with_source_data',
+        'rollups',
+        'allow_non_strict_date_range_match',
+        'unique_key_columns',
+        'read_only',
+        'stream_offset',
+        'output_column_types',
+        'sql_alias',
+        'max_pre_aggregations',
+        'time_dimension_reference',
+        'rollup_references',
+        'measure_references',
+        'dimension_references',
+        'segment_references',
+      ],
+    ].flatMap((names, group) =>
+      names.map((name): [string, Keyword] => [name, accepted(group === 0 ? 'checked against the model; not used for planning' : CACHING)]),
+    ),
+  ),
+  access_policy: {
+    group: supported(),
+    groups: supported(),
+    role: supported('older spelling of `group`'),
+    member_level: supported(undefined, within('object', 'member_level')),
+    row_level: supported(undefined, within('object', 'row_level')),
+    member_masking: unsupported('masking members instead of hiding them'),
+    conditions: supported('a list of `if:` expressions over the security context, all of which must hold'),
+  },
+  member_level: {
+    includes: supported(),
+    excludes: supported(),
+    includes_members: unsupported(),
+    excludes_members: unsupported(),
+  },
+  row_level: {
+    filters: supported(undefined, within('list', 'policy_filter')),
+    allow_all: flag(),
+  },
+  policy_filter: {
+    member: supported(),
+    operator: supported(),
+    values: supported(),
+    and: supported(undefined, within('list', 'policy_filter')),
+    or: supported(undefined, within('list', 'policy_filter')),
+    member_reference: unsupported(),
+  },
+};
+
+/** `sqlTable` → `sql_table`; snake_case names are returned as they are. */
+export function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
