@@ -1,6 +1,7 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { duckdbDialect } from '../dialects/duckdb.js';
 import { QueryTimeoutError } from '../errors.js';
+import { StatementCache } from './duckdb-statements.js';
 import { withCancellation, type QueryOptions, type QueryResult, type Warehouse } from './warehouse.js';
 
 export interface DuckDBOptions {
@@ -11,11 +12,12 @@ export interface DuckDBOptions {
 
 /**
  * DuckDB in-process. A connection runs one statement at a time, so idle connections are kept in a
- * small pool; `interrupt()` on the running connection is how a query is cancelled.
+ * small pool, each with the statements it has prepared; `interrupt()` on the running connection is
+ * how a query is cancelled.
  */
 export class DuckDBWarehouse implements Warehouse {
   readonly dialect = duckdbDialect;
-  private readonly idle: DuckDBConnection[] = [];
+  private readonly idle: StatementCache[] = [];
   private closed = false;
 
   private constructor(readonly instance: DuckDBInstance) {}
@@ -27,11 +29,18 @@ export class DuckDBWarehouse implements Warehouse {
 
   async query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult> {
     if (this.closed) throw new Error('Warehouse is closed');
-    const connection = this.idle.pop() ?? (await this.instance.connect());
+    const pooled = this.idle.pop() ?? new StatementCache(await this.instance.connect());
+    const { connection } = pooled;
     try {
       const values = params.map(toDuckDB);
       const reader = await withCancellation(
-        () => (values.length > 0 ? connection.runAndReadAll(sql, values) : connection.runAndReadAll(sql)),
+        async () => {
+          const statement = await pooled.take(sql);
+          statement.bind(values);
+          const result = await statement.runAndReadAll();
+          pooled.give(sql, statement);
+          return result;
+        },
         () => connection.interrupt(),
         options,
         () => new QueryTimeoutError(),
@@ -40,7 +49,7 @@ export class DuckDBWarehouse implements Warehouse {
       return { rows: reader.getRowObjectsJson() as Array<Record<string, unknown>> };
     } finally {
       if (this.closed) connection.closeSync();
-      else this.idle.push(connection);
+      else this.idle.push(pooled);
     }
   }
 
@@ -56,7 +65,7 @@ export class DuckDBWarehouse implements Warehouse {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const c of this.idle.splice(0)) c.closeSync();
+    for (const pooled of this.idle.splice(0)) pooled.connection.closeSync();
     this.instance.closeSync();
   }
 }

@@ -14,6 +14,7 @@ export interface QueryResult {
 /** One warehouse connection (or pool). A further warehouse implements this plus a Dialect. */
 export interface Warehouse {
   readonly dialect: Dialect;
+  /** Runs one statement (DuckDB rejects several; PostgreSQL does when there are parameters). */
   query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult>;
   close(): Promise<void>;
 }
