@@ -26,6 +26,8 @@ function formatter(tz: string): Intl.DateTimeFormat {
 
 /** The wall time in `tz` at a UTC instant. */
 export function utcToWall(utcMs: number, tz: string): number {
+  // UTC walls are the instants themselves; formatToParts showed up in every UTC query's profile.
+  if (tz === 'UTC') return utcMs;
   const fields = new Map(
     formatter(tz)
       .formatToParts(new Date(utcMs))

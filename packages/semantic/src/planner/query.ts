@@ -134,9 +134,15 @@ function stringArray(value: unknown, field: string): string[] {
   return value as string[];
 }
 
+// Building an Intl.DateTimeFormat to validate a zone was half of planning a simple query. Only valid
+// zones are remembered: there are a few hundred of them, while invalid input is unbounded.
+const knownTimeZones = new Set<string>(['UTC']);
+
 export function isValidTimeZone(timezone: string): boolean {
+  if (knownTimeZones.has(timezone)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone });
+    knownTimeZones.add(timezone);
     return true;
   } catch {
     return false;
