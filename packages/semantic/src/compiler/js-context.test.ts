@@ -168,7 +168,7 @@ describe.each(sampleTargets())('context references in a JavaScript model on $nam
 });
 
 describe('context calls in JavaScript models', () => {
-  const sqlOf = (where: string, context?: unknown): unknown => {
+  const sqlOf = (where: string, context?: Readonly<Record<string, unknown>>): unknown => {
     const result = compile(
       { 'model/cubes/a.js': `cube('a', { sql: \`SELECT * FROM t WHERE ${where}\`, dimensions: { s: { sql: 's', type: 'string' } } })` },
       { compileContext: context },
