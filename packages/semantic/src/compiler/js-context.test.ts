@@ -216,6 +216,11 @@ describe('context calls in JavaScript models', () => {
     ['FILTER_PARAMS without a member', "${FILTER_PARAMS.a.filter('s')}", /FILTER_PARAMS\.a\.filter\(\.\.\.\) is not supported/],
     ['filter() without a column', '${FILTER_PARAMS.a.s.filter()}', /FILTER_PARAMS\.a\.s\.filter\(\.\.\.\) is not supported/],
     ['a column that is no string or function', '${SECURITY_CONTEXT.x.filter(3)}', /takes a column as a string or a function/],
+    [
+      'a column holding ${CUBE}',
+      '${SECURITY_CONTEXT.x.filter(`${CUBE}.s`)}',
+      /the column \{CUBE\}\.s cannot hold a reference such as CUBE/,
+    ],
     ['a function returning braces', '${FILTER_PARAMS.a.s.filter((v) => `s = {${v}}`)}', /cannot contain \{ or \}/],
     [
       'a function changing its argument',

@@ -39,6 +39,9 @@ export const PRELUDE = String.raw`
   // A function column (Cube's filter((from, to) => ...)) is called with markers for its arguments and
   // becomes the YAML form's lambda (lambda from, to: f"...{from}..."), whose arguments are bound values.
   const column = (shown, value) => {
+    // The column is written into the SQL as it is, as in the YAML form: a reference in it would stay text.
+    if (typeof value === 'string' && /[{}]/.test(value))
+      throw new TypeError(shown + '(...): the column ' + value + ' cannot hold a reference such as CUBE; name the column itself');
     if (typeof value === 'string') return pythonString(value, '');
     if (typeof value !== 'function') throw new TypeError(shown + '(...) takes a column as a string or a function returning SQL');
     const names = parameters(value).map((name, index) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : 'value' + index));
