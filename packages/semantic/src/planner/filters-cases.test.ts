@@ -88,13 +88,20 @@ if (url) {
 }
 
 /** The members a case can name, as plan.ts describes them: time members keep their raw UTC column. */
-function targets(dialect: Dialect, tz: string): Record<string, FilterTarget> {
-  // The zone is written into the SQL here: these targets are built once per case, not per query.
-  const local = tz === 'UTC' ? 'happened_at' : dialect.convertTz('happened_at', `'${tz}'`);
+function targets(dialect: Dialect, tz: string, params: Params): Record<string, FilterTarget> {
+  // As in the planner, the local value binds the zone as a parameter when it is read: a condition that
+  // reads it without writing it into the SQL leaves a parameter both warehouses refuse to bind.
+  const at: FilterTarget = {
+    get sql(): string {
+      return tz === 'UTC' ? 'happened_at' : dialect.convertTz('happened_at', params.add(tz));
+    },
+    rawTimeSql: 'happened_at',
+    type: 'time',
+  };
   return {
     'e.name': { sql: 'name', type: 'string' },
     'e.amount': { sql: 'amount', type: 'number' },
-    'e.at': { sql: local, rawTimeSql: 'happened_at', type: 'time' },
+    'e.at': at,
     'e.flag': { sql: 'flag', type: 'boolean' },
     // A string member on a numeric column, as a model may declare a code.
     'e.code': { sql: 'id', type: 'string' },
@@ -103,10 +110,11 @@ function targets(dialect: Dialect, tz: string): Record<string, FilterTarget> {
 }
 
 function context(dialect: Dialect, tz = 'UTC'): FilterContext {
-  const byMember = targets(dialect, tz);
+  const params = new Params(dialect);
+  const byMember = targets(dialect, tz, params);
   return {
     dialect,
-    params: new Params(dialect),
+    params,
     timezone: tz,
     target: (member) => {
       const target = byMember[member];
