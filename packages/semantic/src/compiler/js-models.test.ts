@@ -80,9 +80,9 @@ describe('JavaScript model files', () => {
     { name: 'a runtime error', source: 'cube("a", {\n  sql_table: "a",\n});\nnull.x;', message: /TypeError/, line: 4 },
     { name: 'an unsupported helper', source: 'asyncModule(async () => {});', message: /asyncModule\(\) is not supported/ },
     {
-      name: 'FILTER_PARAMS calls until they are implemented',
-      source: 'cube("a", { sql: `SELECT ${FILTER_PARAMS.a.b.filter("x")}` })',
-      message: /FILTER_PARAMS\.a\.b\.filter\(\.\.\.\) is not supported/,
+      name: 'a call on a context variable Plinth does not know',
+      source: 'cube("a", { sql: `SELECT ${SECURITY_CONTEXT.a.b.values()}` })',
+      message: /SECURITY_CONTEXT\.a\.b\.values\(\.\.\.\) is not supported/,
     },
   ];
 

@@ -19,10 +19,60 @@ export const PRELUDE = String.raw`
       if (typeof key !== 'string' || key === 'then') return undefined;
       return reference([...path, key]);
     },
-    apply() {
+    apply(target, self, args) {
+      if (CONTEXT_ROOTS.has(path[0])) return contextCall(path, args);
       throw new TypeError(path.join('.') + '(...) is not supported by Plinth in a model file');
     },
   });
+  // Context calls become the template text the YAML reader parses ({SECURITY_CONTEXT.x.filter('col')}),
+  // so a JavaScript model and a YAML model go through the same code and bind their values the same way.
+  const SECURITY_ROOTS = new Set(['SECURITY_CONTEXT', 'securityContext', 'security_context', 'USER_CONTEXT']);
+  const CONTEXT_ROOTS = new Set([...SECURITY_ROOTS, 'FILTER_PARAMS', 'FILTER_GROUP']);
+  // The YAML reader takes Python string literals without escapes: pick a quote the text does not hold.
+  const QUOTES = ["'", '"', "'".repeat(3), '"'.repeat(3)];
+  const pythonString = (text, prefix) => {
+    const quote = QUOTES.find((q) => !text.includes(q) && !(q.length === 3 && text.endsWith(q[0])));
+    if (quote === undefined) throw new TypeError('a filter column cannot hold both kinds of triple quotes: ' + text);
+    return prefix + quote + text + quote;
+  };
+  const MARK = '\u0001';
+  // A function column (Cube's filter((from, to) => ...)) is called with markers for its arguments and
+  // becomes the YAML form's lambda (lambda from, to: f"...{from}..."), whose arguments are bound values.
+  const column = (shown, value) => {
+    // The column is written into the SQL as it is, as in the YAML form: a reference in it would stay text.
+    if (typeof value === 'string' && /[{}]/.test(value))
+      throw new TypeError(shown + '(...): the column ' + value + ' cannot hold a reference such as CUBE; name the column itself');
+    if (typeof value === 'string') return pythonString(value, '');
+    if (typeof value !== 'function') throw new TypeError(shown + '(...) takes a column as a string or a function returning SQL');
+    const names = parameters(value).map((name, index) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : 'value' + index));
+    const body = String(value(...names.map((name, index) => MARK + index + MARK)));
+    if (/[{}]/.test(body)) throw new TypeError(shown + '(...): the SQL a filter function returns cannot contain { or }');
+    const text = body.replace(/\u0001(\d+)\u0001/g, (all, index) => '{' + names[Number(index)] + '}');
+    if (text.includes(MARK)) throw new TypeError(shown + '(...): a filter function must write its arguments into the SQL as they are');
+    return 'lambda ' + names.join(', ') + ': ' + pythonString(text, 'f');
+  };
+  const contextCall = (path, args) => {
+    const shown = path.join('.');
+    const method = path[path.length - 1];
+    const owner = path.slice(0, -1).join('.');
+    if (path[0] === 'FILTER_GROUP' && path.length === 1) {
+      const members = args.map((arg) => {
+        const text = String(arg);
+        if (!/^\{FILTER_PARAMS\.[\s\S]*\}$/.test(text)) throw new TypeError('FILTER_GROUP(...) takes FILTER_PARAMS.cube.member.filter(...) arguments');
+        return text.slice(1, -1);
+      });
+      return '{FILTER_GROUP(' + members.join(', ') + ')}';
+    }
+    if (path[0] === 'FILTER_PARAMS' && path.length === 4 && method === 'filter' && args.length === 1)
+      return '{' + owner + '.filter(' + column(shown, args[0]) + ')}';
+    if (SECURITY_ROOTS.has(path[0]) && path.length > 2) {
+      if (method === 'unsafeValue' && args.length === 0) return '{' + owner + '.unsafeValue()}';
+      if ((method === 'filter' || method === 'requiredFilter') && args.length === 1)
+        return '{' + owner + '.' + method + '(' + column(shown, args[0]) + ')}';
+    }
+    throw new TypeError(shown + '(...) is not supported by Plinth in a model file: expected SECURITY_CONTEXT.x.filter(column), ' +
+      '.requiredFilter(column), .unsafeValue(), FILTER_PARAMS.cube.member.filter(column) or FILTER_GROUP(...)');
+  };
   Object.setPrototypeOf(globalThis, new Proxy({}, {
     has: (target, key) => typeof key === 'string',
     get(target, key) {

@@ -152,7 +152,7 @@ function memberCondition(renderer: Renderer, filter: MemberFilter, member: Membe
   const args = values.map((v, i) => {
     const text = String(v);
     if (!dateOperator) return renderer.params.add(text);
-    return renderer.params.add(utc(i === 1 && filter.operator.endsWith('DateRange') ? boundTo(text) : boundFrom(text)));
+    return renderer.params.add(utc(i === 1 && filter.operator.endsWith('DateRange') ? boundTo(text, zone) : boundFrom(text, zone)));
   });
   return lambdaSql(column, args);
 }

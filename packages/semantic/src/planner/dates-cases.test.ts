@@ -369,4 +369,54 @@ describe('absolute dates', () => {
       expect(formatWall(parseAbsolute(text)?.wall ?? NaN)).toBe(new Date(`${text}Z`).toISOString().slice(0, 23));
     },
   );
+
+  // Cube reads a zone part as an instant: its filters show it on the query's clock (moment.tz), its
+  // gateway shows dateRange bounds on the UTC clock (moment.utc), the default zone here.
+  it.each([
+    ['2024-01-01T10:00:00Z', 'UTC', '2024-01-01T10:00:00.000'],
+    ['2024-01-01T10:00:00z', 'UTC', '2024-01-01T10:00:00.000'],
+    ['2024-01-01T10:00:00.000+02:00', 'UTC', '2024-01-01T08:00:00.000'],
+    ['2024-01-01T10:00:00.123-0530', 'UTC', '2024-01-01T15:30:00.123'],
+    ['2024-01-01T01:00:00+02', 'UTC', '2023-12-31T23:00:00.000'],
+    ['2024-01-01 10:00+00:00', 'UTC', '2024-01-01T10:00:00.000'],
+    ['2024-01-01T05:00:00Z', 'America/New_York', '2024-01-01T00:00:00.000'],
+    ['2024-07-01T05:00:00.000+01:00', 'America/New_York', '2024-07-01T00:00:00.000'],
+    ['2024-03-31T01:00:00Z', 'Europe/Berlin', '2024-03-31T03:00:00.000'],
+    ['2024-01-01T23:59:59.999+23:59', 'UTC', '2024-01-01T00:00:59.999'],
+  ])('%s is the instant it names, on the clock of %s', (text, tz, expected) => {
+    expect(formatWall(boundFrom(text, tz))).toBe(expected);
+    // An instant is never a whole day: the end of a range is the instant itself.
+    expect(formatWall(boundTo(text, tz))).toBe(expected);
+  });
+
+  it('reads a zoned bound on the UTC clock unless told otherwise, as Cube reads dateRange bounds', () => {
+    expect(formatWall(boundFrom('2024-01-01T10:00:00+02:00'))).toBe('2024-01-01T08:00:00.000');
+    expect(formatWall(boundTo('2024-01-01T10:00:00-02:00'))).toBe('2024-01-01T12:00:00.000');
+    expect(parseAbsolute('2024-01-01T10:00:00+02:00')).toEqual({
+      wall: wall('2024-01-01T10:00:00.000'),
+      wholeDay: false,
+      offsetMinutes: 120,
+    });
+    expect(parseAbsolute('2024-01-01T10:00:00-00:30')).toEqual({
+      wall: wall('2024-01-01T10:00:00.000'),
+      wholeDay: false,
+      offsetMinutes: -30,
+    });
+    expect(parseAbsolute('2024-01-01T10:00:00Z')).toEqual({ wall: wall('2024-01-01T10:00:00.000'), wholeDay: false, offsetMinutes: 0 });
+  });
+
+  it.each([
+    '2024-01-01Z',
+    '2024-01-01+02:00',
+    '2024-01-01T10:00:00+24:00',
+    '2024-01-01T10:00:00+02:60',
+    '2024-01-01T10:00:00+2',
+    '2024-01-01T10:00:00+02:0',
+    '2024-01-01T10:00:00 Z',
+    '2024-01-01T10:00:00ZZ',
+    '2024-02-30T10:00:00Z',
+  ])('refuses %j, a zone part that is not one or a date that does not exist', (text) => {
+    expect(parseAbsolute(text)).toBeUndefined();
+    expect(() => boundFrom(text, 'UTC')).toThrow(new QueryError(`Can't parse date: '${text}'`));
+  });
 });

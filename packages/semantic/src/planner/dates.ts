@@ -109,16 +109,26 @@ export function endOf(wall: number, unit: Unit): number {
   return add(startOf(wall, unit), 1, unit) - 1;
 }
 
-const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?$/;
+// A zone part (`Z`, `+02:00`, `-0530`, `+02`) is accepted after a time, as Cube's gateway accepts it.
+const ABSOLUTE = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+export interface AbsoluteDate {
+  /** The date-time as written, ignoring any zone part. */
+  readonly wall: number;
+  /** Written exactly as `YYYY-MM-DD`: a whole day. */
+  readonly wholeDay: boolean;
+  /** Minutes east of UTC when the text names its zone (`Z` is 0); undefined when it does not. */
+  readonly offsetMinutes?: number;
+}
+
 /**
- * Parses `2024-01-31` or `2024-01-31T10:00:00.000` (surrounding blanks allowed, as moment allows
- * them) into a wall time; dates and times that do not exist (`2024-02-30`, `10:60`) are refused.
- * `wholeDay` is true only for a date written exactly as `YYYY-MM-DD`: Cube tests the unpadded text
- * with that pattern and reads anything else, `' 2024-01-31 '` included, as an instant.
+ * Parses `2024-01-31`, `2024-01-31T10:00:00.000` or `2024-01-31T10:00:00Z` / `...+02:00` (surrounding
+ * blanks allowed, as moment allows them); dates, times and offsets that do not exist (`2024-02-30`,
+ * `10:60`, `+25:00`) are refused. `wholeDay` is true only for a date written exactly as `YYYY-MM-DD`:
+ * Cube tests the unpadded text with that pattern and reads anything else, `' 2024-01-31 '` included, as an instant.
  */
-export function parseAbsolute(text: string): { wall: number; wholeDay: boolean } | undefined {
+export function parseAbsolute(text: string): AbsoluteDate | undefined {
   const m = ABSOLUTE.exec(text.trim());
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
@@ -135,21 +145,49 @@ export function parseAbsolute(text: string): { wall: number; wholeDay: boolean }
   const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
-  return { wall: Date.UTC(year, month - 1, day, hour, minute, second, millisecond), wholeDay: BARE_DATE.test(text) };
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  const zone = m[8];
+  if (zone === undefined) return { wall, wholeDay: BARE_DATE.test(text) };
+  const offsetMinutes = zoneOffsetMinutes(zone);
+  return offsetMinutes === undefined ? undefined : { wall, wholeDay: false, offsetMinutes };
 }
 
-function parseBound(text: string): { wall: number; wholeDay: boolean } {
+/** `Z`, `+02:00`, `-0530` or `+02` as minutes east of UTC; undefined past ±23:59, which moment refuses too. */
+function zoneOffsetMinutes(zone: string): number | undefined {
+  if (zone === 'Z' || zone === 'z') return 0;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2) || '0');
+  if (hours > 23 || minutes > 59) return undefined;
+  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+}
+
+/**
+ * The wall time in `tz` that an absolute date names. A date-time with a zone part names an instant,
+ * shown on the clock of `tz`, as Cube does: its filters read values with `moment.tz(value, timezone)`, and
+ * its gateway reads `dateRange` bounds with `moment.utc(value)` (so callers pass 'UTC' for those).
+ */
+export function absoluteWall(text: string, tz: string): { wall: number; wholeDay: boolean } | undefined {
   const parsed = parseAbsolute(text);
+  if (!parsed || parsed.offsetMinutes === undefined) return parsed && { wall: parsed.wall, wholeDay: parsed.wholeDay };
+  return { wall: utcToWall(parsed.wall - parsed.offsetMinutes * 60_000, tz), wholeDay: false };
+}
+
+function parseBound(text: string, tz: string): { wall: number; wholeDay: boolean } {
+  const parsed = absoluteWall(text, tz);
   if (!parsed) throw new QueryError(`Can't parse date: '${text}'`);
   return parsed;
 }
 
-/** A date-range bound as Cube formats it: a bare date starts at 00:00:00.000 or ends at 23:59:59.999. */
-export function boundFrom(text: string): number {
-  return parseBound(text).wall;
+/**
+ * A date-range bound as Cube formats it: a bare date starts at 00:00:00.000 or ends at 23:59:59.999.
+ * `tz` is the zone whose clock a bound with a zone part is shown on (see absoluteWall).
+ */
+export function boundFrom(text: string, tz = 'UTC'): number {
+  return parseBound(text, tz).wall;
 }
 
-export function boundTo(text: string): number {
-  const { wall, wholeDay } = parseBound(text);
+export function boundTo(text: string, tz = 'UTC'): number {
+  const { wall, wholeDay } = parseBound(text, tz);
   return wholeDay ? endOf(wall, 'day') : wall;
 }

@@ -88,13 +88,20 @@ if (url) {
 }
 
 /** The members a case can name, as plan.ts describes them: time members keep their raw UTC column. */
-function targets(dialect: Dialect, tz: string): Record<string, FilterTarget> {
-  // The zone is written into the SQL here: these targets are built once per case, not per query.
-  const local = tz === 'UTC' ? 'happened_at' : dialect.convertTz('happened_at', `'${tz}'`);
+function targets(dialect: Dialect, tz: string, params: Params): Record<string, FilterTarget> {
+  // As in the planner, the local value binds the zone as a parameter when it is read: a condition that
+  // reads it without writing it into the SQL leaves a parameter both warehouses refuse to bind.
+  const at: FilterTarget = {
+    get sql(): string {
+      return tz === 'UTC' ? 'happened_at' : dialect.convertTz('happened_at', params.add(tz));
+    },
+    rawTimeSql: 'happened_at',
+    type: 'time',
+  };
   return {
     'e.name': { sql: 'name', type: 'string' },
     'e.amount': { sql: 'amount', type: 'number' },
-    'e.at': { sql: local, rawTimeSql: 'happened_at', type: 'time' },
+    'e.at': at,
     'e.flag': { sql: 'flag', type: 'boolean' },
     // A string member on a numeric column, as a model may declare a code.
     'e.code': { sql: 'id', type: 'string' },
@@ -103,10 +110,11 @@ function targets(dialect: Dialect, tz: string): Record<string, FilterTarget> {
 }
 
 function context(dialect: Dialect, tz = 'UTC'): FilterContext {
-  const byMember = targets(dialect, tz);
+  const params = new Params(dialect);
+  const byMember = targets(dialect, tz, params);
   return {
     dialect,
-    params: new Params(dialect),
+    params,
     timezone: tz,
     target: (member) => {
       const target = byMember[member];
@@ -235,6 +243,55 @@ const ZONED_CASES: Case[] = [
   { title: 'equals compares local time', filter: at('equals', ['2024-01-01T00:00:00']), ids: [7], tz: NY },
 ];
 
+// A value with a zone part names an instant, whatever the query's zone (Cube: moment.tz(value, timezone)).
+// Row 7 sits at 05:00 UTC, row 8 a millisecond before it.
+const ZONE_PART_CASES: Case[] = [
+  { title: 'beforeDate an instant in Z', filter: at('beforeDate', ['2024-01-01T05:00:00Z']), ids: [1, 2, 3, 8] },
+  { title: 'beforeOrOnDate an instant in Z', filter: at('beforeOrOnDate', ['2024-01-01T05:00:00.000Z']), ids: [1, 2, 3, 7, 8] },
+  { title: 'afterDate an instant with an offset', filter: at('afterDate', ['2024-01-01T07:00:00+02:00']), ids: [5, 6, 9, 10, 11, 12, 13] },
+  {
+    title: 'afterOrOnDate an instant with an offset',
+    filter: at('afterOrOnDate', ['2024-01-01T00:00:00.000-05:00']),
+    ids: [5, 6, 7, 9, 10, 11, 12, 13],
+  },
+  {
+    title: 'beforeDate an instant with an offset, in New York',
+    filter: at('beforeDate', ['2024-01-01T06:00:00+0100']),
+    ids: [1, 2, 3, 8],
+    tz: NY,
+  },
+  {
+    title: 'afterDate an instant in Z, in New York',
+    filter: at('afterDate', ['2024-01-01T04:59:59.999Z']),
+    ids: [5, 6, 7, 9, 10, 11, 12, 13],
+    tz: NY,
+  },
+  {
+    title: 'inDateRange between instants in Z',
+    filter: at('inDateRange', ['2024-01-01T00:00:00.001Z', '2024-01-01T04:59:59.999Z']),
+    ids: [3, 8],
+  },
+  {
+    title: 'inDateRange between instants with offsets, in New York',
+    filter: at('inDateRange', ['2024-01-01T02:00:00.001+02:00', '2024-01-01T05:00:00+00:00']),
+    ids: [3, 7, 8],
+    tz: NY,
+  },
+  {
+    title: 'notInDateRange between instants with offsets',
+    filter: at('notInDateRange', ['2024-01-01T00:00:00.001Z', '2024-01-01T05:59:59.999+01']),
+    ids: [1, 2, 5, 6, 7, 9, 10, 11, 12, 13],
+  },
+  {
+    title: 'gt an instant with an offset, in New York',
+    filter: at('gt', ['2024-01-01T10:00:00+05:00']),
+    ids: [5, 6, 9, 10, 11, 12, 13],
+    tz: NY,
+  },
+  { title: 'lte an instant in Z, in New York', filter: at('lte', ['2024-01-01T05:00:00Z']), ids: [1, 2, 3, 7, 8], tz: NY },
+  { title: 'gte an instant across the New York spring change', filter: at('gte', ['2024-03-11T00:00:00-04:00']), ids: [12], tz: NY },
+];
+
 const GROUP_CASES: Case[] = [
   { title: 'an empty and is no condition', filter: { and: [] }, ids: ALL },
   // Cube drops a group without conditions (BaseGroupFilter gives no SQL), even an `or`.
@@ -272,9 +329,12 @@ describe.each(databases)('filter conditions on $name', (database) => {
     return result.rows.map((row) => Number(row['id']));
   };
 
-  it.each([...STRING_CASES, ...NUMBER_CASES, ...TIME_CASES, ...ZONED_CASES, ...GROUP_CASES])('$title', async ({ filter, ids, tz }) => {
-    expect(await matching(filter, tz)).toEqual(ids);
-  });
+  it.each([...STRING_CASES, ...NUMBER_CASES, ...TIME_CASES, ...ZONED_CASES, ...ZONE_PART_CASES, ...GROUP_CASES])(
+    '$title',
+    async ({ filter, ids, tz }) => {
+      expect(await matching(filter, tz)).toEqual(ids);
+    },
+  );
 });
 
 describe('filter conditions that cannot be rendered', () => {
@@ -289,6 +349,8 @@ describe('filter conditions that cannot be rendered', () => {
     [at('notInDateRange', [true, '2024-01-01']), 'Filter on e.at with operator notInDateRange needs a date as value 1'],
     [at('afterDate', ['2024-02-30']), "Can't parse date: '2024-02-30'"],
     [at('lt', ['2024-01-01T10:60']), "Can't parse date: '2024-01-01T10:60'"],
+    [at('lt', ['2024-01-01T10:00:00+24:00']), "Can't parse date: '2024-01-01T10:00:00+24:00'"],
+    [at('beforeDate', ['2024-01-01Z']), "Can't parse date: '2024-01-01Z'"],
     [amount('measureFilter'), 'Operator measureFilter needs a measure, and e.amount is not one'],
     [name('contains'), 'Filter on e.name with operator contains needs values'],
     [amount('equals'), 'Filter on e.amount with operator equals needs values'],

@@ -146,7 +146,7 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
     case 'lt':
     case 'lte': {
       const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[f.operator];
-      if (t.type === 'time') return `${timeCol} ${op} ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+      if (t.type === 'time') return `${timeCol} ${op} ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
       return `${col} ${op} ${first()}`;
     }
     case 'set':
@@ -154,18 +154,18 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
     case 'notSet':
       return `${col} IS NULL`;
     case 'inDateRange':
-      return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0)))} AND ${timeCol} <= ${utcParam(ctx, boundTo(dateValue(1)))}`;
+      return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))} AND ${timeCol} <= ${utcParam(ctx, boundTo(dateValue(1), ctx.timezone))}`;
     case 'notInDateRange':
-      return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0)))} OR ${timeCol} > ${utcParam(ctx, boundTo(dateValue(1)))}`;
+      return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))} OR ${timeCol} > ${utcParam(ctx, boundTo(dateValue(1), ctx.timezone))}`;
     // Cube compares all single-date operators against the start of the given day.
     case 'beforeDate':
-      return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+      return `${timeCol} < ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
     case 'beforeOrOnDate':
-      return `${timeCol} <= ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+      return `${timeCol} <= ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
     case 'afterDate':
-      return `${timeCol} > ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+      return `${timeCol} > ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
     case 'afterOrOnDate':
-      return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0)))}`;
+      return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
     case 'measureFilter':
       if (t.measureConditions === undefined) throw new QueryError(`Operator measureFilter needs a measure, and ${f.member} is not one`);
       return t.measureConditions;

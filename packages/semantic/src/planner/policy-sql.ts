@@ -6,6 +6,9 @@ import type { Operator, FilterValue } from './query.js';
 import { memberCubes } from './model-lookup.js';
 import type { Resolved } from './resolve.js';
 
+/** Policy operators that take no values: only for these is an empty list not a closed door. */
+const VALUELESS_OPERATORS: ReadonlySet<string> = new Set(['set', 'notSet']);
+
 interface Restriction {
   readonly owner: Cube | View;
   readonly filters: readonly PolicyFilter[];
@@ -85,8 +88,11 @@ export function policyConditions(
           if (f.or) return f.or.length === 0 ? ALWAYS_FALSE : f.or.map((x) => `(${walk(x)})`).join(' OR ');
           const member = ownerMember(model, res.owner, f.member ?? '');
           const values = policyValues(f.values, caller);
-          // A missing attribute or a value that is not a scalar closes the door rather than opening it.
+          // A missing attribute or a value that is not a scalar closes the door rather than opening it, and so
+          // does an empty list for an operator that takes values: `notEquals []` would otherwise show every
+          // row (Cube's own planner fails on an empty list, which shows none either).
           if (!member || values === undefined || !values.every(isScalar)) return ALWAYS_FALSE;
+          if (values.length === 0 && !VALUELESS_OPERATORS.has(f.operator ?? 'equals')) return ALWAYS_FALSE;
           const key = `${res.owner.name}.${f.member ?? ''}`;
           const sub: FilterContext = { ...ctx, target: () => targetOf(member) };
           return renderFilter({ member: key, operator: (f.operator ?? 'equals') as Operator, values: values.map(scalar) }, sub);

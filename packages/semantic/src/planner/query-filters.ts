@@ -6,6 +6,9 @@ const OPERATOR_ALIASES: Readonly<Record<string, Operator>> = { in: 'equals', not
 
 const MEMBER_FILTER_KEYS = new Set(['member', 'dimension', 'operator', 'values']);
 
+/** The operators Cube lets go without values. */
+const WITHOUT_VALUES = new Set(['set', 'notSet', 'measureFilter']);
+
 /** Checks one entry of `filters` (a member filter or an `and`/`or` group) and returns it in canonical form. */
 export function checkFilter(input: unknown): Filter {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new QueryError('Each filter must be an object');
@@ -36,6 +39,12 @@ export function checkFilter(input: unknown): Filter {
     !(Array.isArray(values) && values.every((value) => value === null || ['string', 'number', 'boolean'].includes(typeof value)))
   ) {
     throw new QueryError(`"values" of the filter on ${member} must be an array of strings, numbers or booleans`);
+  }
+  // Cube's gateway refuses a filter without values, or with an empty list, for every operator but these
+  // three, before any SQL is written; its SQL planner would fail on `equals: []` anyway. (Row-level
+  // policies do not come through here: an empty attribute list there still shows no rows.)
+  if (!WITHOUT_VALUES.has(operator) && (values === undefined || (values as unknown[]).length === 0)) {
+    throw new QueryError(`Values required for filter: ${JSON.stringify(input)}`);
   }
   return { member, operator: operator as Operator, ...(values !== undefined ? { values: values as FilterValue[] } : {}) };
 }

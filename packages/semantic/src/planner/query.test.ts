@@ -11,6 +11,15 @@ const ACCEPTED: Array<[string, unknown]> = [
   ['segments', ['orders.completed']],
   ['timeDimensions', [{ dimension: 'orders.created_at', granularity: 'day', dateRange: 'last week' }]],
   ['filters', [{ member: 'orders.status', operator: 'equals', values: ['a'] }]],
+  [
+    'filters',
+    [
+      { member: 'orders.status', operator: 'set' },
+      { member: 'orders.status', operator: 'notSet', values: [] },
+      { member: 'orders.count', operator: 'measureFilter', values: [] },
+      { member: 'orders.status', operator: 'equals', values: [null] },
+    ],
+  ],
   ['order', { 'orders.count': 'desc' }],
   ['limit', 50_000],
   ['offset', 10],
@@ -66,6 +75,28 @@ const REFUSED: Array<[string, Record<string, unknown>, string]> = [
     "Unknown filter operator 'like'",
   ],
   ['and beside or', { filters: [{ and: [], or: [] }] }, 'either "and" or "or"'],
+  // Cube's gateway message, with the filter as given.
+  [
+    'equals with an empty values list',
+    { filters: [{ member: 'orders.status', operator: 'equals', values: [] }] },
+    'Values required for filter: {"member":"orders.status","operator":"equals","values":[]}',
+  ],
+  [
+    'notEquals with an empty values list',
+    { filters: [{ member: 'orders.status', operator: 'notEquals', values: [] }] },
+    'Values required for filter: {"member":"orders.status","operator":"notEquals","values":[]}',
+  ],
+  [
+    'in (an alias) with an empty values list, inside a group',
+    { filters: [{ or: [{ dimension: 'orders.status', operator: 'in', values: [] }] }] },
+    'Values required for filter: {"dimension":"orders.status","operator":"in","values":[]}',
+  ],
+  ['contains without values', { filters: [{ member: 'orders.status', operator: 'contains' }] }, 'Values required for filter'],
+  [
+    'inDateRange with an empty list',
+    { filters: [{ member: 'orders.created_at', operator: 'inDateRange', values: [] }] },
+    'Values required',
+  ],
 ];
 
 describe('query format', () => {

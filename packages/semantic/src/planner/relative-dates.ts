@@ -1,5 +1,5 @@
 import { QueryError } from '../errors.js';
-import { add, endOf, parseAbsolute, startOf, utcToWall, type Unit } from './dates.js';
+import { absoluteWall, add, endOf, startOf, utcToWall, type Unit } from './dates.js';
 
 const UNIT = '(second|minute|hour|day|week|month|quarter|year)';
 const CLOCK_MS: Partial<Record<Unit, number>> = { second: 1000, minute: 60_000, hour: 3_600_000 };
@@ -40,11 +40,11 @@ export function relativeRange(phrase: string, tz: string, nowUtc: number): [numb
   const fromTo = /^from\s+(.{1,50}?)\s+to\s+(.{1,50})$/.exec(text);
   if (fromTo) {
     // Both groups always match; String() only tells the compiler so.
-    const from = pointInTime(String(fromTo[1]), now);
-    const to = pointInTime(String(fromTo[2]), now);
+    const from = pointInTime(String(fromTo[1]), now, tz);
+    const to = pointInTime(String(fromTo[2]), now, tz);
     return [startOf(from, exact), endOf(to, exact)];
   }
-  const at = pointInTime(text, now);
+  const at = pointInTime(text, now, tz);
   return [startOf(at, exact), endOf(at, exact)];
 }
 
@@ -53,13 +53,13 @@ export function relativeRange(phrase: string, tz: string, nowUtc: number): [numb
  * counts on the wall clock, so `2 hours ago` is two wall-clock hours here. `today`, `yesterday` and
  * `tomorrow` never reach this: relativeRange answers any phrase that names them.
  */
-function pointInTime(text: string, now: number): number {
+function pointInTime(text: string, now: number, tz: string): number {
   if (text === 'now') return now;
   const ago = new RegExp(`^(\\d+|a|an)\\s+${UNIT}s?\\s+ago$`).exec(text);
   if (ago) return add(now, -count(ago[1]), ago[2] as Unit);
   const ahead = new RegExp(`^(?:in\\s+(\\d+|a|an)\\s+${UNIT}s?|(\\d+|a|an)\\s+${UNIT}s?\\s+from\\s+now)$`).exec(text);
   if (ahead) return add(now, count(ahead[1] ?? ahead[3]), (ahead[2] ?? ahead[4]) as Unit);
-  const abs = parseAbsolute(text);
+  const abs = absoluteWall(text, tz);
   if (abs) return abs.wall;
   throw new QueryError(`Can't parse date: '${text}'`);
 }
