@@ -2,7 +2,8 @@ import { QueryError } from '../errors.js';
 import type { Measure } from '../model.js';
 import type { JoinTree } from './joins.js';
 import { recombine, type PreAggregatedJoin } from './pre-aggregated-joins.js';
-import type { LeafRef, Renderer } from './render.js';
+import { memberCubes } from './model-lookup.js';
+import { Params, Renderer, type LeafRef } from './render.js';
 
 export interface DimensionColumn {
   readonly alias: string;
@@ -67,11 +68,51 @@ function preAggregatedJoinClause(renderer: Renderer, preAggregated: PreAggregate
   const partials = preAggregated.leaves.map(
     (leaf, index) => `${renderer.aggregate(leaf, renderer.measureInput(leaf))} ${quote(`p${index}`)}`,
   );
-  const subquery =
-    `SELECT\n  ${[`${nearKey} ${quote('k')}`, ...partials].join(',\n  ')}\n` +
-    `FROM ${renderer.from(near)}\nINNER JOIN ${renderer.from(renderer.cube(preAggregated.cube))} ON ${renderer.template(preAggregated.join.sql)}\nGROUP BY 1`;
+  const farColumn = farJoinColumn(renderer, preAggregated, nearKey);
+  const far = renderer.from(renderer.cube(preAggregated.cube));
+  const subquery = farColumn
+    ? `SELECT\n  ${[`${farColumn} ${quote('k')}`, ...partials].join(',\n  ')}\nFROM ${far}\nGROUP BY 1`
+    : `SELECT\n  ${[`${nearKey} ${quote('k')}`, ...partials].join(',\n  ')}\n` +
+      `FROM ${renderer.from(near)}\nINNER JOIN ${far} ON ${renderer.template(preAggregated.join.sql)}\nGROUP BY 1`;
   const alias = quote(partialsAlias(preAggregated));
   return `LEFT JOIN (\n${subquery}\n) AS ${alias} ON ${alias}.${quote('k')} = ${nearKey}`;
+}
+
+/**
+ * The far cube's column that the join equates with the near cube's primary key, when the join is
+ * nothing more than that (`{CUBE}.id = {line_items}.order_id`) and the far measures read only their own
+ * cube: the far rows can then be grouped by that column alone, without reading the near cube again.
+ * Far rows matching no near row form groups the outer join never picks up, as with the inner join.
+ */
+function farJoinColumn(renderer: Renderer, preAggregated: PreAggregatedJoin, nearKey: string): string | undefined {
+  for (const leaf of preAggregated.leaves) {
+    const reached = new Set<string>();
+    memberCubes(renderer.model, leaf, reached);
+    if ([...reached].some((cube) => cube !== preAggregated.cube)) return undefined;
+  }
+  // Rendered apart, so that a join reading the security context or the query's filters binds nothing here.
+  const scratch = new Renderer(renderer.model, renderer.dialect, {
+    caller: renderer.caller,
+    params: new Params(renderer.dialect),
+    timezone: renderer.timezone,
+    filters: renderer.filters,
+  });
+  const sides = scratch.template(preAggregated.join.sql).split('=').map(withoutParentheses);
+  if (scratch.params.values.length > 0 || sides.length !== 2) return undefined;
+  const [left = '', right = ''] = sides;
+  const candidate = left === nearKey ? right : right === nearKey ? left : undefined;
+  const farAlias = renderer.alias(preAggregated.cube);
+  const column = candidate?.startsWith(`${farAlias}.`) ? candidate.slice(farAlias.length + 1) : undefined;
+  return column !== undefined && PLAIN_COLUMN.test(column) ? (candidate as string) : undefined;
+}
+
+/** A bare or quoted column name: anything else (an expression, a second condition) keeps the join. */
+const PLAIN_COLUMN = /^(?:[A-Za-z_][A-Za-z0-9_]*|"[^"]+")$/;
+
+function withoutParentheses(side: string): string {
+  const trimmed = side.trim();
+  const inner = trimmed.startsWith('(') && trimmed.endsWith(')') ? trimmed.slice(1, -1).trim() : trimmed;
+  return /[()]/.test(inner) ? trimmed : inner;
 }
 
 /** How a leaf measure is aggregated over the joined rows: from its per-row partial when its cube was pre-aggregated. */
