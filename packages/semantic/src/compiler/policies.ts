@@ -1,30 +1,11 @@
 import type { AccessPolicy, ConditionExpr, PolicyFilter } from '../model.js';
+import { OPERATORS as QUERY_OPERATORS } from '../planner/query.js';
 import { parseCondition } from './conditions.js';
 import type { Diagnostics, Location } from './diagnostics.js';
 import { isObj, str, stringList, type Obj } from './fields.js';
 
-const OPERATORS = new Set([
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'notStartsWith',
-  'endsWith',
-  'notEndsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-]);
+// A row_level filter takes every operator of a query filter except measureFilter, which needs a measure.
+const OPERATORS: ReadonlySet<string> = new Set(QUERY_OPERATORS.filter((operator) => operator !== 'measureFilter'));
 
 // Keys are compared after removing underscores and case, so `member_level` and `memberLevel` are one key.
 const POLICY_KEYS = new Set(['group', 'groups', 'role', 'conditions', 'memberlevel', 'rowlevel']);

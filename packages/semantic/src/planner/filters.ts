@@ -1,7 +1,7 @@
 import type { Dialect, ParamType } from '../dialects/dialect.js';
 import { QueryError } from '../errors.js';
 import { boundFrom, boundTo, formatWall, wallToUtc } from './dates.js';
-import type { Filter, FilterValue, MemberFilter } from './query.js';
+import { DATE_OPERATORS, type Filter, type FilterValue, type MemberFilter } from './query.js';
 import type { Params } from './render.js';
 
 /** What a filter compares against: the member's value, and for time members the raw UTC column. */
@@ -70,14 +70,6 @@ function text(v: FilterValue): string {
   return String(v);
 }
 
-const DATE_OPERATORS: ReadonlySet<string> = new Set([
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'beforeOrOnDate',
-  'afterDate',
-  'afterOrOnDate',
-]);
 const COMPARISONS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
 /** The operators that take no values; Cube refuses a filter with any other operator and no `values` key. */
 const WITHOUT_VALUES: ReadonlySet<string> = new Set(['set', 'notSet', 'measureFilter']);

@@ -29,6 +29,16 @@ export const OPERATORS = [
 ] as const;
 export type Operator = (typeof OPERATORS)[number];
 
+/** Operators that compare against dates: they read a time member's stored UTC column, never its local value. */
+export const DATE_OPERATORS: ReadonlySet<string> = new Set<Operator>([
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'beforeOrOnDate',
+  'afterDate',
+  'afterOrOnDate',
+]);
+
 export type FilterValue = string | number | boolean | null;
 export interface MemberFilter {
   member: string;
