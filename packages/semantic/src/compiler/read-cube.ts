@@ -22,18 +22,8 @@ const RELATIONSHIPS: Record<string, DraftJoin['relationship']> = {
   oneToOne: 'one_to_one',
 };
 
-const AGGREGATES_NEEDING_SQL = new Set([
-  'count_distinct',
-  'count_distinct_approx',
-  'sum',
-  'avg',
-  'min',
-  'max',
-  'number',
-  'string',
-  'time',
-  'boolean',
-]);
+// Every measure type reads a column or an expression except `count`, which can count rows.
+const AGGREGATES_NEEDING_SQL: ReadonlySet<string> = new Set(MEASURE_TYPES.filter((type) => type !== 'count'));
 
 /** Reads one `cubes:` entry; every problem goes to diagnostics and the cube is still returned when usable. */
 export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube | undefined {
