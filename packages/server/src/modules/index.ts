@@ -16,6 +16,10 @@ import { scimModule } from './scim/index.js';
 import { embedModule } from './embed/index.js';
 import { embedTenantsModule } from './embed-tenants/index.js';
 import { retentionModule } from './retention/index.js';
+import { dataModelModule } from './data-model/index.js';
+import { buildsModule } from './builds/index.js';
+import { modelUploadsModule } from './model-uploads/index.js';
+import { deploymentLogsModule } from './deployment-logs/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -39,4 +43,8 @@ export const modules: PlinthModule[] = [
   embedModule,
   embedTenantsModule,
   retentionModule,
+  dataModelModule,
+  buildsModule,
+  modelUploadsModule,
+  deploymentLogsModule,
 ];

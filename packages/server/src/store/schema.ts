@@ -36,6 +36,16 @@ export interface Database {
   embed_session: EmbedSessionTable;
   // Background jobs (migration 0015).
   job: JobTable;
+  // Data models, branches, uploads and builds (migration 0017).
+  model_blob: ModelBlobTable;
+  model_tree: ModelTreeTable;
+  model_commit: ModelCommitTable;
+  model_branch: ModelBranchTable;
+  dev_mode_session: DevModeSessionTable;
+  model_upload: ModelUploadTable;
+  model_upload_file: ModelUploadFileTable;
+  model_build: ModelBuildTable;
+  build_log: BuildLogTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -406,3 +416,122 @@ export interface JobTable {
   finished_at: Timestamp | null;
 }
 export type JobRow = Selectable<JobTable>;
+
+// Data models (migration 0017; see its comment for the object model).
+export interface ModelBlobTable {
+  account_id: number;
+  /** SHA-256 of the content's UTF-8 bytes, lower-case hex. */
+  hash: string;
+  size: number;
+  content: string;
+  created_at: CreatedAt;
+}
+/** A file tree: path (relative to the model root, e.g. `model/cubes/orders.yml`) → blob hash. */
+export type TreeEntries = Record<string, string>;
+export interface ModelTreeTable {
+  account_id: number;
+  hash: string;
+  entries: Json<TreeEntries>;
+  file_count: number;
+  total_size: ColumnType<number, number, number>;
+}
+export type AuthorKind = 'apiKey' | 'accessToken' | 'system';
+export interface ModelCommitTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  tree_hash: string;
+  parent_ids: ColumnType<number[], number[] | undefined, never>;
+  author_kind: AuthorKind;
+  author_credential_id: number | null;
+  author_user_id: number | null;
+  message: string;
+  created_at: CreatedAt;
+}
+export type ModelCommitRow = Selectable<ModelCommitTable>;
+export type BranchKind = 'shared' | 'dev';
+export interface ModelBranchTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  name: string;
+  kind: BranchKind;
+  is_default: Generated<boolean>;
+  /** A shared branch made by `create-branch --dev-mode`: build status says `dev_mode`, writes are still refused. */
+  dev_mode: Generated<boolean>;
+  /** Its staging environment is always active (enable-branch), not only while viewed. */
+  always_active: Generated<boolean>;
+  head_commit_id: number;
+  /** Dev branch: the shared branch it was forked from and commits to. Shared branch: the branch it was created from. */
+  forked_from: string | null;
+  /** Dev branch: the commit of `forked_from` it was forked from or last pulled or committed (the merge base). */
+  base_commit_id: number | null;
+  /** Dev branch: the credential it belongs to (`credentialKey`); null for shared branches. */
+  owner_key: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type ModelBranchRow = Selectable<ModelBranchTable>;
+export interface DevModeSessionTable {
+  account_id: number;
+  deployment_id: number;
+  credential_key: string;
+  branch_name: string;
+  created_at: CreatedAt;
+}
+export type UploadState = 'open' | 'finished' | 'aborted';
+export interface ModelUploadTable {
+  id: string;
+  account_id: number;
+  deployment_id: number;
+  branch_name: string;
+  base_commit_id: number;
+  /** Every local file of the deploy: path → SHA-256. */
+  manifest: Json<TreeEntries>;
+  keep_missing: Generated<boolean>;
+  message: string | null;
+  credential_key: string;
+  state: Generated<UploadState>;
+  expires_at: Timestamp;
+  created_at: CreatedAt;
+}
+export type ModelUploadRow = Selectable<ModelUploadTable>;
+export interface ModelUploadFileTable {
+  upload_id: string;
+  path: string;
+  hash: string;
+}
+export type BuildStatus = 'queued' | 'building' | 'built' | 'failed' | 'cancelled';
+export interface ModelBuildTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  branch_name: string;
+  commit_id: number;
+  status: Generated<BuildStatus>;
+  job_id: number | null;
+  /** What queued it: deploy, commit, merge, merge-to-default, validate, rebuild, dbt-sync, data-api. */
+  trigger: string;
+  errors: ColumnType<unknown[] | null, string | null | undefined, string | null>;
+  cubes_count: number | null;
+  created_at: CreatedAt;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+export type ModelBuildRow = Selectable<ModelBuildTable>;
+export type LogSource = 'production' | 'dev';
+export interface BuildLogTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  build_id: number | null;
+  source: LogSource;
+  /** The server process that wrote it (its job worker id). */
+  pod: string;
+  /** What part wrote it: `builder` for builds (the data API adds its own). */
+  container: string;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+  created_at: CreatedAt;
+}
+export type BuildLogRow = Selectable<BuildLogTable>;

@@ -15,6 +15,7 @@ import * as embedSessionsCube from './0013_embed_sessions_cube.js';
 import * as appUserLivePage from './0014_app_user_live_page.js';
 import * as jobs from './0015_jobs.js';
 import * as cacheTriggers from './0016_cache_triggers.js';
+import * as dataModel from './0017_data_model.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0014_app_user_live_page': appUserLivePage,
   '0015_jobs': jobs,
   '0016_cache_triggers': cacheTriggers,
+  '0017_data_model': dataModel,
 };

@@ -1,0 +1,15 @@
+import type { PlinthModule } from '../module.js';
+import { DeploymentLogService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    deploymentLogs: DeploymentLogService;
+  }
+}
+
+/** A deployment's logs: what its builds (and, with issue 14, its data API) wrote, listed and followed. */
+export const deploymentLogsModule: PlinthModule = {
+  name: 'deployment-logs',
+  services: { deploymentLogs: (ctx) => new DeploymentLogService(ctx) },
+  tables: ['build_log'],
+};

@@ -1,0 +1,15 @@
+import type { PlinthModule } from '../module.js';
+import { ModelUploadService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    modelUploads: ModelUploadService;
+  }
+}
+
+/** Upload sessions of `plinth deploy`: only changed files travel, and finish commits them at once (issue 13). */
+export const modelUploadsModule: PlinthModule = {
+  name: 'model-uploads',
+  services: { modelUploads: (ctx) => new ModelUploadService(ctx) },
+  tables: ['model_upload', 'model_upload_file'],
+};
