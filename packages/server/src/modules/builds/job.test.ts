@@ -19,9 +19,10 @@ async function queued(server: TestServer) {
 
 describeOnStores('a process that dies mid-build', (server) => {
   it('leaves a job whose lease expires; another process builds it', async () => {
-    const clock = { now: Date.now() };
-    server().jobs.queue.now = () => clock.now;
     const { status } = await queued(server());
+    // The build was queued on the wall clock; the runner's starts just after it.
+    const clock = { now: Date.now() + 1000 };
+    server().jobs.queue.now = () => clock.now;
     expect((await dieHolding(server(), 'gone')).length).toBeGreaterThan(0);
     expect(await server().jobs.runUntilIdle()).toBe(0);
     expect((await status()).status).toBe('building');
@@ -31,9 +32,9 @@ describeOnStores('a process that dies mid-build', (server) => {
   });
 
   it(`after ${BUILD_MAX_ATTEMPTS} attempts the job is dead and the build reads failed with its error`, async () => {
+    const { status } = await queued(server());
     const clock = { now: Date.now() + 3_600_000 };
     server().jobs.queue.now = () => clock.now;
-    const { status } = await queued(server());
     for (let attempt = 1; attempt <= BUILD_MAX_ATTEMPTS; attempt++) {
       expect((await dieHolding(server(), `gone-${attempt}`)).length).toBeGreaterThan(0);
       clock.now += BUILD_LEASE_MS + 1;
