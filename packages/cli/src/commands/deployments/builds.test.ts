@@ -58,4 +58,18 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error: .*nope.*\(HTTP 404\)/);
   });
+
+  it('build-cancel cancels a queued build (then 409: already cancelled); build-get shows it', async () => {
+    const { deploymentId, buildId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const cancelled = await plinth(['deployments', 'build-cancel', String(deploymentId), String(buildId)], { env: env() });
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toMatch(new RegExp(`^main: cancelled \\(build ${buildId},`));
+    const again = await plinth(['deployments', 'build-cancel', String(deploymentId), String(buildId)], { env: env() });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(`error: Build ${buildId} is already cancelled`);
+    const shown = await plinth(['deployments', 'build-get', String(deploymentId), String(buildId), '--json'], { env: env() });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ buildId, status: 'cancelled' });
+    const missing = await plinth(['deployments', 'build-get', String(deploymentId), '999999'], { env: env() });
+    expect(missing.code).toBe(1);
+  });
 });
