@@ -115,6 +115,27 @@ const COMMANDS: Record<string, string | { none: string }> = {
   getEmbedTenantUser: 'embed users get',
   provisionEmbedUser: 'embed provision',
   provisionEmbedUsers: 'embed provision-bulk',
+
+  listDataModelFiles: 'data-model list',
+  getDataModelFile: 'data-model get',
+  putDataModelFile: 'data-model put',
+  deleteDataModelFile: 'data-model delete',
+  renameDataModelFile: 'data-model rename',
+  getDataModelFileHashes: 'data-model file-hashes',
+  getDataModelCommits: 'data-model log',
+  getDataModelBranchDiff: 'data-model diff',
+  getDataModelBranches: 'data-model branches',
+  createDataModelBranch: 'data-model create-branch',
+  deleteDataModelBranch: 'data-model delete-branch',
+  enableDataModelBranch: 'data-model enable-branch',
+  disableDataModelBranch: 'data-model disable-branch',
+  getDevMode: 'data-model dev-mode-status',
+  enterDevMode: 'data-model dev-mode',
+  exitDevMode: 'data-model exit-dev-mode',
+  commitDataModel: 'data-model commit',
+  pullDataModel: 'data-model pull',
+  mergeDataModelBranch: 'data-model merge',
+  mergeDataModelBranchToDefault: 'data-model merge-to-default',
 };
 
 /** The reasons section 4 of the brief allows for an operation without a command. */

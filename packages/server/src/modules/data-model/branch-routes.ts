@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
-import { Conflict, PREFIX, read, TAGS, writeDev, writeShared } from './routes.js';
+import { Conflict, LimitExceeded, PREFIX, read, TAGS, writeDev, writeShared } from './routes.js';
 import {
   BranchParams,
   CommitBody,
@@ -138,7 +138,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Push a dev-mode branch's edits to the shared branch it was forked from",
       params: DeploymentParams,
       body: Type.Ref(CommitBody),
-      response: { 200: Type.Ref(MergeResult), 409: mergeConflict },
+      response: { 200: Type.Ref(MergeResult), 409: mergeConflict, 422: LimitExceeded },
     },
     handler: (request) => devMode.commit(principalOf(request), request.params.deploymentId, request.body),
   });
@@ -151,7 +151,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Bring the shared branch's newer commits into a dev-mode branch",
       params: DeploymentParams,
       body: Type.Ref(PullBody),
-      response: { 200: Type.Ref(PullResult), 409: mergeConflict },
+      response: { 200: Type.Ref(PullResult), 409: mergeConflict, 422: LimitExceeded },
     },
     handler: (request) => devMode.pull(principalOf(request), request.params.deploymentId, request.body),
   });
@@ -164,7 +164,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Merge a shared branch into another',
       params: DeploymentParams,
       body: Type.Ref(MergeBody),
-      response: { 200: Type.Ref(MergeResult), 409: mergeConflict },
+      response: { 200: Type.Ref(MergeResult), 409: mergeConflict, 422: LimitExceeded },
     },
     handler: (request) => branches.merge(principalOf(request), request.params.deploymentId, request.body),
   });
@@ -178,7 +178,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       description: 'Production is rebuilt; the merged branch is deleted unless `keepBranch`.',
       params: DeploymentParams,
       body: Type.Ref(MergeToDefaultBody),
-      response: { 200: Type.Ref(MergeToDefaultResult), 409: mergeConflict },
+      response: { 200: Type.Ref(MergeToDefaultResult), 409: mergeConflict, 422: LimitExceeded },
     },
     handler: (request) => branches.mergeToDefault(principalOf(request), request.params.deploymentId, request.body),
   });

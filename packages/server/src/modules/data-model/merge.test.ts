@@ -19,7 +19,7 @@ const rows: Array<[string, string | undefined, string | undefined, string | unde
   ['changed on ours, deleted on theirs', 'a', 'b', undefined, 'conflict'],
 ];
 
-const tree = (hash: string | undefined) => (hash === undefined ? {} : { f: hash });
+const tree = (hash: string | undefined): Record<string, string> => (hash === undefined ? {} : { f: hash });
 
 describe('mergeTrees', () => {
   it.each(rows)('%s', (_name, base, ours, theirs, outcome) => {

@@ -54,6 +54,7 @@ export class ModelRepo {
       .selectAll()
       .where('deployment_id', '=', deploymentId)
       .where((eb) => eb.or([eb('kind', '=', 'shared'), eb('owner_key', '=', ownerKey)]))
+      .orderBy('is_default', 'desc')
       .orderBy('name')
       .execute();
   }

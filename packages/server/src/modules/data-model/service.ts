@@ -15,8 +15,12 @@ import { checkBranchName } from './paths.js';
 import { ModelRepo } from './repo.js';
 import { credentialKey, DEFAULT_BRANCH, type CommitTreeInput, type CommitTreeResult, type DataModelStore } from './public.js';
 
-/** Attempts at moving a head whose compare-and-swap keeps losing to other writers. */
-const CAS_ATTEMPTS = 5;
+/**
+ * Attempts at moving a head whose compare-and-swap keeps losing to other writers, each after a
+ * short random pause that grows, so writers racing on one branch spread out instead of colliding again.
+ */
+const CAS_ATTEMPTS = 12;
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 4 * attempt));
 
 export interface AdvanceOptions extends CommitTreeInput {
   /** A second parent: the other head of a merge or pull, so a later merge base is found. */
@@ -148,6 +152,7 @@ export class DataModelService implements DataModelStore {
     await this.objects.putTree(accountId, input.entries);
     const base = await this.treeAt(accountId, input.baseCommitId);
     for (let attempt = 1; attempt <= CAS_ATTEMPTS; attempt++) {
+      if (attempt > 1) await pause(attempt);
       const current = await this.repo.branchById(branch.id);
       if (!current) throw notFound(`Branch ${branch.name} not found`);
       const headId = current.head_commit_id;
