@@ -28,6 +28,12 @@ const COMMANDS: Record<string, string | { none: string }> = {
   createDeployment: 'deployments create',
   getDeployments: 'deployments list',
   getDeployment: 'deployments get',
+  getDeploymentBuildStatus: 'deployments build-status',
+  getDeploymentBuilds: 'deployments builds',
+  getDeploymentBuild: 'deployments build-get',
+  createDeploymentBuild: 'deployments build',
+  cancelDeploymentBuild: 'deployments build-cancel',
+  validateDataModel: 'validate',
 
   listOAuthIntegrations: 'integrations list',
   getOAuthIntegration: 'integrations get',
