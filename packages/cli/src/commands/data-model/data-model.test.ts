@@ -177,7 +177,7 @@ describeCli('plinth data-model (section 3 and rule 4 of 4.8)', (ctx, home) => {
     expect(names).toEqual(['main', 'preview']);
     const put = await dm(id, 'put', ['model/a.yml', '--file', await local('a.yml', 'a'), '--branch', '']);
     expect(put.stderr).toContain(notDev(id, 'preview'));
-    const status = await plinth(['api', 'GET', `/api/v1/deployments/${id}/build-status`, '-q', 'branch=preview'], as(ctx().admin.apiKey));
+    const status = await plinth(['deployments', 'build-status', String(id), '--branch', 'preview', '--json'], as(ctx().admin.apiKey));
     expect(JSON.parse(status.stdout)).toMatchObject({ branchName: 'preview', status: 'dev_mode', buildId: null });
     // Running dev-mode on it forks a writable branch.
     const fork = (await dm(id, 'dev-mode', ['preview'])).stdout.trim();
