@@ -206,6 +206,45 @@ describeOnStores('data-model rules', (server) => {
     await expect(unknown).rejects.toMatchObject({ status: 400 });
   });
 
+  it('each route answers its own errors', async () => {
+    const { api, deploymentId } = await setup();
+    await api.createBranch({ name: 'shared' });
+    const dev = (await api.enter('main')).body.branchName;
+    await api.put('model/a.yml', 'a');
+    await api.put('model/b.yml', 'b');
+    const rows: Array<[string, () => Promise<{ status: number; body: any }>, number, string]> = [
+      ['listDataModelFiles', () => api.list('nope'), 404, 'Branch nope not found'],
+      ['getDataModelFile', () => api.get('model/none.yml'), 404, `File model/none.yml not found on branch ${dev}`],
+      ['putDataModelFile', () => api.put('model/a.yml', 'x', 'shared'), 400, notDev(deploymentId, 'shared')],
+      ['deleteDataModelFile', () => api.remove('model/none.yml'), 404, `File model/none.yml not found on branch ${dev}`],
+      ['renameDataModelFile', () => api.rename('model/none.yml', 'model/c.yml'), 404, `File model/none.yml not found on branch ${dev}`],
+      ['renameDataModelFile', () => api.rename('model/a.yml', 'model/b.yml'), 409, `File model/b.yml already exists on branch ${dev}`],
+      ['getDataModelFileHashes', () => api.hashes('nope'), 404, 'Branch nope not found'],
+      ['getDataModelCommits', () => api.commits({ branch: 'nope' }), 404, 'Branch nope not found'],
+      ['getDataModelBranchDiff', () => api.diff('nope'), 404, 'Branch nope not found'],
+      ['createDataModelBranch', () => api.createBranch({ name: 'shared' }), 409, 'Branch shared already exists'],
+      ['deleteDataModelBranch', () => api.deleteBranch('nope'), 404, 'Branch nope not found'],
+      ['enableDataModelBranch', () => api.enable(dev), 400, `Branch ${dev} is a dev-mode branch`],
+      ['disableDataModelBranch', () => api.disable('nope'), 404, 'Branch nope not found'],
+      ['enterDevMode', () => api.enter('nope'), 404, 'Branch nope not found'],
+      ['commitDataModel', () => api.commit({ branch: 'shared', message: 'x' }), 400, notDev(deploymentId, 'shared')],
+      ['pullDataModel', () => api.pull({ branch: 'main' }), 400, notDev(deploymentId, 'main')],
+      ['mergeDataModelBranch', () => api.merge({ source: dev, target: 'main' }), 400, `Branch ${dev} is a dev-mode branch`],
+      ['mergeDataModelBranchToDefault', () => api.mergeToDefault({ branch: 'nope' }), 404, 'Branch nope not found'],
+    ];
+    for (const [operation, call, status, message] of rows) {
+      const response = await call();
+      expect(response.status, operation).toBe(status);
+      expect(response.body.error, operation).toContain(message);
+    }
+    const other = await server().newAccount();
+    const foreign = modelClient(other, deploymentId, other.admin);
+    for (const response of [await foreign.devMode(), await foreign.exit(), await foreign.branches()]) {
+      expect(response.status).toBe(404);
+      expect(response.body.error).toBe(`Deployment ${deploymentId} not found`);
+    }
+  });
+
   it('bad input never answers 500', async () => {
     const { api } = await setup();
     for (const response of [
