@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { branchRoutes } from './branch-routes.js';
+import { MAX_FILE_BYTES } from './limits.js';
 import {
   BranchQuery,
   CommitsQuery,
@@ -61,6 +62,9 @@ export const dataModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put(`${PREFIX}/files/content`, {
+    // A 1 MiB file grows in JSON (escapes, \uXXXX): room for the worst case, so the file limit
+    // (413 naming the file) is what refuses a file, not the server's 1 MiB body limit.
+    bodyLimit: 6 * MAX_FILE_BYTES + 64 * 1024,
     config: { auth: writeDev },
     schema: {
       operationId: 'putDataModelFile',

@@ -175,6 +175,8 @@ describeOnStores('data-model rules', (server) => {
     await api.enter('main');
     const big = await api.put('model/big.yml', 'x'.repeat(1024 * 1024 + 1));
     expect(big.status).toBe(413);
+    expect(big.body.error).toBe('File "model/big.yml" is 1048577 bytes; a file may be at most 1 MiB (1048576 bytes)');
+    expect((await api.put('model/full.yml', 'x'.repeat(1024 * 1024))).status).toBe(200);
     const service = server().services.dataModel;
     await expect(service.storeBlobs(account.id, ['y'.repeat(1024 * 1024 + 1)])).rejects.toMatchObject({ status: 413 });
     const nul = await api.put('model/a.yml', 'a\u0000b');
