@@ -1,6 +1,15 @@
 import type { Group } from '../../core/define.js';
+import { build } from './build.js';
+import { buildCancel } from './build-cancel.js';
+import { buildGet } from './build-get.js';
+import { buildStatus } from './build-status.js';
+import { builds } from './builds.js';
 import { create } from './create.js';
 import { get } from './get.js';
 import { list } from './list.js';
 
-export const group: Group = { name: 'deployments', summary: 'Deployments', verbs: [list, get, create] };
+export const group: Group = {
+  name: 'deployments',
+  summary: 'Deployments',
+  verbs: [list, get, create, buildStatus, build, builds, buildGet, buildCancel],
+};

@@ -1,0 +1,33 @@
+import { createJobRunner } from '../../../../server/src/jobs/index.js';
+import { commitFiles } from '../../../../server/src/modules/builds/test-model.js';
+import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
+import type { CliServer } from '../../test-support/harness.js';
+
+/** For the CLI tests of builds: a deployment whose main holds `files`, committed through the server's store. */
+export async function deploymentWithModel(ctx: CliServer, files: Record<string, string>) {
+  const { server } = ctx;
+  const deployment = await server.services.deployments.create(ctx.accountId, { name: 'd' }, ctx.url);
+  const key = await server.store.db.selectFrom('api_key').select('id').where('user_id', '=', ctx.admin.id).executeTakeFirstOrThrow();
+  const principal: ApiKeyPrincipal = {
+    kind: 'apiKey',
+    accountId: ctx.accountId,
+    credentialId: key.id,
+    userId: ctx.admin.id,
+    role: 'admin',
+    deploymentIds: null,
+  };
+  const commit = await commitFiles(server.services, principal, deployment.id, files);
+  return { deploymentId: deployment.id, ...commit };
+}
+
+/** The test server's job runner is never started; `--wait` needs builds to finish, so a test starts one. */
+export async function withRunner<T>(ctx: CliServer, work: () => Promise<T>): Promise<T> {
+  const { store, services, config } = ctx.server;
+  const runner = createJobRunner({ store, services, config: { ...config, jobPollMs: 20 } });
+  await runner.start();
+  try {
+    return await work();
+  } finally {
+    await runner.stop();
+  }
+}

@@ -1,0 +1,39 @@
+import { defineVerb } from '../../core/define.js';
+import { CliError } from '../../core/errors.js';
+import { id } from '../../core/rest.js';
+import { errorLine, type CompileErrorBody } from '../deployments/build-lines.js';
+
+interface ValidateBody {
+  valid: boolean;
+  errors: CompileErrorBody[];
+  cubesCount: number;
+  branchName: string;
+  commitId: number;
+}
+
+export const verb = defineVerb({
+  name: 'validate',
+  summary: "Compile a branch's data model and print the compiler's errors; exit 1 when invalid (validateDataModel)",
+  args: ['<deployment_id>'],
+  options: [
+    {
+      flags: '--branch <name>',
+      description: "Branch (default: your dev-mode branch if a session is open, else main; '' counts as omitted)",
+    },
+    { flags: '--dev-mode', description: 'Validate your dev-mode branch and record the result as its build' },
+  ],
+  examples: ['plinth validate 12', 'plinth validate 12 --dev-mode --json'],
+  async run(f, [deploymentId], opts) {
+    const client = await f.client();
+    const body = { ...(opts.branch === undefined ? {} : { branch: opts.branch }), ...(opts.devMode ? { devMode: true } : {}) };
+    const path = `/build/api/v1/deployments/${id(deploymentId, 'deployment_id')}/validate`;
+    const response = await client.request<ValidateBody>('POST', path, { body });
+    const result = response.data;
+    if (f.output.json) f.output.raw(response);
+    else if (result.valid) f.output.data(`Valid: ${result.cubesCount} cubes`);
+    else f.output.data(result.errors.map(errorLine).join('\n'));
+    if (!result.valid) {
+      throw new CliError(`The data model of branch ${result.branchName} at commit ${result.commitId} has ${result.errors.length} errors`);
+    }
+  },
+});
