@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
+const cube = (name: string) =>
+  `cubes:\n  - name: ${name}\n    sql_table: ${name}\n    measures:\n      - name: count\n        type: count\n`;
+
 const notDev = (deploymentId: number, name: string) =>
   `error: Branch ${name} is not a dev-mode branch; run plinth data-model dev-mode ${deploymentId} ${name} to get one (HTTP 400)`;
 
@@ -127,7 +130,7 @@ describeCli('plinth data-model (section 3 and rule 4 of 4.8)', (ctx, home) => {
     for (const name of ['one', 'two']) {
       ok(await dm(id, 'create-branch', [name]));
       ok(await dm(id, 'dev-mode', [name]));
-      ok(await dm(id, 'put', [`model/${name}.yml`, '--file', await local(`${name}.yml`, `${name}\n`)]));
+      ok(await dm(id, 'put', [`model/${name}.yml`, '--file', await local(`${name}.yml`, cube(name))]));
       ok(await dm(id, 'commit', ['-m', name]));
     }
     ok(await dm(id, 'exit-dev-mode'));
@@ -146,6 +149,16 @@ describeCli('plinth data-model (section 3 and rule 4 of 4.8)', (ctx, home) => {
     // Production is rebuilt: each merge queued a build of the deploy branch's new head.
     const production = (await builds(id)).filter((b) => b.branch_name === 'main').map((b) => b.trigger);
     expect(production).toEqual(['create-branch', 'merge-to-default', 'merge-to-default']);
+    await ctx().server.jobs.runUntilIdle();
+    const status = await plinth(['deployments', 'build-status', String(id), '--json'], as(ctx().admin.apiKey));
+    const head = JSON.parse((await dm(id, 'list', ['--json'])).stdout).commitId;
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      branchName: 'main',
+      status: 'built',
+      commitId: head,
+      cubesCount: 2,
+      trigger: 'merge-to-default',
+    });
   });
 
   it('section 3: enable-branch makes a shared branch’s staging environment always active', async () => {
@@ -177,7 +190,7 @@ describeCli('plinth data-model (section 3 and rule 4 of 4.8)', (ctx, home) => {
     expect(names).toEqual(['main', 'preview']);
     const put = await dm(id, 'put', ['model/a.yml', '--file', await local('a.yml', 'a'), '--branch', '']);
     expect(put.stderr).toContain(notDev(id, 'preview'));
-    const status = await plinth(['api', 'GET', `/api/v1/deployments/${id}/build-status`, '-q', 'branch=preview'], as(ctx().admin.apiKey));
+    const status = await plinth(['deployments', 'build-status', String(id), '--branch', 'preview', '--json'], as(ctx().admin.apiKey));
     expect(JSON.parse(status.stdout)).toMatchObject({ branchName: 'preview', status: 'dev_mode', buildId: null });
     // Running dev-mode on it forks a writable branch.
     const fork = (await dm(id, 'dev-mode', ['preview'])).stdout.trim();

@@ -51,7 +51,7 @@ describeOnStores('data-model rules', (server) => {
       url: `/api/v1/deployments/${deploymentId}/build-status?branch=preview`,
       as: account.admin,
     });
-    if (status.status !== 404) expect(status.body.status).toBe('dev_mode');
+    expect(status.body).toMatchObject({ branchName: 'preview', status: 'dev_mode', buildId: null });
   });
 
   it("empty values (4.8 rule 4): dev-mode and delete-branch refuse ''; put and commit with branch '' act on the session", async () => {
