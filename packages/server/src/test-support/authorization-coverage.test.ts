@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
+import { cases as builds } from '../modules/builds/authorization.cases.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
@@ -20,6 +21,7 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
 /** Each module's cases for the shared authorisation suite, by the module's folder. */
 const CASES: Record<string, OperationCase[]> = {
+  builds,
   credentials,
   deployments,
   embed,

@@ -97,6 +97,16 @@ describeOnStores('builds', (server) => {
     await server().jobs.runUntilIdle();
   });
 
+  it("a dev branch's build (a deploy to it) logs as source dev, and build status reports it instead of dev_mode", async () => {
+    const { account, deploymentId, base } = await setUp(server());
+    const dev = await enterDevMode(account, deploymentId);
+    const { buildId } = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/d.yml': cube('d') }, dev);
+    await server().jobs.runUntilIdle();
+    expect((await get(account, `${base}/build-status`)).body).toMatchObject({ status: 'built', buildId, branchName: dev, cubesCount: 1 });
+    const logs = await logsOf(server(), buildId!);
+    expect(logs.map((l) => l.source)).toEqual(['dev', 'dev']);
+  });
+
   it('a missing branch is a 404 naming it', async () => {
     const { account, base } = await setUp(server());
     const missing = await get(account, `${base}/build-status?branch=nope`);

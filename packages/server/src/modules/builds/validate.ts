@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { badRequest } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { ServiceContext } from '../module.js';
@@ -54,7 +55,8 @@ export async function validate(ctx: ServiceContext, principal: Principal, deploy
       deploymentId,
       buildId: Number(row.id),
       source: logSource(branch.name),
-      pod: 'validate',
+      // Compiled on the request's process, not by a job: the pod is the process, as a job worker id starts.
+      pod: `${hostname()}:${process.pid}`,
       container: 'builder',
       level: summary.valid ? 'info' : 'error',
       message: `Build ${row.id} of ${branch.name} at commit ${commitId} (validate): ${summary.valid ? `built, ${summary.cubesCount} cubes` : `failed, ${summary.errors.length} errors`}`,
