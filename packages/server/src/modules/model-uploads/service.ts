@@ -5,9 +5,9 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { ModelBranchRow, ModelUploadRow, TreeEntries } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
-import { credentialKey } from '../data-model/public.js';
+import { credentialKey, DEV_BRANCH_PREFIX } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { assertFileSize, assertValidPath } from './model-rules.js';
+import { checkContent, checkPath } from './model-rules.js';
 import { MAX_UPLOAD_FILES, UPLOAD_SESSION_TTL_MS } from './public.js';
 import { changesBetween, filesToSend } from './tree-diff.js';
 
@@ -37,7 +37,7 @@ export class ModelUploadService {
     if (paths.length > MAX_UPLOAD_FILES) {
       throw new ApiError('limit_exceeded', `An upload session may name at most ${MAX_UPLOAD_FILES} files; this one names ${paths.length}`);
     }
-    for (const path of paths) assertValidPath(path);
+    for (const path of paths) checkPath(path);
     const branch = await this.dataModel.target(principal, deploymentId, input.branch);
     demandWriteOn(principal, branch);
     const base = await this.dataModel.treeAt(principal.accountId, branch.head_commit_id);
@@ -72,8 +72,7 @@ export class ModelUploadService {
     const session = await this.open(principal, deploymentId, uploadId);
     const expected = session.manifest[input.path];
     if (expected === undefined) throw badRequest(`Path ${JSON.stringify(input.path)} is not in the manifest of upload ${uploadId}`);
-    const size = Buffer.byteLength(input.content, 'utf8');
-    assertFileSize(input.path, size);
+    const size = checkContent(input.path, input.content);
     const hash = sha256(input.content);
     if (hash !== expected) {
       throw badRequest(`Content of ${input.path} does not match its hash in the manifest (expected ${expected}, got ${hash})`);
@@ -127,7 +126,7 @@ export class ModelUploadService {
     return { uploadId, state: 'aborted' as const };
   }
 
-  /** An open, unexpired session of this caller; anything else reads as missing. */
+  /** An open, unexpired session of the deployment; anything else reads as missing. */
   private async open(principal: Principal, deploymentId: number, uploadId: string): Promise<ModelUploadRow> {
     const row = await this.ctx.db
       .selectFrom('model_upload')
@@ -135,11 +134,11 @@ export class ModelUploadService {
       .where('id', '=', uploadId)
       .where('account_id', '=', principal.accountId)
       .where('deployment_id', '=', deploymentId)
-      .where('credential_key', '=', credentialKey(principal))
       .where('state', '=', 'open')
       .where('expires_at', '>', new Date())
       .executeTakeFirst();
-    if (!row) throw gone(uploadId);
+    // The id (96 random bits) is the capability; a dev branch's session stays its owner's, as the branch does.
+    if (!row || (row.branch_name.startsWith(DEV_BRANCH_PREFIX) && row.credential_key !== credentialKey(principal))) throw gone(uploadId);
     return row;
   }
 }
