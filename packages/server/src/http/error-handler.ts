@@ -16,7 +16,13 @@ export type Surface = 'platform' | 'scim' | 'data';
 export type ErrorRenderer = (error: ApiError, request: FastifyRequest, reply: FastifyReply) => unknown;
 
 const renderers: Record<Surface, ErrorRenderer> = {
-  platform: (error, request) => ({ error: error.message, code: error.code, requestId: String(request.id) }),
+  // A conflict of the data-model store also names the conflicting files (issue 13).
+  platform: (error, request) => ({
+    error: error.message,
+    code: error.code,
+    requestId: String(request.id),
+    ...(Array.isArray(error.extra.conflicts) ? { conflicts: error.extra.conflicts } : {}),
+  }),
   data: (error) => ({ error: error.message }),
   // The SCIM module replaces this with the RFC 7644 body.
   scim: (error) => ({ error: error.message }),

@@ -23,6 +23,8 @@ export interface JobContext extends JobEnv {
   heartbeat(): Promise<void>;
   /** The runner's clock: tests move it instead of sleeping. */
   now(): number;
+  /** The runner (process) holding the job, e.g. to say in logs which process did the work. */
+  workerId: string;
 }
 
 /** A kind of background work, registered by its module (`PlinthModule.jobs`). */

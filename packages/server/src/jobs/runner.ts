@@ -186,6 +186,7 @@ export class JobRunner {
       ...this.options.env,
       signal: controller.signal,
       now: () => this.now(),
+      workerId: this.workerId,
       heartbeat: async () => {
         controller.signal.throwIfAborted();
         await this.beat(flight);

@@ -1,4 +1,7 @@
 import type { PlinthModule } from '../module.js';
+import { buildJob } from './job.js';
+import { buildRoutes } from './routes.js';
+import { buildSchemas } from './schemas.js';
 import { BuildService } from './service.js';
 
 declare module '../module.js' {
@@ -12,4 +15,7 @@ export const buildsModule: PlinthModule = {
   name: 'builds',
   services: { builds: (ctx) => new BuildService(ctx) },
   tables: ['model_build'],
+  schemas: buildSchemas,
+  routes: buildRoutes,
+  jobs: [buildJob],
 };

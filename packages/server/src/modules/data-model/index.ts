@@ -1,4 +1,6 @@
 import type { PlinthModule } from '../module.js';
+import { dataModelRoutes } from './routes.js';
+import { dataModelSchemas } from './schemas.js';
 import { DataModelService } from './service.js';
 
 declare module '../module.js' {
@@ -12,4 +14,6 @@ export const dataModelModule: PlinthModule = {
   name: 'data-model',
   services: { dataModel: (ctx) => new DataModelService(ctx) },
   tables: ['model_blob', 'model_tree', 'model_commit', 'model_branch', 'dev_mode_session'],
+  schemas: dataModelSchemas,
+  routes: dataModelRoutes,
 };

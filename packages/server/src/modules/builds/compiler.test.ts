@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ModelCompiler } from './compiler.js';
+
+const ORDERS = `cubes:
+  - name: orders
+    sql_table: orders
+    measures:
+      - name: count
+        type: count
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+`;
+
+describe('the compile thread', () => {
+  it('compiles a files map off the main thread and counts cubes', async () => {
+    const compiler = new ModelCompiler();
+    try {
+      const summary = await compiler.compile(new Map([['model/cubes/orders.yml', ORDERS]]));
+      expect(summary).toEqual({ valid: true, errors: [], cubesCount: 1 });
+    } finally {
+      await compiler.close();
+    }
+  });
+
+  it("answers the compiler's own errors, pointing at the file", async () => {
+    const compiler = new ModelCompiler();
+    try {
+      const summary = await compiler.compile(new Map([['model/cubes/bad.yml', 'cubes:\n  - name: bad\n    measures: [\n']]));
+      expect(summary.valid).toBe(false);
+      expect(summary.errors.length).toBeGreaterThan(0);
+      expect(summary.errors[0]).toMatchObject({ fileName: 'model/cubes/bad.yml', message: expect.any(String) });
+    } finally {
+      await compiler.close();
+    }
+  });
+
+  it('keeps one thread for many compiles, and starts another after it was stopped', async () => {
+    const compiler = new ModelCompiler();
+    try {
+      const files = new Map([['model/cubes/orders.yml', ORDERS]]);
+      const all = await Promise.all([1, 2, 3].map(() => compiler.compile(files)));
+      expect(all.map((s) => s.cubesCount)).toEqual([1, 1, 1]);
+      await compiler.close();
+      expect((await compiler.compile(files)).cubesCount).toBe(1);
+    } finally {
+      await compiler.close();
+    }
+  });
+
+  it('stops a compile that overruns its timeout and fails it, then compiles again', async () => {
+    const compiler = new ModelCompiler(1);
+    try {
+      await expect(compiler.compile(new Map([['model/cubes/orders.yml', ORDERS]]))).rejects.toThrow(/longer than/);
+    } finally {
+      await compiler.close();
+    }
+  });
+});
