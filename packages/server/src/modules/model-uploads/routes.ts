@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
-import { MAX_FILE_BYTES } from './model-rules.js';
+import { MAX_FILE_BYTES } from '../data-model/public.js';
 import { AbortedUpload, FinishedUpload, StartUploadBody, UploadedFile, UploadFileBody, UploadParams, UploadSession } from './schemas.js';
 
 const PREFIX = '/build/api/v1/deployments/:deploymentId/uploads';
@@ -83,7 +83,9 @@ export const modelUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
         400: error('Files the server needs were never uploaded.'),
         403: error('A shared branch needs SchemaUpdate.'),
         404: sessionGone,
-        409: error('The branch changed the same files since the upload started.'),
+        409: Type.Ref('DataModelConflict', {
+          description: 'The branch changed the same files since the upload started; `conflicts` lists them.',
+        }),
         422: error('The model would exceed 5,000 files or 50 MiB.'),
       },
     },

@@ -5,10 +5,9 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { ModelBranchRow, ModelUploadRow, TreeEntries } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
-import { credentialKey, DEV_BRANCH_PREFIX } from '../data-model/public.js';
+import { checkContent, checkPath, credentialKey, DEV_BRANCH_PREFIX, MAX_UPLOAD_FILES } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { checkContent, checkPath } from './model-rules.js';
-import { MAX_UPLOAD_FILES, UPLOAD_SESSION_TTL_MS } from './public.js';
+import { UPLOAD_SESSION_TTL_MS } from './public.js';
 import { changesBetween, filesToSend } from './tree-diff.js';
 
 export interface StartUploadInput {
@@ -64,7 +63,7 @@ export class ModelUploadService {
       baseCommitId: Number(branch.head_commit_id),
       expiresAt: toIso(row.expires_at),
       upload,
-      unchanged: paths.length - upload.length,
+      unchanged: paths.filter((path) => base[path] === input.files[path]).length,
     };
   }
 
