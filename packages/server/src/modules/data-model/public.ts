@@ -73,5 +73,5 @@ export const DEV_BRANCH_PREFIX = 'dev-';
 export const DEFAULT_BRANCH = 'main';
 
 /** The path rules and limits other modules check input against (uploads), offered here for the module boundary. */
-export { checkContent, MAX_FILE_BYTES, MAX_UPLOAD_FILES } from './limits.js';
+export { checkContent, checkText, MAX_FILE_BYTES, MAX_UPLOAD_FILES } from './limits.js';
 export { checkPath } from './paths.js';

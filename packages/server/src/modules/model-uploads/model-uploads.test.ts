@@ -194,6 +194,11 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
       const tooMany = await d.start({ files: many });
       expect(tooMany.status).toBe(422);
       expect(tooMany.body).toMatchObject({ code: 'limit_exceeded', error: expect.stringContaining('at most 5000 files') });
+      const nul = await d.start({ files: {}, message: 'a\u0000b' });
+      expect(nul.status).toBe(400);
+      expect(nul.body.error).toMatch(/message/);
+      expect((await d.call('POST', '/uploads/upl%00x/finish')).status).toBe(400);
+      expect((await d.start({ files: {}, branch: '../x' })).status).toBe(400);
       const missing = await d.start({ files: {}, branch: 'nope' });
       expect(missing.status).toBe(404);
     });

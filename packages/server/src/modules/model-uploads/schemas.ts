@@ -7,7 +7,7 @@ const Paths = Type.Array(Path);
 
 export const UploadParams = Type.Object({
   deploymentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-  uploadId: Type.String({ minLength: 1, maxLength: 64 }),
+  uploadId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
 });
 
 export const StartUploadBody = Type.Object(
@@ -18,7 +18,7 @@ export const StartUploadBody = Type.Object(
         description: "Omitted or '': the caller's dev-mode branch if a session is open, else the deploy branch.",
       }),
     ),
-    message: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'The commit message of the deploy.' })),
+    message: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000, description: 'The commit message of the deploy.' })),
     keepMissing: Type.Optional(Type.Boolean({ description: 'Keep remote files that are not in the manifest instead of deleting them.' })),
     files: Type.Record(Type.String(), Sha256, { description: 'Every local file of the model: path → SHA-256 of its content.' }),
   },

@@ -5,7 +5,7 @@ import { ApiError, badRequest, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { ModelBranchRow, ModelUploadRow, TreeEntries } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
-import { checkContent, checkPath, credentialKey, DEV_BRANCH_PREFIX, MAX_UPLOAD_FILES } from '../data-model/public.js';
+import { checkContent, checkPath, checkText, credentialKey, DEV_BRANCH_PREFIX, MAX_UPLOAD_FILES } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import { UPLOAD_SESSION_TTL_MS } from './public.js';
 import { changesBetween, filesToSend } from './tree-diff.js';
@@ -37,6 +37,7 @@ export class ModelUploadService {
       throw new ApiError('limit_exceeded', `An upload session may name at most ${MAX_UPLOAD_FILES} files; this one names ${paths.length}`);
     }
     for (const path of paths) checkPath(path);
+    if (input.message !== undefined) checkText(input.message, 'message');
     const branch = await this.dataModel.target(principal, deploymentId, input.branch);
     demandWriteOn(principal, branch);
     const base = await this.dataModel.treeAt(principal.accountId, branch.head_commit_id);
