@@ -80,10 +80,15 @@ export const verb = defineVerb({
 
 async function uploadAll(client: HttpClient, session: string, paths: string[], contentOf: (path: string) => string): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < paths.length) {
+    // After one failure the others stop taking files: the deploy is over, the session is aborted.
+    while (next < paths.length && !failed) {
       const path = paths[next++]!;
-      await client.request('PUT', `${session}/files`, { body: { path, content: contentOf(path) } });
+      await client.request('PUT', `${session}/files`, { body: { path, content: contentOf(path) } }).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_UPLOADS, paths.length) }, worker));
