@@ -38,6 +38,7 @@ export const manifest: Entry[] = [
     summary: "Compile a branch's data model and print the compiler's errors",
     load: () => import('./validate/validate.js'),
   },
+  { name: 'deploy', summary: 'Deploy a data model folder: upload changed files, build once', load: () => import('./deploy/deploy.js') },
   { name: 'spec', summary: 'List the operations of the API, or print its OpenAPI document', load: () => import('./spec/spec.js') },
   { name: 'api', summary: 'Send an authenticated request to any path of the API', load: () => import('./api/api.js') },
   { name: 'update', summary: 'Install the latest release of plinth (--check only reports)', load: () => import('./update/update.js') },

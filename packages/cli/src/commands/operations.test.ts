@@ -71,6 +71,11 @@ const COMMANDS: Record<string, string | { none: string }> = {
   getTenantSettings: 'tenant show',
   updateTenantSettings: 'tenant update',
 
+  startDataModelUpload: 'deploy',
+  uploadDataModelFile: 'deploy',
+  finishDataModelUpload: 'deploy',
+  abortDataModelUpload: 'deploy',
+
   createDeviceCode: none('device flow: called by `plinth login` itself'),
   createToken: none('device flow and refresh: called by `plinth login` and by every command when an access token expires'),
   revokeToken: 'logout',

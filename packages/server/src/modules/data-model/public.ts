@@ -71,3 +71,7 @@ export function credentialKey(principal: Principal): string {
 export const DEV_BRANCH_PREFIX = 'dev-';
 /** The deploy branch a deployment starts with. */
 export const DEFAULT_BRANCH = 'main';
+
+/** The path rules and limits other modules check input against (uploads), offered here for the module boundary. */
+export { checkContent, checkText, MAX_FILE_BYTES, MAX_UPLOAD_FILES } from './limits.js';
+export { checkPath } from './paths.js';

@@ -1,4 +1,6 @@
 import type { PlinthModule } from '../module.js';
+import { modelUploadRoutes } from './routes.js';
+import { modelUploadSchemas } from './schemas.js';
 import { ModelUploadService } from './service.js';
 
 declare module '../module.js' {
@@ -12,4 +14,6 @@ export const modelUploadsModule: PlinthModule = {
   name: 'model-uploads',
   services: { modelUploads: (ctx) => new ModelUploadService(ctx) },
   tables: ['model_upload', 'model_upload_file'],
+  schemas: modelUploadSchemas,
+  routes: modelUploadRoutes,
 };

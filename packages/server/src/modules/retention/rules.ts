@@ -79,4 +79,11 @@ export const retentionRules: RetentionRule[] = [
     key: 'id',
     expired: (now) => sql`finished_at < ${before(now, DEAD_JOB_RETENTION_MS)} and state = 'dead'`,
   },
+  {
+    // Upload sessions are refused from expires_at on (model-uploads' UPLOAD_SESSION_TTL_MS after start), finished
+    // or not: staged files are blobs of the account already, so the row and its file list go.
+    table: 'model_upload',
+    key: 'id',
+    expired: (now) => sql`expires_at < ${new Date(now)}`,
+  },
 ];
