@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../../config.js';
+import { LOG_RETENTION_MS } from '../deployment-logs/public.js';
 import { TOKEN_LIFETIME_SECONDS } from '../embed/public.js';
 import { PURGE_GRACE_MS } from '../login/public.js';
 import { STALE_MS as RATE_LIMIT_STALE_MS } from '../rate-limits/service.js';
@@ -78,5 +79,11 @@ export const retentionRules: RetentionRule[] = [
     table: 'job',
     key: 'id',
     expired: (now) => sql`finished_at < ${before(now, DEAD_JOB_RETENTION_MS)} and state = 'dead'`,
+  },
+  {
+    // A deployment's logs: nobody reads a build's lines once the build is a fortnight old.
+    table: 'build_log',
+    key: 'id',
+    expired: (now) => sql`created_at < ${before(now, LOG_RETENTION_MS)}`,
   },
 ];
