@@ -32,6 +32,7 @@ export const manifest: Entry[] = [
   group('api-keys', 'API keys of the account', () => import('./api-keys/index.js')),
   group('scim', 'SCIM 2.0 users, groups, search, bulk and discovery (with a SCIM token), and SCIM tokens', () => import('./scim/index.js')),
   group('embed', 'Signed embedding: sessions, tokens, audit, embed tenants and their users', () => import('./embed/index.js')),
+  { name: 'logs', summary: "Show or follow a deployment's build logs", load: () => import('./logs/logs.js') },
   { name: 'spec', summary: 'List the operations of the API, or print its OpenAPI document', load: () => import('./spec/spec.js') },
   { name: 'api', summary: 'Send an authenticated request to any path of the API', load: () => import('./api/api.js') },
   { name: 'update', summary: 'Install the latest release of plinth (--check only reports)', load: () => import('./update/update.js') },

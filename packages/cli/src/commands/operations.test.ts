@@ -28,6 +28,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   createDeployment: 'deployments create',
   getDeployments: 'deployments list',
   getDeployment: 'deployments get',
+  getDeploymentLogs: 'logs',
 
   listOAuthIntegrations: 'integrations list',
   getOAuthIntegration: 'integrations get',

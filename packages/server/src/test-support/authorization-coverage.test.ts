@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
+import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
@@ -21,6 +22,7 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 /** Each module's cases for the shared authorisation suite, by the module's folder. */
 const CASES: Record<string, OperationCase[]> = {
   credentials,
+  'deployment-logs': deploymentLogs,
   deployments,
   embed,
   'embed-tenants': embedTenants,

@@ -34,6 +34,8 @@ export const DeploymentLogQuery = Type.Object(
     since: Type.Optional(
       Type.Integer({
         minimum: 0,
+        // Bounded like every integer parameter of the API (int4), far beyond a deployment's lines.
+        maximum: 2_147_483_647,
         description:
           'A log line id (a cursor, not a time): only the lines written after it, the oldest `limit` of them. ' +
           'Without it, the newest `limit` lines.',
