@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeOnStores } from '../../test-support/server.js';
+import { buildApp } from '../../app.js';
+import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { FollowStream } from './follow.js';
 import type { DeploymentLogLine } from './schemas.js';
 
@@ -56,22 +57,13 @@ describeOnStores(
       server().app.server.closeAllConnections();
     });
 
+    /** The default account (reached by IP), a member's key and a deployment, made once per store. */
+    let made: Awaited<ReturnType<typeof setUp>> | undefined;
+    const fixture = async () => (made ??= await setUp(server()));
+
     it('streams the backlog, then a line appended after the request started, and stops polling when the client goes', async () => {
       const { services } = server();
-      const account = await services.accounts.create(TENANT);
-      const user = await services.users.create(account.id, { email: 'f@example.com', role: 'member', displayName: 'F' });
-      const key = await services.credentials.createApiKey(account.id, user.id, { name: 'k', role: 'member', deploymentIds: null });
-      const deployment = await services.deployments.create(account.id, { name: 'd' }, url);
-      const append = (message: string, source: 'production' | 'dev' = 'production') =>
-        services.deploymentLogs.append({
-          accountId: account.id,
-          deploymentId: deployment.id,
-          source,
-          pod: 'pod-1',
-          container: 'builder',
-          level: 'info',
-          message,
-        });
+      const { key, deployment, append } = await fixture();
       await append('before');
 
       const abort = new AbortController();
@@ -93,6 +85,27 @@ describeOnStores(
       abort.abort();
       await until(() => services.deploymentLogs.follows.size === 0);
       expect(stream!.running).toBe(false);
+    });
+
+    it('a closing server ends its follows cleanly instead of waiting for them', async () => {
+      const { key, deployment } = await fixture();
+      const { config, store, services } = server();
+      // A second app on the same store: closing it must not wait for the follow it serves.
+      const other = await buildApp({ config, store, services, log: false });
+      await other.listen({ port: 0, host: '127.0.0.1' });
+      const address = other.server.address();
+      const otherUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const response = await fetch(`${otherUrl}/api/v1/deployments/${deployment.id}/logs?follow=true`, {
+        headers: { authorization: `Api-Key ${key.key}` },
+      });
+      const lines = lineReader(response.body!);
+      await lines.next();
+      await other.close();
+      const rest = async () => {
+        for (;;) await lines.next();
+      };
+      await expect(rest()).rejects.toThrow('the stream ended');
+      expect(services.deploymentLogs.follows.size).toBe(0);
     });
   },
   { PLINTH_TENANT: TENANT, PLINTH_BASE_DOMAIN: '' },
@@ -117,3 +130,21 @@ it('a follow whose poll fails ends with the error and stops its timers', async (
   expect((await failed).message).toBe('store closed');
   expect(stream.running).toBe(false);
 });
+
+async function setUp({ services }: TestServer) {
+  const account = await services.accounts.create(TENANT);
+  const user = await services.users.create(account.id, { email: 'f@example.com', role: 'member', displayName: 'F' });
+  const key = await services.credentials.createApiKey(account.id, user.id, { name: 'k', role: 'member', deploymentIds: null });
+  const deployment = await services.deployments.create(account.id, { name: 'd' }, 'http://127.0.0.1');
+  const append = (message: string, source: 'production' | 'dev' = 'production') =>
+    services.deploymentLogs.append({
+      accountId: account.id,
+      deploymentId: deployment.id,
+      source,
+      pod: 'pod-1',
+      container: 'builder',
+      level: 'info',
+      message,
+    });
+  return { key, deployment, append };
+}

@@ -24,6 +24,10 @@ export interface FollowOptions extends FollowTiming {
  * poll of the table finds it. Several server processes share the table, so polling it is what
  * makes a line written by any of them reach every follower. Destroying the stream (Fastify does
  * when the client goes away, the app when it closes) stops both timers: nothing outlives it.
+ *
+ * The cursor is the last id sent. Ids are given at insert and lines commit at once (each append
+ * is its own statement), so a line can only be passed over if two processes append to the same
+ * deployment within the same instant and the later id commits first; a list shows it anyway.
  */
 export class FollowStream extends Readable {
   private cursor: number;
