@@ -148,3 +148,36 @@ async function setUp({ services }: TestServer) {
     });
   return { key, deployment, append };
 }
+
+it.each([
+  [60_000, ['m2', 'm1', 'm3']],
+  // Past the settling time a smaller id is taken as never coming: polls read after the sent ids.
+  [0, ['m2', 'm3']],
+])('a line whose id was given before one already sent, but committed after it (settling %i ms): %j', async (settleMs, expected) => {
+  const line = (id: number) =>
+    ({ id, at: '', source: 'production', pod: 'p', container: 'builder', level: 'info', buildId: null, message: `m${id}` }) as const;
+  // What the table shows: id 2 committed first; id 1 (an append of another process) commits later.
+  const visible = [line(2)];
+  const stream = new FollowStream({
+    backlog: [],
+    cursor: 0,
+    read: async (after) => visible.filter((l) => l.id > after),
+    pollMs: 5,
+    heartbeatMs: 60_000,
+    settleMs,
+  });
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  await until(() => text.includes('m2'));
+  visible.unshift(line(1));
+  visible.push(line(3));
+  await until(() => text.includes('m3'));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  stream.destroy();
+  expect(
+    text
+      .split('\n')
+      .filter(Boolean)
+      .map((json) => JSON.parse(json).message),
+  ).toEqual(expected);
+});

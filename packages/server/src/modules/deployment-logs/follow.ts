@@ -3,11 +3,14 @@ import type { DeploymentLogLine } from './schemas.js';
 
 export const POLL_MS = 500;
 export const HEARTBEAT_MS = 15_000;
+/** How long after a line is sent a line with a smaller id may still commit and be sent late. */
+export const SETTLE_MS = 5_000;
 
 /** How often a follow polls and sends a heartbeat; tests shorten them. */
 export interface FollowTiming {
   pollMs?: number;
   heartbeatMs?: number;
+  settleMs?: number;
 }
 
 export interface FollowOptions extends FollowTiming {
@@ -25,19 +28,23 @@ export interface FollowOptions extends FollowTiming {
  * makes a line written by any of them reach every follower. Destroying the stream (Fastify does
  * when the client goes away, the app when it closes) stops both timers: nothing outlives it.
  *
- * The cursor is the last id sent. Ids are given at insert and lines commit at once (each append
- * is its own statement), so a line can only be passed over if two processes append to the same
- * deployment within the same instant and the later id commits first; a list shows it anyway.
+ * Ids are given at insert, not at commit: when two processes append at once, the larger id may
+ * commit first. So a poll does not read after the last id sent but after `settled`, the largest
+ * id sent SETTLE_MS ago or more, and skips the ids sent since: a line that commits late is still
+ * sent (after lines with larger ids), once. (At the backlog's edge the same race stays open.)
  */
 export class FollowStream extends Readable {
-  private cursor: number;
+  /** Every line up to this id has been sent or is taken as never coming. */
+  private settled: number;
+  /** Lines sent within SETTLE_MS: id and when, in the order sent. */
+  private recent: Array<{ id: number; at: number }> = [];
   private poll: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private stopped = false;
 
   constructor(private readonly options: FollowOptions) {
     super();
-    this.cursor = options.cursor;
+    this.settled = options.cursor;
     // Something to send at once, so the status and headers leave now even with no backlog.
     this.push(options.backlog.length === 0 ? '\n' : options.backlog.map(ndjson).join(''));
     this.schedule();
@@ -72,6 +79,15 @@ export class FollowStream extends Readable {
     this.poll = this.heartbeat = null;
   }
 
+  private settle(fresh: DeploymentLogLine[], now: number): void {
+    for (const line of fresh) this.recent.push({ id: line.id, at: now });
+    const settleMs = this.options.settleMs ?? SETTLE_MS;
+    const old = this.recent.filter((line) => now - line.at >= settleMs);
+    if (old.length === 0) return;
+    this.settled = Math.max(this.settled, ...old.map((line) => line.id));
+    this.recent = this.recent.filter((line) => line.id > this.settled);
+  }
+
   // One poll at a time: the next is scheduled when the previous has answered, never stacked.
   private schedule(): void {
     this.poll = setTimeout(() => void this.next(), this.options.pollMs ?? POLL_MS);
@@ -80,12 +96,12 @@ export class FollowStream extends Readable {
   private async next(): Promise<void> {
     this.poll = null;
     try {
-      const lines = await this.options.read(this.cursor);
+      const lines = await this.options.read(this.settled);
       if (this.stopped) return;
-      if (lines.length > 0) {
-        this.cursor = lines[lines.length - 1]!.id;
-        this.push(lines.map(ndjson).join(''));
-      }
+      const sent = new Set(this.recent.map((line) => line.id));
+      const fresh = lines.filter((line) => !sent.has(line.id));
+      if (fresh.length > 0) this.push(fresh.map(ndjson).join(''));
+      this.settle(fresh, Date.now());
       this.schedule();
     } catch (error) {
       if (!this.stopped) this.destroy(error as Error);
