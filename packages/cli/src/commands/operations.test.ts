@@ -34,6 +34,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   createDeploymentBuild: 'deployments build',
   cancelDeploymentBuild: 'deployments build-cancel',
   validateDataModel: 'validate',
+  getDeploymentLogs: 'logs',
 
   listOAuthIntegrations: 'integrations list',
   getOAuthIntegration: 'integrations get',

@@ -68,7 +68,34 @@ export class HttpClient {
     return new HttpError(response.status, messageOf(response.status, response.data, response.text), response.data, requestId, hint);
   }
 
+  /**
+   * A GET whose answer is read as it arrives (`logs --follow`): the lines of its body, until the
+   * server ends it or `signal` aborts, which ends the lines without an error.
+   */
+  async lines(path: string, options: RequestOptions & { signal: AbortSignal }): Promise<AsyncIterable<string>> {
+    const open = () =>
+      this.open('GET', path, { ...options, headers: { accept: 'application/x-ndjson', ...options.headers } }, options.signal);
+    let raw = await open();
+    if (raw?.status === 401 && this.target.refreshToken && this.target.scheme === 'bearer') {
+      await raw.body?.cancel();
+      if (await this.refresh()) raw = await open();
+    }
+    if (!raw) return linesOf(null, options.signal);
+    if (raw.status >= 400) throw this.errorOf(await this.read(raw));
+    return linesOf(raw.body, options.signal);
+  }
+
   private async send<T>(method: string, path: string, options: RequestOptions): Promise<Response<T>> {
+    return this.read<T>((await this.open(method, path, options))!);
+  }
+
+  /** Sends a request; undefined when `signal` aborted it before the answer came. */
+  private async open(
+    method: string,
+    path: string,
+    options: RequestOptions,
+    signal?: AbortSignal,
+  ): Promise<globalThis.Response | undefined> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent, ...options.headers };
     const auth = options.anonymous ? undefined : authorization(this.target);
     if (auth) headers.authorization = auth;
@@ -80,17 +107,20 @@ export class HttpClient {
       // A content type without a body is refused by the server (an empty JSON body is invalid).
       delete headers['content-type'];
     }
-    let raw: globalThis.Response;
     const url = this.url(path, options.query);
     try {
-      raw = await fetch(url, { method: method.toUpperCase(), headers, body, redirect: 'manual' });
+      return await fetch(url, { method: method.toUpperCase(), headers, body, redirect: 'manual', signal });
     } catch (error) {
+      if (signal?.aborted) return undefined;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new NetworkError(
         `Cannot reach ${this.target.url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
         'Check the URL of the context (`plinth context show`) and that the server is running.',
       );
     }
+  }
+
+  private async read<T>(raw: globalThis.Response): Promise<Response<T>> {
     const text = await raw.text();
     let data: unknown;
     try {
@@ -115,5 +145,29 @@ export class HttpClient {
     this.target.refreshToken = response.data.refresh_token;
     await this.onRefresh(response.data);
     return true;
+  }
+}
+
+/** The lines of a streamed body as they arrive; an abort ends them quietly, a broken connection is a NetworkError. */
+async function* linesOf(body: ReadableStream<Uint8Array> | null, signal: AbortSignal): AsyncGenerator<string> {
+  if (!body) return;
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffered += value;
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      yield* lines;
+    }
+    if (buffered) yield buffered;
+  } catch (error) {
+    if (signal.aborted) return;
+    throw new NetworkError(`The connection to the server broke: ${(error as Error).message}`);
+  } finally {
+    // A reader that stopped early closes the connection rather than leave the server streaming.
+    await reader.cancel().catch(() => {});
   }
 }

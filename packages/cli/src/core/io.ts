@@ -22,6 +22,12 @@ export interface IO {
   homedir: string;
   /** Starts work that must never delay the command (telemetry, update check). */
   background(job: BackgroundJob): void;
+  /**
+   * A signal aborted when the person interrupts the command (Ctrl-C, SIGINT). Only a command that
+   * runs until interrupted (`logs --follow`) asks for it; it then ends normally, with exit code 0.
+   * Absent: nothing interrupts.
+   */
+  interrupted?(): AbortSignal;
 }
 
 export type BackgroundJob =
@@ -62,6 +68,11 @@ export async function processIO(): Promise<IO> {
         child.on('error', () => {});
         child.unref();
       });
+    },
+    interrupted: () => {
+      const controller = new AbortController();
+      process.once('SIGINT', () => controller.abort());
+      return controller.signal;
     },
   };
 }

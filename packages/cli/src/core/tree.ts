@@ -110,6 +110,12 @@ function addVerb(command: Command, verb: Verb, group: string, io: IO, version: s
       command.option(option.flags, option.description, option.defaultValue as string | boolean | undefined);
     }
   }
+  // A verb's own short flag wins over a global one's: `logs -c` is --container, as in kubectl;
+  // --context keeps its long form there. Only this run's tree changes.
+  for (const own of command.options) {
+    const global = program.options.find((option) => option.short !== undefined && option.short === own.short);
+    if (global) global.short = undefined;
+  }
   if (verb.examples?.length) command.addHelpText('after', `\nExamples:\n${verb.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
   // The usage line is complete only now that the arguments and options are declared.
   command.showHelpAfterError(usageOf(command));

@@ -41,6 +41,10 @@ export interface RunOptions {
   secrets?: string[];
   /** Called with stderr as it grows (the device flow test reads the code from it). */
   onStderr?: (text: string) => void;
+  /** Called with stdout as it grows (a follow's test waits for a line). */
+  onStdout?: (text: string) => void;
+  /** Stands for Ctrl-C: aborting it interrupts a command that runs until interrupted. */
+  interrupt?: AbortSignal;
 }
 
 /** Runs the real command tree in-process with captured streams and a private config directory. */
@@ -51,7 +55,12 @@ export function cliRunner(configHome: () => string) {
     const jobs: BackgroundJob[] = [];
     const secrets = [...(options.secrets ?? [])];
     const io: IO = {
-      stdout: { write: (text: string) => (stdout += text) },
+      stdout: {
+        write: (text: string) => {
+          stdout += text;
+          options.onStdout?.(stdout);
+        },
+      },
       stderr: {
         write: (text: string) => {
           stderr += text;
@@ -72,6 +81,7 @@ export function cliRunner(configHome: () => string) {
       platform: 'linux',
       homedir: configHome(),
       background: (job) => jobs.push(job),
+      interrupted: () => options.interrupt ?? new AbortController().signal,
     };
     const code = await run(argv, io);
     return { code, stdout, stderr, jobs };
@@ -98,6 +108,9 @@ export function describeCli(name: string, body: (ctx: () => CliServer, configHom
       if (home) await rm(home, { recursive: true, force: true });
     });
     afterAll(async () => {
+      // An aborted fetch (a follow interrupted) leaves undici's fresh connection that never sends a
+      // request, which Node does not count as idle: app.close would wait 70 s for its headers.
+      listening?.server.app.server.closeAllConnections();
       await listening?.server.app.close();
       await listening?.server.store.close();
     });

@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
 import { cases as builds } from '../modules/builds/authorization.cases.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
+import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
@@ -23,6 +24,7 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 const CASES: Record<string, OperationCase[]> = {
   builds,
   credentials,
+  'deployment-logs': deploymentLogs,
   deployments,
   embed,
   'embed-tenants': embedTenants,

@@ -1,4 +1,6 @@
 import type { PlinthModule } from '../module.js';
+import { deploymentLogRoutes } from './routes.js';
+import { deploymentLogSchemas } from './schemas.js';
 import { DeploymentLogService } from './service.js';
 
 declare module '../module.js' {
@@ -12,4 +14,6 @@ export const deploymentLogsModule: PlinthModule = {
   name: 'deployment-logs',
   services: { deploymentLogs: (ctx) => new DeploymentLogService(ctx) },
   tables: ['build_log'],
+  schemas: deploymentLogSchemas,
+  routes: deploymentLogRoutes,
 };

@@ -17,3 +17,6 @@ export interface LogEntry {
   level: 'info' | 'warn' | 'error';
   message: string;
 }
+
+/** Log lines are kept this long (the retention sweep deletes older ones): enough to look into a week-old build. */
+export const LOG_RETENTION_MS = 14 * 24 * 3600_000;

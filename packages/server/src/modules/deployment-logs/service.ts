@@ -1,9 +1,30 @@
+import { toIso } from '../../http/common-schemas.js';
+import { notFound } from '../../http/errors.js';
+import type { BuildLogRow } from '../../store/schema.js';
 import type { ServiceContext } from '../module.js';
 import type { DeploymentLogWriter, LogEntry } from './public.js';
+import { FollowStream, type FollowTiming } from './follow.js';
+import { DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT, type DeploymentLogLine, type DeploymentLogQuery } from './schemas.js';
 
-/** Skeleton (issue 13): the logs helper replaces it. */
+/** Which lines of one deployment a reader wants. */
+export interface LogFilter {
+  accountId: number;
+  deploymentId: number;
+  source?: 'production' | 'dev' | undefined;
+  pod?: string | undefined;
+  container?: string | undefined;
+}
+
+/**
+ * A deployment's logs, kept in `build_log`. Every server process shares the table, so it is also
+ * the channel a follower polls: a line written by any process reaches every follower.
+ */
 export class DeploymentLogService implements DeploymentLogWriter {
+  /** The follows this process serves, ended when the app closes (a follow never ends by itself). */
+  readonly follows = new Set<FollowStream>();
+
   constructor(readonly ctx: ServiceContext) {}
+
   async append(entry: LogEntry): Promise<void> {
     await this.ctx.db
       .insertInto('build_log')
@@ -19,4 +40,59 @@ export class DeploymentLogService implements DeploymentLogWriter {
       })
       .execute();
   }
+
+  /** What getDeploymentLogs answers (and a follow starts with): see the `since` of the query schema. */
+  async list(accountId: number, deploymentId: number, query: DeploymentLogQuery): Promise<DeploymentLogLine[]> {
+    if (!(await this.ctx.services.deployments.find(accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
+    const filter = { accountId, deploymentId, source: query.source, pod: query.pod, container: query.container };
+    const limit = query.limit ?? DEFAULT_LOG_LIMIT;
+    if (query.since !== undefined) return this.after(filter, query.since, limit);
+    const newest = await this.select(filter).orderBy('id', 'desc').limit(limit).execute();
+    return newest.reverse().map(toLine);
+  }
+
+  /** A follow's body: the backlog a list gives, then every new line (see FollowStream). */
+  async follow(accountId: number, deploymentId: number, query: DeploymentLogQuery, timing: FollowTiming = {}): Promise<FollowStream> {
+    const backlog = await this.list(accountId, deploymentId, query);
+    const filter = { accountId, deploymentId, source: query.source, pod: query.pod, container: query.container };
+    const stream = new FollowStream({
+      ...timing,
+      backlog,
+      cursor: backlog.at(-1)?.id ?? query.since ?? 0,
+      read: (cursor) => this.after(filter, cursor, MAX_LOG_LIMIT),
+    });
+    this.follows.add(stream);
+    stream.once('close', () => this.follows.delete(stream));
+    return stream;
+  }
+
+  /** The lines written after line `cursor`, oldest first: a follower's poll. */
+  async after(filter: LogFilter, cursor: number, limit: number): Promise<DeploymentLogLine[]> {
+    const rows = await this.select(filter).where('id', '>', cursor).orderBy('id', 'asc').limit(limit).execute();
+    return rows.map(toLine);
+  }
+
+  private select(filter: LogFilter) {
+    return this.ctx.db
+      .selectFrom('build_log')
+      .selectAll()
+      .where('account_id', '=', filter.accountId)
+      .where('deployment_id', '=', filter.deploymentId)
+      .$if(filter.source !== undefined, (q) => q.where('source', '=', filter.source!))
+      .$if(filter.pod !== undefined, (q) => q.where('pod', '=', filter.pod!))
+      .$if(filter.container !== undefined, (q) => q.where('container', '=', filter.container!));
+  }
+}
+
+function toLine(row: BuildLogRow): DeploymentLogLine {
+  return {
+    id: row.id,
+    at: toIso(row.created_at),
+    source: row.source,
+    pod: row.pod,
+    container: row.container,
+    level: row.level,
+    buildId: row.build_id,
+    message: row.message,
+  };
 }

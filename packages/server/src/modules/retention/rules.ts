@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Config } from '../../config.js';
+import { LOG_RETENTION_MS } from '../deployment-logs/public.js';
 import { TOKEN_LIFETIME_SECONDS } from '../embed/public.js';
 import { PURGE_GRACE_MS } from '../login/public.js';
 import { STALE_MS as RATE_LIMIT_STALE_MS } from '../rate-limits/service.js';
@@ -85,5 +86,11 @@ export const retentionRules: RetentionRule[] = [
     table: 'model_upload',
     key: 'id',
     expired: (now) => sql`expires_at < ${new Date(now)}`,
+  },
+  {
+    // A deployment's logs: nobody reads a build's lines once the build is a fortnight old.
+    table: 'build_log',
+    key: 'id',
+    expired: (now) => sql`created_at < ${before(now, LOG_RETENTION_MS)}`,
   },
 ];

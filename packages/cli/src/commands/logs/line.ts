@@ -1,0 +1,20 @@
+/** A log line as getDeploymentLogs answers it. */
+export interface LogLine {
+  id: number;
+  at: string;
+  source: string;
+  pod: string;
+  container: string;
+  level: string;
+  buildId: number | null;
+  message: string;
+}
+
+/**
+ * The one printer of log lines, for a list and a follow alike: `time  source/container  [level] message`.
+ * With --json, the line object itself, one per line, so the output pipes into `jq -c` line by line.
+ */
+export function formatLine(line: LogLine, json: boolean): string {
+  if (json) return `${JSON.stringify(line)}\n`;
+  return `${line.at}  ${line.source}/${line.container}  [${line.level}] ${line.message}\n`;
+}
