@@ -49,6 +49,8 @@ async function serve(config: Config): Promise<void> {
   // Background work starts once the server serves, and stops (below) before the store closes.
   const jobs = createJobRunner({ store, services, config }, app.log);
   await jobs.start();
+  // The compile thread loads the engine once per process; paying for it now keeps it off the first build.
+  void services.builds.compileFiles(new Map()).catch((error: unknown) => app.log.warn({ err: error }, 'the compile thread did not start'));
 
   // One human line on every start; the key only on the start that generated it (a supplied one is the operator's already).
   process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n`);

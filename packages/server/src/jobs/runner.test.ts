@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { describeOnStores, type TestServer } from '../test-support/server.js';
 import type { JobKind } from './kind.js';
 import { JobRunner, SCHEDULE_KEY } from './runner.js';
+import { JobQueue } from '../store/jobs.js';
 
 let n = 0;
 
@@ -211,6 +212,22 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     expect(done).toEqual(['quick']);
     expect(await runner.queue.find(quick.id)).toMatchObject({ state: 'succeeded' });
     expect(await runner.queue.find(slow.id)).toMatchObject({ state: 'queued', attempts: 0, claimed_by: null });
+  });
+
+  it('a job queued by any process wakes an idle runner: it runs without waiting for the next poll', async () => {
+    const kind = `test.r${++n}`;
+    let ran!: (name: string) => void;
+    const handled = new Promise<string>((resolve) => (ran = resolve));
+    const { runner } = runnerOf(server(), [{ kind, handle: async (job) => ran((job.payload as { name: string }).name) }]);
+    await runner.start(); // polls once now, then not for a minute
+    try {
+      const elsewhere = new JobQueue(server().store.db);
+      elsewhere.now = runner.queue.now; // one clock, as two processes share one
+      await elsewhere.enqueue({ kind, payload: { name: 'woken' } });
+      expect(await handled).toBe('woken');
+    } finally {
+      await runner.stop();
+    }
   });
 
   it('while a handler works, the polling loop extends its lease for it', async () => {

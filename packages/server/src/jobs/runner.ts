@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { JobQueue, type EnqueueInput, type Job } from '../store/jobs.js';
+import { JOB_QUEUED_CHANNEL, JobQueue, type EnqueueInput, type Job } from '../store/jobs.js';
 import { DEFAULT_LEASE_MS, exponentialBackoff, type JobContext, type JobEnv, type JobKind } from './kind.js';
 
 /** Where the runner reports failures; the server passes its log, tests nothing. */
@@ -62,6 +62,9 @@ export class JobRunner {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private polling: Promise<void> | undefined;
+  /** A job was queued while a poll ran: poll again as soon as it ends. */
+  private wokenWhilePolling = false;
+  private listening = false;
   private lastEnsured = 0;
   private readonly shortestPeriod: number;
   private readonly shortestLease: number;
@@ -100,7 +103,22 @@ export class JobRunner {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    if (!this.listening) {
+      this.listening = true;
+      await this.options.env.store.listen(JOB_QUEUED_CHANNEL, () => this.wake());
+    }
     await this.ensureScheduled();
+    this.schedulePoll(0);
+  }
+
+  /** A job was queued somewhere (JOB_QUEUED_CHANNEL): claim now rather than at the next poll. */
+  private wake(): void {
+    if (!this.running) return;
+    if (this.polling) {
+      this.wokenWhilePolling = true;
+      return;
+    }
+    clearTimeout(this.timer);
     this.schedulePoll(0);
   }
 
@@ -155,7 +173,9 @@ export class JobRunner {
     // A full batch means more may be due: poll again soon rather than after a pause. While jobs
     // run, polls also keep their leases, so they come at least three times per shortest lease.
     const pause = this.inFlight.size > 0 ? Math.min(this.options.pollMs, this.shortestLease / 3) : this.options.pollMs;
-    this.schedulePoll(claimedAll ? Math.min(pause, 50) : pause);
+    const again = claimedAll || this.wokenWhilePolling;
+    this.wokenWhilePolling = false;
+    this.schedulePoll(again ? Math.min(pause, 50) : pause);
   }
 
   /** Heartbeats jobs past a third of their lease, so handlers that never heartbeat keep theirs. */

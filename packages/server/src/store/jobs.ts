@@ -47,6 +47,11 @@ export interface Heartbeat {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
+/**
+ * Notified in the enqueueing transaction, so it reaches every process's runner when (and only if)
+ * the job commits: an idle runner claims it at once instead of at its next poll.
+ */
+export const JOB_QUEUED_CHANNEL = 'plinth_job_queued';
 const LEASE_EXPIRED = 'lease expired: the worker holding the job stopped heartbeating';
 
 /**
@@ -82,7 +87,10 @@ export class JobQueue {
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (inserted) return { id: inserted.id, created: true };
+    if (inserted) {
+      if (runAt.getTime() <= this.now()) await sql`select pg_notify(${JOB_QUEUED_CHANNEL}, ${input.kind})`.execute(db);
+      return { id: inserted.id, created: true };
+    }
     // The other job may have finished in between; then there is nothing to point at.
     return { id: (await this.pendingId(input.kind, input.dedupeKey!, db)) ?? 0, created: false };
   }

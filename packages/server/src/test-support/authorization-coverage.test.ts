@@ -6,12 +6,14 @@ import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
 import { cases as builds } from '../modules/builds/authorization.cases.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
+import { cases as dataModel } from '../modules/data-model/authorization.cases.js';
 import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
 import { cases as groups } from '../modules/groups/authorization.cases.js';
 import { cases as login } from '../modules/login/authorization.cases.js';
+import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
 import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
 import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
@@ -24,12 +26,14 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 const CASES: Record<string, OperationCase[]> = {
   builds,
   credentials,
+  'data-model': dataModel,
   'deployment-logs': deploymentLogs,
   deployments,
   embed,
   'embed-tenants': embedTenants,
   groups,
   login,
+  'model-uploads': modelUploads,
   'oauth-integrations': oauthIntegrations,
   scim,
   'tenant-settings': tenantSettings,

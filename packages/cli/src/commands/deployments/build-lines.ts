@@ -1,3 +1,5 @@
+import { counted } from '../../core/counted.js';
+
 /** A compiler error as the build API reports it. */
 export interface CompileErrorBody {
   fileName: string;
@@ -26,7 +28,7 @@ export function errorLine(error: CompileErrorBody): string {
 /** One line per build state for a person. */
 export function statusLine(build: BuildBody): string {
   const id = build.buildId === null ? 'no build' : `build ${build.buildId}`;
-  const cubes = build.status === 'built' ? `, ${build.cubesCount} cubes` : '';
+  const cubes = build.status === 'built' ? `, ${counted(build.cubesCount ?? 0, 'cube')}` : '';
   return `${build.branchName}: ${build.status} (${id}, commit ${build.commitId}${cubes})`;
 }
 

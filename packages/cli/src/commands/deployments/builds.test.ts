@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { BROKEN, cube } from '../../../../server/src/modules/builds/test-model.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
-import { deploymentWithModel, withRunner } from './cli-model.js';
+import { deploymentWithModel, withRunner } from '../../test-support/cli-model.js';
 
 describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
   const plinth = cliRunner(home);
@@ -15,7 +15,7 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
       plinth(['deployments', 'build-status', String(deploymentId), '--branch', 'main', '--wait', '--interval', '0.05'], { env: env() }),
     );
     expect(waited.code, waited.stderr).toBe(0);
-    expect(waited.stdout).toBe(`main: built (build ${buildId}, commit ${commitId}, 1 cubes)\n`);
+    expect(waited.stdout).toBe(`main: built (build ${buildId}, commit ${commitId}, 1 cube)\n`);
     expect(waited.stderr).toContain(`main: built (build ${buildId}`);
     const json = await plinth(['deployments', 'build-status', String(deploymentId), '--json'], { env: env() });
     expect(JSON.parse(json.stdout)).toMatchObject({ status: 'built', buildId, cubesCount: 1, errors: [] });

@@ -109,7 +109,7 @@ describeCli('plinth spec, api and completion', (ctx, home) => {
     expect(zsh.stdout).toContain('bashcompinit');
     const fish = await plinth(['completion', 'fish']);
     expect(fish.stdout).toContain(
-      `complete -c plinth -f -n 'test "(__plinth_path)" = ""' -a 'deployments' -d 'Deployments: list, get, create'`,
+      `complete -c plinth -f -n 'test "(__plinth_path)" = ""' -a 'deployments' -d 'Deployments: list, get, create, build status and builds'`,
     );
     expect(fish.stdout).toContain(`complete -c plinth -f -n 'test "(__plinth_path)" = "embed"' -a 'generate-session'`);
     const unknown = await plinth(['completion', 'tcsh']);

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { BROKEN, cube } from '../../../../server/src/modules/builds/test-model.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
-import { deploymentWithModel } from '../deployments/cli-model.js';
+import { deploymentWithModel } from '../../test-support/cli-model.js';
 
 describeCli('plinth validate', (ctx, home) => {
   const plinth = cliRunner(home);

@@ -2,6 +2,7 @@ import { defineVerb } from '../../core/define.js';
 import { CliError } from '../../core/errors.js';
 import { id } from '../../core/rest.js';
 import { errorLine, type CompileErrorBody } from '../deployments/build-lines.js';
+import { counted } from '../../core/counted.js';
 
 interface ValidateBody {
   valid: boolean;
@@ -30,10 +31,12 @@ export const verb = defineVerb({
     const response = await client.request<ValidateBody>('POST', path, { body });
     const result = response.data;
     if (f.output.json) f.output.raw(response);
-    else if (result.valid) f.output.data(`Valid: ${result.cubesCount} cubes`);
+    else if (result.valid) f.output.data(`Valid: ${counted(result.cubesCount, 'cube')}`);
     else f.output.data(result.errors.map(errorLine).join('\n'));
     if (!result.valid) {
-      throw new CliError(`The data model of branch ${result.branchName} at commit ${result.commitId} has ${result.errors.length} errors`);
+      throw new CliError(
+        `The data model of branch ${result.branchName} at commit ${result.commitId} has ${counted(result.errors.length, 'error')}`,
+      );
     }
   },
 });

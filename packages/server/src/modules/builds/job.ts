@@ -3,6 +3,7 @@ import type { Job } from '../../store/jobs.js';
 import type { ModelBuildRow } from '../../store/schema.js';
 import { BUILD_JOB, BUILD_MAX_ATTEMPTS, type BuildJobPayload } from './queue.js';
 import { logSource } from './views.js';
+import { counted } from '../../lib/counted.js';
 
 /** How long a build's claim holds without a heartbeat; the handler beats between its steps. */
 export const BUILD_LEASE_MS = 60_000;
@@ -45,15 +46,15 @@ async function runBuild(job: Job<BuildJobPayload>, context: JobContext): Promise
   const id = Number(build.id);
   try {
     const files = await context.services.dataModel.filesAt(build.account_id, Number(build.commit_id));
-    await log('info', `Build ${id} of ${build.branch_name} at commit ${build.commit_id}: compiling ${files.size} files`);
+    await log('info', `Build ${id} of ${build.branch_name} at commit ${build.commit_id}: compiling ${counted(files.size, 'file')}`);
     await context.heartbeat();
     const summary = await context.services.builds.compileFiles(files);
     await context.heartbeat();
     const finished = await finish(context, build, summary.valid ? 'built' : 'failed', summary.errors, summary.cubesCount);
     if (!finished) return { skipped: 'the build was cancelled while it compiled' };
-    if (summary.valid) await log('info', `Build ${id}: built, ${summary.cubesCount} cubes`);
+    if (summary.valid) await log('info', `Build ${id}: built, ${counted(summary.cubesCount, 'cube')}`);
     else {
-      await log('error', `Build ${id}: failed, ${summary.errors.length} errors`);
+      await log('error', `Build ${id}: failed, ${counted(summary.errors.length, 'error')}`);
       for (const e of summary.errors)
         await log('error', `${e.fileName}${e.line ? `:${e.line}${e.column ? `:${e.column}` : ''}` : ''}: ${e.message}`);
     }

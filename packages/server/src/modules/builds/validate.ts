@@ -3,6 +3,7 @@ import { badRequest } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { ServiceContext } from '../module.js';
 import { logSource } from './views.js';
+import { counted } from '../../lib/counted.js';
 
 export interface ValidateInput {
   branch?: string | undefined;
@@ -59,7 +60,7 @@ export async function validate(ctx: ServiceContext, principal: Principal, deploy
       pod: `${hostname()}:${process.pid}`,
       container: 'builder',
       level: summary.valid ? 'info' : 'error',
-      message: `Build ${row.id} of ${branch.name} at commit ${commitId} (validate): ${summary.valid ? `built, ${summary.cubesCount} cubes` : `failed, ${summary.errors.length} errors`}`,
+      message: `Build ${row.id} of ${branch.name} at commit ${commitId} (validate): ${summary.valid ? `built, ${counted(summary.cubesCount, 'cube')}` : `failed, ${counted(summary.errors.length, 'error')}`}`,
     });
   }
   return { valid: summary.valid, errors: summary.errors, cubesCount: summary.cubesCount, branchName: branch.name, commitId };

@@ -1,7 +1,7 @@
-import { createJobRunner } from '../../../../server/src/jobs/index.js';
-import { commitFiles } from '../../../../server/src/modules/builds/test-model.js';
-import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import type { CliServer } from '../../test-support/harness.js';
+import { createJobRunner } from '../../../server/src/jobs/index.js';
+import { commitFiles } from '../../../server/src/modules/builds/test-model.js';
+import type { ApiKeyPrincipal } from '../../../server/src/http/principal.js';
+import type { CliServer } from './harness.js';
 
 /** For the CLI tests of builds: a deployment whose main holds `files`, committed through the server's store. */
 export async function deploymentWithModel(ctx: CliServer, files: Record<string, string>) {
