@@ -14,16 +14,21 @@ const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** The address the README uses; the test's server listens on a free port instead. */
 const README_URL = 'http://127.0.0.1:4000';
 
-/**
- * The fenced `sh` blocks of the README's "Command-line client" section, except the install block
- * (it needs a release built): the command lines a newcomer copies, in the order they appear.
- */
-export function readmeCliBlocks(markdown: string): string[] {
-  const start = markdown.indexOf('\n## Command-line client');
+/** The fenced `sh` blocks of one section of the README (`## <heading>`), in the order they appear. */
+function sectionBlocks(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`README has no section "${heading}"`);
   const end = markdown.indexOf('\n## ', start + 1);
   const section = markdown.slice(start, end < 0 ? undefined : end);
-  const blocks = [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.filter((block) => !block.includes('install.sh'));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+/**
+ * The blocks of the "Command-line client" section, except the install block (it needs a release
+ * built): the command lines a newcomer copies, in the order they appear.
+ */
+export function readmeCliBlocks(markdown: string): string[] {
+  return sectionBlocks(markdown, 'Command-line client').filter((block) => !block.includes('install.sh'));
 }
 
 function sh(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -33,6 +38,18 @@ function sh(script: string, cwd: string, env: Record<string, string>): Promise<{
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** `plinth` on PATH runs this checkout's sources, so the tests never run a stale build; an empty home. */
+async function plinthOnPath(dir: string) {
+  const bin = join(dir, 'bin');
+  await mkdir(bin);
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  await writeFile(join(bin, 'plinth'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${MAIN}" "$@"\n`);
+  await chmod(join(bin, 'plinth'), 0o755);
+  const home = join(dir, 'home');
+  await mkdir(home);
+  return { home, env: { PATH: `${bin}:${process.env.PATH}`, HOME: home, PLINTH_NO_TELEMETRY: '1', LANG: 'C' } };
 }
 
 describe.each(storeKinds)('README: the command-line examples run as written on a fresh store [%s]', (kind) => {
@@ -58,15 +75,7 @@ describe.each(storeKinds)('README: the command-line examples run as written on a
   it('every line of the CLI blocks succeeds, in order, with an empty home directory', async () => {
     const blocks = readmeCliBlocks(await readFile(README, 'utf8'));
     expect(blocks.length).toBeGreaterThanOrEqual(3);
-    // `plinth` on PATH runs this checkout's sources, so the test never runs a stale build.
-    const bin = join(dir, 'bin');
-    await mkdir(bin);
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    await writeFile(join(bin, 'plinth'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${MAIN}" "$@"\n`);
-    await chmod(join(bin, 'plinth'), 0o755);
-    const home = join(dir, 'home');
-    await mkdir(home);
-    const env = { PATH: `${bin}:${process.env.PATH}`, HOME: home, PLINTH_NO_TELEMETRY: '1', LANG: 'C' };
+    const { home, env } = await plinthOnPath(dir);
 
     const script = blocks.join('\n').replaceAll(README_URL, url);
     const result = await sh(script, join(dir, 'work'), env);
@@ -85,5 +94,48 @@ describe.each(storeKinds)('README: the command-line examples run as written on a
     expect((await stat(join(home, '.local/share/bash-completion/completions/plinth'))).size).toBeGreaterThan(100);
     // The login line named its context from the host and the user.
     expect(await readFile(join(home, '.config/plinth/config.toml'), 'utf8')).toMatch(/current_context = "127\.0\.0\.1-admin"/);
+  }, 300_000);
+});
+
+describe.each(storeKinds)('README: the data model workflow runs as written on a fresh server [%s]', (kind) => {
+  let server: TestServer | undefined;
+  let dir = '';
+  let url = '';
+  let key = '';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'plinth-readme-model-'));
+    await mkdir(join(dir, 'work'));
+    server = await startTestServer(kind, { PLINTH_TENANT: 'demo', PLINTH_DATA_DIR: join(dir, 'work', '.plinth') });
+    key = (await bootstrap(server.store, server.services, server.config)).apiKey!;
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.app.server.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // Builds run in the background, as on a server started with npm start.
+    await server.jobs.start();
+  });
+  afterAll(async () => {
+    await server?.jobs.stop();
+    await server?.app.close();
+    await server?.store.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('from deploy to build-status --wait, every line succeeds and production serves the merged model', async () => {
+    const blocks = sectionBlocks(await readFile(README, 'utf8'), 'Data model workflow');
+    expect(blocks).toHaveLength(1);
+    const { env } = await plinthOnPath(dir);
+    const result = await sh(blocks.join('\n').replaceAll(README_URL, url), join(dir, 'work'), { ...env, KEY: key });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code, result.stderr).toBe(0);
+
+    // The status dimension added in dev mode reached production through staging, and production built it.
+    const db = server!.store.db;
+    const demo = await db.selectFrom('account').select('id').where('name', '=', 'demo').executeTakeFirstOrThrow();
+    const main = await server!.services.dataModel.branch(demo.id, 1, 'main');
+    const files = await server!.services.dataModel.filesAt(demo.id, main.head_commit_id);
+    expect(files.get('model/cubes/orders.yml')).toContain('name: status');
+    const builds = await db.selectFrom('model_build').select(['branch_name', 'commit_id', 'status', 'cubes_count']).orderBy('id').execute();
+    expect(builds.at(-1)).toEqual({ branch_name: 'main', commit_id: main.head_commit_id, status: 'built', cubes_count: 1 });
   }, 300_000);
 });
