@@ -28,6 +28,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   createDeployment: 'deployments create',
   getDeployments: 'deployments list',
   getDeployment: 'deployments get',
+  deploymentToken: 'deployments token',
   getDeploymentBuildStatus: 'deployments build-status',
   getDeploymentBuilds: 'deployments builds',
   getDeploymentBuild: 'deployments build-get',
