@@ -3,12 +3,14 @@ import { notFound } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 import type { Services } from '../module.js';
+import { EnvironmentOps } from './environments.js';
 import { DeploymentSecrets } from './secrets.js';
 import { mintDataToken, type MintOptions } from './tokens.js';
 
 /** Data API tokens of deployments: minting them, and the secrets the data API verifies them with. */
 export class DeploymentTokenService {
   readonly secrets: DeploymentSecrets;
+  readonly environments: EnvironmentOps;
 
   constructor(
     db: Kysely<Database>,
@@ -16,6 +18,7 @@ export class DeploymentTokenService {
     private readonly services: Services,
   ) {
     this.secrets = new DeploymentSecrets(db, box);
+    this.environments = new EnvironmentOps(db, box, this.secrets, services);
   }
 
   /** `deploymentToken`: the route's declaration has checked the caller may reach the deployment. */

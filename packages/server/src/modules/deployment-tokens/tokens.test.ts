@@ -28,6 +28,10 @@ async function refusal(promise: Promise<unknown>) {
 }
 
 describeOnStores('deployment tokens', (server) => {
+  describe('authorisation of every operation of the module', () => {
+    authorizationSuite(server, cases);
+  });
+
   describe('deploymentToken', () => {
     it('mints a token that verifies to its deployment and security context', async () => {
       const account = await server().newAccount();
@@ -76,10 +80,6 @@ describeOnStores('deployment tokens', (server) => {
       const account = await server().newAccount();
       const response = await mint(account, 424242, {});
       expect(response.status).toBe(404);
-    });
-
-    describe('authorisation', () => {
-      authorizationSuite(server, cases);
     });
   });
 
