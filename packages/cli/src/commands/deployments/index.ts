@@ -7,9 +7,10 @@ import { builds } from './builds.js';
 import { create } from './create.js';
 import { get } from './get.js';
 import { list } from './list.js';
+import { token } from './token.js';
 
 export const group: Group = {
   name: 'deployments',
   summary: 'Deployments',
-  verbs: [list, get, create, buildStatus, build, builds, buildGet, buildCancel],
+  verbs: [list, get, create, buildStatus, build, builds, buildGet, buildCancel, token],
 };

@@ -1,0 +1,32 @@
+import { positiveInt, readJsonArg } from '../../core/body.js';
+import { defineVerb } from '../../core/define.js';
+import { UsageError } from '../../core/errors.js';
+import { id } from '../../core/rest.js';
+
+export const token = defineVerb({
+  name: 'token',
+  summary: "Mint a token for a deployment's data API (deploymentToken)",
+  description: 'Prints the token alone, so it can be captured: TOKEN=$(plinth deployments token 1).',
+  args: ['<deployment_id>'],
+  options: [
+    { flags: '--security-context <json>', description: 'Security context of the token, a JSON object (or @file, or - for standard input)' },
+    { flags: '--expires-in <seconds>', description: 'Lifetime in seconds (default 24 hours, at most 30 days)' },
+  ],
+  examples: ['plinth deployments token 1', `plinth deployments token 1 --security-context '{"tenant": "acme"}' --expires-in 3600`],
+  async run(f, [deploymentId], opts) {
+    const path = `/api/v1/deployments/${id(deploymentId, 'deployment_id')}/token`;
+    const body: Record<string, unknown> = {};
+    if (opts.securityContext !== undefined) {
+      const context = await readJsonArg(f.io, opts.securityContext, '--security-context');
+      if (context === null || typeof context !== 'object' || Array.isArray(context)) {
+        throw new UsageError('--security-context must be a JSON object');
+      }
+      body.securityContext = context;
+    }
+    if (opts.expiresIn !== undefined) body.expiresIn = positiveInt(opts.expiresIn, '--expires-in');
+    const client = await f.client();
+    const response = await client.request<{ cubeApiToken: string }>('POST', path, { body });
+    if (f.output.json) return f.output.raw(response);
+    f.output.data(response.data.cubeApiToken);
+  },
+});
