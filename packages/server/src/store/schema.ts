@@ -46,6 +46,8 @@ export interface Database {
   model_upload_file: ModelUploadFileTable;
   model_build: ModelBuildTable;
   build_log: BuildLogTable;
+  // A deployment's environment variables (migration 0020).
+  deployment_variable: DeploymentVariableTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -535,3 +537,14 @@ export interface BuildLogTable {
   created_at: CreatedAt;
 }
 export type BuildLogRow = Selectable<BuildLogTable>;
+
+export interface DeploymentVariableTable {
+  account_id: number;
+  deployment_id: number;
+  name: string;
+  /** The value sealed with the instance's SecretBox. */
+  value_sealed: string;
+  secret: boolean;
+  updated_at: UpdatedAt;
+}
+export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;

@@ -9,6 +9,7 @@ import { cases as credentials } from '../modules/credentials/authorization.cases
 import { cases as dataModel } from '../modules/data-model/authorization.cases.js';
 import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
+import { cases as deploymentVariables } from '../modules/deployment-variables/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
 import { cases as groups } from '../modules/groups/authorization.cases.js';
@@ -29,6 +30,7 @@ const CASES: Record<string, OperationCase[]> = {
   'data-model': dataModel,
   'deployment-logs': deploymentLogs,
   deployments,
+  'deployment-variables': deploymentVariables,
   embed,
   'embed-tenants': embedTenants,
   groups,
