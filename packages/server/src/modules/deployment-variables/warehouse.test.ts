@@ -51,6 +51,11 @@ describe('warehouseFromVariables: what the CUBEJS_DB_* variables configure', () 
   });
 
   it.each([
+    [
+      'a relative DuckDB path',
+      { CUBEJS_DB_DUCKDB_DATABASE_PATH: 'data/shop.duckdb' },
+      'CUBEJS_DB_DUCKDB_DATABASE_PATH must be an absolute path, got "data/shop.duckdb"',
+    ],
     ['an unknown type', { CUBEJS_DB_TYPE: 'mysql' }, 'CUBEJS_DB_TYPE must be one of duckdb, postgres, got "mysql"'],
     ['a type in capitals', { CUBEJS_DB_TYPE: 'Postgres' }, 'CUBEJS_DB_TYPE must be one of duckdb, postgres, got "Postgres"'],
     ['postgres without a host', { ...postgres, CUBEJS_DB_HOST: undefined }, 'CUBEJS_DB_HOST must be set when CUBEJS_DB_TYPE is postgres'],

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { badRequest } from '../../http/errors.js';
 import type { WarehouseConfig } from './public.js';
 
@@ -20,7 +21,7 @@ export function warehouseFromVariables(variables: ReadonlyMap<string, string>): 
   if (!(TYPES as readonly string[]).includes(type)) {
     throw badRequest(`CUBEJS_DB_TYPE must be one of ${TYPES.join(', ')}, got "${type}"`);
   }
-  if (type === 'duckdb') return { type: 'duckdb', path: variables.get('CUBEJS_DB_DUCKDB_DATABASE_PATH') ?? null };
+  if (type === 'duckdb') return { type: 'duckdb', path: duckDbPath(variables.get('CUBEJS_DB_DUCKDB_DATABASE_PATH')) };
   const required = (name: string) => {
     const value = variables.get(name);
     if (value === undefined) throw badRequest(`${name} must be set when CUBEJS_DB_TYPE is postgres`);
@@ -37,6 +38,13 @@ export function warehouseFromVariables(variables: ReadonlyMap<string, string>): 
     poolSize: integer(variables, 'CUBEJS_DB_MAX_POOL', DEFAULT_POOL_SIZE, 1, MAX_POOL_SIZE),
     statementTimeoutMs: duration(variables, 'CUBEJS_DB_QUERY_TIMEOUT'),
   };
+}
+
+/** A relative path would depend on the directory the server happens to start in. */
+function duckDbPath(path: string | undefined): string | null {
+  if (path === undefined) return null;
+  if (!isAbsolute(path)) throw badRequest(`CUBEJS_DB_DUCKDB_DATABASE_PATH must be an absolute path, got "${path}"`);
+  return path;
 }
 
 function integer(variables: ReadonlyMap<string, string>, name: string, fallback: number, min: number, max: number): number {
