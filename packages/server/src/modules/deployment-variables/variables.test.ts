@@ -98,6 +98,26 @@ describeOnStores('deployment variables', (server) => {
     expect((await account.request({ method: 'DELETE', url: `${url}/CUBEJS_DB_HOST`, as: account.admin })).status).toBe(204);
   });
 
+  it('concurrent changes are checked one after the other, so the stored combination stays valid', async () => {
+    const { account, id, url } = await deployment();
+    expect(
+      (
+        await set(
+          account,
+          url,
+          PG.filter((v) => v.name !== 'CUBEJS_DB_TYPE'),
+        )
+      ).status,
+    ).toBe(200);
+    const [typed, unset] = await Promise.all([
+      set(account, url, [{ name: 'CUBEJS_DB_TYPE', value: 'postgres' }]),
+      account.request({ method: 'DELETE', url: `${url}/CUBEJS_DB_HOST`, as: account.admin }),
+    ]);
+    // Whichever ran first succeeded and the second then saw its result and was refused.
+    expect([typed.status, unset.status].filter((status) => status === 400)).toHaveLength(1);
+    await expect(server().services.deploymentVariables.warehouseConfig(account.id, id)).resolves.toBeDefined();
+  });
+
   it('404s: an unknown variable, an unknown deployment; a bad name in the path is 400', async () => {
     const { account, url } = await deployment();
     const missing = await account.request({ method: 'DELETE', url: `${url}/NOPE`, as: account.admin });
