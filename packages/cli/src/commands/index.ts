@@ -29,6 +29,7 @@ export const manifest: Entry[] = [
     'Environments of a deployment (production, staging, development) and their tokens',
     () => import('./environments/index.js'),
   ),
+  group('variables', "A deployment's environment variables: list, set, unset", () => import('./variables/index.js')),
   group('data-model', 'Data model files, branches and dev mode', () => import('./data-model/index.js')),
   group('users', 'Internal users: list, get, create, update, delete, passwords and invites', () => import('./users/index.js')),
   group('groups', 'User groups and their members', () => import('./groups/index.js')),

@@ -40,6 +40,9 @@ const COMMANDS: Record<string, string | { none: string }> = {
   cancelDeploymentBuild: 'deployments build-cancel',
   validateDataModel: 'validate',
   getDeploymentLogs: 'logs',
+  getDeploymentVariables: 'variables list',
+  setDeploymentVariables: 'variables set',
+  deleteDeploymentVariable: 'variables unset',
 
   listOAuthIntegrations: 'integrations list',
   getOAuthIntegration: 'integrations get',

@@ -49,6 +49,8 @@ export interface Database {
   // Data API secrets and environment tokens (migration 0018).
   deployment_api_secret: DeploymentApiSecretTable;
   deployment_environment_token: DeploymentEnvironmentTokenTable;
+  // A deployment's environment variables (migration 0020).
+  deployment_variable: DeploymentVariableTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -558,3 +560,13 @@ export interface DeploymentEnvironmentTokenTable {
   created_at: CreatedAt;
   expires_at: Timestamp;
 }
+export interface DeploymentVariableTable {
+  account_id: number;
+  deployment_id: number;
+  name: string;
+  /** The value sealed with the instance's SecretBox. */
+  value_sealed: string;
+  secret: boolean;
+  updated_at: UpdatedAt;
+}
+export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;

@@ -10,6 +10,7 @@ import { cases as dataModel } from '../modules/data-model/authorization.cases.js
 import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
 import { cases as deploymentTokens } from '../modules/deployment-tokens/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
+import { cases as deploymentVariables } from '../modules/deployment-variables/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
 import { cases as groups } from '../modules/groups/authorization.cases.js';
@@ -31,6 +32,7 @@ const CASES: Record<string, OperationCase[]> = {
   'deployment-logs': deploymentLogs,
   'deployment-tokens': deploymentTokens,
   deployments,
+  'deployment-variables': deploymentVariables,
   embed,
   'embed-tenants': embedTenants,
   groups,

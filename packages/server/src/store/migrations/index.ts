@@ -17,6 +17,7 @@ import * as jobs from './0015_jobs.js';
 import * as cacheTriggers from './0016_cache_triggers.js';
 import * as dataModel from './0017_data_model.js';
 import * as deploymentTokens from './0018_deployment_tokens.js';
+import * as deploymentVariables from './0020_deployment_variables.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0016_cache_triggers': cacheTriggers,
   '0017_data_model': dataModel,
   '0018_deployment_tokens': deploymentTokens,
+  '0020_deployment_variables': deploymentVariables,
 };
