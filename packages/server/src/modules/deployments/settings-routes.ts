@@ -7,6 +7,7 @@ import { Deployment, DeploymentParams, DeploymentSettings, EngineVersionList, Re
 
 const resource = { resource: deploymentParam() };
 const tags = ['Deployments'];
+const AtLastStep = Type.Ref('Error', { description: 'The deployment is already ready, its last creation step.' });
 
 /** Deployments in full (issue 14): update, delete, settings, engine versions, creation steps and regions. */
 export const deploymentSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -77,7 +78,7 @@ export const deploymentSettingsRoutes: FastifyPluginAsyncTypebox = async (app) =
         tags: ['Deployment Creation'],
         summary,
         params: DeploymentParams,
-        response: { 200: Type.Ref(Deployment) },
+        response: verb === 'advance-step' ? { 200: Type.Ref(Deployment), 409: AtLastStep } : { 200: Type.Ref(Deployment) },
       },
       handler: async (request) => {
         const { id } = request.account;

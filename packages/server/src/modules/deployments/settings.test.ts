@@ -124,3 +124,23 @@ describeOnStores(
   },
   { PLINTH_REGIONS: 'local,eu-west-1' },
 );
+
+describeOnStores('deployments: a version the server stopped offering', (server) => {
+  it('stays listed as current while the deployment runs it, and switching to it again is refused', async () => {
+    const account = await server().newAccount();
+    const id = await create(account);
+    // Pinned while the server offered it: written directly, as an older configuration would have.
+    await server()
+      .store.db.updateTable('deployment')
+      .set({ release_channel: 'release', release_channel_version: '1.1.0' })
+      .where('id', '=', id)
+      .execute();
+    const versions = await get(account, `/api/v1/deployments/${id}/versions`);
+    expect(versions.body.items.filter((v: { current: boolean }) => v.current)).toEqual([
+      { version: '1.1.0', channel: 'release', latest: false, current: true, passAs: 'plinth/engine:v1.1.0' },
+    ]);
+    const again = await put(account, id, { releaseChannelVersion: '1.1.0' });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('Version 1.1.0 is not offered on channel release; offered: 1.2.0');
+  });
+});

@@ -40,7 +40,7 @@ export function inEffect(releases: Releases, stored: StoredRelease): { channel: 
 /** Section 9 rule 3: each channel's versions, its head marked LATEST, the one in effect CURRENT. */
 export function versionList(releases: Releases, stored: StoredRelease): EngineVersion[] {
   const effect = inEffect(releases, stored);
-  return Object.entries(releases.releaseChannels).flatMap(([channel, versions]) =>
+  const offered = Object.entries(releases.releaseChannels).flatMap(([channel, versions]) =>
     versions.map((version, index) => ({
       version,
       channel,
@@ -49,6 +49,9 @@ export function versionList(releases: Releases, stored: StoredRelease): EngineVe
       passAs: imageOf(releases, version),
     })),
   );
+  // A version the server no longer offers stays listed while the deployment runs it (rule 3: versions it has run).
+  if (offered.some((v) => v.current)) return offered;
+  return [...offered, { version: effect.version, channel: effect.channel, latest: false, current: true, passAs: effect.image }];
 }
 
 /** Section 9 rule 4: `<version>`, `v<version>` or `<image_repo>:v<version>`, and nothing else. */
