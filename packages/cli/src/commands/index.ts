@@ -23,11 +23,7 @@ export const manifest: Entry[] = [
   { name: 'logout', summary: "Remove a context's credentials and revoke its login", load: () => import('./auth/logout.js') },
   { name: 'whoami', summary: 'Show the account, user or key, role and credential in use', load: () => import('./auth/whoami.js') },
   group('context', 'List, switch and show saved contexts', () => import('./context/index.js')),
-  group(
-    'deployments',
-    'Deployments: list, get, create, update, delete, settings, versions, steps, builds',
-    () => import('./deployments/index.js'),
-  ),
+  group('deployments', 'Deployments: list, get, create, build status and builds', () => import('./deployments/index.js')),
   group('data-model', 'Data model files, branches and dev mode', () => import('./data-model/index.js')),
   group('users', 'Internal users: list, get, create, update, delete, passwords and invites', () => import('./users/index.js')),
   group('groups', 'User groups and their members', () => import('./groups/index.js')),
