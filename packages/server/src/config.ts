@@ -24,6 +24,12 @@ export interface Config {
   jobPollMs: number;
   /** Days telemetry events are kept before the retention sweep deletes them (PLINTH_TELEMETRY_RETENTION_DAYS). */
   telemetryRetentionDays: number;
+  /** Engine versions each release channel offers, newest first (PLINTH_RELEASE_CHANNELS, JSON). */
+  releaseChannels: Record<string, string[]>;
+  /** Image repository the versions resolve to, `{repo}:v{version}` (PLINTH_IMAGE_REPO). */
+  imageRepo: string;
+  /** Regions a deployment may be created in, comma-separated (PLINTH_REGIONS). */
+  regions: string[];
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -75,6 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signInDelayMs: integer(env, 'PLINTH_SIGNIN_DELAY_MS', 1000, 1, 3_600_000),
     jobPollMs: integer(env, 'PLINTH_JOB_POLL_MS', 2000, 10, 3_600_000),
     telemetryRetentionDays: integer(env, 'PLINTH_TELEMETRY_RETENTION_DAYS', 90, 1, 36_500),
+    releaseChannels: releaseChannels(optional(env, 'PLINTH_RELEASE_CHANNELS')),
+    imageRepo: matching(env, 'PLINTH_IMAGE_REPO', 'plinth/engine', /^[a-z0-9][a-z0-9._/:-]*[a-z0-9]$/, 'is not an image repository'),
+    regions: regions(optional(env, 'PLINTH_REGIONS')),
   };
 }
 
@@ -109,6 +118,44 @@ function trustProxy(raw: string | undefined): boolean | number | string[] {
     fail('PLINTH_TRUST_PROXY', 'must be true, false, a number of hops or a comma-separated list of addresses or CIDR ranges');
   }
   return list;
+}
+
+const VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+const DEFAULT_CHANNELS = { latest: ['1.3.0', '1.2.0'], release: ['1.2.0'] };
+
+/** A JSON object of channel name → versions (newest first, at least one each), e.g. `{"latest": ["1.3.0"]}`. */
+function releaseChannels(raw: string | undefined): Record<string, string[]> {
+  if (raw === undefined) return DEFAULT_CHANNELS;
+  const problem = 'must be a JSON object of channel names to non-empty lists of versions like "1.2.0", newest first';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    fail('PLINTH_RELEASE_CHANNELS', problem);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || Object.keys(parsed).length === 0) {
+    fail('PLINTH_RELEASE_CHANNELS', problem);
+  }
+  for (const [name, versions] of Object.entries(parsed)) {
+    const valid = Array.isArray(versions) && versions.length > 0 && versions.every((v) => typeof v === 'string' && VERSION.test(v));
+    if (!/^[a-z][a-z0-9-]{0,30}$/.test(name) || !valid) fail('PLINTH_RELEASE_CHANNELS', `${problem} (channel "${name}")`);
+  }
+  return parsed as Record<string, string[]>;
+}
+
+function regions(raw: string | undefined): string[] {
+  if (raw === undefined) return ['local'];
+  const list = raw.split(',').map((part) => part.trim());
+  if (list.some((part) => !/^[a-z0-9][a-z0-9-]{0,62}$/.test(part))) {
+    fail('PLINTH_REGIONS', 'must be a comma-separated list of region names of a-z, 0-9 and -');
+  }
+  return [...new Set(list)];
+}
+
+function matching(env: NodeJS.ProcessEnv, name: string, fallback: string, pattern: RegExp, problem: string): string {
+  const raw = optional(env, name) ?? fallback;
+  if (!pattern.test(raw)) fail(name, `"${raw}" ${problem}`);
+  return raw;
 }
 
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {

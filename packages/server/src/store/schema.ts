@@ -215,6 +215,10 @@ export interface DeploymentTable {
   name: string;
   region: string | null;
   creation_step: Generated<string>;
+  deploy_mode: Generated<string | null>;
+  creation_method: Generated<string | null>;
+  release_channel: Generated<string | null>;
+  release_channel_version: Generated<string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -11,7 +11,7 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
   });
 
   it('4.8: lists print as an aligned table; --json prints the raw response', async () => {
-    const a = await plinth(['deployments', 'create', '--name', 'analytics', '--region', 'eu'], { env: env() });
+    const a = await plinth(['deployments', 'create', '--name', 'analytics', '--region', 'local'], { env: env() });
     expect(a.code, a.stderr).toBe(0);
     const b = await plinth(['deployments', 'create', '-d', '{"name": "marketing"}', '--json'], { env: env() });
     const created = JSON.parse(b.stdout);
@@ -30,7 +30,7 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
     expect(table.stdout).toBe(
       [
         `ID  NAME       REGION  ${'URL'.padEnd(w)}  STEP     CREATED`,
-        `${String(first.id).padEnd(2)}  analytics  eu      ${url(first)}  created  ${first.createdAt}`,
+        `${String(first.id).padEnd(2)}  analytics  local   ${url(first)}  created  ${first.createdAt}`,
         `${String(second.id).padEnd(2)}  marketing          ${url(second).padEnd(w)}  created  ${second.createdAt}`,
         '',
       ].join('\n'),
@@ -41,7 +41,7 @@ describeCli('plinth deployments, output and errors', (ctx, home) => {
     const rows: Array<[string, unknown]> = [
       ['id', first.id],
       ['name', 'analytics'],
-      ['region', 'eu'],
+      ['region', 'local'],
       ['deploymentUrl', url(first)],
       ['creationStep', 'created'],
       ['createdAt', first.createdAt],

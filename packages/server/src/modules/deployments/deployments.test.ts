@@ -6,49 +6,53 @@ import { cases } from './authorization.cases.js';
 const create = (account: TestAccount, body: unknown) =>
   account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body });
 
-describeOnStores('deployments (minimal)', (server) => {
-  it('creates, lists and gets a deployment with its deploymentUrl at {base_url}/d/{id}', async () => {
-    const account = await server().newAccount();
-    const created = await create(account, { name: 'Production', region: 'eu-west-1' });
-    expect(created.status).toBe(201);
-    const { id } = created.body;
-    expect(created.body).toEqual({
-      id,
-      name: 'Production',
-      region: 'eu-west-1',
-      deploymentUrl: `http://${account.host}/d/${id}`,
-      creationStep: 'created',
-      createdAt: expect.any(String),
+describeOnStores(
+  'deployments (minimal)',
+  (server) => {
+    it('creates, lists and gets a deployment with its deploymentUrl at {base_url}/d/{id}', async () => {
+      const account = await server().newAccount();
+      const created = await create(account, { name: 'Production', region: 'eu-west-1' });
+      expect(created.status).toBe(201);
+      const { id } = created.body;
+      expect(created.body).toEqual({
+        id,
+        name: 'Production',
+        region: 'eu-west-1',
+        deploymentUrl: `http://${account.host}/d/${id}`,
+        creationStep: 'created',
+        createdAt: expect.any(String),
+      });
+      const got = await account.request({ method: 'GET', url: `/api/v1/deployments/${id}`, as: account.member });
+      expect(got.body).toEqual(created.body);
+      const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.member });
+      expect(list.body).toEqual({
+        items: [created.body],
+        pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: expect.any(String), endCursor: expect.any(String) },
+      });
     });
-    const got = await account.request({ method: 'GET', url: `/api/v1/deployments/${id}`, as: account.member });
-    expect(got.body).toEqual(created.body);
-    const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.member });
-    expect(list.body).toEqual({
-      items: [created.body],
-      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: expect.any(String), endCursor: expect.any(String) },
+
+    it.each([
+      [{}, /required property "name"/],
+      [{ name: '' }, /name/],
+      [{ name: 'x', region: 5 }, /region/],
+    ])('rejects %j', async (body, message) => {
+      const account = await server().newAccount();
+      const response = await create(account, body);
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatch(message);
     });
-  });
 
-  it.each([
-    [{}, /required property "name"/],
-    [{ name: '' }, /name/],
-    [{ name: 'x', region: 5 }, /region/],
-  ])('rejects %j', async (body, message) => {
-    const account = await server().newAccount();
-    const response = await create(account, body);
-    expect(response.status).toBe(400);
-    expect(response.body.error).toMatch(message);
-  });
+    it('a missing deployment is 404 and a bad cursor is 400', async () => {
+      const account = await server().newAccount();
+      expect((await account.request({ method: 'GET', url: '/api/v1/deployments/424242', as: account.admin })).status).toBe(404);
+      const bad = await account.request({ method: 'GET', url: '/api/v1/deployments?after=zzz', as: account.admin });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toContain('cursor');
+    });
 
-  it('a missing deployment is 404 and a bad cursor is 400', async () => {
-    const account = await server().newAccount();
-    expect((await account.request({ method: 'GET', url: '/api/v1/deployments/424242', as: account.admin })).status).toBe(404);
-    const bad = await account.request({ method: 'GET', url: '/api/v1/deployments?after=zzz', as: account.admin });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toContain('cursor');
-  });
-
-  describe('authorisation', () => {
-    authorizationSuite(server, cases);
-  });
-});
+    describe('authorisation', () => {
+      authorizationSuite(server, cases);
+    });
+  },
+  { PLINTH_REGIONS: 'local,eu-west-1' },
+);

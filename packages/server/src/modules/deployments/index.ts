@@ -11,7 +11,7 @@ declare module '../module.js' {
 
 export const deploymentsModule: PlinthModule = {
   name: 'deployments',
-  services: { deployments: ({ db }: ServiceContext) => new DeploymentService(db) },
+  services: { deployments: ({ db, config }: ServiceContext) => new DeploymentService(db, config) },
   tables: ['deployment'],
   schemas: deploymentSchemas,
   routes: deploymentRoutes,

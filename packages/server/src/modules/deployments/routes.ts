@@ -4,6 +4,7 @@ import { principalOf } from '../../http/auth.js';
 import { baseUrlOf } from '../../http/base-url.js';
 import { PageQuery } from '../../http/pagination.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
+import { deploymentSettingsRoutes } from './settings-routes.js';
 import { CreateDeploymentBody, Deployment, DeploymentList, DeploymentParams } from './schemas.js';
 
 export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -45,4 +46,6 @@ export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request) => app.services.deployments.get(principalOf(request), request.params.deploymentId, baseUrlOf(request)),
   });
+
+  await deploymentSettingsRoutes(app, {});
 };

@@ -6,6 +6,9 @@ import type { Principal } from '../../http/principal.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { Database, DeploymentRow } from '../../store/schema.js';
 import { afterId } from '../../store/keyset.js';
+import type { Config } from '../../config.js';
+import { FIRST_STEP, nextStep } from './steps.js';
+import { inEffect, resolveRelease, versionList } from './versions.js';
 
 const DEPLOYMENTS = byId('deployments');
 
@@ -22,10 +25,24 @@ export interface DeploymentView {
  * Deployments, as far as the foundation needs them: enough for embedding to check a
  * `deploymentId`. The deployments issue adds builds, branches, versions and tokens.
  */
+export interface DeploymentChange {
+  name?: string | undefined;
+  deployMode?: 'cli' | 'git' | undefined;
+  creationMethod?: 'github' | 'upload' | 'ssh' | undefined;
+  releaseChannelVersion?: string | undefined;
+  releaseChannel?: string | undefined;
+}
+
 export class DeploymentService {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly config: Pick<Config, 'releaseChannels' | 'imageRepo' | 'regions'>,
+  ) {}
 
   async create(accountId: number, input: { name: string; region?: string | undefined }, baseUrl: string) {
+    if (input.region !== undefined && !this.config.regions.includes(input.region)) {
+      throw badRequest(`Unknown region "${input.region}"; regions: ${this.config.regions.join(', ')}`);
+    }
     const row = await this.db
       .insertInto('deployment')
       .values({ account_id: accountId, name: input.name, region: input.region ?? null })
@@ -53,6 +70,84 @@ export class DeploymentService {
     const row = await this.find(principal.accountId, id);
     if (!row) throw notFound(`Deployment ${id} not found`);
     return toView(row, baseUrl);
+  }
+
+  /** Every setting, the engine version and channel in effect included (section 9 rule 5). */
+  async settings(accountId: number, id: number, baseUrl: string) {
+    return this.settingsView(await this.row(accountId, id), baseUrl);
+  }
+
+  /** Section 9 rules 3 and 4: fields left out keep their value; a version is checked against its channel's list. */
+  async update(accountId: number, id: number, change: DeploymentChange, baseUrl: string) {
+    const row = await this.row(accountId, id);
+    const release = resolveRelease(this.config, row, change);
+    const updated = await this.db
+      .updateTable('deployment')
+      .set({
+        name: change.name ?? row.name,
+        deploy_mode: change.deployMode ?? row.deploy_mode,
+        creation_method: change.creationMethod ?? row.creation_method,
+        ...release,
+        updated_at: new Date(),
+      })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return this.settingsView(updated, baseUrl);
+  }
+
+  /** Branches, files, builds, logs and embed sessions go with it (their foreign keys cascade). */
+  async delete(accountId: number, id: number): Promise<void> {
+    const deleted = await this.db.deleteFrom('deployment').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) throw notFound(`Deployment ${id} not found`);
+  }
+
+  async versions(accountId: number, id: number) {
+    return { items: versionList(this.config, await this.row(accountId, id)) };
+  }
+
+  async advanceStep(accountId: number, id: number, baseUrl: string) {
+    const row = await this.row(accountId, id);
+    return this.setStep(accountId, id, nextStep(row.creation_step, row.creation_method), baseUrl);
+  }
+
+  async resetStep(accountId: number, id: number, baseUrl: string) {
+    await this.row(accountId, id);
+    return this.setStep(accountId, id, FIRST_STEP, baseUrl);
+  }
+
+  regions() {
+    return { items: this.config.regions.map((name) => ({ name })) };
+  }
+
+  private async setStep(accountId: number, id: number, step: string, baseUrl: string) {
+    const row = await this.db
+      .updateTable('deployment')
+      .set({ creation_step: step, updated_at: new Date() })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toView(row, baseUrl);
+  }
+
+  private async row(accountId: number, id: number): Promise<DeploymentRow> {
+    const row = await this.find(accountId, id);
+    if (!row) throw notFound(`Deployment ${id} not found`);
+    return row;
+  }
+
+  private settingsView(row: DeploymentRow, baseUrl: string) {
+    const effect = inEffect(this.config, row);
+    return {
+      ...toView(row, baseUrl),
+      deployMode: row.deploy_mode as 'cli' | 'git' | null,
+      creationMethod: row.creation_method as 'github' | 'upload' | 'ssh' | null,
+      releaseChannel: effect.channel,
+      releaseChannelVersion: effect.version,
+      image: effect.image,
+    };
   }
 
   find(accountId: number, id: number) {

@@ -17,6 +17,7 @@ import * as jobs from './0015_jobs.js';
 import * as cacheTriggers from './0016_cache_triggers.js';
 import * as dataModel from './0017_data_model.js';
 import * as deploymentTokens from './0018_deployment_tokens.js';
+import * as deploymentSettings from './0019_deployment_settings.js';
 import * as deploymentVariables from './0020_deployment_variables.js';
 
 /**
@@ -44,5 +45,6 @@ export const migrations: Record<string, Migration> = {
   '0016_cache_triggers': cacheTriggers,
   '0017_data_model': dataModel,
   '0018_deployment_tokens': deploymentTokens,
+  '0019_deployment_settings': deploymentSettings,
   '0020_deployment_variables': deploymentVariables,
 };
