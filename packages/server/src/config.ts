@@ -24,6 +24,12 @@ export interface Config {
   jobPollMs: number;
   /** Days telemetry events are kept before the retention sweep deletes them (PLINTH_TELEMETRY_RETENTION_DAYS). */
   telemetryRetentionDays: number;
+  /** How long a data API query may run before the answer is `Continue wait` (PLINTH_CONTINUE_WAIT_MS). */
+  continueWaitMs: number;
+  /** How long a data API result is reused for the same build, query and security context (PLINTH_RESULT_CACHE_TTL_MS). */
+  resultCacheTtlMs: number;
+  /** The largest `limit` a data API query may ask for (PLINTH_DATA_API_MAX_LIMIT, at most Cube's 50,000). */
+  dataApiMaxLimit: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -75,6 +81,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signInDelayMs: integer(env, 'PLINTH_SIGNIN_DELAY_MS', 1000, 1, 3_600_000),
     jobPollMs: integer(env, 'PLINTH_JOB_POLL_MS', 2000, 10, 3_600_000),
     telemetryRetentionDays: integer(env, 'PLINTH_TELEMETRY_RETENTION_DAYS', 90, 1, 36_500),
+    continueWaitMs: integer(env, 'PLINTH_CONTINUE_WAIT_MS', 5000, 1, 3_600_000),
+    resultCacheTtlMs: integer(env, 'PLINTH_RESULT_CACHE_TTL_MS', 600_000, 0, 86_400_000),
+    dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
   };
 }
 

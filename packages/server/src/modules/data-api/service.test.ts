@@ -1,0 +1,108 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeOnStores } from '../../test-support/server.js';
+import { dataDirOverride, gatedWarehouse, sampleDeployment, serviceOn, tokenOf } from './test-fixtures.js';
+import type { DataApiService } from './service.js';
+import { adminOf, commitFiles, newDeployment } from '../builds/test-model.js';
+
+describeOnStores(
+  'data API service',
+  (server) => {
+    const services: DataApiService[] = [];
+    const make = (overrides: Record<string, unknown> = {}) => {
+      const service = serviceOn(server(), overrides);
+      services.push(service);
+      return service;
+    };
+    afterAll(async () => {
+      for (const service of services) await service.close();
+    });
+
+    it('loads from the deploy branch’s latest build: single, array with queryType multi, and meta', async () => {
+      const service = make();
+      const { deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = await service.serve(principal, deploymentId);
+      const single = (await service.load(served, {
+        measures: ['orders.count'],
+        dimensions: ['orders.status'],
+        order: { 'orders.status': 'asc' },
+      })) as any;
+      expect(single.query.measures).toEqual(['orders.count']);
+      expect(single.data.length).toBeGreaterThan(0);
+      expect(single.data[0]).toEqual({ 'orders.status': expect.any(String), 'orders.count': expect.any(String) });
+      expect(single.annotation.measures['orders.count']).toMatchObject({ type: 'number' });
+
+      const multi = (await service.load(
+        served,
+        [
+          { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'year' }] },
+          { measures: ['customers.count'], timeDimensions: [{ dimension: 'customers.created_at', granularity: 'year' }] },
+        ],
+        'multi',
+      )) as any;
+      expect(multi.queryType).toBe('blendingQuery');
+      expect(multi.results).toHaveLength(2);
+
+      const meta = service.meta(served);
+      expect(meta.cubes.map((c) => c.name)).toEqual(expect.arrayContaining(['orders', 'customers', 'line_items']));
+    });
+
+    it.each([
+      ['an unknown member', { measures: ['orders.nope'] }, /nope/],
+      [
+        'a wrong operator',
+        { measures: ['orders.count'], filters: [{ member: 'orders.status', operator: 'bogus', values: ['x'] }] },
+        /operator/i,
+      ],
+      ['a limit above the cap', { measures: ['orders.count'], limit: 10_001 }, /maximum is 10000/],
+      ['an array without queryType multi', [{ measures: ['orders.count'] }, { measures: ['customers.count'] }], /not supported/],
+    ])('refuses %s with a 400 and the message', async (_name, query, message) => {
+      const service = make();
+      const { deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = await service.serve(principal, deploymentId);
+      await expect(service.load(served, query)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(message) });
+    });
+
+    it('a branch without a successful build is a 400 naming it; a token of another deployment is refused', async () => {
+      const service = make();
+      const account = await server().newAccount();
+      const deploymentId = await newDeployment(account);
+      await expect(service.serve(tokenOf(account.id, deploymentId), deploymentId)).rejects.toMatchObject({
+        status: 400,
+        message: 'No successful build of branch main yet',
+      });
+      await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/x.yml': 'cubes:\n  - name: x\n' });
+      await expect(service.serve(tokenOf(account.id, deploymentId + 1000), deploymentId)).rejects.toMatchObject({ status: 403 });
+    });
+
+    it('a slow query answers Continue wait, the retry gets the data, and identical queries share one execution', async () => {
+      const service = make({ continueWaitMs: 50 });
+      const { deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = await service.serve(principal, deploymentId);
+      const gated = gatedWarehouse(served.warehouse);
+      const slow = { ...served, warehouse: gated.warehouse };
+      gated.hold();
+      const query = { measures: ['orders.count'] };
+      const [first, second] = await Promise.all([service.load(slow, query), service.load(slow, { ...query })]);
+      expect(first).toEqual({ error: 'Continue wait' });
+      expect(second).toEqual({ error: 'Continue wait' });
+      expect(gated.counter.executions).toBe(1);
+      gated.release();
+      const retry = (await service.load(slow, query)) as any;
+      expect(retry.data).toEqual([{ 'orders.count': expect.any(String) }]);
+      expect(gated.counter.executions).toBe(1);
+      // Cached: answered again without the warehouse.
+      await service.load(slow, query);
+      expect(gated.counter.executions).toBe(1);
+    });
+  },
+  dataDirOverride(),
+);
+
+describe('data API limit cap', () => {
+  it('is configurable', async () => {
+    const { capLimit } = await import('./query-input.js');
+    expect(() => capLimit({ limit: 600 }, 500)).toThrow(/maximum is 500/);
+    expect(capLimit({}, 500)).toEqual({ limit: 500 });
+    expect(capLimit([{ limit: 5 }], 500)).toEqual([{ limit: 5 }]);
+  });
+});
