@@ -7,8 +7,8 @@ import type { Permission } from '../../http/permissions.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { INVALID_TOKEN } from './caller.js';
 import { parseQueryParam } from './query-input.js';
-import { BranchParams, DeploymentParams, LoadBody, LoadQuerystring, LoadResponse, MetaResponse } from './schemas.js';
-import { toBadRequest } from './service.js';
+import { BranchParams, DeploymentParams, LoadBody, LoadQuerystring, LoadResponse, MetaResponse, PlanResponse } from './schemas.js';
+import { toBadRequest, type Served } from './service.js';
 
 // The cast goes once the tokens part adds DataApiQuery to PLINTH_ACTIONS.
 /** Cube's data API: a bare JWT (data API or embed token) on the deployment it names. */
@@ -22,6 +22,15 @@ const PREFIXES = [
   { path: '/d/:deploymentId/cubejs-api/v1', params: DeploymentParams, idPrefix: '', where: '' },
   { path: '/d/:deploymentId/dev-mode/:branch/cubejs-api/v1', params: BranchParams, idPrefix: 'branch', where: ' of a branch' },
 ];
+
+/** A GET's `query`, malformed JSON being the caller's 400. */
+function queryParam(raw: string): unknown {
+  try {
+    return parseQueryParam(raw);
+  } catch (error) {
+    return toBadRequest(error);
+  }
+}
 
 const opId = (prefix: string, name: string) => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
 
@@ -51,13 +60,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: Type.Ref(LoadResponse) },
       },
       handler: async (request) => {
-        const query = (() => {
-          try {
-            return parseQueryParam(request.query.query);
-          } catch (error) {
-            return toBadRequest(error);
-          }
-        })();
+        const query = queryParam(request.query.query);
         return app.services.dataApi.load(await served(request), query, request.query.queryType);
       },
     });
@@ -74,6 +77,37 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       handler: async (request) => app.services.dataApi.load(await served(request), request.body.query, request.body.queryType),
     });
+
+    for (const [verb, name, run] of [
+      ['sql', 'sqlV1', (served: Served, query: unknown) => app.services.dataApi.sql(served, query)],
+      ['dry-run', 'dryRunV1', (served: Served, query: unknown) => app.services.dataApi.dryRun(served, query)],
+    ] as const) {
+      const what = verb === 'sql' ? 'The SQL a query' : 'The normalized queries a query';
+      app.get(`${path}/${verb}`, {
+        config: dataRoute,
+        schema: {
+          operationId: opId(idPrefix, `${name}Get`),
+          tags: ['Data API'],
+          summary: `${what}${where} would run (GET)`,
+          params,
+          querystring: LoadQuerystring,
+          response: { 200: Type.Ref(PlanResponse) },
+        },
+        handler: async (request) => run(await served(request), queryParam(request.query.query)),
+      });
+      app.post(`${path}/${verb}`, {
+        config: dataRoute,
+        schema: {
+          operationId: opId(idPrefix, name),
+          tags: ['Data API'],
+          summary: `${what}${where} would run`,
+          params,
+          body: LoadBody,
+          response: { 200: Type.Ref(PlanResponse) },
+        },
+        handler: async (request) => run(await served(request), request.body.query),
+      });
+    }
 
     app.get(`${path}/meta`, {
       config: dataRoute,

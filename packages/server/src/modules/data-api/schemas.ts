@@ -30,4 +30,7 @@ export const MetaResponse = Type.Object(
   { additionalProperties: true, $id: 'DataApiMetaResponse' },
 );
 
-export const dataApiSchemas = [LoadResponse, MetaResponse];
+/** `/v1/sql` (`{sql}`) and `/v1/dry-run` (`{queryType, normalizedQueries, ...}`). */
+export const PlanResponse = Type.Object({}, { additionalProperties: true, $id: 'DataApiPlanResponse' });
+
+export const dataApiSchemas = [LoadResponse, MetaResponse, PlanResponse];

@@ -46,6 +46,20 @@ describeOnStores(
       expect(meta.cubes.map((c) => c.name)).toEqual(expect.arrayContaining(['orders', 'customers', 'line_items']));
     });
 
+    it('sql and dry-run answer what a load would run, bound parameters apart, without running it', async () => {
+      const service = make();
+      const { deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = await service.serve(principal, deploymentId);
+      const query = { measures: ['orders.count'], filters: [{ member: 'orders.status', operator: 'equals', values: ["x' OR 1=1"] }] };
+      const sql = service.sql(served, query) as any;
+      expect(sql.sql.sql[0]).toMatch(/select/i);
+      expect(sql.sql.sql[0]).not.toContain("x' OR 1=1");
+      expect(sql.sql.sql[1]).toContain("x' OR 1=1");
+      const dry = service.dryRun(served, query) as any;
+      expect(dry).toMatchObject({ queryType: 'regularQuery', normalizedQueries: [{ measures: ['orders.count'] }] });
+      expect(() => service.sql(served, { measures: ['orders.nope'] })).toThrow(expect.objectContaining({ status: 400 }));
+    });
+
     it.each([
       ['an unknown member', { measures: ['orders.nope'] }, /nope/],
       [

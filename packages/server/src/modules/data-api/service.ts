@@ -6,6 +6,7 @@ import type { ServiceContext } from '../module.js';
 import { callerOf } from './caller.js';
 import { CONTINUE_WAIT, QueryRunner } from './inflight.js';
 import { ModelCache } from './models.js';
+import { dryRunOf, sqlOf } from './plans.js';
 import { capLimit, stableJson } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
@@ -69,6 +70,24 @@ export class DataApiService {
       .catch(toBadRequest);
     if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
     return answer;
+  }
+
+  /** `/v1/sql`: the SQL and parameters a load would run. */
+  sql(served: Served, request: unknown) {
+    try {
+      return sqlOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
+    } catch (error) {
+      return toBadRequest(error);
+    }
+  }
+
+  /** `/v1/dry-run`: the normalized queries a load would run. */
+  dryRun(served: Served, request: unknown) {
+    try {
+      return dryRunOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
+    } catch (error) {
+      return toBadRequest(error);
+    }
   }
 
   /** `/v1/meta`: the cubes and views this caller may query. */
