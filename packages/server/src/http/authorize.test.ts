@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT, authorize, deploymentScope, type Resource } from './authorize.js';
-import { PLINTH_ACTIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
+import { KIND_PERMISSIONS, PLINTH_ACTIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
 import type { ApiKeyPrincipal, Principal } from './principal.js';
 import type { Role } from '../store/schema.js';
 
@@ -119,7 +119,9 @@ describe('authorize', () => {
   it('every Plinth action is documented and granted to some credential', () => {
     for (const [action, description] of Object.entries(PLINTH_ACTIONS)) {
       expect(description.length, action).toBeGreaterThan(20);
-      const granted = ROLE_PERMISSIONS.admin.has(action as Permission) || action === 'ScimProvision';
+      const granted =
+        ROLE_PERMISSIONS.admin.has(action as Permission) ||
+        Object.values(KIND_PERMISSIONS).some((grants) => grants.has(action as Permission));
       expect(granted, action).toBe(true);
     }
   });

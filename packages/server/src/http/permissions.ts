@@ -46,6 +46,7 @@ export const PLINTH_ACTIONS = {
   ScimTokensManage: 'Create, list and revoke SCIM tokens. Needs a credential for every deployment.',
   ScimProvision: 'Provision users and groups over SCIM 2.0 (SCIM tokens only).',
   EmbedSessionsManage: 'Mint embed sessions and audit the sessions minted.',
+  DataApiQuery: 'Query the data API of one deployment (data API tokens and embed tokens only).',
 } as const satisfies Record<string, string>;
 
 export type ReferenceAction = (typeof REFERENCE_ACTIONS)[number];
@@ -84,11 +85,11 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
 
 /**
  * What credentials that act for no internal user grant. SCIM tokens provision and nothing else;
- * embed tokens read what is embedded, within their deployment; data API tokens get theirs when
- * issue 14 adds their operations.
+ * embed tokens read what is embedded, within their deployment; data API tokens query the data
+ * API of their deployment, as embed tokens also may.
  */
 export const KIND_PERMISSIONS: Record<Exclude<CredentialKind, 'apiKey' | 'accessToken'>, ReadonlySet<Permission>> = {
   scimToken: new Set<Permission>(['ScimProvision']),
-  embedToken: new Set<Permission>(['EmbedDeploymentRead', 'EmbedDashboardRead']),
-  dataToken: new Set<Permission>(),
+  embedToken: new Set<Permission>(['EmbedDeploymentRead', 'EmbedDashboardRead', 'DataApiQuery']),
+  dataToken: new Set<Permission>(['DataApiQuery']),
 };

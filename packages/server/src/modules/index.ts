@@ -20,6 +20,7 @@ import { dataModelModule } from './data-model/index.js';
 import { buildsModule } from './builds/index.js';
 import { modelUploadsModule } from './model-uploads/index.js';
 import { deploymentLogsModule } from './deployment-logs/index.js';
+import { deploymentTokensModule } from './deployment-tokens/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -47,4 +48,5 @@ export const modules: PlinthModule[] = [
   buildsModule,
   modelUploadsModule,
   deploymentLogsModule,
+  deploymentTokensModule,
 ];

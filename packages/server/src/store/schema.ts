@@ -46,6 +46,9 @@ export interface Database {
   model_upload_file: ModelUploadFileTable;
   model_build: ModelBuildTable;
   build_log: BuildLogTable;
+  // Data API secrets and environment tokens (migration 0018).
+  deployment_api_secret: DeploymentApiSecretTable;
+  deployment_environment_token: DeploymentEnvironmentTokenTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -535,3 +538,23 @@ export interface BuildLogTable {
   created_at: CreatedAt;
 }
 export type BuildLogRow = Selectable<BuildLogTable>;
+
+// Data API credentials (migration 0018).
+export interface DeploymentApiSecretTable {
+  deployment_id: number;
+  account_id: number;
+  secret_sealed: string;
+  created_at: CreatedAt;
+}
+
+export interface DeploymentEnvironmentTokenTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  environment_id: string;
+  for_meta_sync: Generated<boolean>;
+  security_context: Json<Record<string, unknown>>;
+  token_sealed: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+}

@@ -8,6 +8,7 @@ import { cases as builds } from '../modules/builds/authorization.cases.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
 import { cases as dataModel } from '../modules/data-model/authorization.cases.js';
 import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
+import { cases as deploymentTokens } from '../modules/deployment-tokens/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
@@ -28,6 +29,7 @@ const CASES: Record<string, OperationCase[]> = {
   credentials,
   'data-model': dataModel,
   'deployment-logs': deploymentLogs,
+  'deployment-tokens': deploymentTokens,
   deployments,
   embed,
   'embed-tenants': embedTenants,

@@ -16,6 +16,7 @@ import * as appUserLivePage from './0014_app_user_live_page.js';
 import * as jobs from './0015_jobs.js';
 import * as cacheTriggers from './0016_cache_triggers.js';
 import * as dataModel from './0017_data_model.js';
+import * as deploymentTokens from './0018_deployment_tokens.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0015_jobs': jobs,
   '0016_cache_triggers': cacheTriggers,
   '0017_data_model': dataModel,
+  '0018_deployment_tokens': deploymentTokens,
 };
