@@ -21,6 +21,7 @@ import { buildsModule } from './builds/index.js';
 import { modelUploadsModule } from './model-uploads/index.js';
 import { deploymentLogsModule } from './deployment-logs/index.js';
 import { deploymentTokensModule } from './deployment-tokens/index.js';
+import { dataApiModule } from './data-api/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -49,4 +50,5 @@ export const modules: PlinthModule[] = [
   modelUploadsModule,
   deploymentLogsModule,
   deploymentTokensModule,
+  dataApiModule,
 ];

@@ -3,18 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/auth.js';
 import { setErrorRenderer } from '../../http/error-handler.js';
-import type { Permission } from '../../http/permissions.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { INVALID_TOKEN } from './caller.js';
 import { parseQueryParam } from './query-input.js';
 import { BranchParams, DeploymentParams, LoadBody, LoadQuerystring, LoadResponse, MetaResponse, PlanResponse } from './schemas.js';
 import { toBadRequest, type Served } from './service.js';
 
-// The cast goes once the tokens part adds DataApiQuery to PLINTH_ACTIONS.
 /** Cube's data API: a bare JWT (data API or embed token) on the deployment it names. */
 const dataRoute = {
   surface: 'data' as const,
-  auth: requires('DataApiQuery' as Permission, { kinds: ['dataToken'], resource: deploymentParam() }),
+  auth: requires('DataApiQuery', { kinds: ['dataToken'], resource: deploymentParam() }),
 };
 
 /** The deploy branch at `/d/{id}`, and a dev or enabled staging branch at `/d/{id}/dev-mode/{branch}`. */

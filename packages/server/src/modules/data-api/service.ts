@@ -63,7 +63,12 @@ export class DataApiService {
    * `Continue wait` while the query runs on.
    */
   async load(served: Served, request: unknown, queryType?: 'multi'): Promise<unknown> {
-    const capped = capLimit(request, this.ctx.config.dataApiMaxLimit);
+    let capped: unknown;
+    try {
+      capped = capLimit(request, this.ctx.config.dataApiMaxLimit);
+    } catch (error) {
+      return toBadRequest(error);
+    }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
     const answer = await this.runner
       .run(key, () => loadRequest(served.model, capped, { warehouse: served.warehouse, caller: served.caller, queryType }))
