@@ -26,7 +26,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   sqlV1: DATA_API,
   dryRunV1Get: DATA_API,
   dryRunV1: DATA_API,
-  metaV1: DATA_API,
+  metaV1: 'meta',
   branchLoadV1Get: DATA_API,
   branchLoadV1: DATA_API,
   branchSqlV1Get: DATA_API,

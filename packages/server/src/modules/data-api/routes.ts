@@ -116,7 +116,10 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params,
         response: { 200: Type.Ref(MetaResponse) },
       },
-      handler: async (request) => app.services.dataApi.meta(await served(request)),
+      handler: async (request) => {
+        const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
+        return app.services.dataApi.meta(await app.services.dataApi.serveModel(principalOf(request), deploymentId, branch));
+      },
     });
   }
 };

@@ -36,6 +36,15 @@ export class DataApiService {
    * URLs) a dev branch's or an enabled staging branch's. 404 for a branch that is neither.
    */
   async serve(principal: Principal, deploymentId: number, branch?: string): Promise<Served> {
+    const { buildId, model, caller } = await this.serveModel(principal, deploymentId, branch);
+    const warehouse = await this.warehouses.get(deploymentId).catch((error: Error) => {
+      throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
+    });
+    return { buildId, model, warehouse, caller };
+  }
+
+  /** As serve, without opening the warehouse: meta reads only the model. */
+  async serveModel(principal: Principal, deploymentId: number, branch?: string): Promise<Omit<Served, 'warehouse'>> {
     const caller = callerOf(principal, deploymentId);
     const name = branch ?? DEFAULT_BRANCH;
     if (branch !== undefined) {
@@ -51,10 +60,7 @@ export class DataApiService {
       .catch((error: Error) => {
         throw badRequest(error.message);
       });
-    const warehouse = await this.warehouses.get(deploymentId).catch((error: Error) => {
-      throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
-    });
-    return { buildId: latest.buildId, model, warehouse, caller };
+    return { buildId: latest.buildId, model, caller };
   }
 
   /**
@@ -96,7 +102,7 @@ export class DataApiService {
   }
 
   /** `/v1/meta`: the cubes and views this caller may query. */
-  meta(served: Served) {
+  meta(served: Pick<Served, 'model' | 'caller'>) {
     return meta(served.model, served.caller);
   }
 
