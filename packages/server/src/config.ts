@@ -30,6 +30,12 @@ export interface Config {
   imageRepo: string;
   /** Regions a deployment may be created in, comma-separated (PLINTH_REGIONS). */
   regions: string[];
+  /** How long a data API query may run before the answer is `Continue wait` (PLINTH_CONTINUE_WAIT_MS). */
+  continueWaitMs: number;
+  /** How long a data API result is reused for the same build, query and security context (PLINTH_RESULT_CACHE_TTL_MS). */
+  resultCacheTtlMs: number;
+  /** The largest `limit` a data API query may ask for (PLINTH_DATA_API_MAX_LIMIT, at most Cube's 50,000). */
+  dataApiMaxLimit: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -84,6 +90,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     releaseChannels: releaseChannels(optional(env, 'PLINTH_RELEASE_CHANNELS')),
     imageRepo: matching(env, 'PLINTH_IMAGE_REPO', 'plinth/engine', /^[a-z0-9][a-z0-9._/:-]*[a-z0-9]$/, 'is not an image repository'),
     regions: regions(optional(env, 'PLINTH_REGIONS')),
+    continueWaitMs: integer(env, 'PLINTH_CONTINUE_WAIT_MS', 5000, 1, 3_600_000),
+    resultCacheTtlMs: integer(env, 'PLINTH_RESULT_CACHE_TTL_MS', 600_000, 0, 86_400_000),
+    dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
   };
 }
 

@@ -4,6 +4,7 @@ import { parseAuthorization } from './credential-header.js';
 const KEY = 'sk-abcdefghijklmnopqrstuvwxyz012345';
 const SCIM = 'scim_abcdefghijklmnopqrstuvwxyz012345';
 const ACCESS = 'pla_abcdefghijklmnopqrstuvwxyz012345';
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJ4IjoxfQ.c2lnbmF0dXJl';
 
 describe('parseAuthorization', () => {
   // The usual `Api-Key <key>` takes a shortcut; every other spelling must reach the same answer.
@@ -13,6 +14,9 @@ describe('parseAuthorization', () => {
     [`  Api-Key   ${KEY}  `, { kind: 'apiKey', secret: KEY }],
     [`Bearer ${SCIM}`, { kind: 'scimToken', secret: SCIM }],
     [`bearer ${ACCESS}`, { kind: 'accessToken', secret: ACCESS }],
+    // The data API takes its JWTs bare or as Bearer, as Cube does.
+    [`Bearer ${JWT}`, { kind: 'dataToken', secret: JWT }],
+    [JWT, { kind: 'dataToken', secret: JWT }],
   ])('%j is a credential', (header, expected) => {
     expect(parseAuthorization(header)).toEqual(expected);
   });

@@ -58,6 +58,8 @@ function bearerKind(token: string): PresentedCredential {
   if (token.startsWith(API_KEY_PREFIX)) {
     throw unauthenticated('API keys must be sent as "Authorization: Api-Key <key>", not as a bearer token');
   }
+  // Cube's clients may send a data API token as `Bearer <jwt>` too; no platform token has dots.
+  if (WELL_FORMED.dataToken.test(token)) return { kind: 'dataToken', secret: token };
   return { kind: 'accessToken', secret: token };
 }
 

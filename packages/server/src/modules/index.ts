@@ -22,6 +22,7 @@ import { modelUploadsModule } from './model-uploads/index.js';
 import { deploymentLogsModule } from './deployment-logs/index.js';
 import { deploymentTokensModule } from './deployment-tokens/index.js';
 import { deploymentVariablesModule } from './deployment-variables/index.js';
+import { dataApiModule } from './data-api/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -51,4 +52,5 @@ export const modules: PlinthModule[] = [
   deploymentLogsModule,
   deploymentTokensModule,
   deploymentVariablesModule,
+  dataApiModule,
 ];

@@ -12,6 +12,16 @@ export interface BuildQueue {
   queueBuild(input: QueueBuildInput, db?: Kysely<Database>): Promise<{ buildId: number }>;
   /** Compiles files with packages/semantic off the request thread (a worker), as a build does. */
   compileFiles(files: ReadonlyMap<string, string>): Promise<CompileSummary>;
+  /**
+   * The newest successful build of a branch (what the data API serves), or null when the branch
+   * has none. Acts for no caller: the data API has already checked the token's deployment.
+   */
+  latestBuilt(accountId: number, deploymentId: number, branchName: string): Promise<LatestBuild | null>;
+}
+
+export interface LatestBuild {
+  buildId: number;
+  commitId: number;
 }
 
 export interface QueueBuildInput {

@@ -8,7 +8,7 @@ import type { Database, ModelBranchRow } from '../../store/schema.js';
 import { DEV_BRANCH_PREFIX } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import { modelCompiler } from './compiler.js';
-import type { BuildQueue, CompileSummary, QueueBuildInput } from './public.js';
+import type { BuildQueue, CompileSummary, LatestBuild, QueueBuildInput } from './public.js';
 import { queueBuild } from './queue.js';
 import { devModeView, selectBuilds, toView, type BuildView, type BuildWithJob } from './views.js';
 import { validate, type ValidateInput } from './validate.js';
@@ -26,6 +26,20 @@ export class BuildService implements BuildQueue {
 
   compileFiles(files: ReadonlyMap<string, string>): Promise<CompileSummary> {
     return modelCompiler.compile(files);
+  }
+
+  async latestBuilt(accountId: number, deploymentId: number, branchName: string): Promise<LatestBuild | null> {
+    const row = await this.ctx.db
+      .selectFrom('model_build')
+      .select(['id', 'commit_id'])
+      .where('account_id', '=', accountId)
+      .where('deployment_id', '=', deploymentId)
+      .where('branch_name', '=', branchName)
+      .where('status', '=', 'built')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { buildId: Number(row.id), commitId: Number(row.commit_id) } : null;
   }
 
   validate(principal: Principal, deploymentId: number, input: ValidateInput) {

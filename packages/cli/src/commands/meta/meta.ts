@@ -1,0 +1,57 @@
+import { defineVerb } from '../../core/define.js';
+import { id } from '../../core/rest.js';
+
+interface MetaMember {
+  name: string;
+  type: string;
+  title?: string;
+}
+interface MetaCube {
+  name: string;
+  type: 'cube' | 'view';
+  title?: string;
+  measures: MetaMember[];
+  dimensions: MetaMember[];
+  segments: MetaMember[];
+}
+
+/** One block per cube or view: its kind and name, then one line per member (kind, name, type). */
+export function metaLines(cubes: readonly MetaCube[]): string {
+  return cubes
+    .map((cube) => {
+      const members = [
+        ...cube.measures.map((m) => ['measure', m.name, m.type]),
+        ...cube.dimensions.map((m) => ['dimension', m.name, m.type]),
+        ...cube.segments.map((m) => ['segment', m.name, '']),
+      ];
+      const width = Math.max(0, ...members.map(([, name]) => name!.length));
+      return [
+        `${cube.type} ${cube.name}`,
+        ...members.map(([kind, name, type]) => `  ${kind!.padEnd(9)}  ${name!.padEnd(width)}  ${type}`.trimEnd()),
+      ].join('\n');
+    })
+    .join('\n\n');
+}
+
+export const verb = defineVerb({
+  name: 'meta',
+  summary: "Print the cubes, views and members of a deployment's built data model (metaV1, with a data API token it mints)",
+  args: ['<deployment_id>'],
+  options: [{ flags: '--branch <name>', description: 'A dev branch or enabled staging branch instead of the deploy branch' }],
+  examples: ['plinth meta 12', 'plinth meta 12 --branch staging --json'],
+  async run(f, [deploymentId], opts) {
+    const client = await f.client();
+    const deployment = id(deploymentId, 'deployment_id');
+    // The data API takes only data API tokens: mint a short-lived one with the caller's credential.
+    const minted = await client.request<{ cubeApiToken: string }>('POST', `/api/v1/deployments/${deployment}/token`, {
+      body: { expiresIn: 300 },
+    });
+    const branch = typeof opts.branch === 'string' && opts.branch !== '' ? `/dev-mode/${encodeURIComponent(opts.branch)}` : '';
+    const response = await client.request<{ cubes: MetaCube[] }>('GET', `/d/${deployment}${branch}/cubejs-api/v1/meta`, {
+      anonymous: true,
+      headers: { authorization: minted.data.cubeApiToken },
+    });
+    if (f.output.json) f.output.raw(response);
+    else f.output.data(metaLines(response.data.cubes));
+  },
+});

@@ -1,0 +1,23 @@
+import type { Caller } from '@plinth/semantic';
+import { forbidden } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
+
+/** Cube's answer to a token that does not open this deployment. */
+export const INVALID_TOKEN = 'Invalid token';
+
+/**
+ * Who asks, as the engine's access policies see it: a data API token brings only the security
+ * context its issuer signed; an embed token brings its user's groups and attribute values too.
+ * A token of another deployment is refused here as well as by the route's requirement.
+ */
+export function callerOf(principal: Principal, deploymentId: number): Caller {
+  if (principal.kind === 'dataToken' && principal.claims.deploymentId === deploymentId) {
+    return { groups: [], userAttributes: {}, securityContext: principal.claims.securityContext };
+  }
+  if (principal.kind === 'embedToken' && principal.claims.deploymentId === deploymentId) {
+    // As embed's dataSecurityContext (not offered outside its module): the context as sent, groups and attributes beside it.
+    const { groups, userAttributes, securityContext } = principal.claims;
+    return { groups, userAttributes, securityContext: securityContext ?? {} };
+  }
+  throw forbidden(INVALID_TOKEN);
+}

@@ -1,0 +1,18 @@
+import type { PlinthModule } from '../module.js';
+import { dataApiRoutes } from './routes.js';
+import { dataApiSchemas } from './schemas.js';
+import { DataApiService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    dataApi: DataApiService;
+  }
+}
+
+/** Cube's data API (`/d/{id}/cubejs-api/v1/...`) over each deployment's latest successful build (issue 14). */
+export const dataApiModule: PlinthModule = {
+  name: 'data-api',
+  services: { dataApi: (ctx) => new DataApiService(ctx) },
+  schemas: dataApiSchemas,
+  routes: dataApiRoutes,
+};

@@ -1,0 +1,89 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DataModel } from '@plinth/semantic';
+import type { ModelReply, ModelRequest } from './model-worker.js';
+
+/** A model that compiled in its build compiles again in well under this. */
+const COMPILE_TIMEOUT_MS = 120_000;
+
+/** As builds' compiler.ts: tsx under vitest (sources), the built worker and package from dist. */
+function startWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./model-worker.js', import.meta.url), { workerData: { semantic: '@plinth/semantic' } });
+  }
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const entry = new URL('./model-worker.ts', import.meta.url).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(bootstrap, {
+    eval: true,
+    workerData: { semantic: new URL('../../../../semantic/src/index.ts', import.meta.url).href },
+  });
+}
+
+interface Pending {
+  resolve(model: DataModel): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * One long-lived thread that compiles built commits into models for the data API. The builds
+ * module's compile thread answers only a summary (its model stays in its thread), and changing
+ * its protocol would touch another module; a second thread costs one engine load per process.
+ */
+export class ModelThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  compile(files: ReadonlyMap<string, string>): Promise<DataModel> {
+    const worker = this.thread();
+    const id = this.nextId++;
+    return new Promise<DataModel>((resolve, reject) => {
+      const timer = setTimeout(() => this.discard(worker, new Error('Compiling the data model took too long')), COMPILE_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      worker.postMessage({ id, files: [...files] } satisfies ModelRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.failAll(new Error('The data API compiler was closed'));
+    await worker?.terminate();
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker();
+    worker.unref();
+    worker.on('message', (reply: ModelReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      clearTimeout(waiting.timer);
+      if (reply.ok) waiting.resolve(reply.model);
+      else waiting.reject(new Error(`The data model does not compile: ${reply.message}`));
+    });
+    worker.on('error', (error) => this.discard(worker, new Error(`The data API compile thread failed: ${error.message}`)));
+    worker.on('exit', (code) => this.discard(worker, new Error(`The data API compile thread stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private discard(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.failAll(error);
+    void worker.terminate();
+  }
+
+  private failAll(error: Error): void {
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      this.pending.delete(id);
+      waiting.reject(error);
+    }
+  }
+}

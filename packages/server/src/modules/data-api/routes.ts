@@ -1,0 +1,125 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { principalOf } from '../../http/auth.js';
+import { setErrorRenderer } from '../../http/error-handler.js';
+import { deploymentParam, requires } from '../../http/requirement.js';
+import { INVALID_TOKEN } from './caller.js';
+import { parseQueryParam } from './query-input.js';
+import { BranchParams, DeploymentParams, LoadBody, LoadQuerystring, LoadResponse, MetaResponse, PlanResponse } from './schemas.js';
+import { toBadRequest, type Served } from './service.js';
+
+/** Cube's data API: a bare JWT (data API or embed token) on the deployment it names. */
+const dataRoute = {
+  surface: 'data' as const,
+  auth: requires('DataApiQuery', { kinds: ['dataToken'], resource: deploymentParam() }),
+};
+
+/** The deploy branch at `/d/{id}`, and a dev or enabled staging branch at `/d/{id}/dev-mode/{branch}`. */
+const PREFIXES = [
+  { path: '/d/:deploymentId/cubejs-api/v1', params: DeploymentParams, idPrefix: '', where: '' },
+  { path: '/d/:deploymentId/dev-mode/:branch/cubejs-api/v1', params: BranchParams, idPrefix: 'branch', where: ' of a branch' },
+];
+
+/** A GET's `query`, malformed JSON being the caller's 400. */
+function queryParam(raw: string): unknown {
+  try {
+    return parseQueryParam(raw);
+  } catch (error) {
+    return toBadRequest(error);
+  }
+}
+
+const opId = (prefix: string, name: string) => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+
+export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Cube's clients read these exact messages: a missing header and any refused token are 403s.
+  setErrorRenderer('data', (error, _request, reply) => {
+    if (error.status !== 401 && error.status !== 403) return { error: error.message };
+    reply.code(403);
+    return { error: /^Missing Authorization header/.test(error.message) ? "Authorization header isn't set" : INVALID_TOKEN };
+  });
+  app.addHook('onClose', () => app.services.dataApi.close());
+
+  const served = (request: FastifyRequest) => {
+    const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
+    return app.services.dataApi.serve(principalOf(request), deploymentId, branch);
+  };
+
+  for (const { path, params, idPrefix, where } of PREFIXES) {
+    app.get(`${path}/load`, {
+      config: dataRoute,
+      schema: {
+        operationId: opId(idPrefix, 'loadV1Get'),
+        tags: ['Data API'],
+        summary: `Run a query${where} (GET)`,
+        params,
+        querystring: LoadQuerystring,
+        response: { 200: Type.Ref(LoadResponse) },
+      },
+      handler: async (request) => {
+        const query = queryParam(request.query.query);
+        return app.services.dataApi.load(await served(request), query, request.query.queryType);
+      },
+    });
+
+    app.post(`${path}/load`, {
+      config: dataRoute,
+      schema: {
+        operationId: opId(idPrefix, 'loadV1'),
+        tags: ['Data API'],
+        summary: `Run a query${where}`,
+        params,
+        body: LoadBody,
+        response: { 200: Type.Ref(LoadResponse) },
+      },
+      handler: async (request) => app.services.dataApi.load(await served(request), request.body.query, request.body.queryType),
+    });
+
+    for (const [verb, name, run] of [
+      ['sql', 'sqlV1', (served: Served, query: unknown) => app.services.dataApi.sql(served, query)],
+      ['dry-run', 'dryRunV1', (served: Served, query: unknown) => app.services.dataApi.dryRun(served, query)],
+    ] as const) {
+      const what = verb === 'sql' ? 'The SQL a query' : 'The normalized queries a query';
+      app.get(`${path}/${verb}`, {
+        config: dataRoute,
+        schema: {
+          operationId: opId(idPrefix, `${name}Get`),
+          tags: ['Data API'],
+          summary: `${what}${where} would run (GET)`,
+          params,
+          querystring: LoadQuerystring,
+          response: { 200: Type.Ref(PlanResponse) },
+        },
+        handler: async (request) => run(await served(request), queryParam(request.query.query)),
+      });
+      app.post(`${path}/${verb}`, {
+        config: dataRoute,
+        schema: {
+          operationId: opId(idPrefix, name),
+          tags: ['Data API'],
+          summary: `${what}${where} would run`,
+          params,
+          body: LoadBody,
+          response: { 200: Type.Ref(PlanResponse) },
+        },
+        handler: async (request) => run(await served(request), request.body.query),
+      });
+    }
+
+    app.get(`${path}/meta`, {
+      config: dataRoute,
+      schema: {
+        operationId: opId(idPrefix, 'metaV1'),
+        tags: ['Data API'],
+        summary: `The cubes, views and members${where} the caller may query`,
+        params,
+        response: { 200: Type.Ref(MetaResponse) },
+      },
+      handler: async (request) => {
+        const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
+        return app.services.dataApi.meta(await app.services.dataApi.serveModel(principalOf(request), deploymentId, branch));
+      },
+    });
+  }
+};

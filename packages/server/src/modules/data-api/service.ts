@@ -1,0 +1,125 @@
+import { loadRequest, meta, QueryError, type Caller, type DataModel, type Warehouse } from '@plinth/semantic';
+import { ApiError, badRequest } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
+import { DEFAULT_BRANCH } from '../data-model/public.js';
+import type { ServiceContext } from '../module.js';
+import { callerOf } from './caller.js';
+import { CONTINUE_WAIT, QueryRunner } from './inflight.js';
+import { ModelCache } from './models.js';
+import { dryRunOf, sqlOf } from './plans.js';
+import { capLimit, stableJson } from './query-input.js';
+import { Warehouses } from './warehouses.js';
+
+/** What a data API request is served from: the branch's latest successful build, compiled. */
+export interface Served {
+  buildId: number;
+  model: DataModel;
+  warehouse: Warehouse;
+  caller: Caller;
+}
+
+export type ContinueWait = { error: 'Continue wait' };
+
+/** Cube's data API over each deployment's built data model. */
+export class DataApiService {
+  readonly models = new ModelCache();
+  readonly warehouses: Warehouses;
+  readonly runner: QueryRunner;
+
+  constructor(readonly ctx: ServiceContext) {
+    this.warehouses = new Warehouses(ctx.config.dataDir);
+    this.runner = new QueryRunner(ctx.config.continueWaitMs, ctx.config.resultCacheTtlMs);
+  }
+
+  /**
+   * The build a request reads: the deploy branch's, or (`branch` given, the dev-mode and staging
+   * URLs) a dev branch's or an enabled staging branch's. 404 for a branch that is neither.
+   */
+  async serve(principal: Principal, deploymentId: number, branch?: string): Promise<Served> {
+    const { buildId, model, caller } = await this.serveModel(principal, deploymentId, branch);
+    const warehouse = await this.warehouses.get(deploymentId).catch((error: Error) => {
+      throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
+    });
+    return { buildId, model, warehouse, caller };
+  }
+
+  /** As serve, without opening the warehouse: meta reads only the model. */
+  async serveModel(principal: Principal, deploymentId: number, branch?: string): Promise<Omit<Served, 'warehouse'>> {
+    const caller = callerOf(principal, deploymentId);
+    const name = branch ?? DEFAULT_BRANCH;
+    if (branch !== undefined) {
+      const row = await this.ctx.services.dataModel.branch(principal.accountId, deploymentId, branch);
+      if (row.kind !== 'dev' && !row.always_active && !row.is_default) {
+        throw new ApiError('not_found', `Branch ${branch} is neither a dev branch nor an enabled staging branch`);
+      }
+    }
+    const latest = await this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name);
+    if (!latest) throw badRequest(`No successful build of branch ${name} yet`);
+    const model = await this.models
+      .get(latest.buildId, () => this.ctx.services.dataModel.filesAt(principal.accountId, latest.commitId))
+      .catch((error: Error) => {
+        throw badRequest(error.message);
+      });
+    return { buildId: latest.buildId, model, caller };
+  }
+
+  /**
+   * `/v1/load`: a query or an array, in the single or (queryType multi) the multi shape. Identical
+   * queries share one execution and a cached result; past the continue-wait timeout the answer is
+   * `Continue wait` while the query runs on.
+   */
+  async load(served: Served, request: unknown, queryType?: 'multi'): Promise<unknown> {
+    let capped: unknown;
+    try {
+      capped = capLimit(request, this.ctx.config.dataApiMaxLimit);
+    } catch (error) {
+      return toBadRequest(error);
+    }
+    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
+    const answer = await this.runner
+      .run(key, () => loadRequest(served.model, capped, { warehouse: served.warehouse, caller: served.caller, queryType }))
+      .catch(toBadRequest);
+    if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
+    return answer;
+  }
+
+  /** `/v1/sql`: the SQL and parameters a load would run. */
+  sql(served: Served, request: unknown) {
+    try {
+      return sqlOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
+    } catch (error) {
+      return toBadRequest(error);
+    }
+  }
+
+  /** `/v1/dry-run`: the normalized queries a load would run. */
+  dryRun(served: Served, request: unknown) {
+    try {
+      return dryRunOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
+    } catch (error) {
+      return toBadRequest(error);
+    }
+  }
+
+  /** `/v1/meta`: the cubes and views this caller may query. */
+  meta(served: Pick<Served, 'model' | 'caller'>) {
+    return meta(served.model, served.caller);
+  }
+
+  async close(): Promise<void> {
+    this.runner.clear();
+    await this.models.close();
+    await this.warehouses.close();
+  }
+}
+
+/**
+ * The engine's QueryError and the warehouse's own refusals (a bad value, an out-of-range number, a
+ * cast that fails, an unreachable warehouse) are the caller's query meeting the data: 400 with the
+ * message, as Cube answers, never a 500.
+ */
+export function toBadRequest(error: unknown): never {
+  if (error instanceof ApiError) throw error;
+  if (error instanceof QueryError) throw badRequest(error.message);
+  throw badRequest(error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sampleModelFiles, writeSample, type QueryOptions, type Warehouse } from '@plinth/semantic';
+import type { DataTokenPrincipal } from '../../http/principal.js';
+import type { TestServer } from '../../test-support/server.js';
+import { adminOf, commitFiles, newDeployment } from '../builds/test-model.js';
+import { DataApiService } from './service.js';
+
+/** A data dir of its own per test file: each deployment's embedded warehouse is a file under it. */
+export const dataDirOverride = () => ({ PLINTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'plinth-data-api-')) });
+
+/** A data API token's principal as its verifier makes it. */
+export const tokenOf = (accountId: number, deploymentId: number, securityContext: Record<string, unknown> = {}): DataTokenPrincipal => ({
+  kind: 'dataToken',
+  accountId,
+  claims: { deploymentId, securityContext, expiresAt: null },
+});
+
+/**
+ * A deployment whose deploy branch holds the engine's sample model, built, and whose embedded
+ * warehouse holds a small sample dataset, written through the service's own pooled warehouse.
+ */
+export async function sampleDeployment(server: TestServer, service: DataApiService, files = sampleModelFiles()) {
+  const account = await server.newAccount();
+  const deploymentId = await newDeployment(account);
+  await commitFiles(server.services, adminOf(account), deploymentId, files);
+  await server.jobs.runUntilIdle();
+  await writeSample(await service.warehouses.get(deploymentId), { lineItems: 400 });
+  return { account, deploymentId, principal: tokenOf(account.id, deploymentId) };
+}
+
+/** A warehouse that counts executions and holds each query until `release` is called (or at once when open). */
+export function gatedWarehouse(inner: Warehouse) {
+  let release: () => void = () => undefined;
+  let gate = Promise.resolve();
+  const counter = { executions: 0 };
+  const warehouse: Warehouse = {
+    dialect: inner.dialect,
+    async query(sql: string, params: readonly unknown[], options?: QueryOptions) {
+      counter.executions += 1;
+      await gate;
+      return inner.query(sql, params, options);
+    },
+    close: () => inner.close(),
+  };
+  return {
+    warehouse,
+    counter,
+    hold() {
+      gate = new Promise((resolve) => (release = resolve));
+    },
+    release: () => release(),
+  };
+}
+
+/** A service built by hand on the test server's store (the module is not served before the token verifier exists). */
+export function serviceOn(server: TestServer, overrides: Record<string, unknown> = {}): DataApiService {
+  const config = { ...server.config, ...overrides };
+  return new DataApiService({ store: server.store, db: server.store.db, config, secrets: undefined as never, services: server.services });
+}
