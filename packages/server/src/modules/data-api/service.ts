@@ -16,6 +16,8 @@ export interface Served {
   model: DataModel;
   warehouse: Warehouse;
   caller: Caller;
+  /** The longest a query may run on the warehouse (`CUBEJS_DB_QUERY_TIMEOUT`); none for the embedded DuckDB. */
+  timeoutMs?: number;
 }
 
 export type ContinueWait = { error: 'Continue wait' };
@@ -37,10 +39,12 @@ export class DataApiService {
    */
   async serve(principal: Principal, deploymentId: number, branch?: string): Promise<Served> {
     const { buildId, model, caller } = await this.serveModel(principal, deploymentId, branch);
-    const warehouse = await this.warehouses.get(deploymentId).catch((error: Error) => {
+    const config = await this.ctx.services.deploymentVariables.warehouseConfig(principal.accountId, deploymentId);
+    const warehouse = await this.warehouses.get(principal.accountId, deploymentId, config).catch((error: Error) => {
+      if (error instanceof ApiError) throw error;
       throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
     });
-    return { buildId, model, warehouse, caller };
+    return { buildId, model, warehouse, caller, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };
   }
 
   /** As serve, without opening the warehouse: meta reads only the model. */
@@ -77,7 +81,9 @@ export class DataApiService {
     }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
     const answer = await this.runner
-      .run(key, () => loadRequest(served.model, capped, { warehouse: served.warehouse, caller: served.caller, queryType }))
+      .run(key, () =>
+        loadRequest(served.model, capped, { warehouse: served.warehouse, caller: served.caller, queryType, timeoutMs: served.timeoutMs }),
+      )
       .catch(toBadRequest);
     if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
     return answer;

@@ -26,7 +26,7 @@ export async function sampleDeployment(server: TestServer, service: DataApiServi
   const deploymentId = await newDeployment(account);
   await commitFiles(server.services, adminOf(account), deploymentId, files);
   await server.jobs.runUntilIdle();
-  await writeSample(await service.warehouses.get(deploymentId), { lineItems: 400 });
+  await writeSample(await service.warehouses.get(account.id, deploymentId), { lineItems: 400 });
   return { account, deploymentId, principal: tokenOf(account.id, deploymentId) };
 }
 

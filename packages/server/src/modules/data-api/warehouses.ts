@@ -1,14 +1,23 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { DuckDBWarehouse, type Warehouse } from '@plinth/semantic';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { DuckDBWarehouse, PostgresWarehouse, type Warehouse } from '@plinth/semantic';
+import { badRequest } from '../../http/errors.js';
+import type { WarehouseConfig } from '../deployment-variables/public.js';
+
+interface Opened {
+  /** The configuration it was opened with: a change of the deployment's variables opens another. */
+  key: string;
+  warehouse: Promise<Warehouse>;
+}
 
 /**
- * One warehouse per deployment per process, opened on first use and kept: a DuckDB instance or a
- * PostgreSQL pool is costly to open and is itself a pool of connections. Until deployment
- * variables configure warehouses, each deployment has an embedded DuckDB file under the data dir.
+ * One warehouse per deployment per process, opened on first use and kept while the deployment's
+ * `CUBEJS_DB_*` variables stay the same: a DuckDB instance or a PostgreSQL pool is costly to open
+ * and is itself a pool of connections. Without variables, a deployment has an embedded DuckDB file
+ * under the data dir.
  */
 export class Warehouses {
-  private readonly open = new Map<number, Promise<Warehouse>>();
+  private readonly open = new Map<number, Opened>();
 
   constructor(private readonly dataDir: string) {}
 
@@ -17,21 +26,53 @@ export class Warehouses {
     return join(this.dataDir, 'warehouses', `${deploymentId}.duckdb`);
   }
 
-  get(deploymentId: number): Promise<Warehouse> {
+  /**
+   * Where an account's own DuckDB files must lie: a DuckDB path is a file of the server, so one
+   * account must never name another's file, or any file the server can read.
+   */
+  accountDir(accountId: number): string {
+    return join(this.dataDir, 'warehouses', `account-${accountId}`);
+  }
+
+  get(accountId: number, deploymentId: number, config: WarehouseConfig = { type: 'duckdb', path: null }): Promise<Warehouse> {
+    const key = JSON.stringify(config);
     const known = this.open.get(deploymentId);
-    if (known) return known;
-    const opening = (async () => {
+    if (known?.key === key) return known.warehouse;
+    if (known) void known.warehouse.then((w) => w.close()).catch(() => undefined);
+    const warehouse = this.openWith(accountId, deploymentId, config);
+    this.open.set(deploymentId, { key, warehouse });
+    warehouse.catch(() => {
+      if (this.open.get(deploymentId)?.warehouse === warehouse) this.open.delete(deploymentId);
+    });
+    return warehouse;
+  }
+
+  private async openWith(accountId: number, deploymentId: number, config: WarehouseConfig): Promise<Warehouse> {
+    if (config.type === 'postgres') {
+      const url = new URL('postgres://');
+      url.hostname = config.host;
+      url.port = String(config.port);
+      url.pathname = `/${encodeURIComponent(config.database)}`;
+      url.username = encodeURIComponent(config.user);
+      if (config.password !== null) url.password = encodeURIComponent(config.password);
+      if (config.ssl) url.searchParams.set('sslmode', 'require');
+      return new PostgresWarehouse({ connectionString: url.toString(), max: config.poolSize });
+    }
+    if (config.path === null) {
       await mkdir(join(this.dataDir, 'warehouses'), { recursive: true });
       return DuckDBWarehouse.open({ path: this.pathOf(deploymentId) });
-    })();
-    this.open.set(deploymentId, opening);
-    opening.catch(() => this.open.delete(deploymentId));
-    return opening;
+    }
+    const root = this.accountDir(accountId);
+    const inside = relative(root, resolve(config.path));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
+      throw badRequest(`CUBEJS_DB_DUCKDB_DATABASE_PATH must name a file under ${root}, the directory of this account's DuckDB files`);
+    }
+    return DuckDBWarehouse.open({ path: resolve(config.path) });
   }
 
   async close(): Promise<void> {
     const all = [...this.open.values()];
     this.open.clear();
-    await Promise.all(all.map(async (opening) => (await opening.catch(() => undefined))?.close()));
+    await Promise.all(all.map(async ({ warehouse }) => (await warehouse.catch(() => undefined))?.close()));
   }
 }
