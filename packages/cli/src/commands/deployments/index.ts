@@ -17,5 +17,21 @@ import { versions } from './versions.js';
 export const group: Group = {
   name: 'deployments',
   summary: 'Deployments',
-  verbs: [list, get, create, update, remove, settings, versions, advanceStep, resetStep, buildStatus, build, builds, buildGet, buildCancel, token],
+  verbs: [
+    list,
+    get,
+    create,
+    update,
+    remove,
+    settings,
+    versions,
+    advanceStep,
+    resetStep,
+    buildStatus,
+    build,
+    builds,
+    buildGet,
+    buildCancel,
+    token,
+  ],
 };
