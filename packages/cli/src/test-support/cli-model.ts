@@ -1,5 +1,5 @@
 import { createJobRunner } from '../../../server/src/jobs/index.js';
-import { commitFiles } from '../../../server/src/modules/builds/test-model.js';
+import { commitFiles } from '../../../server/src/modules/builds/test-fixtures.js';
 import type { ApiKeyPrincipal } from '../../../server/src/http/principal.js';
 import type { CliServer } from './harness.js';
 

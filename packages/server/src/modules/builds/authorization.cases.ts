@@ -1,6 +1,6 @@
 import type { OperationCase } from '../../test-support/authorization.js';
 import type { TestAccount, TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, cube, newDeployment } from './test-model.js';
+import { adminOf, commitFiles, cube, newDeployment } from './test-fixtures.js';
 
 /** A deployment whose main has one build. */
 const built = async (account: TestAccount, server: TestServer) => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
-import { adminOf, BROKEN, commitFiles, createBranch, cube, enterDevMode, newDeployment } from './test-model.js';
+import { adminOf, BROKEN, commitFiles, createBranch, cube, enterDevMode, newDeployment } from './test-fixtures.js';
 
 const get = (account: TestAccount, url: string) => account.request({ method: 'GET', url, as: account.admin });
 const post = (account: TestAccount, url: string, body: unknown = {}) => account.request({ method: 'POST', url, as: account.admin, body });

@@ -4,7 +4,7 @@ import type { JobRunner } from '../../jobs/runner.js';
 import { createServices } from '../../services.js';
 import { openStore, type Store } from '../../store/store.js';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, createBranch, cube, newDeployment } from './test-model.js';
+import { adminOf, commitFiles, createBranch, cube, newDeployment } from './test-fixtures.js';
 
 const BRANCHES = ['main', 'feature-a', 'feature-b', 'feature-c', 'feature-d', 'feature-e'];
 

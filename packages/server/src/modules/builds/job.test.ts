@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { BUILD_LEASE_MS } from './job.js';
 import { BUILD_JOB, BUILD_MAX_ATTEMPTS } from './queue.js';
-import { adminOf, commitFiles, cube, newDeployment } from './test-model.js';
+import { adminOf, commitFiles, cube, newDeployment } from './test-fixtures.js';
 
 /** A process that claims the build's job and dies: it never heartbeats or finishes. */
 const dieHolding = (server: TestServer, worker: string) =>

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
-import { adminOf, BROKEN, commitFiles, cube, enterDevMode, newDeployment } from './test-model.js';
+import { adminOf, BROKEN, commitFiles, cube, enterDevMode, newDeployment } from './test-fixtures.js';
 
 const validate = (account: TestAccount, deploymentId: number, body: unknown) =>
   account.request({ method: 'POST', url: `/build/api/v1/deployments/${deploymentId}/validate`, as: account.admin, body });

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
-import { adminOf, createBranch, commitFiles, newDeployment } from '../builds/test-model.js';
+import { adminOf, createBranch, commitFiles, newDeployment } from '../builds/test-fixtures.js';
 import { sampleModelFiles } from '@plinth/semantic';
 import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
 

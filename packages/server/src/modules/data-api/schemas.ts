@@ -1,8 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 
-export const DeploymentParams = Type.Object({ deploymentId: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+export const DeploymentParams = Type.Object(
+  { deploymentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) },
+  { additionalProperties: false },
+);
 export const BranchParams = Type.Object(
-  { deploymentId: Type.Integer({ minimum: 1 }), branch: Type.String({ minLength: 1, maxLength: 255 }) },
+  { deploymentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), branch: Type.String({ minLength: 1, maxLength: 255 }) },
   { additionalProperties: false },
 );
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
 import { dataDirOverride, gatedWarehouse, sampleDeployment, serviceOn, tokenOf } from './test-fixtures.js';
 import type { DataApiService } from './service.js';
-import { adminOf, commitFiles, newDeployment } from '../builds/test-model.js';
+import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js';
 
 describeOnStores(
   'data API service',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sampleModelFiles, writeSample, type QueryOptions, type Warehouse } from '@plinth/semantic';
 import type { DataTokenPrincipal } from '../../http/principal.js';
 import type { TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, newDeployment } from '../builds/test-model.js';
+import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js';
 import { DataApiService } from './service.js';
 
 /** A data dir of its own per test file: each deployment's embedded warehouse is a file under it. */
