@@ -1,30 +1,10 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startEngineWorker } from '../../lib/engine-worker.js';
 import type { CompileSummary } from './public.js';
 import type { CompileReply, CompileRequest } from './compile-worker.js';
 
 /** A whole model compiles in well under this; past it the thread is stuck and is replaced. */
 export const COMPILE_TIMEOUT_MS = 120_000;
-
-/**
- * Under vitest this file runs as TypeScript, so the thread runs compile-worker.ts through tsx and
- * compiles with the engine's sources (as the tests do); from dist it runs compile-worker.js and
- * the built package.
- */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./compile-worker.js', import.meta.url), { workerData: { semantic: '@plinth/semantic' } });
-  }
-  // A worker's execArgv cannot load tsx's hooks on Node 20, so a small bootstrap registers them first.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-  const entry = new URL('./compile-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, {
-    eval: true,
-    workerData: { semantic: new URL('../../../../semantic/src/index.ts', import.meta.url).href },
-  });
-}
 
 interface Pending {
   resolve(summary: CompileSummary): void;
@@ -73,7 +53,7 @@ export class ModelCompiler {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startEngineWorker(import.meta.url, 'compile-worker');
     // An idle compile thread must not keep a process alive that has nothing else to do.
     worker.unref();
     worker.on('message', (reply: CompileReply) => this.settle(reply));

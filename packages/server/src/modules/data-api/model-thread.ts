@@ -1,25 +1,10 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startEngineWorker } from '../../lib/engine-worker.js';
 import type { DataModel } from '@plinth/semantic';
 import type { ModelReply, ModelRequest } from './model-worker.js';
 
 /** A model that compiled in its build compiles again in well under this. */
 const COMPILE_TIMEOUT_MS = 120_000;
-
-/** As builds' compiler.ts: tsx under vitest (sources), the built worker and package from dist. */
-function startWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./model-worker.js', import.meta.url), { workerData: { semantic: '@plinth/semantic' } });
-  }
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
-  const entry = new URL('./model-worker.ts', import.meta.url).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(bootstrap, {
-    eval: true,
-    workerData: { semantic: new URL('../../../../semantic/src/index.ts', import.meta.url).href },
-  });
-}
 
 interface Pending {
   resolve(model: DataModel): void;
@@ -56,7 +41,7 @@ export class ModelThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = startWorker();
+    const worker = startEngineWorker(import.meta.url, 'model-worker');
     worker.unref();
     worker.on('message', (reply: ModelReply) => {
       const waiting = this.pending.get(reply.id);

@@ -1,0 +1,21 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Starts a worker thread that loads the semantic engine: the script `name` (no extension) next to
+ * `moduleUrl`, the `import.meta.url` of a file in `src/modules/<module>/`. Under vitest that file
+ * runs as TypeScript, so the thread runs the script through tsx with the engine's sources, as the
+ * tests do; from dist it runs the compiled script and the built package. The script reads the
+ * engine's specifier from `workerData.semantic`.
+ */
+export function startEngineWorker(moduleUrl: string, name: string): Worker {
+  if (!moduleUrl.endsWith('.ts')) {
+    return new Worker(new URL(`./${name}.js`, moduleUrl), { workerData: { semantic: '@plinth/semantic' } });
+  }
+  // A worker's execArgv cannot load tsx's hooks on Node 20, so a small bootstrap registers them first.
+  const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx/esm/api')).href;
+  const entry = new URL(`./${name}.ts`, moduleUrl).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(bootstrap, { eval: true, workerData: { semantic: new URL('../../../../semantic/src/index.ts', moduleUrl).href } });
+}
