@@ -57,6 +57,7 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_SIGNIN_DELAY_MS', '0', /Invalid setting PLINTH_SIGNIN_DELAY_MS/],
     ['PLINTH_JOB_POLL_MS', '5', /Invalid setting PLINTH_JOB_POLL_MS/],
     ['PLINTH_TELEMETRY_RETENTION_DAYS', '0', /Invalid setting PLINTH_TELEMETRY_RETENTION_DAYS/],
+    ['PLINTH_DEMO', 'maybe', /Invalid setting PLINTH_DEMO: "maybe" is not one of 1, true, 0, false/],
   ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
     let thrown: unknown;
     try {
@@ -67,6 +68,12 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toMatch(message);
     expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('creates the demo deployment unless PLINTH_DEMO is 0 or false (issue 14, first start)', () => {
+    expect(loadConfig({}).demo).toBe(true);
+    for (const off of ['0', 'false', 'FALSE']) expect(loadConfig({ PLINTH_DEMO: off }).demo).toBe(false);
+    for (const on of ['1', 'true']) expect(loadConfig({ PLINTH_DEMO: on }).demo).toBe(true);
   });
 
   it('reads the public URL, the proxies to trust and the sign-in delay (issue 10)', () => {

@@ -36,6 +36,8 @@ export interface Config {
   resultCacheTtlMs: number;
   /** The largest `limit` a data API query may ask for (PLINTH_DATA_API_MAX_LIMIT, at most Cube's 50,000). */
   dataApiMaxLimit: number;
+  /** Whether the start that creates the first account also creates the demo deployment (PLINTH_DEMO). */
+  demo: boolean;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     continueWaitMs: integer(env, 'PLINTH_CONTINUE_WAIT_MS', 5000, 1, 3_600_000),
     resultCacheTtlMs: integer(env, 'PLINTH_RESULT_CACHE_TTL_MS', 600_000, 0, 86_400_000),
     dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
+    demo: flag(env, 'PLINTH_DEMO', true),
   };
 }
 
@@ -170,6 +173,15 @@ function matching(env: NodeJS.ProcessEnv, name: string, fallback: string, patter
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
+}
+
+/** `1`/`true` or `0`/`false`; anything else is a mistake worth stopping for. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  fail(name, `"${raw}" is not one of 1, true, 0, false`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
