@@ -36,6 +36,8 @@ export interface Config {
   resultCacheTtlMs: number;
   /** The largest `limit` a data API query may ask for (PLINTH_DATA_API_MAX_LIMIT, at most Cube's 50,000). */
   dataApiMaxLimit: number;
+  /** Longest a connection to a deployment's PostgreSQL warehouse may take to open (PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS). */
+  warehouseConnectTimeoutMs: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -93,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     continueWaitMs: integer(env, 'PLINTH_CONTINUE_WAIT_MS', 5000, 1, 3_600_000),
     resultCacheTtlMs: integer(env, 'PLINTH_RESULT_CACHE_TTL_MS', 600_000, 0, 86_400_000),
     dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
+    warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 }
 

@@ -29,7 +29,7 @@ export class DataApiService {
   readonly runner: QueryRunner;
 
   constructor(readonly ctx: ServiceContext) {
-    this.warehouses = new Warehouses(ctx.config.dataDir);
+    this.warehouses = new Warehouses(ctx.config.dataDir, ctx.config.warehouseConnectTimeoutMs);
     this.runner = new QueryRunner(ctx.config.continueWaitMs, ctx.config.resultCacheTtlMs);
   }
 
