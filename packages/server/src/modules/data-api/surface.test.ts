@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sampleModelFiles } from '@plinth/semantic';
 import { describeOnStores, TEST_BASE_DOMAIN, type TestAccount, type TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, createBranch, cube } from '../builds/test-fixtures.js';
+import { adminOf, commitFiles, createBranch, cube, enterDevMode } from '../builds/test-fixtures.js';
 import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
 
 const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };
@@ -93,7 +93,7 @@ describeOnStores(
       }
       // The host names the deployment, not the account: the platform API is not served there.
       expect((await onHost(account, url.host, '/api/v1/deployments', `Api-Key ${account.admin.apiKey}`)).status).toBe(404);
-      // Another deployment's token is refused at this host as at its path.
+      // Cube's 403s hold at this host as at its path.
       const missing = await onHost(account, url.host, '/cubejs-api/v1/meta');
       expect([missing.status, missing.body]).toEqual([403, { error: "Authorization header isn't set" }]);
     });
@@ -158,6 +158,18 @@ describeOnStores(
         body: { query: QUERY },
       });
       expect([load.status, load.body]).toEqual([403, { error: 'Invalid token' }]);
+      // A development environment: the admin's dev branch, its token good at that branch's URL only.
+      const devBranch = await enterDevMode(account, deploymentId);
+      await commitFiles(server().services, adminOf(account), deploymentId, sampleModelFiles(), devBranch);
+      await server().jobs.runUntilIdle();
+      const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/environments`, as: account.admin });
+      const development = listed.body.data.find((e: { type: string }) => e.type === 'development') as { id: string };
+      const devToken = await environmentToken(account, deploymentId, development.id);
+      const devUrl = `/d/${deploymentId}/dev-mode/${encodeURIComponent(devBranch)}/cubejs-api/v1/meta`;
+      expect(await status(devUrl, devToken)).toEqual([200, 'ok']);
+      expect(await status(deployUrl, devToken)).toEqual([403, 'Invalid token']);
+      expect(await status(stagingUrl, devToken)).toEqual([403, 'Invalid token']);
+      expect(await status(devUrl, productionToken)).toEqual([403, 'Invalid token']);
       // A deployment token (no environment) opens both, as before.
       const token = await mint(account, deploymentId);
       expect([await status(deployUrl, token), await status(stagingUrl, token)]).toEqual([
