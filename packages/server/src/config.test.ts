@@ -95,3 +95,13 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     });
   });
 });
+
+describe('the warehouse connect timeout (issue 14)', () => {
+  it('is 10 s unless PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS says otherwise, from 100 ms to 10 minutes', () => {
+    expect(loadConfig({}).warehouseConnectTimeoutMs).toBe(10_000);
+    expect(loadConfig({ PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS: '2500' }).warehouseConnectTimeoutMs).toBe(2500);
+    for (const bad of ['50', '600001', '1s']) {
+      expect(() => loadConfig({ PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS: bad })).toThrow(/Invalid setting PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS/);
+    }
+  });
+});

@@ -38,6 +38,8 @@ export interface Config {
   dataApiMaxLimit: number;
   /** Whether the start that creates the first account also creates the demo deployment (PLINTH_DEMO). */
   demo: boolean;
+  /** Longest a connection to a deployment's PostgreSQL warehouse may take to open (PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS). */
+  warehouseConnectTimeoutMs: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resultCacheTtlMs: integer(env, 'PLINTH_RESULT_CACHE_TTL_MS', 600_000, 0, 86_400_000),
     dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
     demo: flag(env, 'PLINTH_DEMO', true),
+    warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 }
 
