@@ -107,7 +107,7 @@ describeCli('plinth load', (ctx, home) => {
     },
   );
 
-  it('a malformed --query, a token of another deployment, an unknown member: each fails with its message', async () => {
+  it('a malformed --query, a token of another deployment, a deployment without a build: each fails with its message', async () => {
     const { server } = ctx();
     const first = await server.services.deployments.create(ctx().accountId, { name: 'a' }, ctx().url);
     const other = await server.services.deployments.create(ctx().accountId, { name: 'b' }, ctx().url);

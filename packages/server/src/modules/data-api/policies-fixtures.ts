@@ -51,7 +51,8 @@ export function policiesModelYaml(schema?: string): string {
 ${admin}
 
   - name: orders
-    sql: "SELECT * FROM ${t('orders')} WHERE {SECURITY_CONTEXT.statuses.filter('status')}"
+    sql: >
+      SELECT * FROM ${t('orders')} WHERE {SECURITY_CONTEXT.statuses.filter('status')}
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - { name: status, sql: status, type: string }
@@ -60,7 +61,8 @@ ${admin}
       - { name: count, type: count }
 
   - name: my_orders
-    sql: "SELECT * FROM ${t('orders')} WHERE customer_id = {SECURITY_CONTEXT.customer_id}"
+    sql: >
+      SELECT * FROM ${t('orders')} WHERE customer_id = {SECURITY_CONTEXT.customer_id}
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - { name: status, sql: status, type: string }
