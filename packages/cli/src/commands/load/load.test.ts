@@ -50,6 +50,25 @@ async function embedToken(ctx: CliServer, body: Record<string, unknown>): Promis
   return (await post('/api/v1/embed/session/token', { sessionId })).token!;
 }
 
+/** A data API token and a production environment token signed with a security context, as their API mints them. */
+async function signedTokens(ctx: CliServer, deploymentId: number, securityContext: Record<string, unknown>): Promise<string[]> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${ctx.url}${path}`, {
+      method,
+      headers: { authorization: `Api-Key ${ctx.admin.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as any;
+  };
+  const data = await call('POST', `/api/v1/deployments/${deploymentId}/token`, { securityContext });
+  const environments = await call('GET', `/api/v1/deployments/${deploymentId}/environments?type=production`);
+  const created = await call('POST', `/api/v1/deployments/${deploymentId}/environments/${environments.data[0].id}/tokens`, {
+    security_context: securityContext,
+  });
+  return [data.cubeApiToken, created.data.token];
+}
+
 /** The table `plinth load` prints for rows: upper-case member headers, columns aligned by two spaces. */
 function table(rows: Array<Record<string, unknown>>): string {
   const keys = Object.keys(rows[0]!);
@@ -104,6 +123,16 @@ describeCli('plinth load', (ctx, home) => {
       expect(german.stdout).toBe(table(expected));
       const email = await plinth(['load', id, '--query', '{"dimensions":["customers.email"]}', '--token', token], { env: env() });
       expect(email.stderr).toMatch(/You requested hidden member: 'customers__email'/);
+
+      // A data API token and an environment token signed for the UK see the British customers only.
+      const british = await warehouse.truth(
+        (t) => `SELECT id AS "customers.id", country AS "customers.country" FROM ${t('customers')} WHERE country = 'UK' ORDER BY id`,
+      );
+      for (const signed of await signedTokens(ctx(), set.deploymentId, { country: 'UK' })) {
+        const uk = await plinth(['load', id, '--query', JSON.stringify(CUSTOMERS), '--token', signed], { env: env() });
+        expect(uk.code, uk.stderr).toBe(0);
+        expect(uk.stdout).toBe(table(british));
+      }
     },
   );
 
@@ -120,5 +149,8 @@ describeCli('plinth load', (ctx, home) => {
     expect(foreign.stderr).toMatch(/Invalid token/);
     const unbuilt = await plinth(['load', String(first.id), '--query', JSON.stringify(ORDERS)], { env: env() });
     expect(unbuilt.stderr).toMatch(/No successful build of branch main yet/);
+    const branch = await plinth(['load', String(first.id), '--query', JSON.stringify(ORDERS), '--branch', 'nope'], { env: env() });
+    expect(branch.code).not.toBe(0);
+    expect(branch.stderr).toMatch(/nope/);
   });
 });
