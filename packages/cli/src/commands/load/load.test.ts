@@ -154,3 +154,29 @@ describeCli('plinth load', (ctx, home) => {
     expect(branch.stderr).toMatch(/nope/);
   });
 });
+
+describeCli(
+  'plinth load past the continue-wait time',
+  (ctx, home) => {
+    const plinth = cliRunner(home);
+    const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey });
+
+    it('retries a query answered Continue wait (a 1 ms continue-wait: every cold query) until its rows come', async () => {
+      const { deploymentId, warehouse } = await policyDeployment(ctx(), 'duckdb');
+      try {
+        const query = { ...ORDERS, filters: [{ member: 'orders.status', operator: 'notEquals', values: ['returned'] }] };
+        const result = await plinth(['load', String(deploymentId), '--query', JSON.stringify(query)], { env: env() });
+        expect(result.code, result.stderr).toBe(0);
+        const rows = await warehouse.truth(
+          (t) =>
+            `SELECT status AS "orders.status", count(*) AS "orders.count" FROM ${t('orders')} ` +
+            `WHERE status <> 'returned' GROUP BY status ORDER BY status`,
+        );
+        expect(result.stdout).toBe(table(rows));
+      } finally {
+        await warehouse.close();
+      }
+    });
+  },
+  { PLINTH_CONTINUE_WAIT_MS: '1' },
+);
