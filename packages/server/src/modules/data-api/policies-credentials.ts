@@ -15,8 +15,8 @@ export interface PolicyDeployment {
   deploymentId: number;
   warehouse: PolicyWarehouse;
   base: string;
-  /** A bare token for the credential, minted through the platform's own API as its holder would get it. */
-  mint(credential: Credential): Promise<string>;
+  /** A bare token for the credential, minted through the platform's own API as its holder would get it (data and environment tokens: for `forDeployment`). */
+  mint(credential: Credential, forDeployment?: number): Promise<string>;
   /** An embed session's id and its exchanged token. */
   embedSession(body: Record<string, unknown>): Promise<{ sessionId: string; token: string }>;
 }
@@ -44,11 +44,11 @@ export async function policyDeployment(server: TestServer, kind: WarehouseKind):
     return { sessionId, token: exchanged.body.token as string };
   };
 
-  const mint = async (credential: Credential): Promise<string> => {
+  const mint = async (credential: Credential, forDeployment = deploymentId): Promise<string> => {
     if (credential.kind === 'data') {
       const minted = await account.request({
         method: 'POST',
-        url: `/api/v1/deployments/${deploymentId}/token`,
+        url: `/api/v1/deployments/${forDeployment}/token`,
         as: account.admin,
         body: { securityContext: credential.securityContext },
       });
@@ -56,7 +56,7 @@ export async function policyDeployment(server: TestServer, kind: WarehouseKind):
       return minted.body.cubeApiToken as string;
     }
     if (credential.kind === 'environment') {
-      const url = `/api/v1/deployments/${deploymentId}/environments`;
+      const url = `/api/v1/deployments/${forDeployment}/environments`;
       const production = await account.request({ method: 'GET', url: `${url}?type=production`, as: account.admin });
       expect(production.status, production.text).toBe(200);
       const created = await account.request({

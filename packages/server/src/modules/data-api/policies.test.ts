@@ -63,6 +63,33 @@ describeOnStores(
         }
       });
 
+      it('the same query at once under two security contexts: each caller gets its own rows, never the other’s cached ones', async () => {
+        const query = { dimensions: ['customers.id', 'customers.country'], order: { 'customers.id': 'asc' }, limit: 5000 };
+        const countries = ['UK', 'France', 'UK', 'France'];
+        const tokens = await Promise.all(countries.map((country) => d.mint({ kind: 'data', securityContext: { country } })));
+        const answers = await Promise.all(
+          tokens.map((token) => d.account.request({ method: 'POST', url: `${d.base}/load`, as: token, body: { query } })),
+        );
+        for (const [i, answer] of answers.entries()) {
+          expect(answer.status, answer.text).toBe(200);
+          const rows = answer.body.data as Array<Record<string, unknown>>;
+          expect(rows.length).toBeGreaterThan(0);
+          expect(new Set(rows.map((row) => row['customers.country']))).toEqual(new Set([countries[i]]));
+        }
+      });
+
+      it('data API and environment tokens of another deployment are refused with Cube’s 403', async () => {
+        const other = await server().services.deployments.create(d.account.id, { name: 'another' }, 'http://localhost');
+        for (const credential of [
+          { kind: 'data' as const, securityContext: { country: 'UK' } },
+          { kind: 'environment' as const, securityContext: { country: 'UK' } },
+        ]) {
+          const token = await d.mint(credential, other.id);
+          const response = await d.account.request({ method: 'GET', url: `${d.base}/meta`, as: token });
+          expect([response.status, response.body]).toEqual([403, { error: 'Invalid token' }]);
+        }
+      });
+
       it('an embed token is refused once its session is revoked, and on another deployment', async () => {
         const { sessionId, token } = await d.embedSession({ externalId: 'revoked', groups: ['sales'] });
         const before = await d.account.request({ method: 'GET', url: `${d.base}/meta`, as: token });
