@@ -8,7 +8,9 @@ import { policiesModelFiles, policyWarehouse, type PolicyWarehouse, type Warehou
 export type Credential =
   | { kind: 'data'; securityContext: Record<string, unknown> }
   | { kind: 'environment'; securityContext: Record<string, unknown> }
-  | { kind: 'embed'; groups: string[]; country?: string; securityContext?: Record<string, unknown> };
+  | { kind: 'embed'; groups: string[]; country?: string; securityContext?: Record<string, unknown> }
+  /** An embed session for an internal user (`internalId`): the groups and attribute values the user holds in the account. */
+  | { kind: 'internal'; groups: string[]; country: string };
 
 export interface PolicyDeployment {
   account: EmbedAccount;
@@ -28,7 +30,8 @@ export interface PolicyDeployment {
 export async function policyDeployment(server: TestServer, kind: WarehouseKind): Promise<PolicyDeployment> {
   const account = await embedAccount(server);
   const { deploymentId } = account;
-  for (const group of ['sales', 'books', 'admin']) await account.group(group);
+  const groupIds = new Map<string, number>();
+  for (const group of ['sales', 'books', 'admin']) groupIds.set(group, await account.group(group));
   await account.attribute('country', 'string');
   const admin = adminOf(account);
   const warehouse = await policyWarehouse(server.services, admin, deploymentId, kind);
@@ -67,6 +70,16 @@ export async function policyDeployment(server: TestServer, kind: WarehouseKind):
       });
       expect(created.status, created.text).toBe(200);
       return created.body.data.token as string;
+    }
+    if (credential.kind === 'internal') {
+      const user = await account.addUser('member');
+      await server.services.groups.setUserGroups(
+        account.id,
+        user.id,
+        credential.groups.map((g) => groupIds.get(g)!),
+      );
+      await server.services.userAttributes.setValues(account.id, user.id, [{ name: 'country', value: credential.country }]);
+      return (await embedSession({ internalId: user.email })).token;
     }
     const { token } = await embedSession({
       externalId: `user-${credential.groups.join('-')}-${credential.country ?? 'none'}`,

@@ -55,6 +55,11 @@ export const PERSONAS: Persona[] = [
     sees: { customers: { country: 'France', members: SALES }, statuses: ['cancelled'], myOrders: null, products: 'Books' },
   },
   {
+    name: 'embed token of an internal user in group sales whose country attribute is the UK',
+    credential: { kind: 'internal', groups: ['sales'], country: 'UK' },
+    sees: { customers: { country: 'UK', members: SALES }, myOrders: null, products: null },
+  },
+  {
     name: 'embed token of an admin with clearance 5',
     credential: { kind: 'embed', groups: ['admin'], securityContext: { clearance: 5 } },
     sees: { customers: { members: ALL }, myOrders: null, products: 'all' },
