@@ -52,8 +52,10 @@ describeOnStores(
           expect([load.status, load.body.error]).toEqual([400, expect.stringMatching(HIDDEN)]);
         }
 
-        // /sql shows the policy's filter value as a parameter of the SQL the load ran.
+        // /sql shows the policy's filter value as a parameter of the SQL the load ran; /dry-run refuses what load refuses.
         const sql = await call('sql', expectations(sees)[0]!.query);
+        const dryRun = await call('dry-run', expectations(sees)[0]!.query);
+        expect(dryRun.status, dryRun.text).toBe(sql.status);
         if (!sees.customers) expect([sql.status, sql.body.error]).toEqual([400, expect.stringMatching(HIDDEN)]);
         else {
           expect(sql.status, sql.text).toBe(200);
