@@ -22,7 +22,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
 
   // Cube's data API, for Cube's clients with data API tokens.
   loadV1Get: DATA_API,
-  loadV1: DATA_API,
+  loadV1: 'load',
   sqlV1Get: DATA_API,
   sqlV1: DATA_API,
   dryRunV1Get: DATA_API,
