@@ -41,8 +41,9 @@ describeOnStores(
       const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.admin });
       expect(list.body.items.map((d: { name: string }) => d.name)).toEqual([DEMO_NAME]);
       const id = list.body.items[0].id as number;
+      // The URL is the deployment's own: host-based here, as the test servers set PLINTH_BASE_DOMAIN.
       expect(line).toBe(
-        `Demo deployment ${id} ("Demo") serves the sample data at http://127.0.0.1:4000/d/${id}/cubejs-api/v1 (token: plinth deployments token ${id}).`,
+        `Demo deployment ${id} ("Demo") serves the sample data at ${list.body.items[0].deploymentUrl}/cubejs-api/v1 (token: plinth deployments token ${id}).`,
       );
 
       const minted = await account.request({ method: 'POST', url: `/api/v1/deployments/${id}/token`, as: account.admin, body: {} });
