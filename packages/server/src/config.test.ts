@@ -70,6 +70,13 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     expect((thrown as Error).message).not.toContain('\n');
   });
 
+  it('a PLINTH_TENANT shaped like a deployment host (name-<digits>) is refused only with a base domain', () => {
+    expect(() => loadConfig({ PLINTH_TENANT: 'team-2', PLINTH_BASE_DOMAIN: 'plinth.example.com' })).toThrow(
+      /Invalid setting PLINTH_TENANT: "team-2" ends in - and digits/,
+    );
+    expect(loadConfig({ PLINTH_TENANT: 'team-2' }).defaultTenant).toBe('team-2');
+  });
+
   it('creates the demo deployment unless PLINTH_DEMO is 0 or false (issue 14, first start)', () => {
     expect(loadConfig({}).demo).toBe(true);
     for (const off of ['0', 'false', 'FALSE']) expect(loadConfig({ PLINTH_DEMO: off }).demo).toBe(false);

@@ -46,6 +46,8 @@ export interface Config {
 export class ConfigError extends Error {}
 
 export const TENANT_NAME = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
+/** `<slug>-<id>.<PLINTH_BASE_DOMAIN>` is a deployment's host, so no new account may bear a name of that form. */
+export const DEPLOYMENT_HOST_LIKE = /-[0-9]+$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -60,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const defaultTenant = optional(env, 'PLINTH_TENANT') ?? 'demo';
   if (!TENANT_NAME.test(defaultTenant)) {
     fail('PLINTH_TENANT', 'must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter');
+  }
+  if (baseDomain && DEPLOYMENT_HOST_LIKE.test(defaultTenant)) {
+    fail('PLINTH_TENANT', `"${defaultTenant}" ends in - and digits, which with PLINTH_BASE_DOMAIN names a deployment's host`);
   }
   const bootstrapApiKey = optional(env, 'PLINTH_BOOTSTRAP_API_KEY');
   if (bootstrapApiKey && !/^sk-[A-Za-z0-9]{20,}$/.test(bootstrapApiKey)) {

@@ -41,6 +41,7 @@ describeOnStores('plinth-server accounts', (server) => {
     [['create'], 'usage: plinth-server accounts create <name>'],
     [['create', 'a', 'b'], 'usage: plinth-server accounts create <name>'],
     [['create', 'Bad_Name'], 'account name "Bad_Name" must be 3 to 63 characters of a-z, 0-9 and -, starting with a letter'],
+    [['create', 'team-2'], 'account name "team-2" must not end in - and digits: <name>-<id>.<base domain> is a deployment\'s host'],
     [['disable'], 'usage: plinth-server accounts disable <name>'],
     [['list', 'x'], 'usage: plinth-server accounts list'],
     [['rename', 'x'], 'unknown command "accounts rename"; usage: plinth-server accounts create|list|disable|enable [<name>]'],
