@@ -27,11 +27,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SERVER = join(ROOT, 'packages/server/dist/main.js');
 const BARE = join(ROOT, 'bench/bare-server.mjs');
 const COUNTER = ['--import', new URL('./count-executions.mjs', import.meta.url).href];
+/** More node flags for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a request's time goes. */
+const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const KEY = `sk-${'b'.repeat(40)}`;
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const LINE_ITEMS = Number(process.env.LINE_ITEMS ?? 1_000_000);
+/** The demo deployment's size (the first start writes 50–200k line items); LINE_ITEMS=1000000 for the engine benchmark's. */
+const LINE_ITEMS = Number(process.env.LINE_ITEMS ?? 200_000);
 /** Limits varied over this many values: far more than requests in flight, so cold requests never share one. */
 const SPREAD = 64;
 
@@ -46,8 +49,16 @@ function coldQuery(k: number): Query {
 }
 const warmQuery = (k: number): Query => DASHBOARD[k % DASHBOARD.length]!.query;
 
+/** What bench/count-executions.mjs counted in a server since it started. */
+interface Counts {
+  warehouse: number;
+  store: number;
+  storeStatements: Record<string, number>;
+}
+
 interface Plinth extends ChildServer {
   base: string;
+  counts(): Promise<Counts>;
   executions(): Promise<number>;
 }
 
@@ -64,24 +75,21 @@ async function plinth(dataDir: string, env: Record<string, string>): Promise<Pli
       ...env,
     },
     '/readyz',
-    COUNTER,
+    [...COUNTER, ...NODE_ARGS],
   );
-  return {
-    ...server,
-    base: `http://127.0.0.1:${server.port}`,
-    executions: async () => {
-      rmSync(counts, { force: true });
-      server.child.kill('SIGUSR2');
-      for (let i = 0; i < 500; i++) {
-        try {
-          return Number(readFileSync(counts, 'utf8'));
-        } catch {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
+  const read = async (): Promise<Counts> => {
+    rmSync(counts, { force: true });
+    server.child.kill('SIGUSR2');
+    for (let i = 0; i < 500; i++) {
+      try {
+        return JSON.parse(readFileSync(counts, 'utf8')) as Counts;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      throw new Error('the server did not report its execution count');
-    },
+    }
+    throw new Error('the server did not report its counts');
   };
+  return { ...server, base: `http://127.0.0.1:${server.port}`, counts: read, executions: async () => (await read()).warehouse };
 }
 
 /** `plinth deploy` of the sample model, run in this process, then the build awaited. */
@@ -179,17 +187,29 @@ async function main(): Promise<void> {
     }
   }
 
-  const rounds: Array<{ engine: LoadResult; cold: LoadResult; perRequest: number }> = [];
+  const rounds: Array<{ engine: LoadResult; cold: LoadResult; perRequest: number; storePerRequest: number }> = [];
   for (let round = 0; round < ROUNDS; round++) {
     const engineResult = await loadCalls(direct, { concurrency: CONNECTIONS, seconds: SECONDS });
-    const before = await cold.executions();
+    const before = await cold.counts();
     let sent = 0; // the warm-up's requests and the measured ones, as the executions counted cover both
-    const coldResult = await loadPaths(cold.base, (k) => (sent++, loadPath(id, coldQuery(k))), {
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      headers,
+    // Measured like the engine (16 loops, each awaiting its answer), since a cold answer takes long enough
+    // that autocannon's per-second counts would leave out the requests still running when its window closes.
+    const coldResult = await loadCalls(
+      async (k) => {
+        sent++;
+        const response = await fetch(`${cold.base}${loadPath(id, coldQuery(k))}`, { headers });
+        const body = await response.text();
+        if (!response.ok || body.includes('"error"')) throw new Error(body);
+      },
+      { concurrency: CONNECTIONS, seconds: SECONDS },
+    );
+    const after = await cold.counts();
+    rounds.push({
+      engine: engineResult,
+      cold: coldResult,
+      perRequest: (after.warehouse - before.warehouse) / Math.max(1, sent),
+      storePerRequest: (after.store - before.store) / Math.max(1, sent),
     });
-    rounds.push({ engine: engineResult, cold: coldResult, perRequest: ((await cold.executions()) - before) / Math.max(1, sent) });
   }
   await engine.close();
 
@@ -205,8 +225,10 @@ async function main(): Promise<void> {
   const burstOne = await burst(warm, id, token, { ...DASHBOARD[1]!.query, limit: 4243 });
   const bare = await spawnServer(BARE, {});
   const warmRounds: Array<{ warm: LoadResult; bare: LoadResult }> = [];
+  const warmBefore = await warm.counts();
+  let warmSent = 0;
   for (let round = 0; round < ROUNDS; round++) {
-    const warmResult = await loadPaths(warm.base, (k) => loadPath(id, warmQuery(k)), {
+    const warmResult = await loadPaths(warm.base, (k) => (warmSent++, loadPath(id, warmQuery(k))), {
       connections: CONNECTIONS,
       seconds: SECONDS,
       headers,
@@ -214,8 +236,16 @@ async function main(): Promise<void> {
     const bareResult = await load(`http://127.0.0.1:${bare.port}/constant`, { connections: CONNECTIONS, seconds: SECONDS });
     warmRounds.push({ warm: warmResult, bare: bareResult });
   }
+  const warmAfter = await warm.counts();
   await warm.stop();
   await bare.stop();
+  const warmStore = (warmAfter.store - warmBefore.store) / Math.max(1, warmSent);
+  const warmWarehouse = warmAfter.warehouse - warmBefore.warehouse;
+  const perWarmRequest = Object.entries(warmAfter.storeStatements)
+    .map(([text, n]) => [text, (n - (warmBefore.storeStatements[text] ?? 0)) / Math.max(1, warmSent)] as const)
+    .filter(([, n]) => n >= 0.05)
+    .sort((a, b) => b[1] - a[1])
+    .map(([text, n]) => `${n.toFixed(2)} × \`${text}\``);
   const loadEnd = loadavg()[0]!.toFixed(1);
   rmSync(dataDir, { recursive: true, force: true });
 
@@ -223,7 +253,7 @@ async function main(): Promise<void> {
   const failures = (results: LoadResult[]) => results.reduce((n, r) => n + r.errors + r.non2xx, 0);
   const row = (label: string, results: LoadResult[], ratio: string, ratios: string) =>
     `| ${label} | ${each(results)} | ${ms(median(results.map((r) => r.p50)))} | ${ms(median(results.map((r) => r.p99)))} | ${ratio} | ${ratios} | ${failures(results)} |`;
-  const coldRatios = rounds.map((r) => r.engine.rps / r.cold.rps);
+  const coldRatios = rounds.map((r) => r.engine.rps / Math.max(1, r.cold.rps));
   const warmRatios = warmRounds.map((r) => r.warm.rps / r.bare.rps);
   const coldRatio = median(coldRatios);
   const warmRatio = median(warmRatios);
@@ -246,7 +276,7 @@ async function main(): Promise<void> {
         '',
       ),
       row(
-        'HTTP load, cache cold (TTL 0, a distinct limit per request)',
+        'HTTP load, cache cold (TTL 0, a distinct limit per request), 16 loops of fetch',
         rounds.map((r) => r.cold),
         `${coldRatio.toFixed(2)}× slower`,
         fmt(coldRatios),
@@ -264,7 +294,8 @@ async function main(): Promise<void> {
         fmt(warmRatios),
       ),
       '',
-      `Cold: warehouse executions per request in each round (counted by the server): ${perRequest}.`,
+      `Cold: warehouse executions per request in each round (counted by the server): ${perRequest}; metadata store (PGlite) statements per request: ${rounds.map((r) => r.storePerRequest.toFixed(2)).join(', ')}.`,
+      `Warm: ${warmWarehouse} warehouse executions over ${warmSent} requests; metadata store statements per request ${warmStore.toFixed(2)}: ${perWarmRequest.join('; ') || 'none'}.`,
       `Target cold within 1.2× of the engine: ${coldRatio <= 1.2 ? 'met' : 'NOT met'} (${coldRatio.toFixed(2)}×). Target warm at least 0.5 of the bare route: ${warmRatio >= 0.5 ? 'met' : 'NOT met'} (${warmRatio.toFixed(2)}).`,
       '',
       `100 identical concurrent cold loads ('${DASHBOARD[1]!.name}', never asked before), default TTL: ${burstOne.answered} answered with data, **${burstOne.executions} warehouse execution${burstOne.executions === 1 ? '' : 's'}** (target: exactly 1). ` +
