@@ -13,23 +13,15 @@
  *   npm run bench:data-api     (BENCH_SECONDS, BENCH_ROUNDS, LINE_ITEMS to change the run; prints Markdown)
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { compile, DuckDBWarehouse, loadRequest, sampleModelFiles, writeSample, type Query } from '@plinth/semantic';
-import { run } from '../packages/cli/src/run.js';
-import type { IO } from '../packages/cli/src/core/io.js';
-import { load, loadCalls, loadPaths, machine, median, ms, spawnServer, type ChildServer, type LoadResult } from './lib.js';
+import { burst, deploySample, fetchLoad, loadPath, plinth, ROOT, tokenOf } from './data-api-server.js';
+import { load, loadCalls, loadPaths, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
 import { QUERIES } from './semantic-queries.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER = join(ROOT, 'packages/server/dist/main.js');
 const BARE = join(ROOT, 'bench/bare-server.mjs');
-const COUNTER = ['--import', new URL('./count-executions.mjs', import.meta.url).href];
-/** More node flags for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a request's time goes. */
-const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const KEY = `sk-${'b'.repeat(40)}`;
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -41,121 +33,17 @@ const SPREAD = 64;
 // The sample model's dashboard queries: every one of semantic-queries.ts but the one needing its extra cube.
 const DASHBOARD = QUERIES.filter((q) => !JSON.stringify(q.query).includes('order_facts'));
 
-/** Request k of a cold run: the k-th dashboard query with a limit of its own that changes no answer's meaning. */
+/**
+ * Request k of a cold run: the k-th dashboard query with a limit of its own, so requests in flight
+ * never share a key: 10,000 less up to 63 where the query has none (far above its rows), the
+ * top-N query's N plus up to 63. The engine is given the very same queries.
+ */
 function coldQuery(k: number): Query {
   const { query } = DASHBOARD[k % DASHBOARD.length]!;
   const spread = Math.floor(k / DASHBOARD.length) % SPREAD;
   return { ...query, limit: query.limit === undefined ? 10_000 - spread : query.limit + spread };
 }
 const warmQuery = (k: number): Query => DASHBOARD[k % DASHBOARD.length]!.query;
-
-/** What bench/count-executions.mjs counted in a server since it started. */
-interface Counts {
-  warehouse: number;
-  store: number;
-  storeStatements: Record<string, number>;
-}
-
-interface Plinth extends ChildServer {
-  base: string;
-  counts(): Promise<Counts>;
-  executions(): Promise<number>;
-}
-
-/** A Plinth server on the benchmark's data dir, with the execution counter preloaded. */
-async function plinth(dataDir: string, env: Record<string, string>): Promise<Plinth> {
-  const counts = join(dataDir, 'executions');
-  const server = await spawnServer(
-    SERVER,
-    {
-      PLINTH_DATA_DIR: dataDir,
-      PLINTH_BOOTSTRAP_API_KEY: KEY,
-      PLINTH_DEMO: '0',
-      BENCH_EXECUTIONS_FILE: counts,
-      ...env,
-    },
-    '/readyz',
-    [...COUNTER, ...NODE_ARGS],
-  );
-  const read = async (): Promise<Counts> => {
-    rmSync(counts, { force: true });
-    server.child.kill('SIGUSR2');
-    for (let i = 0; i < 500; i++) {
-      try {
-        return JSON.parse(readFileSync(counts, 'utf8')) as Counts;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    }
-    throw new Error('the server did not report its counts');
-  };
-  return { ...server, base: `http://127.0.0.1:${server.port}`, counts: read, executions: async () => (await read()).warehouse };
-}
-
-/** `plinth deploy` of the sample model, run in this process, then the build awaited. */
-async function deploySample(server: Plinth, dataDir: string): Promise<number> {
-  const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
-  const created = await fetch(`${server.base}/api/v1/deployments`, { method: 'POST', headers, body: '{"name":"Demo"}' });
-  const { id } = (await created.json()) as { id: number };
-  const project = join(dataDir, 'project');
-  for (const [path, text] of Object.entries(sampleModelFiles())) {
-    mkdirSync(join(project, path, '..'), { recursive: true });
-    writeFileSync(join(project, path), text);
-  }
-  const quiet = { write: () => true };
-  const io: IO = {
-    stdout: quiet,
-    stderr: quiet,
-    readStdin: async () => '',
-    env: {
-      PLINTH_API_URL: server.base,
-      PLINTH_API_KEY: KEY,
-      HOME: dataDir,
-      XDG_CONFIG_HOME: dataDir,
-      PLINTH_NO_TELEMETRY: '1',
-      PLINTH_NO_UPDATE_CHECK: '1',
-    },
-    stdinIsTTY: false,
-    promptSecret: async () => '',
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    platform: process.platform,
-    homedir: dataDir,
-    background: () => {},
-  };
-  const code = await run(['deploy', String(id), '--directory', project], io);
-  if (code !== 0) throw new Error(`plinth deploy exited ${code}`);
-  for (let i = 0; i < 1200; i++) {
-    const status = (await (await fetch(`${server.base}/api/v1/deployments/${id}/build-status`, { headers })).json()) as { status?: string };
-    if (status.status !== 'building' && status.status !== 'queued') return id;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the sample model did not build within a minute');
-}
-
-async function tokenOf(server: Plinth, id: number): Promise<string> {
-  const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
-  const response = await fetch(`${server.base}/api/v1/deployments/${id}/token`, { method: 'POST', headers, body: '{}' });
-  const { cubeApiToken } = (await response.json()) as { cubeApiToken?: string };
-  if (!cubeApiToken) throw new Error(`deploymentToken answered ${response.status}`);
-  return cubeApiToken;
-}
-
-const loadPath = (id: number, query: Query) => `/d/${id}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`;
-
-async function fetchLoad(server: Plinth, id: number, token: string, query: Query): Promise<{ data?: unknown[]; error?: string }> {
-  return (await fetch(`${server.base}${loadPath(id, query)}`, { headers: { authorization: token } })).json() as Promise<{
-    data?: unknown[];
-    error?: string;
-  }>;
-}
-
-/** 100 identical loads sent at once: how many answered with data, and the warehouse executions they caused. */
-async function burst(server: Plinth, id: number, token: string, query: Query): Promise<{ answered: number; executions: number }> {
-  const before = await server.executions();
-  const answers = await Promise.all(Array.from({ length: 100 }, () => fetchLoad(server, id, token, query)));
-  return { answered: answers.filter((answer) => Array.isArray(answer.data)).length, executions: (await server.executions()) - before };
-}
 
 async function main(): Promise<void> {
   execFileSync('npx', ['tsc', '-b', 'packages/semantic', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
