@@ -25,10 +25,11 @@ export async function spawnServer(
   script: string,
   env: Record<string, string>,
   readyPath = '/readyz',
+  nodeArgs: string[] = [],
 ): Promise<ChildServer & { readyMs: number }> {
   const port = Number(env.PORT ?? (await freePort()));
   const started = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PLINTH_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -76,6 +77,70 @@ export async function load(
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+/**
+ * `load` with a path of its own for each request: request `k` (counted over the whole run) asks
+ * for `pathOf(k)`, so a run can keep every request's cache key distinct.
+ */
+export async function loadPaths(
+  base: string,
+  pathOf: (k: number) => string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Promise<LoadResult> {
+  let k = 0;
+  const run = (duration: number) =>
+    autocannon({
+      url: base,
+      connections: options.connections,
+      duration,
+      headers: options.headers ?? {},
+      requests: [{ setupRequest: (request) => ({ ...request, path: pathOf(k++) }) }],
+    });
+  await run(2); // warm-up: JIT, connection pools, the model's compile
+  const result = await run(options.seconds);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/**
+ * The same figures for calls made in this process: `concurrency` loops each awaiting `call(k)`
+ * (k counted over the run) for `seconds`, after a 2 s warm-up like `load`.
+ */
+export async function loadCalls(
+  call: (k: number) => Promise<unknown>,
+  options: { concurrency: number; seconds: number },
+): Promise<LoadResult> {
+  let k = 0;
+  const run = async (seconds: number) => {
+    const latencies: number[] = [];
+    let errors = 0;
+    const end = performance.now() + seconds * 1000;
+    const loop = async () => {
+      while (performance.now() < end) {
+        const started = performance.now();
+        try {
+          await call(k++);
+          latencies.push(performance.now() - started);
+        } catch {
+          errors++;
+        }
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: options.concurrency }, loop));
+    return { latencies, errors, seconds: (performance.now() - started) / 1000 };
+  };
+  await run(2);
+  const { latencies, errors, seconds } = await run(options.seconds);
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { rps: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99), errors, non2xx: 0 };
 }
 
 export function machine(): string {

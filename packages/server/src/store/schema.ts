@@ -51,6 +51,8 @@ export interface Database {
   deployment_environment_token: DeploymentEnvironmentTokenTable;
   // A deployment's environment variables (migration 0020).
   deployment_variable: DeploymentVariableTable;
+  // Engine versions an account's deployments have run (migration 0021).
+  engine_version_run: EngineVersionRunTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -223,6 +225,15 @@ export interface DeploymentTable {
   updated_at: UpdatedAt;
 }
 export type DeploymentRow = Selectable<DeploymentTable>;
+
+export interface EngineVersionRunTable {
+  account_id: number;
+  version: string;
+  channel: string;
+  deployment_id: number | null;
+  first_run_at: CreatedAt;
+  last_run_at: UpdatedAt;
+}
 
 export interface OAuthIntegrationTable {
   id: Generated<number>;

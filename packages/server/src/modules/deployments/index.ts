@@ -12,7 +12,7 @@ declare module '../module.js' {
 export const deploymentsModule: PlinthModule = {
   name: 'deployments',
   services: { deployments: ({ db, config }: ServiceContext) => new DeploymentService(db, config) },
-  tables: ['deployment'],
+  tables: ['deployment', 'engine_version_run'],
   schemas: deploymentSchemas,
   routes: deploymentRoutes,
 };

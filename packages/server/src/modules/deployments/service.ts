@@ -6,8 +6,10 @@ import type { Principal } from '../../http/principal.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { Database, DeploymentRow } from '../../store/schema.js';
 import { afterId } from '../../store/keyset.js';
+import { transaction } from '../../store/transaction.js';
 import type { Config } from '../../config.js';
 import { FIRST_STEP, nextStep } from './steps.js';
+import { VersionHistory } from './version-history.js';
 import { inEffect, resolveRelease, versionList } from './versions.js';
 
 const DEPLOYMENTS = byId('deployments');
@@ -34,20 +36,29 @@ export interface DeploymentChange {
 }
 
 export class DeploymentService {
+  private readonly history: VersionHistory;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly config: Pick<Config, 'releaseChannels' | 'imageRepo' | 'regions' | 'baseDomain' | 'publicUrl'>,
-  ) {}
+  ) {
+    this.history = new VersionHistory(db);
+  }
 
   async create(accountId: number, input: { name: string; region?: string | undefined }, baseUrl: string) {
     if (input.region !== undefined && !this.config.regions.includes(input.region)) {
       throw badRequest(`Unknown region "${input.region}"; regions: ${this.config.regions.join(', ')}`);
     }
-    const row = await this.db
-      .insertInto('deployment')
-      .values({ account_id: accountId, name: input.name, region: input.region ?? null })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    // The version a new deployment starts on is the first the account's history gets from it (rule 3).
+    const row = await transaction(this.db, async (db) => {
+      const created = await db
+        .insertInto('deployment')
+        .values({ account_id: accountId, name: input.name, region: input.region ?? null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await this.recordRun(created);
+      return created;
+    });
     return toView(row, baseUrl, this.config);
   }
 
@@ -79,21 +90,26 @@ export class DeploymentService {
 
   /** Section 9 rules 3 and 4: fields left out keep their value; a version is checked against its channel's list. */
   async update(accountId: number, id: number, change: DeploymentChange, baseUrl: string) {
-    const row = await this.row(accountId, id);
-    const release = resolveRelease(this.config, row, change);
-    const updated = await this.db
-      .updateTable('deployment')
-      .set({
-        name: change.name ?? row.name,
-        deploy_mode: change.deployMode ?? row.deploy_mode,
-        creation_method: change.creationMethod ?? row.creation_method,
-        ...release,
-        updated_at: new Date(),
-      })
-      .where('account_id', '=', accountId)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const updated = await transaction(this.db, async (db) => {
+      const row = await this.row(accountId, id);
+      const release = resolveRelease(this.config, row, change, await this.history.list(accountId));
+      const after = await db
+        .updateTable('deployment')
+        .set({
+          name: change.name ?? row.name,
+          deploy_mode: change.deployMode ?? row.deploy_mode,
+          creation_method: change.creationMethod ?? row.creation_method,
+          ...release,
+          updated_at: new Date(),
+        })
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const [was, now] = [inEffect(this.config, row), inEffect(this.config, after)];
+      if (was.version !== now.version || was.channel !== now.channel) await this.recordRun(after);
+      return after;
+    });
     return this.settingsView(updated, baseUrl);
   }
 
@@ -104,7 +120,8 @@ export class DeploymentService {
   }
 
   async versions(accountId: number, id: number) {
-    return { items: versionList(this.config, await this.row(accountId, id)) };
+    const row = await this.row(accountId, id);
+    return { items: versionList(this.config, row, await this.history.list(accountId)) };
   }
 
   async advanceStep(accountId: number, id: number, baseUrl: string) {
@@ -130,6 +147,11 @@ export class DeploymentService {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toView(row, baseUrl, this.config);
+  }
+
+  private recordRun(row: DeploymentRow) {
+    const { version, channel } = inEffect(this.config, row);
+    return this.history.record(row.account_id, row.id, { version, channel });
   }
 
   private async row(accountId: number, id: number): Promise<DeploymentRow> {

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { badRequest } from '../../http/errors.js';
+import type { VersionRun } from './version-history.js';
 
 /** What a deployment stores about its engine version: nulls follow the default channel's head. */
 export interface StoredRelease {
@@ -37,8 +38,11 @@ export function inEffect(releases: Releases, stored: StoredRelease): { channel: 
   return { channel, version, image: imageOf(releases, version) };
 }
 
-/** Section 9 rule 3: each channel's versions, its head marked LATEST, the one in effect CURRENT. */
-export function versionList(releases: Releases, stored: StoredRelease): EngineVersion[] {
+/**
+ * Section 9 rule 3: each channel's versions, its head marked LATEST, then the older versions the
+ * account has run (`ran`, newest first) that no channel offers any more; the one in effect CURRENT.
+ */
+export function versionList(releases: Releases, stored: StoredRelease, ran: readonly VersionRun[] = []): EngineVersion[] {
   const effect = inEffect(releases, stored);
   const offered = Object.entries(releases.releaseChannels).flatMap(([channel, versions]) =>
     versions.map((version, index) => ({
@@ -49,9 +53,23 @@ export function versionList(releases: Releases, stored: StoredRelease): EngineVe
       passAs: imageOf(releases, version),
     })),
   );
-  // A version the server no longer offers stays listed while the deployment runs it (rule 3: versions it has run).
-  if (offered.some((v) => v.current)) return offered;
-  return [...offered, { version: effect.version, channel: effect.channel, latest: false, current: true, passAs: effect.image }];
+  const listed = new Set(offered.map((v) => v.version));
+  const older = ran
+    .filter((run) => !listed.has(run.version))
+    .map((run) => {
+      const current = run.version === effect.version;
+      return {
+        version: run.version,
+        channel: current ? effect.channel : run.channel,
+        latest: false,
+        current,
+        passAs: imageOf(releases, run.version),
+      };
+    });
+  const all = [...offered, ...older];
+  // A version the server no longer offers stays listed while the deployment runs it, recorded or not.
+  if (all.some((v) => v.current)) return all;
+  return [...all, { version: effect.version, channel: effect.channel, latest: false, current: true, passAs: effect.image }];
 }
 
 /** Section 9 rule 4: `<version>`, `v<version>` or `<image_repo>:v<version>`, and nothing else. */
@@ -68,12 +86,14 @@ export function parseVersion(releases: Releases, given: string): string {
 
 /**
  * The release a change asks for. `releaseChannel` alone moves to that channel's head; a version must
- * be on the list of the channel in effect after the change (rule 4: a version not listed is refused).
+ * be on the list of the channel in effect after the change, or one the account has run (`ran`):
+ * rule 4 refuses only a version that is not on the `versions` list.
  */
 export function resolveRelease(
   releases: Releases,
   stored: StoredRelease,
   change: { releaseChannel?: string | undefined; releaseChannelVersion?: string | undefined },
+  ran: readonly VersionRun[] = [],
 ): StoredRelease {
   const channels = Object.keys(releases.releaseChannels);
   if (change.releaseChannel !== undefined && !channels.includes(change.releaseChannel)) {
@@ -87,7 +107,7 @@ export function resolveRelease(
     return { release_channel: channel, release_channel_version: offered[0]! };
   }
   const version = parseVersion(releases, change.releaseChannelVersion);
-  if (!offered.includes(version)) {
+  if (!offered.includes(version) && !ran.some((run) => run.version === version)) {
     throw badRequest(`Version ${version} is not offered on channel ${channel}; offered: ${offered.join(', ')}`);
   }
   return { release_channel: channel, release_channel_version: version };

@@ -19,6 +19,7 @@ import * as dataModel from './0017_data_model.js';
 import * as deploymentTokens from './0018_deployment_tokens.js';
 import * as deploymentSettings from './0019_deployment_settings.js';
 import * as deploymentVariables from './0020_deployment_variables.js';
+import * as engineVersionsRun from './0021_engine_versions_run.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0018_deployment_tokens': deploymentTokens,
   '0019_deployment_settings': deploymentSettings,
   '0020_deployment_variables': deploymentVariables,
+  '0021_engine_versions_run': engineVersionsRun,
 };
