@@ -27,7 +27,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   dryRunV1Get: DATA_API,
   dryRunV1: DATA_API,
   metaV1: 'meta',
-  cubesqlV1: DATA_API,
+  cubesqlV1: 'sql',
   branchLoadV1Get: DATA_API,
   branchLoadV1: DATA_API,
   branchSqlV1Get: DATA_API,
