@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../../http/auth.js';
 import { badRequest } from '../../../http/errors.js';
 import { deploymentParam, requires } from '../../../http/requirement.js';
-import type { DataApiService } from '../service.js';
+import type { DataApiService, Served } from '../service.js';
 import { cubesqlLines } from './response.js';
 import { CubesqlBody, CubesqlLine } from './schemas.js';
 import { translateSql } from './translate.js';
@@ -24,19 +24,23 @@ const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | nul
 /**
  * Runs SQL as the equivalent Cube query through `load` (same runner, cache, policies and limits).
  * Cube's SQL API has no continue-wait answer, so a query still running is waited for here, until
- * it finishes or the client goes away.
+ * it finishes or `closed()` says the client went away.
  */
-export async function runCubesql(dataApi: DataApiService, request: FastifyRequest, body: CubesqlBody): Promise<string> {
-  const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
-  const served = await dataApi.serve(principalOf(request), deploymentId, branch);
+export async function cubesqlAnswer(dataApi: DataApiService, served: Served, body: CubesqlBody, closed: () => boolean): Promise<string> {
   const { query, columns } = translateSql(body.query, dataApi.meta(served).cubes);
   const cubeQuery = { ...query, ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
   let answer = await dataApi.load(served, cubeQuery);
   while (isContinueWait(answer)) {
-    if (request.raw.destroyed) throw badRequest('The client closed the request');
+    if (closed()) throw badRequest('The client closed the request');
     answer = await dataApi.load(served, cubeQuery);
   }
   return cubesqlLines(answer, columns);
+}
+
+async function runCubesql(dataApi: DataApiService, request: FastifyRequest, body: CubesqlBody): Promise<string> {
+  const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
+  const served = await dataApi.serve(principalOf(request), deploymentId, branch);
+  return cubesqlAnswer(dataApi, served, body, () => request.raw.destroyed);
 }
 
 /** `POST {prefix}/cubesql`: Cube's SQL API over HTTP, for the SQL the translation understands. */
