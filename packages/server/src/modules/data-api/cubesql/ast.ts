@@ -23,6 +23,7 @@ export function parseSelect(sql: string): Node {
   const statements = (Array.isArray(ast) ? ast : [ast]) as Node[];
   if (statements.length !== 1) throw badRequest(`Exactly one statement per request is supported, got ${statements.length}`);
   const statement = statements[0]!;
+  if (statement.type === undefined) throw badRequest('The SQL holds no statement');
   if (statement.type !== 'select') {
     throw badRequest(`${String(statement.type).toUpperCase()} statements are not supported: the SQL API answers SELECT only`);
   }
@@ -62,12 +63,13 @@ export function functionArgs(node: Node): Node[] {
 
 const STRING_TYPES = new Set(['single_quote_string', 'string', 'natural_string', 'regex_string']);
 const DATE_TYPES = new Set(['date', 'timestamp', 'time', 'datetime']);
-const TIME_CASTS = /^(date|timestamp|timestamptz|timestamp with(out)? time zone)$/i;
+/** Casts that leave a literal's text as it is: to a date or time, or to text. */
+const TEXT_CASTS = /^(date|timestamp|timestamptz|timestamp with(out)? time zone|text|varchar|character varying)$/i;
 
 /**
  * A literal as a Cube filter value (strings, as Cube's own SQL API sends them), or undefined for a
  * node that is not a literal. `TIMESTAMP '...'`, `DATE '...'` and `CAST('...' AS TIMESTAMP)` are
- * the date strings they hold.
+ * the date strings they hold, and `'x'::text` is `x`.
  */
 export function literalValue(node: Node): string | undefined {
   if (node.type === 'number' || node.type === 'bigint') return String(node.value);
@@ -77,7 +79,7 @@ export function literalValue(node: Node): string | undefined {
   }
   if (node.type === 'cast' && isNode(node.expr) && Array.isArray(node.target)) {
     const target = (node.target as Node[])[0];
-    if (target && typeof target.dataType === 'string' && TIME_CASTS.test(target.dataType)) return literalValue(node.expr);
+    if (target && typeof target.dataType === 'string' && TEXT_CASTS.test(target.dataType)) return literalValue(node.expr);
   }
   return undefined;
 }

@@ -30,6 +30,7 @@ const AGGREGATES: Record<string, readonly string[]> = {
 /** The member a column reference names, its qualifier being the table's name or alias. */
 export function columnMember(node: Node, scope: Scope): CatalogMember {
   if (node.column === '*') throw badRequest('SELECT * is not supported: name the columns');
+  if (node.collate) throw badRequest('COLLATE is not supported');
   const name = identifier(node.column);
   if (node.table !== null && node.table !== undefined) {
     // The parser drops the quotes of a qualifier, so qualifiers compare regardless of case.
@@ -61,6 +62,7 @@ function countStar(scope: Scope): CatalogMember {
 
 function aggregate(node: Node, scope: Scope): Item {
   if (node.over !== null && node.over !== undefined) throw badRequest('Window functions (OVER) are not supported');
+  if (node.filter) throw badRequest('FILTER (WHERE ...) on an aggregate is not supported: filter in WHERE');
   const args = isNode(node.args) ? node.args : {};
   const distinct = typeof args.distinct === 'string' && args.distinct !== '';
   const name = `${functionName(node)}${distinct ? ' DISTINCT' : ''}`;

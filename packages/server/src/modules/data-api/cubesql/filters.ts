@@ -59,6 +59,8 @@ function likeFilter(member: string, pattern: string, negated: boolean): Filter {
     throw badRequest(`LIKE pattern '${pattern}' is not supported: only 'text%', '%text' and '%text%' (escape _ as \\_)`);
   }
   const text = inner.replace(/\\([%_\\])/g, '$1');
+  // '%' alone matches every value that is not NULL.
+  if (text === '' && (starts || ends)) return { member, operator: negated ? 'notSet' : 'set' };
   const kind = starts && ends ? 'contains' : starts ? 'endsWith' : ends ? 'startsWith' : 'equals';
   const operator = (negated ? `not${kind[0]!.toUpperCase()}${kind.slice(1)}` : kind) as Operator;
   return { member, operator, values: [text] };

@@ -229,6 +229,12 @@ describe('SQL the translation refuses, with a 400 naming the construct', () => {
     ['a segment under OR', "SELECT MEASURE(count) FROM orders WHERE completed OR status = 'x'", /Segment orders.completed can only/],
     ['a fractional LIMIT', 'SELECT status FROM orders LIMIT 1.5', /LIMIT and OFFSET/],
     ['a hidden member', 'SELECT email FROM customers', /Column email does not exist/],
+    ['an empty statement', ';', /no statement/],
+    ['FILTER on an aggregate', 'SELECT COUNT(*) FILTER (WHERE id > 1) FROM orders', /FILTER/],
+    ['DISTINCT ON', 'SELECT DISTINCT ON (status) status FROM orders', /DISTINCT ON/],
+    ['TABLESAMPLE', 'SELECT status FROM orders TABLESAMPLE SYSTEM (10)', /TABLESAMPLE/],
+    ['COLLATE', 'SELECT status COLLATE "C" FROM orders', /COLLATE/],
+    ['a cast of a column', "SELECT MEASURE(count) FROM orders WHERE status::text = 'a'", /cast is not supported/],
   ])('%s', (_name, sql, message) => {
     let error: unknown;
     try {

@@ -29,6 +29,7 @@ function scopeOf(select: Node, cubes: readonly MetaCube[]): Scope {
   if (from.length > 1) throw badRequest('Joins are not supported: select from one cube or view (a view joins cubes in the model)');
   const source = from[0]!;
   if (isNode(source.expr)) throw badRequest('Subqueries are not supported');
+  if (source.tablesample) throw badRequest('TABLESAMPLE is not supported');
   if (typeof source.table !== 'string') throw badRequest('FROM names a cube or view');
   if (source.db !== null && source.db !== undefined && String(source.db).toLowerCase() !== 'public') {
     throw badRequest(`Schema ${String(source.db)} does not exist: cubes and views are in public`);
@@ -43,6 +44,7 @@ function rejectUnsupported(select: Node): void {
   if (select._next || select.set_op) throw badRequest(`${String(select.set_op ?? 'UNION').toUpperCase()} is not supported`);
   if (isNode(select.into) && select.into.position) throw badRequest('SELECT INTO is not supported');
   if (select.window) throw badRequest('WINDOW is not supported');
+  if (isNode(select.distinct) && select.distinct.type === 'DISTINCT ON') throw badRequest('DISTINCT ON is not supported');
   if (Array.isArray(select.options) && select.options.length > 0) throw badRequest(`SELECT ${select.options.join(' ')} is not supported`);
 }
 
