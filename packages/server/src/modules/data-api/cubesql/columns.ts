@@ -69,7 +69,8 @@ function aggregate(node: Node, scope: Scope): Item {
   const accepted = AGGREGATES[name];
   if (!accepted) throw badRequest(`Aggregate function ${name} is not supported: use MEASURE(measure)`);
   const expr = isNode(args.expr) ? args.expr : {};
-  if (name === 'COUNT' && expr.type === 'star') {
+  // COUNT(*) and COUNT(1) count rows: the table's count measure.
+  if (name === 'COUNT' && (expr.type === 'star' || (expr.type === 'number' && expr.value === 1))) {
     const member = countStar(scope);
     return { kind: 'measure', member, key: member.name };
   }
@@ -130,8 +131,9 @@ export function defaultName(node: Node, item: Item): string {
   if (item.kind === 'time') return `date_trunc('${item.granularity}', ${item.member.name})`;
   if (node.type === 'aggr_func') {
     const args = isNode(node.args) ? node.args : {};
-    const star = isNode(args.expr) && args.expr.type === 'star';
-    return `${functionName(node).toLowerCase()}(${args.distinct ? 'distinct ' : ''}${star ? '*' : item.member.name})`;
+    const expr = isNode(args.expr) ? args.expr : {};
+    const argument = expr.type === 'star' ? '*' : expr.type === 'number' ? String(expr.value) : item.member.name;
+    return `${functionName(node).toLowerCase()}(${args.distinct ? 'distinct ' : ''}${argument})`;
   }
   return `measure(${item.member.name})`;
 }

@@ -105,6 +105,13 @@ describeOnStores(
       expect(rows).toHaveLength(7);
       expect(rows.every((row) => row[1] === 'completed')).toBe(true);
 
+      // Without GROUP BY, dimensions are one row per row of the cube, as in SQL.
+      const sql = async (query: string) =>
+        parseLines((await account.request({ method: 'POST', url: `${base}/cubesql`, as: token, body: { query } })).text).rows;
+      const [[count]] = (await sql('SELECT COUNT(*) FROM orders')) as [[string]];
+      expect(await sql('SELECT status FROM orders')).toHaveLength(Number(count));
+      expect((await sql('SELECT DISTINCT status FROM orders')).length).toBeLessThan(Number(count));
+
       const branch = await account.request({
         method: 'POST',
         url: `/d/${deploymentId}/dev-mode/main/cubejs-api/v1/cubesql`,

@@ -29,6 +29,7 @@ describe('SQL → Cube query', () => {
       { measures: ['orders.count', 'orders.customer_count'] },
     ],
     ['COUNT(*) is the count measure', 'SELECT COUNT(*) FROM orders', { measures: ['orders.count'] }],
+    ['so is COUNT(1)', 'SELECT COUNT(1) FROM orders', { measures: ['orders.count'] }],
     [
       'aggregates matching the measure type',
       'SELECT SUM(total_quantity), AVG(avg_price), MIN(min_price), MAX(max_price), COUNT(DISTINCT order_count) FROM line_items',
