@@ -138,13 +138,14 @@ function filterOf(node: Node, scope: Scope, clause: Clause): Filter {
 
 /** A segment used as a condition: `completed`, `completed = TRUE`, `completed IS TRUE`. */
 function segmentOf(node: Node, scope: Scope): string | undefined {
-  const column =
-    node.type === 'column_ref'
-      ? node
-      : node.type === 'binary_expr' && ['=', 'IS'].includes(String(node.operator).toUpperCase()) && (node.right as Node).type === 'bool'
-        ? (node.left as Node)
-        : undefined;
-  if (!column || column.type !== 'column_ref' || (column === node.left && (node.right as Node).value !== true)) return undefined;
+  let column = node;
+  if (node.type === 'binary_expr') {
+    const right = node.right as Node;
+    const isTrue = ['=', 'IS'].includes(String(node.operator).toUpperCase()) && right.type === 'bool' && right.value === true;
+    if (!isTrue) return undefined;
+    column = node.left as Node;
+  }
+  if (column.type !== 'column_ref') return undefined;
   const member = columnMember(column, scope);
   return member.kind === 'segment' ? member.name : undefined;
 }

@@ -162,6 +162,7 @@ describe('SQL → Cube query', () => {
       { member: 'orders.count', operator: 'gt', values: ['2'] },
     ]);
     expect(translate('SELECT MEASURE(count) FROM orders WHERE completed = TRUE').query.segments).toEqual(['orders.completed']);
+    expect(translate('SELECT MEASURE(count) FROM orders WHERE completed IS TRUE').query.segments).toEqual(['orders.completed']);
   });
 
   it('columns: names (alias, column, function) and Arrow types', () => {
