@@ -52,6 +52,7 @@ export const manifest: Entry[] = [
     summary: "Run a query on a deployment's data API and print the rows",
     load: () => import('./load/load.js'),
   },
+  { name: 'sql', summary: "Run a SQL query on a deployment's data model", load: () => import('./sql/sql.js') },
   { name: 'logs', summary: "Show or follow a deployment's build logs", load: () => import('./logs/logs.js') },
   { name: 'spec', summary: 'List the operations of the API, or print its OpenAPI document', load: () => import('./spec/spec.js') },
   { name: 'api', summary: 'Send an authenticated request to any path of the API', load: () => import('./api/api.js') },

@@ -28,6 +28,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   dryRunV1Get: DATA_API,
   dryRunV1: DATA_API,
   metaV1: 'meta',
+  cubesqlV1: 'sql',
   branchLoadV1Get: DATA_API,
   branchLoadV1: DATA_API,
   branchSqlV1Get: DATA_API,
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   branchDryRunV1Get: DATA_API,
   branchDryRunV1: DATA_API,
   branchMetaV1: DATA_API,
+  branchCubesqlV1: DATA_API,
 
   createApiKey: 'api-keys create',
   listApiKeys: 'api-keys list',

@@ -19,12 +19,16 @@ const VERBS = [
   ['dryRunV1Get', 'GET', 'dry-run'],
   ['dryRunV1', 'POST', 'dry-run'],
   ['metaV1', 'GET', 'meta'],
+  ['cubesqlV1', 'POST', 'cubesql'],
 ] as const;
 
 export const cases: OperationCase[] = PREFIXES.flatMap(([prefix, base]) =>
   VERBS.map(([name, method, verb]) => ({
     operation: prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name,
     method,
-    prepare: async () => ({ url: `${base(1)}/${verb}`, ...(method === 'POST' ? { body: { query: {} } } : {}) }),
+    prepare: async () => ({
+      url: `${base(1)}/${verb}`,
+      ...(method === 'POST' ? { body: { query: verb === 'cubesql' ? 'SELECT 1' : {} } } : {}),
+    }),
   })),
 );

@@ -5,6 +5,7 @@ import { principalOf } from '../../http/auth.js';
 import { setErrorRenderer } from '../../http/error-handler.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { INVALID_TOKEN } from './caller.js';
+import { cubesqlRoute } from './cubesql/routes.js';
 import { parseQueryParam } from './query-input.js';
 import { BranchParams, DeploymentParams, LoadBody, LoadQuerystring, LoadResponse, MetaResponse, PlanResponse } from './schemas.js';
 import { toBadRequest, type Served } from './service.js';
@@ -47,6 +48,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   };
 
   for (const { path, params, idPrefix, where } of PREFIXES) {
+    cubesqlRoute(app, { path, params, idPrefix, where });
     app.get(`${path}/load`, {
       config: dataRoute,
       schema: {

@@ -1,0 +1,93 @@
+import { afterAll, expect, it } from 'vitest';
+import { describeOnStores } from '../../../test-support/server.js';
+import { dataDirOverride, gatedWarehouse, sampleDeployment, serviceOn, tokenOf } from '../test-fixtures.js';
+import type { DataApiService } from '../service.js';
+import { CHUNK_ROWS, cubesqlLines } from './response.js';
+import { cubesqlAnswer } from './routes.js';
+
+const rowsOf = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .slice(1)
+    .flatMap((line) => (JSON.parse(line) as { data: unknown[][] }).data);
+
+describeOnStores(
+  'cubesql answers through the data API service',
+  (server) => {
+    const services: DataApiService[] = [];
+    afterAll(async () => {
+      for (const service of services) await service.close();
+    });
+
+    it('waits past continue-wait instead of answering it, with one warehouse execution', async () => {
+      const service = serviceOn(server(), { continueWaitMs: 30 });
+      services.push(service);
+      const { deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = await service.serve(principal, deploymentId);
+      const gated = gatedWarehouse(served.warehouse);
+      gated.hold();
+      const answer = cubesqlAnswer(
+        service,
+        { ...served, warehouse: gated.warehouse },
+        { query: 'SELECT MEASURE(count) FROM orders' },
+        () => false,
+      );
+      // Several continue-wait periods pass while the warehouse holds the query.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      gated.release();
+      expect(rowsOf(await answer)).toEqual([[expect.any(String)]]);
+      expect(gated.counter.executions).toBe(1);
+    });
+
+    it('a client that went away stops the wait with a 400', async () => {
+      const service = serviceOn(server(), { continueWaitMs: 20 });
+      services.push(service);
+      const { deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = await service.serve(principal, deploymentId);
+      const gated = gatedWarehouse(served.warehouse);
+      gated.hold();
+      const answer = cubesqlAnswer(
+        service,
+        { ...served, warehouse: gated.warehouse },
+        { query: 'SELECT COUNT(*) FROM orders' },
+        () => true,
+      );
+      await expect(answer).rejects.toMatchObject({ status: 400, message: /closed/ });
+      gated.release();
+    });
+
+    it("resolves names by the caller's access policy: a member hidden from the caller is no column", async () => {
+      const service = serviceOn(server());
+      services.push(service);
+      const { account, deploymentId } = await sampleDeployment(server(), service);
+      const served = await service.serve(tokenOf(account.id, deploymentId), deploymentId);
+      await expect(cubesqlAnswer(service, served, { query: 'SELECT email FROM customers' }, () => false)).rejects.toMatchObject({
+        status: 400,
+        message: 'Column email does not exist in customers',
+      });
+      const visible = await cubesqlAnswer(service, served, { query: 'SELECT city FROM customers GROUP BY 1' }, () => false);
+      expect(rowsOf(visible).length).toBeGreaterThan(0);
+    });
+  },
+  dataDirOverride(),
+);
+
+it('splits the rows into data lines of CHUNK_ROWS each, in column order', () => {
+  const data = Array.from({ length: CHUNK_ROWS * 2 + 1 }, (_, i) => ({ 'o.n': String(i), 'o.s': i % 2 ? 'a' : null }));
+  const columns = [
+    { name: 's', columnType: 'Utf8', key: 'o.s' },
+    { name: 'n', columnType: 'Int64', key: 'o.n' },
+  ];
+  const lines = cubesqlLines({ data, lastRefreshTime: '2026-01-01T00:00:00.000Z' }, columns).trimEnd().split('\n');
+  expect(lines).toHaveLength(4);
+  expect(JSON.parse(lines[0]!)).toEqual({
+    schema: [
+      { name: 's', column_type: 'Utf8' },
+      { name: 'n', column_type: 'Int64' },
+    ],
+    lastRefreshTime: '2026-01-01T00:00:00.000Z',
+  });
+  expect(JSON.parse(lines[3]!)).toEqual({ data: [[null, String(CHUNK_ROWS * 2)]] });
+  expect(rowsOf(lines.join('\n'))).toHaveLength(CHUNK_ROWS * 2 + 1);
+});

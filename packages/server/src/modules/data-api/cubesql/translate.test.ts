@@ -1,0 +1,251 @@
+import { compile, meta, sampleModelFiles } from '@plinth/semantic';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../http/errors.js';
+import { translateSql } from './translate.js';
+
+const cubes = meta(compile(sampleModelFiles()).model).cubes;
+const translate = (sql: string) => translateSql(sql, cubes);
+
+describe('SQL → Cube query', () => {
+  it.each([
+    [
+      'dimensions, MEASURE and GROUP BY ordinals',
+      'SELECT status, MEASURE(count) FROM orders GROUP BY 1',
+      { measures: ['orders.count'], dimensions: ['orders.status'] },
+    ],
+    [
+      'an alias qualifying columns, GROUP BY by name',
+      'SELECT o.status, MEASURE(o.count) FROM orders AS o GROUP BY o.status',
+      { measures: ['orders.count'], dimensions: ['orders.status'] },
+    ],
+    [
+      'quoted and upper-case identifiers',
+      'SELECT "status", MEASURE(ORDERS.COUNT) FROM "orders" GROUP BY "status"',
+      { measures: ['orders.count'], dimensions: ['orders.status'] },
+    ],
+    [
+      'measures alone need no GROUP BY',
+      'SELECT MEASURE(count), MEASURE(customer_count) FROM orders',
+      { measures: ['orders.count', 'orders.customer_count'] },
+    ],
+    ['COUNT(*) is the count measure', 'SELECT COUNT(*) FROM orders', { measures: ['orders.count'] }],
+    ['so is COUNT(1)', 'SELECT COUNT(1) FROM orders', { measures: ['orders.count'] }],
+    [
+      'aggregates matching the measure type',
+      'SELECT SUM(total_quantity), AVG(avg_price), MIN(min_price), MAX(max_price), COUNT(DISTINCT order_count) FROM line_items',
+      {
+        measures: [
+          'line_items.total_quantity',
+          'line_items.avg_price',
+          'line_items.min_price',
+          'line_items.max_price',
+          'line_items.order_count',
+        ],
+      },
+    ],
+    [
+      'DATE_TRUNC is a time dimension with granularity',
+      "SELECT DATE_TRUNC('month', created_at) AS month, MEASURE(count) FROM orders GROUP BY 1 ORDER BY month",
+      {
+        measures: ['orders.count'],
+        timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month' }],
+        order: [['orders.created_at', 'asc']],
+      },
+    ],
+    [
+      'a view, its prefixed members',
+      'SELECT orders_status, MEASURE(revenue) FROM sales GROUP BY orders_status ORDER BY 2 DESC LIMIT 3 OFFSET 1',
+      { measures: ['sales.revenue'], dimensions: ['sales.orders_status'], order: [['sales.revenue', 'desc']], limit: 3, offset: 1 },
+    ],
+    ['dimensions alone without GROUP BY are row-level', 'SELECT status FROM orders', { dimensions: ['orders.status'], ungrouped: true }],
+    ['DISTINCT dimensions are grouped', 'SELECT DISTINCT status FROM orders', { dimensions: ['orders.status'] }],
+    [
+      'ORDER BY an aggregate of the select list',
+      'SELECT status, COUNT(*) FROM orders GROUP BY status ORDER BY COUNT(*) DESC',
+      {
+        measures: ['orders.count'],
+        dimensions: ['orders.status'],
+        order: [['orders.count', 'desc']],
+      },
+    ],
+  ])('%s', (_name, sql, expected) => {
+    expect(translate(sql).query).toMatchObject({ measures: [], dimensions: [], timeDimensions: [], filters: [], ...expected });
+  });
+
+  it.each([
+    [
+      '=, <>, IN, NOT IN',
+      "status = 'completed' AND status <> 'x' AND status IN ('a', 'b') AND id NOT IN (1, 2)",
+      [
+        { member: 'orders.status', operator: 'equals', values: ['completed'] },
+        { member: 'orders.status', operator: 'notEquals', values: ['x'] },
+        { member: 'orders.status', operator: 'equals', values: ['a', 'b'] },
+        { member: 'orders.id', operator: 'notEquals', values: ['1', '2'] },
+      ],
+    ],
+    [
+      'numbers compare; a literal on the left flips',
+      'id > 5 AND id <= 9 AND 3 < customer_id',
+      [
+        { member: 'orders.id', operator: 'gt', values: ['5'] },
+        { member: 'orders.id', operator: 'lte', values: ['9'] },
+        { member: 'orders.customer_id', operator: 'gt', values: ['3'] },
+      ],
+    ],
+    [
+      'times compare as dates',
+      "created_at >= '2024-01-01' AND created_at < TIMESTAMP '2024-02-01'",
+      [
+        { member: 'orders.created_at', operator: 'afterOrOnDate', values: ['2024-01-01'] },
+        { member: 'orders.created_at', operator: 'beforeDate', values: ['2024-02-01'] },
+      ],
+    ],
+    [
+      'BETWEEN on a time is inDateRange',
+      "created_at BETWEEN '2024-01-01' AND CAST('2024-03-31' AS DATE)",
+      [{ member: 'orders.created_at', operator: 'inDateRange', values: ['2024-01-01', '2024-03-31'] }],
+    ],
+    [
+      'BETWEEN on a number is gte and lte',
+      'id BETWEEN 1 AND 3',
+      [
+        {
+          and: [
+            { member: 'orders.id', operator: 'gte', values: ['1'] },
+            { member: 'orders.id', operator: 'lte', values: ['3'] },
+          ],
+        },
+      ],
+    ],
+    [
+      'LIKE patterns',
+      "status LIKE '%pro%' AND status ILIKE 'ship%' AND status NOT LIKE '%ed' AND status LIKE 'a\\_b'",
+      [
+        { member: 'orders.status', operator: 'contains', values: ['pro'] },
+        { member: 'orders.status', operator: 'startsWith', values: ['ship'] },
+        { member: 'orders.status', operator: 'notEndsWith', values: ['ed'] },
+        { member: 'orders.status', operator: 'equals', values: ['a_b'] },
+      ],
+    ],
+    [
+      'IS NULL, IS NOT NULL',
+      'status IS NULL AND created_at IS NOT NULL',
+      [
+        { member: 'orders.status', operator: 'notSet' },
+        { member: 'orders.created_at', operator: 'set' },
+      ],
+    ],
+    [
+      'OR nests',
+      "(status = 'a' OR status = 'b') AND id = 1",
+      [
+        {
+          or: [
+            { member: 'orders.status', operator: 'equals', values: ['a'] },
+            { member: 'orders.status', operator: 'equals', values: ['b'] },
+          ],
+        },
+        { member: 'orders.id', operator: 'equals', values: ['1'] },
+      ],
+    ],
+  ])('WHERE: %s', (_name, where, filters) => {
+    expect(translate(`SELECT MEASURE(count) FROM orders WHERE ${where}`).query.filters).toEqual(filters);
+  });
+
+  it('a segment is a condition; HAVING filters measures', () => {
+    const { query } = translate(
+      "SELECT status, MEASURE(count) FROM orders WHERE completed AND status <> 'x' GROUP BY 1 HAVING MEASURE(count) > 2",
+    );
+    expect(query.segments).toEqual(['orders.completed']);
+    expect(query.filters).toEqual([
+      { member: 'orders.status', operator: 'notEquals', values: ['x'] },
+      { member: 'orders.count', operator: 'gt', values: ['2'] },
+    ]);
+    expect(translate('SELECT MEASURE(count) FROM orders WHERE completed = TRUE').query.segments).toEqual(['orders.completed']);
+    expect(translate('SELECT MEASURE(count) FROM orders WHERE completed IS TRUE').query.segments).toEqual(['orders.completed']);
+  });
+
+  it('columns: names (alias, column, function) and Arrow types', () => {
+    const { columns } = translate(
+      "SELECT status AS s, id, created_at, DATE_TRUNC('day', created_at), MEASURE(count), COUNT(*), MEASURE(completed_share), is_completed FROM orders GROUP BY 1, 2, 3, 4, 8",
+    );
+    expect(columns).toEqual([
+      { name: 's', columnType: 'Utf8', key: 'orders.status' },
+      { name: 'id', columnType: 'Float64', key: 'orders.id' },
+      { name: 'created_at', columnType: 'Timestamp(Nanosecond, None)', key: 'orders.created_at' },
+      { name: "date_trunc('day', orders.created_at)", columnType: 'Timestamp(Nanosecond, None)', key: 'orders.created_at.day' },
+      { name: 'measure(orders.count)', columnType: 'Int64', key: 'orders.count' },
+      { name: 'count(*)', columnType: 'Int64', key: 'orders.count' },
+      { name: 'measure(orders.completed_share)', columnType: 'Float64', key: 'orders.completed_share' },
+      { name: 'is_completed', columnType: 'Boolean', key: 'orders.is_completed' },
+    ]);
+  });
+});
+
+describe('SQL the translation refuses, with a 400 naming the construct', () => {
+  it.each([
+    ['not SQL', 'SELEC nope', /could not be parsed/],
+    ['two statements', 'SELECT status FROM orders; SELECT id FROM orders', /one statement/],
+    ['DML', "DELETE FROM orders WHERE status = 'x'", /DELETE statements are not supported/],
+    ['INSERT', 'INSERT INTO orders (id) VALUES (1)', /INSERT statements/],
+    ['a join', 'SELECT o.status FROM orders o JOIN customers c ON o.customer_id = c.id', /Joins are not supported/],
+    ['CROSS JOIN', 'SELECT status FROM orders CROSS JOIN customers', /Joins are not supported/],
+    ['a subquery in FROM', 'SELECT status FROM (SELECT status FROM orders) t', /Subqueries/],
+    ['a subquery in IN', 'SELECT MEASURE(count) FROM orders WHERE id IN (SELECT id FROM orders)', /Subqueries/],
+    ['a CTE', 'WITH t AS (SELECT status FROM orders) SELECT status FROM t', /WITH/],
+    ['UNION', 'SELECT status FROM orders UNION SELECT status FROM orders', /UNION/],
+    ['an unknown table', 'SELECT x FROM nope', /Table nope does not exist/],
+    ['an unknown column', 'SELECT nope FROM orders', /Column nope does not exist in orders/],
+    ['another table qualifier', 'SELECT customers.city FROM orders', /Unknown table customers/],
+    ['another schema', 'SELECT status FROM other.orders', /Schema other/],
+    ['SELECT *', 'SELECT * FROM orders', /SELECT \*/],
+    ['no FROM', 'SELECT 1', /without FROM/],
+    ['an unknown function', 'SELECT LOWER(status) FROM orders', /Function LOWER is not supported/],
+    ['arithmetic', 'SELECT id + 1 FROM orders', /Operator \+ is not supported/],
+    ['a bare measure', 'SELECT count FROM orders', /must be selected as MEASURE\(count\)/],
+    ['MEASURE of a dimension', 'SELECT MEASURE(status) FROM orders', /MEASURE takes a measure, but orders.status is a dimension/],
+    ['an aggregate not matching the measure', 'SELECT SUM(count) FROM orders', /SUM\(orders.count\) does not match/],
+    ['an aggregate of a dimension', 'SELECT SUM(id) FROM orders', /SUM takes a measure/],
+    ['a window function', 'SELECT COUNT(*) OVER () FROM orders', /Window functions/],
+    ['an unknown granularity', "SELECT DATE_TRUNC('decade', created_at) FROM orders GROUP BY 1", /granularity decade/],
+    ['DATE_TRUNC of a non-time', "SELECT DATE_TRUNC('day', status) FROM orders GROUP BY 1", /not one/],
+    ['a dimension missing from GROUP BY', 'SELECT status, id, MEASURE(count) FROM orders GROUP BY status', /id must appear in GROUP BY/],
+    ['dimensions with measures without GROUP BY', 'SELECT status, MEASURE(count) FROM orders', /status must appear in GROUP BY/],
+    [
+      'GROUP BY a column not selected',
+      'SELECT status, MEASURE(count) FROM orders GROUP BY status, id',
+      /GROUP BY orders.id must be a column/,
+    ],
+    ['GROUP BY an aggregate', 'SELECT status, MEASURE(count) FROM orders GROUP BY 1, 2', /refers to an aggregate/],
+    ['GROUP BY ordinal out of range', 'SELECT status FROM orders GROUP BY 3', /GROUP BY 3 is not a column/],
+    ['ROLLUP', 'SELECT status, MEASURE(count) FROM orders GROUP BY ROLLUP(status)', /Function ROLLUP/],
+    ['ORDER BY a column not selected', 'SELECT MEASURE(count) FROM orders ORDER BY status', /ORDER BY orders.status must be a column/],
+    ['NULLS LAST', 'SELECT status FROM orders GROUP BY 1 ORDER BY 1 NULLS LAST', /NULLS LAST/],
+    ['a measure in WHERE', 'SELECT status FROM orders WHERE count > 1 GROUP BY 1', /cannot be filtered in WHERE/],
+    ['a dimension in HAVING', "SELECT MEASURE(count) FROM orders HAVING status = 'x'", /must be selected as|HAVING filters measures/],
+    ['a LIKE pattern with inner wildcards', "SELECT MEASURE(count) FROM orders WHERE status LIKE 'a%b'", /LIKE pattern 'a%b'/],
+    ['= NULL', 'SELECT MEASURE(count) FROM orders WHERE status = NULL', /IS NULL/],
+    ['column compared with column', 'SELECT MEASURE(count) FROM orders WHERE id = customer_id', /column customer_id is not supported/],
+    ['NOT (...)', "SELECT MEASURE(count) FROM orders WHERE NOT (status = 'x')", /NOT \(\.\.\.\)/],
+    ['a parameter', 'SELECT MEASURE(count) FROM orders WHERE id = $1', /query parameters is not supported/],
+    ['a segment under OR', "SELECT MEASURE(count) FROM orders WHERE completed OR status = 'x'", /Segment orders.completed can only/],
+    ['a fractional LIMIT', 'SELECT status FROM orders LIMIT 1.5', /LIMIT and OFFSET/],
+    ['a hidden member', 'SELECT email FROM customers', /Column email does not exist/],
+    ['an empty statement', ';', /no statement/],
+    ['FILTER on an aggregate', 'SELECT COUNT(*) FILTER (WHERE id > 1) FROM orders', /FILTER/],
+    ['DISTINCT ON', 'SELECT DISTINCT ON (status) status FROM orders', /DISTINCT ON/],
+    ['TABLESAMPLE', 'SELECT status FROM orders TABLESAMPLE SYSTEM (10)', /TABLESAMPLE/],
+    ['COLLATE', 'SELECT status COLLATE "C" FROM orders', /COLLATE/],
+    ['a cast of a column', "SELECT MEASURE(count) FROM orders WHERE status::text = 'a'", /cast is not supported/],
+  ])('%s', (_name, sql, message) => {
+    let error: unknown;
+    try {
+      translate(sql);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).message).toMatch(message);
+  });
+});
