@@ -26,7 +26,9 @@ describeOnStores(
       });
       const updated = await put(account, id, { name: 'renamed', deployMode: 'cli', creationMethod: 'github' });
       expect(updated.status).toBe(200);
-      expect(updated.body).toEqual({ ...before.body, name: 'renamed', deployMode: 'cli', creationMethod: 'github' });
+      // The host-based URL carries the name's slug (the id decides, so the old host keeps working).
+      const deploymentUrl = before.body.deploymentUrl.replace(/\/\/[a-z0-9-]*-(\d+)\./, '//renamed-$1.');
+      expect(updated.body).toEqual({ ...before.body, name: 'renamed', deployMode: 'cli', creationMethod: 'github', deploymentUrl });
       expect((await get(account, `/api/v1/deployments/${id}/settings`)).body).toEqual(updated.body);
       expect((await put(account, id, { deployMode: 'git' })).body).toMatchObject({
         name: 'renamed',
