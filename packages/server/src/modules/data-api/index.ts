@@ -1,4 +1,5 @@
 import type { PlinthModule } from '../module.js';
+import { dataApiCaches } from './invalidation.js';
 import { dataApiRoutes } from './routes.js';
 import { dataApiSchemas } from './schemas.js';
 import { DataApiService } from './service.js';
@@ -15,4 +16,5 @@ export const dataApiModule: PlinthModule = {
   services: { dataApi: (ctx) => new DataApiService(ctx) },
   schemas: dataApiSchemas,
   routes: dataApiRoutes,
+  caches: dataApiCaches,
 };

@@ -5,6 +5,7 @@ import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import { assertEnvironment, callerOf } from './caller.js';
 import { CONTINUE_WAIT, QueryRunner } from './inflight.js';
+import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { dryRunOf, sqlOf } from './plans.js';
 import { capLimit, stableJson } from './query-input.js';
@@ -27,6 +28,8 @@ export class DataApiService {
   readonly models = new ModelCache();
   readonly warehouses: Warehouses;
   readonly runner: QueryRunner;
+  /** Builds, branches and warehouse variables as serving last read them; kept fresh by DATA_API_SERVING_CACHE. */
+  readonly serving = new ServingLookups();
 
   constructor(readonly ctx: ServiceContext) {
     this.warehouses = new Warehouses(ctx.config.dataDir, ctx.config.warehouseConnectTimeoutMs);
@@ -39,7 +42,9 @@ export class DataApiService {
    */
   async serve(principal: Principal, deploymentId: number, branch?: string): Promise<Served> {
     const { buildId, model, caller } = await this.serveModel(principal, deploymentId, branch);
-    const config = await this.ctx.services.deploymentVariables.warehouseConfig(principal.accountId, deploymentId);
+    const config = await this.serving.through(principal.accountId, `warehouse:${deploymentId}`, () =>
+      this.ctx.services.deploymentVariables.warehouseConfig(principal.accountId, deploymentId),
+    );
     const warehouse = await this.warehouses.get(principal.accountId, deploymentId, config).catch((error: Error) => {
       if (error instanceof ApiError) throw error;
       throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
@@ -53,13 +58,18 @@ export class DataApiService {
     const name = branch ?? DEFAULT_BRANCH;
     // The deploy branch's row is read only for an environment token, which is bound to one branch.
     if (branch !== undefined || (principal.kind === 'dataToken' && principal.claims.environment !== undefined)) {
-      const row = await this.ctx.services.dataModel.branch(principal.accountId, deploymentId, name);
+      const row = await this.serving.through(principal.accountId, `branch:${deploymentId}:${name}`, async () => {
+        const { id, kind, always_active, is_default } = await this.ctx.services.dataModel.branch(principal.accountId, deploymentId, name);
+        return { id, kind, always_active, is_default };
+      });
       if (row.kind !== 'dev' && !row.always_active && !row.is_default) {
         throw new ApiError('not_found', `Branch ${branch} is neither a dev branch nor an enabled staging branch`);
       }
       assertEnvironment(principal, row.id);
     }
-    const latest = await this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name);
+    const latest = await this.serving.through(principal.accountId, `build:${deploymentId}:${name}`, () =>
+      this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name),
+    );
     if (!latest) throw badRequest(`No successful build of branch ${name} yet`);
     const model = await this.models
       .get(latest.buildId, () => this.ctx.services.dataModel.filesAt(principal.accountId, latest.commitId))

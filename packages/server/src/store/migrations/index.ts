@@ -20,6 +20,7 @@ import * as deploymentTokens from './0018_deployment_tokens.js';
 import * as deploymentSettings from './0019_deployment_settings.js';
 import * as deploymentVariables from './0020_deployment_variables.js';
 import * as engineVersionsRun from './0021_engine_versions_run.js';
+import * as dataApiServingCache from './0022_data_api_serving_cache.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0019_deployment_settings': deploymentSettings,
   '0020_deployment_variables': deploymentVariables,
   '0021_engine_versions_run': engineVersionsRun,
+  '0022_data_api_serving_cache': dataApiServingCache,
 };

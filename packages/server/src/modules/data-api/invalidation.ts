@@ -1,0 +1,39 @@
+import { AccountKeyedCache } from '../../store/account-caches.js';
+import type { CacheDeclaration } from '../../store/cache-declaration.js';
+import type { ModuleCache } from '../module.js';
+
+/**
+ * What a data API request is served from, besides its token: the branch's latest successful
+ * build, whether the branch is served at all, and the deployment's warehouse variables. Any build
+ * changing state, a branch enabled or disabled, a variable set or a deployment deleted forgets the
+ * account's entries in every process (migration 0022 installs the triggers).
+ */
+export const DATA_API_SERVING_CACHE: CacheDeclaration = {
+  channel: 'plinth_data_api_serving',
+  tables: {
+    deployment: { updates: ['id', 'account_id'] },
+    model_build: { updates: ['status', 'branch_name', 'commit_id', 'deployment_id', 'account_id'], inserts: true },
+    model_branch: { updates: ['name', 'kind', 'is_default', 'always_active', 'deployment_id', 'account_id'] },
+    deployment_variable: { updates: 'any', inserts: true },
+  },
+};
+
+/**
+ * Remembers the metadata lookups of serving, so a warm `load` (answered from the result cache)
+ * costs no query of the metadata store. Absence is remembered too (no build yet), which is why
+ * new builds and variables forget the account.
+ */
+export class ServingLookups {
+  readonly cache = new AccountKeyedCache<string, unknown>();
+
+  async through<V>(accountId: number, key: string, read: () => Promise<V>): Promise<V> {
+    const known = this.cache.get(accountId, key);
+    if (known !== undefined) return known as V;
+    const generation = this.cache.generation;
+    const value = await read();
+    this.cache.remember(accountId, key, value, generation);
+    return value;
+  }
+}
+
+export const dataApiCaches: ModuleCache[] = [{ declaration: DATA_API_SERVING_CACHE, cache: (services) => services.dataApi.serving.cache }];
