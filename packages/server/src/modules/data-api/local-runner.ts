@@ -18,7 +18,8 @@ export class LocalRunner implements QueryRunner {
     private readonly ttlMs: number,
   ) {}
 
-  async run<T>(key: string, execute: () => Promise<T>): Promise<T | typeof CONTINUE_WAIT> {
+  /** `waitMs` overrides the continue-wait timeout, for a caller that has its own (RedisRunner falling back). */
+  async run<T>(key: string, execute: () => Promise<T>, waitMs = this.waitMs): Promise<T | typeof CONTINUE_WAIT> {
     const cached = this.results.get(key);
     if (cached && cached.expiresAt > Date.now()) {
       if ('error' in cached.outcome) throw cached.outcome.error;
@@ -42,7 +43,7 @@ export class LocalRunner implements QueryRunner {
         },
       );
     }
-    return waitAtMost(running, this.waitMs);
+    return waitAtMost(running, waitMs);
   }
 
   /** Drops expired results, so the cache holds only what may still be served. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONTINUE_WAIT, RedisRunner, StoredQueryError, type QueryRunner } from './inflight.js';
@@ -106,4 +107,54 @@ describe('Redis-shared query runner', () => {
     expect(lines[0]).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:1 cannot be used \(.+\); data API queries run and are cached per process/);
     expect(lines[0]).not.toContain('secret');
   });
+
+  it('Redis lost while serving: one log line, queries run per process without hanging, and sharing resumes when it is back', async () => {
+    const proxy = await redisProxy();
+    const lines: string[] = [];
+    const runner = make({ url: `redis://127.0.0.1:${proxy.port}`, waitMs: 5_000, warn: (line) => lines.push(line) });
+    expect(await runner.run('qlost-1', async () => 'shared')).toBe('shared');
+    expect(await redis.keys(`${prefix}*`)).not.toHaveLength(0);
+    proxy.cut();
+    let executions = 0;
+    expect(await runner.run('qlost-2', async () => ++executions)).toBe(1);
+    expect(await runner.run('qlost-2', async () => ++executions)).toBe(1);
+    expect(lines).toEqual([expect.stringMatching(/^Redis at redis:\/\/127\.0\.0\.1:\d+ cannot be used/)]);
+    proxy.restore();
+    await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(2);
+    expect(lines[1]).toMatch(/reachable again/);
+    expect(await make({ waitMs: 5_000 }).run('qlost-1', async () => 'ran again')).toBe('shared');
+  });
 });
+
+/** A TCP relay to Redis that the test can cut (closing every connection and refusing new ones) and restore. */
+async function redisProxy() {
+  const target = new URL(REDIS_URL);
+  const sockets = new Set<Socket>();
+  let open = true;
+  const server = createServer((client) => {
+    if (!open) return client.destroy();
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  afterAll(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return {
+    port,
+    cut() {
+      open = false;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      open = true;
+    },
+  };
+}

@@ -80,7 +80,7 @@ export class RedisRunner implements QueryRunner {
     const id = this.options.prefix + createHash('sha256').update(key).digest('hex');
     let outcome = this.pending.get(id);
     if (!outcome) {
-      outcome = this.settle(id, execute).finally(() => this.pending.delete(id));
+      outcome = this.settle(key, id, execute).finally(() => this.pending.delete(id));
       this.pending.set(id, outcome);
     }
     const answer = await waitAtMost(outcome, this.options.waitMs);
@@ -90,17 +90,23 @@ export class RedisRunner implements QueryRunner {
   }
 
   /** The query's outcome: stored, run here under the lease, or awaited from the owner. */
-  private async settle(id: string, execute: () => Promise<unknown>): Promise<Outcome> {
+  private async settle(key: string, id: string, execute: () => Promise<unknown>): Promise<Outcome> {
     try {
       const stored = decode(await this.redis.get(`${id}:result`));
       if (stored) return stored;
       const token = randomBytes(12).toString('hex');
       if (await this.claim(id, token)) return await this.own(id, token, execute);
-      return await this.waitForOwner(id, token, execute);
+      return await this.waitForOwner(key, id, token, execute);
     } catch (error) {
       this.markDown(error);
-      return outcomeOf(execute);
+      return this.runLocally(key, execute);
     }
+  }
+
+  /** Redis failed mid-way: run (or join) the query per process, where the next call while Redis is down finds it. */
+  private runLocally(key: string, execute: () => Promise<unknown>): Promise<Outcome> {
+    // The caller's own continue-wait applies in run(); here the outcome itself is awaited.
+    return outcomeOf(() => this.local.run(key, execute, 2 ** 31 - 1));
   }
 
   private async claim(id: string, token: string): Promise<boolean> {
@@ -131,7 +137,7 @@ export class RedisRunner implements QueryRunner {
   }
 
   /** Waits for the owner's message, looking at Redis every pollMs; takes over when the lease lapses without a result. */
-  private waitForOwner(id: string, token: string, execute: () => Promise<unknown>): Promise<Outcome> {
+  private waitForOwner(key: string, id: string, token: string, execute: () => Promise<unknown>): Promise<Outcome> {
     const channel = `${id}:done`;
     return new Promise<Outcome>((resolve) => {
       let finished = false;
@@ -152,7 +158,7 @@ export class RedisRunner implements QueryRunner {
           else if (await this.claim(id, token)) finish(this.own(id, token, execute));
         } catch (error) {
           this.markDown(error);
-          finish(outcomeOf(execute));
+          finish(this.runLocally(key, execute));
         } finally {
           checking = false;
         }
