@@ -44,6 +44,7 @@ export class RedisRunner implements QueryRunner {
   private readonly pollMs: number;
   private readonly warn: (message: string) => void;
   private down = false;
+  private closed = false;
 
   constructor(private readonly options: RedisRunnerOptions) {
     this.leaseMs = options.leaseMs ?? 15_000;
@@ -151,6 +152,8 @@ export class RedisRunner implements QueryRunner {
       };
       const check = async () => {
         if (finished || checking) return;
+        // Closed (the server stops): waiters are answered, nothing is run any more.
+        if (this.closed) return finish({ error: 'The data API is shutting down' });
         checking = true;
         try {
           const stored = decode(await this.redis.get(`${id}:result`));
@@ -189,7 +192,7 @@ export class RedisRunner implements QueryRunner {
   }
 
   private markDown(error: unknown): void {
-    if (this.down) return;
+    if (this.down || this.closed) return;
     this.down = true;
     const reason = error instanceof Error ? error.message : String(error);
     this.warn(`Redis at ${this.where()} cannot be used (${reason}); data API queries run and are cached per process until it is back`);
@@ -202,6 +205,7 @@ export class RedisRunner implements QueryRunner {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.listeners.clear();
     this.pending.clear();
     this.redis.disconnect();
