@@ -16,10 +16,13 @@ const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const namespace = `test-${randomBytes(6).toString('hex')}`;
 const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };
 
-/** A cube whose every query makes DuckDB sum forty million rows: genuinely slow, no gate involved. */
+/**
+ * A cube whose every query makes DuckDB sum four hundred million rows: genuinely slow, well past
+ * the 30 ms continue-wait on any machine, with no gate involved.
+ */
 const SLOW_CUBE = `cubes:
   - name: slow
-    sql: "SELECT a.range AS id FROM range(10000) a CROSS JOIN range(4000) b"
+    sql: "SELECT a.range AS id FROM range(10000) a CROSS JOIN range(40000) b"
     dimensions:
       - name: id
         sql: id
@@ -119,7 +122,7 @@ describeOnStores(
         expect(await ask(a.app)).toEqual({ error: 'Continue wait' });
         let answer = await ask(b.app);
         for (let attempt = 0; attempt < 600 && answer.error === 'Continue wait'; attempt += 1) answer = await ask(b.app);
-        expect(answer.data).toEqual([{ 'slow.total': '199980000000' }]);
+        expect(answer.data).toEqual([{ 'slow.total': '1999800000000' }]);
         expect(executionsA.executions).toBe(1);
         expect(executionsB.executions).toBe(0);
         // A now answers from Redis too, with the time the warehouse answered.
