@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../server/src/modules/accounts/bootstrap.js';
+import { demoOnFirstStart } from '../../server/src/modules/demo/service.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/server.js';
 import { storeKinds } from '../../server/src/test-support/stores.js';
 
@@ -21,6 +22,34 @@ function sectionBlocks(markdown: string, heading: string): string[] {
   const end = markdown.indexOf('\n## ', start + 1);
   const section = markdown.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+/** The fenced `js` blocks of one section of the README. */
+function sectionScripts(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  return [...markdown.slice(start, end < 0 ? undefined : end).matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
+}
+
+/**
+ * A server as `npm start` makes it on an empty store: the account `demo`, its admin key and
+ * bootstrap.json, listening, builds running in the background, and the demo deployment built.
+ */
+async function firstStart(kind: (typeof storeKinds)[number], dir: string) {
+  const server = await startTestServer(kind, { PLINTH_TENANT: 'demo', PLINTH_DATA_DIR: join(dir, 'work', '.plinth') });
+  const boot = await bootstrap(server.store, server.services, server.config);
+  await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = server.app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  await server.jobs.start();
+  const failures: string[] = [];
+  const log = {
+    info: () => undefined,
+    error: (details: object, message: string) => failures.push(`${message} ${JSON.stringify(details)}`),
+  };
+  const line = await demoOnFirstStart(server.services, { ...boot, baseUrl: url, enabled: true }, log);
+  if (!line) throw new Error(`the demo was not built: ${failures.join('; ')}`);
+  return { server, url, key: boot.apiKey! };
 }
 
 /**
@@ -106,14 +135,8 @@ describe.each(storeKinds)('README: the data model workflow runs as written on a 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'plinth-readme-model-'));
     await mkdir(join(dir, 'work'));
-    server = await startTestServer(kind, { PLINTH_TENANT: 'demo', PLINTH_DATA_DIR: join(dir, 'work', '.plinth') });
-    key = (await bootstrap(server.store, server.services, server.config)).apiKey!;
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = server.app.server.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    // Builds run in the background, as on a server started with npm start.
-    await server.jobs.start();
-  });
+    ({ server, url, key } = await firstStart(kind, dir));
+  }, 180_000);
   afterAll(async () => {
     await server?.jobs.stop();
     await server?.app.close();
@@ -132,10 +155,74 @@ describe.each(storeKinds)('README: the data model workflow runs as written on a 
     // The status dimension added in dev mode reached production through staging, and production built it.
     const db = server!.store.db;
     const demo = await db.selectFrom('account').select('id').where('name', '=', 'demo').executeTakeFirstOrThrow();
-    const main = await server!.services.dataModel.branch(demo.id, 1, 'main');
+    const main = await server!.services.dataModel.branch(demo.id, 2, 'main');
     const files = await server!.services.dataModel.filesAt(demo.id, main.head_commit_id);
     expect(files.get('model/cubes/orders.yml')).toContain('name: status');
     const builds = await db.selectFrom('model_build').select(['branch_name', 'commit_id', 'status', 'cubes_count']).orderBy('id').execute();
     expect(builds.at(-1)).toEqual({ branch_name: 'main', commit_id: main.head_commit_id, status: 'built', cubes_count: 1 });
+  }, 300_000);
+});
+
+describe.each(storeKinds)('README: the data API examples run as written on the demo of a fresh server [%s]', (kind) => {
+  let server: TestServer | undefined;
+  let dir = '';
+  let url = '';
+  let key = '';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'plinth-readme-data-'));
+    await mkdir(join(dir, 'work'));
+    ({ server, url, key } = await firstStart(kind, dir));
+  }, 180_000);
+  afterAll(async () => {
+    await server?.jobs.stop();
+    await server?.app.close();
+    await server?.store.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the curl lines read the demo: rows, the multi shape, SQL and meta; then the @cubejs-client/core example prints the same rows', async () => {
+    const markdown = await readFile(README, 'utf8');
+    const blocks = sectionBlocks(markdown, 'Data API');
+    expect(blocks).toHaveLength(1);
+    const { env } = await plinthOnPath(dir);
+    // Each answer on a line of its own, so the test can read them one by one.
+    const script = `curl() { command curl "$@"; echo; }\n${blocks[0]!.replaceAll(README_URL, url)}\nprintf '\\nTOKEN=%s\\n' "$TOKEN"`;
+    const result = await sh(script, join(dir, 'work'), { ...env, KEY: key });
+    expect(result.stderr).not.toMatch(/^error:/m);
+    expect(result.code, result.stderr).toBe(0);
+
+    const lines = result.stdout.split('\n');
+    expect(lines.find((line) => /^1 +Demo /.test(line))).toBeDefined();
+    const answers = lines.flatMap((line) => {
+      try {
+        return line.startsWith('{') ? [JSON.parse(line)] : [];
+      } catch {
+        return []; // the meta answer, cut at 300 characters by head
+      }
+    });
+    const [byStatus, monthly, sql] = answers;
+    expect(byStatus.data.length).toBeGreaterThan(1);
+    expect(byStatus.data.map((row: Record<string, string>) => row['orders.status'])).toContain('completed');
+    expect(monthly).toMatchObject({ queryType: 'regularQuery', results: [{ data: expect.any(Array) }] });
+    expect(monthly.results[0].data).toHaveLength(3);
+    expect(sql.sql.sql[0]).toMatch(/^SELECT/i);
+    expect(result.stdout).toContain('{"cubes":[');
+
+    // The client example, with the package this checkout installed and the token the block minted.
+    const [example] = sectionScripts(markdown, 'Data API');
+    const client = pathToFileURL(createRequire(import.meta.url).resolve('@cubejs-client/core')).href.replace(/[^/]+$/, 'src/index.js');
+    const file = join(dir, 'work', 'example.mjs');
+    await writeFile(file, example!.replaceAll(README_URL, url).replace("'@cubejs-client/core'", `'${client}'`));
+    const token = /^TOKEN=(.*)$/m.exec(result.stdout)![1]!;
+    const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [file], { env: { ...env, TOKEN: token } }, (error, stdout, stderr) =>
+        resolve({ code: error ? 1 : 0, stdout, stderr }),
+      ),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    for (const row of byStatus.data as Record<string, string>[]) {
+      expect(run.stdout).toMatch(new RegExp(`'${row['orders.status']}'\\s*│\\s*'${row['orders.count']}'`));
+    }
   }, 300_000);
 });

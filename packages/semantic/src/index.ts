@@ -10,7 +10,7 @@ export { duckdbDialect } from './dialects/duckdb.js';
 export { postgresDialect } from './dialects/postgres.js';
 export type { Warehouse, QueryOptions, QueryResult } from './drivers/warehouse.js';
 export { DuckDBWarehouse, type DuckDBOptions } from './drivers/duckdb.js';
-export { PostgresWarehouse, type PostgresOptions } from './drivers/postgres.js';
+export { PostgresWarehouse, WarehouseUnreachableError, DEFAULT_CONNECT_TIMEOUT_MS, type PostgresOptions } from './drivers/postgres.js';
 export { openWarehouse } from './drivers/open.js';
 export {
   load,

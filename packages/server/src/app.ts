@@ -7,6 +7,7 @@ import type { Services } from './services.js';
 import { authPlugin } from './http/auth.js';
 import { pathOf, type ServerLog } from './http/logger.js';
 import { tenancyPlugin } from './http/tenancy.js';
+import { deploymentHostsPlugin, rewriteDeploymentHost } from './http/deployment-hosts.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
 import { installSecurityHeaders } from './http/security-headers.js';
@@ -58,6 +59,8 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     // Behind a load balancer, per-address rate limits must count the client, not the balancer.
     // A hop count works at run time although Fastify's types leave numbers out.
     trustProxy: config.trustProxy as boolean | string[],
+    // `<slug>-<id>.<PLINTH_BASE_DOMAIN>` is served as `/d/<id>/…` (the deployment's own host).
+    rewriteUrl: rewriteDeploymentHost(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
@@ -94,6 +97,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   app.addSchema(Deleted);
   app.addSchema(PageInfo);
   await app.register(openApiPlugin, { config });
+  await app.register(deploymentHostsPlugin);
   await app.register(tenancyPlugin);
   await app.register(authPlugin);
 

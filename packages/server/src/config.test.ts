@@ -65,6 +65,7 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_REDIS_URL', 'redis://', /Invalid setting PLINTH_REDIS_URL/],
     ['PLINTH_REDIS_NAMESPACE', 'a b', /Invalid setting PLINTH_REDIS_NAMESPACE/],
     ['PLINTH_TELEMETRY_RETENTION_DAYS', '0', /Invalid setting PLINTH_TELEMETRY_RETENTION_DAYS/],
+    ['PLINTH_DEMO', 'maybe', /Invalid setting PLINTH_DEMO: "maybe" is not one of 1, true, 0, false/],
   ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
     let thrown: unknown;
     try {
@@ -75,6 +76,12 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toMatch(message);
     expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('creates the demo deployment unless PLINTH_DEMO is 0 or false (issue 14, first start)', () => {
+    expect(loadConfig({}).demo).toBe(true);
+    for (const off of ['0', 'false', 'FALSE']) expect(loadConfig({ PLINTH_DEMO: off }).demo).toBe(false);
+    for (const on of ['1', 'true']) expect(loadConfig({ PLINTH_DEMO: on }).demo).toBe(true);
   });
 
   it('reads the public URL, the proxies to trust and the sign-in delay (issue 10)', () => {
@@ -104,5 +111,15 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     });
     expect(loadConfig({ PLINTH_REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
     expect(() => loadConfig({ PLINTH_REDIS_URL: 'http://user:hunter2@cache:6379' })).toThrow(/"http:\/\/\*\*\*@cache:6379"/);
+  });
+});
+
+describe('the warehouse connect timeout (issue 14)', () => {
+  it('is 10 s unless PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS says otherwise, from 100 ms to 10 minutes', () => {
+    expect(loadConfig({}).warehouseConnectTimeoutMs).toBe(10_000);
+    expect(loadConfig({ PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS: '2500' }).warehouseConnectTimeoutMs).toBe(2500);
+    for (const bad of ['50', '600001', '1s']) {
+      expect(() => loadConfig({ PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS: bad })).toThrow(/Invalid setting PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS/);
+    }
   });
 });

@@ -40,6 +40,10 @@ export interface Config {
   redisUrl: string | undefined;
   /** Keeps installations (or test runs) sharing one Redis apart: keys start `plinth:dataapi:{namespace}:` (PLINTH_REDIS_NAMESPACE). */
   redisNamespace: string | undefined;
+  /** Whether the start that creates the first account also creates the demo deployment (PLINTH_DEMO). */
+  demo: boolean;
+  /** Longest a connection to a deployment's PostgreSQL warehouse may take to open (PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS). */
+  warehouseConnectTimeoutMs: number;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -106,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
     redisUrl,
     redisNamespace,
+    demo: flag(env, 'PLINTH_DEMO', true),
+    warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 }
 
@@ -197,6 +203,15 @@ function matching(env: NodeJS.ProcessEnv, name: string, fallback: string, patter
 function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
+}
+
+/** `1`/`true` or `0`/`false`; anything else is a mistake worth stopping for. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  fail(name, `"${raw}" is not one of 1, true, 0, false`);
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

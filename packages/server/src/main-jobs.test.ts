@@ -27,13 +27,21 @@ it(
   async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-      env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', PLINTH_DATA_DIR: dataDir, PLINTH_JOB_POLL_MS: '10' },
+      env: {
+        PATH: process.env.PATH!,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PLINTH_DATA_DIR: dataDir,
+        PLINTH_JOB_POLL_MS: '10',
+        PLINTH_DEMO: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    // Without the demo (main-demo.test.ts), whose build would be a job of its own.
     // The server's own signal that it is up: the ready line, written after the runner started.
     for (let i = 0; i < 1_200 && !output.includes('Plinth is ready') && child.exitCode === null; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -28,7 +28,8 @@ async function freePort(): Promise<number> {
 async function startServer(env: Record<string, string>): Promise<Running> {
   const port = Number(env.PORT ?? (await freePort()));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', ...env },
+    // The demo deployment has a test of its own (main-demo.test.ts); these starts stay quick without it.
+    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', PLINTH_DEMO: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

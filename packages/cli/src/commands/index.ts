@@ -47,6 +47,11 @@ export const manifest: Entry[] = [
   { name: 'deploy', summary: 'Deploy a data model folder: upload changed files, build once', load: () => import('./deploy/deploy.js') },
   { name: 'regions', summary: 'List the regions a deployment may be created in', load: () => import('./regions/regions.js') },
   { name: 'meta', summary: "Print the cubes, views and members of a deployment's data model", load: () => import('./meta/meta.js') },
+  {
+    name: 'load',
+    summary: "Run a query on a deployment's data API and print the rows",
+    load: () => import('./load/load.js'),
+  },
   { name: 'logs', summary: "Show or follow a deployment's build logs", load: () => import('./logs/logs.js') },
   { name: 'spec', summary: 'List the operations of the API, or print its OpenAPI document', load: () => import('./spec/spec.js') },
   { name: 'api', summary: 'Send an authenticated request to any path of the API', load: () => import('./api/api.js') },

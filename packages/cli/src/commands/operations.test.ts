@@ -18,10 +18,11 @@ const COMMANDS: Record<string, string | { none: string }> = {
   getHealth: none('health endpoint, for load balancers and orchestrators'),
   getReadiness: none('health endpoint, for load balancers and orchestrators'),
   getOpenApiSpec: 'spec',
+  getDeploymentOpenApiSpec: none("data API: the platform's document at a deployment's URL, for Cube's clients; `plinth spec` prints it"),
 
   // Cube's data API, for Cube's clients with data API tokens.
   loadV1Get: DATA_API,
-  loadV1: DATA_API,
+  loadV1: 'load',
   sqlV1Get: DATA_API,
   sqlV1: DATA_API,
   dryRunV1Get: DATA_API,

@@ -92,13 +92,17 @@ export function cliRunner(configHome: () => string) {
  * Per store kind, one listening server per test file; per test, a new account with an admin and a
  * member, and a fresh config directory, so every test runs alone or in any order.
  */
-export function describeCli(name: string, body: (ctx: () => CliServer, configHome: () => string) => void) {
+export function describeCli(
+  name: string,
+  body: (ctx: () => CliServer, configHome: () => string) => void,
+  configOverrides: Record<string, string> = {},
+) {
   describe.each(storeKinds)(`${name} [%s]`, (kind) => {
     let listening: Listening | undefined;
     let ctx: CliServer | undefined;
     let home = '';
     beforeAll(async () => {
-      listening = await startListening(kind);
+      listening = await startListening(kind, configOverrides);
     });
     beforeEach(async () => {
       ctx = await listening!.newAccount();
@@ -129,9 +133,9 @@ interface Listening {
 
 const ACCOUNT = 'clitest';
 
-async function startListening(kind: StoreKind): Promise<Listening> {
+async function startListening(kind: StoreKind, configOverrides: Record<string, string>): Promise<Listening> {
   // No base domain: the CLI reaches the default account by IP, and links point at where it listens.
-  const server = await startTestServer(kind, { PLINTH_TENANT: ACCOUNT, PLINTH_BASE_DOMAIN: '' });
+  const server = await startTestServer(kind, { ...configOverrides, PLINTH_TENANT: ACCOUNT, PLINTH_BASE_DOMAIN: '' });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const address = server.app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

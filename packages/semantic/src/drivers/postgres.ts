@@ -14,6 +14,18 @@ const types = {
 export interface PostgresOptions {
   readonly connectionString: string;
   readonly max?: number;
+  /** Longest a new connection may take (TCP, TLS and start-up) before the query fails; default 10 s. */
+  readonly connectTimeoutMs?: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** No connection could be made: a host that is down, refuses, or accepts and never answers. */
+export class WarehouseUnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WarehouseUnreachableError';
+  }
 }
 
 /** PostgreSQL through a `pg` pool; cancellation asks the server to cancel the backend running the query. */
@@ -24,11 +36,40 @@ export class PostgresWarehouse implements Warehouse {
   constructor(options: PostgresOptions) {
     // Zone-less timestamps are UTC by convention; the dialect's `::timestamptz` relies on this. Set
     // as a startup parameter, not by a query on connect that the pool's first user would overlap.
-    this.pool = new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10, options: '-c TimeZone=UTC' });
+    // The timeout is the client's, not the pool's: the pool's would also fail a query that only
+    // waits for a busy pool's free connection, which is load, not an unreachable warehouse.
+    const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    class TimedClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis });
+      }
+    }
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      options: '-c TimeZone=UTC',
+      Client: TimedClient,
+    });
+    this.where = whereOf(options.connectionString);
+    this.connectTimeoutMs = connectionTimeoutMillis;
+  }
+
+  private readonly where: string;
+  private readonly connectTimeoutMs: number;
+
+  /** A pooled connection; failing to make one names the host, since the caller cannot see it. */
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const why = /timeout/i.test(reason) ? `no answer within ${this.connectTimeoutMs} ms` : reason;
+      throw new WarehouseUnreachableError(`Cannot connect to the PostgreSQL warehouse at ${this.where}: ${why}`);
+    }
   }
 
   async query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult> {
-    const client = await this.pool.connect();
+    const client = await this.connect();
     let broken = false;
     try {
       const result = await withCancellation(
@@ -51,5 +92,15 @@ export class PostgresWarehouse implements Warehouse {
 
   async close(): Promise<void> {
     await this.pool.end();
+  }
+}
+
+/** `host:port` of a connection string, without the credentials it may carry. */
+function whereOf(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname || 'localhost'}:${url.port || '5432'}`;
+  } catch {
+    return 'the configured address';
   }
 }

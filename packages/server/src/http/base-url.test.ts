@@ -67,7 +67,8 @@ describeOnStores(
       const host = suffix === '.' ? `${account.name.toUpperCase()}.${TEST_BASE_DOMAIN}` : `${account.name}.${TEST_BASE_DOMAIN}${suffix}`;
       const urls = await generatedUrls(server(), host, account.admin.apiKey, account.member.id);
       const base = `https://${account.name}.${TEST_BASE_DOMAIN}`;
-      expect(urls.created).toBe(`${base}/d/${urls.deploymentId}`);
+      // The deployment's own host under the base domain, in the public URL's scheme.
+      expect(urls.created).toBe(`https://links-${urls.deploymentId}.${TEST_BASE_DOMAIN}`);
       expect(urls.verification).toBe(`${base}/login/device`);
       expect(urls.invite.startsWith(`${base}/login/invite?token=`)).toBe(true);
     });

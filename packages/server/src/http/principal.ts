@@ -47,6 +47,8 @@ export interface DataTokenClaims {
   securityContext: Readonly<Record<string, unknown>>;
   /** Seconds since the epoch, or null for a token without `exp`. */
   expiresAt: number | null;
+  /** An environment token's environment (its branch's id): the data API serves it that branch only. */
+  environment?: string;
 }
 
 export interface DataTokenPrincipal {

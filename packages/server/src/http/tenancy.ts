@@ -18,6 +18,8 @@ export const tenancyPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('account', null as unknown as AccountRow);
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config.auth === 'public' && !request.routeOptions.config.needsAccount) return done();
+    // A deployment host's account was found from its deployment (http/deployment-hosts.ts).
+    if (request.account) return done();
     const host = request.headers.host ?? '';
     const found = (account: HostLookup) => {
       if (account === UNKNOWN_HOST) {

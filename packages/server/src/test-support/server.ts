@@ -102,7 +102,8 @@ export async function startTestServer(kind: StoreKind, configOverrides?: Record<
 }
 
 export async function createTestAccount(app: PlinthApp, services: Services): Promise<TestAccount> {
-  const name = `acct-${randomBytes(5).toString('hex')}`;
+  // Ends in a letter: `acct-<digits>` would be a deployment's host (`<slug>-<id>`, http/deployment-hosts.ts).
+  const name = `acct-${randomBytes(5).toString('hex')}x`;
   const account = await services.accounts.create(name);
   const host = `${name}.${TEST_BASE_DOMAIN}`;
 

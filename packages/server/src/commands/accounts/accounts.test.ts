@@ -12,7 +12,8 @@ async function run(server: TestServer, args: string[], db = server.store.db): Pr
   return lines;
 }
 
-const newName = () => `ops-${randomBytes(4).toString('hex')}`;
+// Ends in a letter: `ops-<digits>` would be a deployment's host (http/deployment-hosts.ts).
+const newName = () => `ops-${randomBytes(4).toString('hex')}x`;
 
 /** Issue 10, accounts: operators create, list, disable and enable accounts from the server binary. */
 describeOnStores('plinth-server accounts', (server) => {

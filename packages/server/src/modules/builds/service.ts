@@ -42,6 +42,12 @@ export class BuildService implements BuildQueue {
     return row ? { buildId: Number(row.id), commitId: Number(row.commit_id) } : null;
   }
 
+  /** A build by id, for work that acts for no caller (the first start waits for its demo's build). */
+  async byId(accountId: number, buildId: number): Promise<BuildView | undefined> {
+    const row = await selectBuilds(this.ctx.db).where('b.account_id', '=', accountId).where('b.id', '=', buildId).executeTakeFirst();
+    return row ? toView(row as BuildWithJob) : undefined;
+  }
+
   validate(principal: Principal, deploymentId: number, input: ValidateInput) {
     return validate(this.ctx, principal, deploymentId, input);
   }

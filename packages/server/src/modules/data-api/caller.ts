@@ -21,3 +21,12 @@ export function callerOf(principal: Principal, deploymentId: number): Caller {
   }
   throw forbidden(INVALID_TOKEN);
 }
+
+/**
+ * An environment token opens its environment's URL only: production's the deploy branch URL, a
+ * staging or development environment's its branch's dev-mode URL. `branchId` is the served branch.
+ */
+export function assertEnvironment(principal: Principal, branchId: number): void {
+  const environment = principal.kind === 'dataToken' ? principal.claims.environment : undefined;
+  if (environment !== undefined && environment !== String(branchId)) throw forbidden(INVALID_TOKEN);
+}

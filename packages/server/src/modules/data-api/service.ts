@@ -12,7 +12,7 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { callerOf } from './caller.js';
+import { assertEnvironment, callerOf } from './caller.js';
 import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ModelCache } from './models.js';
 import { dryRunOf, sqlOf } from './plans.js';
@@ -38,7 +38,7 @@ export class DataApiService {
   readonly runner: QueryRunner;
 
   constructor(readonly ctx: ServiceContext) {
-    this.warehouses = new Warehouses(ctx.config.dataDir);
+    this.warehouses = new Warehouses(ctx.config.dataDir, ctx.config.warehouseConnectTimeoutMs);
     this.runner = createRunner(ctx.config);
   }
 
@@ -60,11 +60,13 @@ export class DataApiService {
   async serveModel(principal: Principal, deploymentId: number, branch?: string): Promise<Omit<Served, 'warehouse'>> {
     const caller = callerOf(principal, deploymentId);
     const name = branch ?? DEFAULT_BRANCH;
-    if (branch !== undefined) {
-      const row = await this.ctx.services.dataModel.branch(principal.accountId, deploymentId, branch);
+    // The deploy branch's row is read only for an environment token, which is bound to one branch.
+    if (branch !== undefined || (principal.kind === 'dataToken' && principal.claims.environment !== undefined)) {
+      const row = await this.ctx.services.dataModel.branch(principal.accountId, deploymentId, name);
       if (row.kind !== 'dev' && !row.always_active && !row.is_default) {
         throw new ApiError('not_found', `Branch ${branch} is neither a dev branch nor an enabled staging branch`);
       }
+      assertEnvironment(principal, row.id);
     }
     const latest = await this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name);
     if (!latest) throw badRequest(`No successful build of branch ${name} yet`);

@@ -19,7 +19,11 @@ interface Opened {
 export class Warehouses {
   private readonly open = new Map<number, Opened>();
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    /** PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS: an unreachable PostgreSQL warehouse fails a load, never hangs it. */
+    private readonly connectTimeoutMs?: number,
+  ) {}
 
   /** The file of a deployment's embedded warehouse. */
   pathOf(deploymentId: number): string {
@@ -56,7 +60,7 @@ export class Warehouses {
       url.username = encodeURIComponent(config.user);
       if (config.password !== null) url.password = encodeURIComponent(config.password);
       if (config.ssl) url.searchParams.set('sslmode', 'require');
-      return new PostgresWarehouse({ connectionString: url.toString(), max: config.poolSize });
+      return new PostgresWarehouse({ connectionString: url.toString(), max: config.poolSize, connectTimeoutMs: this.connectTimeoutMs });
     }
     if (config.path === null) {
       await mkdir(join(this.dataDir, 'warehouses'), { recursive: true });

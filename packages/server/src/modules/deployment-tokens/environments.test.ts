@@ -1,7 +1,7 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { AccountRow } from '../../store/schema.js';
-import { describeOnStores, type TestAccount, type TestUser } from '../../test-support/server.js';
+import { TEST_BASE_DOMAIN, describeOnStores, type TestAccount, type TestUser } from '../../test-support/server.js';
 
 const deployment = async (account: TestAccount) =>
   (await account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body: { name: 'd' } })).body.id as number;
@@ -32,7 +32,8 @@ describeOnStores('deployment environments', (server) => {
       const { id, devBranch, theirDevBranch } = await withBranches(account);
       const response = await environments(account, id);
       expect(response.status, response.text).toBe(200);
-      const root = `http://${account.host}/d/${id}`;
+      // Host-based: the test server sets PLINTH_BASE_DOMAIN, and the deployment is named "d".
+      const root = `http://d-${id}.${TEST_BASE_DOMAIN}`;
       const rest = (url: string) => [{ type: 'rest', version: 1, url, host: null, port: null, database: null }];
       expect(response.body.data).toEqual([
         { id: expect.any(String), type: 'production', branch: 'main', user: null, api_credentials: rest(`${root}/cubejs-api/v1`) },

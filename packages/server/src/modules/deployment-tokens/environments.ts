@@ -7,7 +7,6 @@ import type { Database, DeploymentEnvironmentTokenTable, ModelBranchRow } from '
 import type { Selectable } from 'kysely';
 import { credentialKey } from '../data-model/public.js';
 import type { Services } from '../module.js';
-import { deploymentUrl } from '../deployments/service.js';
 import type { DeploymentSecrets } from './secrets.js';
 import { mintDataToken } from './tokens.js';
 import { ENVIRONMENT_TOKEN_MAX_SECONDS, type ENVIRONMENT_TYPES } from './environment-schemas.js';
@@ -111,10 +110,10 @@ export class EnvironmentOps {
 
   private async environments(principal: Principal, deploymentId: number, baseUrl: string): Promise<EnvironmentView[]> {
     const dataModel = this.services.dataModel;
-    await dataModel.deployment(principal.accountId, deploymentId);
+    // The URL actually served: host-based under PLINTH_BASE_DOMAIN, else `{base_url}/d/{id}`.
+    const root = await this.services.deployments.url(principal.accountId, deploymentId, baseUrl);
     await dataModel.ensureDefault(principal.accountId, deploymentId);
     const rows = await dataModel.repo.listBranches(deploymentId, credentialKey(principal));
-    const root = deploymentUrl(baseUrl, deploymentId);
     const views: EnvironmentView[] = [];
     for (const row of rows) {
       const type = typeOf(row);

@@ -56,7 +56,14 @@ export async function verifyDataToken(
     if (payload.deploymentId !== deploymentId) return null;
     const context = payload.securityContext ?? {};
     if (typeof context !== 'object' || context === null || Array.isArray(context)) return null;
-    return { deploymentId, securityContext: context as Record<string, unknown>, expiresAt: payload.exp ?? null };
+    const environment = payload.environment;
+    if (environment !== undefined && typeof environment !== 'string') return null;
+    return {
+      deploymentId,
+      securityContext: context as Record<string, unknown>,
+      expiresAt: payload.exp ?? null,
+      ...(environment !== undefined ? { environment } : {}),
+    };
   } catch {
     return null;
   }

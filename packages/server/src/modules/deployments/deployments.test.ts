@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
-import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { describeOnStores, TEST_BASE_DOMAIN, type TestAccount } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
 
 const create = (account: TestAccount, body: unknown) =>
@@ -9,7 +9,7 @@ const create = (account: TestAccount, body: unknown) =>
 describeOnStores(
   'deployments (minimal)',
   (server) => {
-    it('creates, lists and gets a deployment with its deploymentUrl at {base_url}/d/{id}', async () => {
+    it('creates, lists and gets a deployment with its host-based deploymentUrl (PLINTH_BASE_DOMAIN is set)', async () => {
       const account = await server().newAccount();
       const created = await create(account, { name: 'Production', region: 'eu-west-1' });
       expect(created.status).toBe(201);
@@ -18,7 +18,7 @@ describeOnStores(
         id,
         name: 'Production',
         region: 'eu-west-1',
-        deploymentUrl: `http://${account.host}/d/${id}`,
+        deploymentUrl: `http://production-${id}.${TEST_BASE_DOMAIN}`,
         creationStep: 'created',
         createdAt: expect.any(String),
       });

@@ -36,7 +36,7 @@ export interface DeploymentChange {
 export class DeploymentService {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly config: Pick<Config, 'releaseChannels' | 'imageRepo' | 'regions'>,
+    private readonly config: Pick<Config, 'releaseChannels' | 'imageRepo' | 'regions' | 'baseDomain' | 'publicUrl'>,
   ) {}
 
   async create(accountId: number, input: { name: string; region?: string | undefined }, baseUrl: string) {
@@ -48,7 +48,7 @@ export class DeploymentService {
       .values({ account_id: accountId, name: input.name, region: input.region ?? null })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toView(row, baseUrl);
+    return toView(row, baseUrl, this.config);
   }
 
   /** A scoped API key lists only the deployments it may touch. */
@@ -62,14 +62,14 @@ export class DeploymentService {
       .$if(scope !== null, (q) => q.where('id', 'in', [...scope!, 0]))
       .$call(afterId('id', after, pageSize(query) + 1))
       .execute();
-    return toPage(DEPLOYMENTS, rows, query, (row) => toView(row, baseUrl));
+    return toPage(DEPLOYMENTS, rows, query, (row) => toView(row, baseUrl, this.config));
   }
 
   /** The route's declaration has checked the caller's scope, before anything says whether `id` exists. */
   async get(principal: Principal, id: number, baseUrl: string): Promise<DeploymentView> {
     const row = await this.find(principal.accountId, id);
     if (!row) throw notFound(`Deployment ${id} not found`);
-    return toView(row, baseUrl);
+    return toView(row, baseUrl, this.config);
   }
 
   /** Every setting, the engine version and channel in effect included (section 9 rule 5). */
@@ -129,7 +129,7 @@ export class DeploymentService {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return toView(row, baseUrl);
+    return toView(row, baseUrl, this.config);
   }
 
   private async row(accountId: number, id: number): Promise<DeploymentRow> {
@@ -141,13 +141,25 @@ export class DeploymentService {
   private settingsView(row: DeploymentRow, baseUrl: string) {
     const effect = inEffect(this.config, row);
     return {
-      ...toView(row, baseUrl),
+      ...toView(row, baseUrl, this.config),
       deployMode: row.deploy_mode as 'cli' | 'git' | null,
       creationMethod: row.creation_method as 'github' | 'upload' | 'ssh' | null,
       releaseChannel: effect.channel,
       releaseChannelVersion: effect.version,
       image: effect.image,
     };
+  }
+
+  /** A deployment's URL as its views show it; 404 for a deployment the account does not have. */
+  async url(accountId: number, id: number, baseUrl: string): Promise<string> {
+    const row = await this.find(accountId, id);
+    if (!row) throw notFound(`Deployment ${id} not found`);
+    return deploymentUrl(this.config, baseUrl, row);
+  }
+
+  /** The account a deployment host (`<slug>-<id>.<base domain>`) serves; the host names no account. */
+  async accountOf(id: number): Promise<number | undefined> {
+    return (await this.db.selectFrom('deployment').select('account_id').where('id', '=', id).executeTakeFirst())?.account_id;
   }
 
   find(accountId: number, id: number) {
@@ -164,17 +176,39 @@ export class DeploymentService {
   }
 }
 
-/** DESIGN.md: a deployment's URL is `{base_url}/d/{deploymentId}` unless a host template says otherwise. */
-export function deploymentUrl(baseUrl: string, id: number): string {
-  return `${baseUrl}/d/${id}`;
+export type UrlConfig = Pick<Config, 'baseDomain' | 'publicUrl'>;
+
+/**
+ * DESIGN.md: a deployment's URL is `{base_url}/d/{deploymentId}`, or with PLINTH_BASE_DOMAIN its own
+ * host `<slug>-<id>.<base domain>` (http/deployment-hosts.ts serves it), in PLINTH_PUBLIC_URL's scheme.
+ */
+export function deploymentUrl(config: UrlConfig, baseUrl: string, deployment: Pick<DeploymentRow, 'id' | 'name'>): string {
+  if (!config.baseDomain) return `${baseUrl}/d/${deployment.id}`;
+  const publicUrl = config.publicUrl ? new URL(config.publicUrl) : undefined;
+  const port = config.baseDomain.includes(':') || !publicUrl?.port ? '' : `:${publicUrl.port}`;
+  return `${publicUrl?.protocol ?? 'http:'}//${deploymentLabel(deployment)}.${config.baseDomain}${port}`;
 }
 
-function toView(row: DeploymentRow, baseUrl: string): DeploymentView {
+/**
+ * `<slug>-<id>`: the name lowercased, other characters dashes, for people to read; the id alone
+ * decides which deployment a host serves, so a renamed deployment's old host keeps working.
+ */
+export function deploymentLabel({ id, name }: Pick<DeploymentRow, 'id' | 'name'>): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+    .replace(/-+$/, '');
+  return slug ? `${slug}-${id}` : String(id);
+}
+
+function toView(row: DeploymentRow, baseUrl: string, config: UrlConfig): DeploymentView {
   return {
     id: row.id,
     name: row.name,
     region: row.region,
-    deploymentUrl: deploymentUrl(baseUrl, row.id),
+    deploymentUrl: deploymentUrl(config, baseUrl, row),
     creationStep: row.creation_step,
     createdAt: toIso(row.created_at),
   };

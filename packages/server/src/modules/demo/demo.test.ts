@@ -1,0 +1,84 @@
+import { expect, it } from 'vitest';
+import { describeOnStores, type TestServer } from '../../test-support/server.js';
+import { dataDirOverride } from '../data-api/test-fixtures.js';
+import { demoOnFirstStart, DEMO_NAME, type DemoLog, type DemoOptions } from './service.js';
+
+function recordingLog() {
+  const lines: { level: string; message: string; details: object }[] = [];
+  const log: DemoLog = {
+    info: (details, message) => lines.push({ level: 'info', message, details }),
+    error: (details, message) => lines.push({ level: 'error', message, details }),
+  };
+  return { log, lines };
+}
+
+/** The first start as main.ts runs it, on a fresh account of the test store, with builds running in the background. */
+async function firstStart(server: TestServer, start: { created?: boolean; enabled?: boolean } = {}, options: DemoOptions = {}) {
+  const account = await server.newAccount();
+  const { log, lines } = recordingLog();
+  // Without a runner (waitMs 0 below), the build stays queued: the wait runs out whatever the machine's speed.
+  const runJobs = options.waitMs !== 0;
+  if (runJobs) await server.jobs.start();
+  try {
+    const line = await demoOnFirstStart(
+      server.services,
+      { created: start.created ?? true, enabled: start.enabled ?? true, tenant: account.name, baseUrl: 'http://127.0.0.1:4000' },
+      log,
+      { lineItems: 2_000, ...options },
+    );
+    return { account, line, lines };
+  } finally {
+    if (runJobs) await server.jobs.stop();
+  }
+}
+
+describeOnStores(
+  'the first start creates the demo deployment (issue 14, first start)',
+  (server) => {
+    it('creates "Demo" with the sample model built and the sample data loaded, so a token and a load work at once', async () => {
+      const { account, line, lines } = await firstStart(server());
+      expect(lines).toEqual([expect.objectContaining({ level: 'info', message: 'demo deployment built' })]);
+      const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.admin });
+      expect(list.body.items.map((d: { name: string }) => d.name)).toEqual([DEMO_NAME]);
+      const id = list.body.items[0].id as number;
+      expect(line).toBe(
+        `Demo deployment ${id} ("Demo") serves the sample data at http://127.0.0.1:4000/d/${id}/cubejs-api/v1 (token: plinth deployments token ${id}).`,
+      );
+
+      const minted = await account.request({ method: 'POST', url: `/api/v1/deployments/${id}/token`, as: account.admin, body: {} });
+      const query = { measures: ['orders.count', 'line_items.count'] };
+      const load = await account.request({
+        method: 'GET',
+        url: `/d/${id}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`,
+        as: minted.body.cubeApiToken,
+      });
+      expect(load.status, load.text).toBe(200);
+      // sampleSizes(2,000): 500 orders and 2,000 line items; counts are strings, as Cube answers them.
+      expect(load.body.data).toEqual([{ 'orders.count': '500', 'line_items.count': '2000' }]);
+    });
+
+    it('a demo not built within the bound is logged and the start goes on, the deployment left to finish building', async () => {
+      const { account, line, lines } = await firstStart(server(), {}, { waitMs: 0 });
+      expect(line).toBeUndefined();
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 'error',
+          message: 'the demo deployment is not built',
+          details: expect.objectContaining({ status: 'building' }),
+        }),
+      ]);
+      const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.admin });
+      expect(list.body.items.map((d: { name: string }) => d.name)).toEqual([DEMO_NAME]);
+    });
+
+    it('a start that did not create the account, or PLINTH_DEMO off, creates nothing', async () => {
+      for (const start of [{ created: false }, { enabled: false }]) {
+        const { account, line, lines } = await firstStart(server(), start);
+        expect([line, lines]).toEqual([undefined, []]);
+        const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.admin });
+        expect(list.body.items).toEqual([]);
+      }
+    });
+  },
+  dataDirOverride(),
+);
