@@ -56,6 +56,14 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_TRUST_PROXY', 'yes please', /Invalid setting PLINTH_TRUST_PROXY/],
     ['PLINTH_SIGNIN_DELAY_MS', '0', /Invalid setting PLINTH_SIGNIN_DELAY_MS/],
     ['PLINTH_JOB_POLL_MS', '5', /Invalid setting PLINTH_JOB_POLL_MS/],
+    [
+      'PLINTH_REDIS_URL',
+      'http://127.0.0.1:6379',
+      /Invalid setting PLINTH_REDIS_URL: "http:\/\/127\.0\.0\.1:6379" is not a redis:\/\/ or rediss:\/\/ URL/,
+    ],
+    ['PLINTH_REDIS_URL', '127.0.0.1:6379', /Invalid setting PLINTH_REDIS_URL/],
+    ['PLINTH_REDIS_URL', 'redis://', /Invalid setting PLINTH_REDIS_URL/],
+    ['PLINTH_REDIS_NAMESPACE', 'a b', /Invalid setting PLINTH_REDIS_NAMESPACE/],
     ['PLINTH_TELEMETRY_RETENTION_DAYS', '0', /Invalid setting PLINTH_TELEMETRY_RETENTION_DAYS/],
     ['PLINTH_DEMO', 'maybe', /Invalid setting PLINTH_DEMO: "maybe" is not one of 1, true, 0, false/],
   ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
@@ -100,6 +108,16 @@ describe('configuration from the environment (issue 2 point 2)', () => {
       jobPollMs: 2000,
       telemetryRetentionDays: 90,
     });
+  });
+
+  it('reads the Redis shared by the data API’s processes (issue 14), optional, never echoing its password', () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, redisNamespace: undefined });
+    expect(loadConfig({ PLINTH_REDIS_URL: 'rediss://:pw@cache.internal:6380/2', PLINTH_REDIS_NAMESPACE: 'eu-1' })).toMatchObject({
+      redisUrl: 'rediss://:pw@cache.internal:6380/2',
+      redisNamespace: 'eu-1',
+    });
+    expect(loadConfig({ PLINTH_REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(() => loadConfig({ PLINTH_REDIS_URL: 'http://user:hunter2@cache:6379' })).toThrow(/"http:\/\/\*\*\*@cache:6379"/);
   });
 });
 

@@ -36,6 +36,10 @@ export interface Config {
   resultCacheTtlMs: number;
   /** The largest `limit` a data API query may ask for (PLINTH_DATA_API_MAX_LIMIT, at most Cube's 50,000). */
   dataApiMaxLimit: number;
+  /** Redis shared by every process serving the data API: result cache and in-flight queries (PLINTH_REDIS_URL). */
+  redisUrl: string | undefined;
+  /** Keeps installations (or test runs) sharing one Redis apart: keys start `plinth:dataapi:{namespace}:` (PLINTH_REDIS_NAMESPACE). */
+  redisNamespace: string | undefined;
   /** Whether the start that creates the first account also creates the demo deployment (PLINTH_DEMO). */
   demo: boolean;
   /** Longest a connection to a deployment's PostgreSQL warehouse may take to open (PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS). */
@@ -80,6 +84,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fail('PLINTH_PUBLIC_URL', `"${publicUrl}" is not an http:// or https:// URL without a path, query or fragment`);
   }
 
+  const redisUrl = optional(env, 'PLINTH_REDIS_URL');
+  if (redisUrl && !isRedisUrl(redisUrl)) fail('PLINTH_REDIS_URL', `"${redactUrl(redisUrl)}" is not a redis:// or rediss:// URL`);
+  const redisNamespace = optional(env, 'PLINTH_REDIS_NAMESPACE');
+  if (redisNamespace && !/^[A-Za-z0-9_-]{1,64}$/.test(redisNamespace)) {
+    fail('PLINTH_REDIS_NAMESPACE', 'must be 1 to 64 letters, digits, _ or -');
+  }
+
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: optional(env, 'HOST') ?? '127.0.0.1',
@@ -102,9 +113,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     continueWaitMs: integer(env, 'PLINTH_CONTINUE_WAIT_MS', 5000, 1, 3_600_000),
     resultCacheTtlMs: integer(env, 'PLINTH_RESULT_CACHE_TTL_MS', 600_000, 0, 86_400_000),
     dataApiMaxLimit: integer(env, 'PLINTH_DATA_API_MAX_LIMIT', 10_000, 1, 50_000),
+    redisUrl,
+    redisNamespace,
     demo: flag(env, 'PLINTH_DEMO', true),
     warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
   };
+}
+
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A URL as an error may show it: a password in it never reaches a log line. */
+function redactUrl(value: string): string {
+  return value.replace(/\/\/[^@/]*@/, '//***@');
 }
 
 function isBaseUrl(value: string): boolean {

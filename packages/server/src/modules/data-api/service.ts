@@ -1,10 +1,19 @@
-import { loadRequest, meta, QueryError, type Caller, type DataModel, type Warehouse } from '@plinth/semantic';
+import {
+  loadRequest,
+  meta,
+  QueryError,
+  type Caller,
+  type DataModel,
+  type LoadResponse,
+  type MultiLoadResponse,
+  type Warehouse,
+} from '@plinth/semantic';
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import { assertEnvironment, callerOf } from './caller.js';
-import { CONTINUE_WAIT, QueryRunner } from './inflight.js';
+import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { dryRunOf, sqlOf } from './plans.js';
@@ -33,7 +42,7 @@ export class DataApiService {
 
   constructor(readonly ctx: ServiceContext) {
     this.warehouses = new Warehouses(ctx.config.dataDir, ctx.config.warehouseConnectTimeoutMs);
-    this.runner = new QueryRunner(ctx.config.continueWaitMs, ctx.config.resultCacheTtlMs);
+    this.runner = createRunner(ctx.config);
   }
 
   /**
@@ -93,8 +102,15 @@ export class DataApiService {
     }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
     const answer = await this.runner
-      .run(key, () =>
-        loadRequest(served.model, capped, { warehouse: served.warehouse, caller: served.caller, queryType, timeoutMs: served.timeoutMs }),
+      .run(key, async () =>
+        withRefreshTime(
+          await loadRequest(served.model, capped, {
+            warehouse: served.warehouse,
+            caller: served.caller,
+            queryType,
+            timeoutMs: served.timeoutMs,
+          }),
+        ),
       )
       .catch(toBadRequest);
     if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
@@ -125,10 +141,20 @@ export class DataApiService {
   }
 
   async close(): Promise<void> {
-    this.runner.clear();
+    await this.runner.close();
     await this.models.close();
     await this.warehouses.close();
   }
+}
+
+/**
+ * Stamps `lastRefreshTime` (when the warehouse answered) on the answer, and on each of the multi
+ * shape's results, before it is cached: a cached answer keeps the time its data was read.
+ */
+function withRefreshTime(answer: LoadResponse | MultiLoadResponse) {
+  const lastRefreshTime = new Date().toISOString();
+  if ('results' in answer) return { ...answer, results: answer.results.map((result) => ({ ...result, lastRefreshTime })) };
+  return { ...answer, lastRefreshTime };
 }
 
 /**

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DuckDBWarehouse } from '@plinth/semantic';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../../main.ts', import.meta.url));
+const DATABASE_URL = process.env.DATABASE_URL;
+const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const API_KEY = `sk-${randomBytes(16).toString('hex')}`;
+
+/**
+ * Reads a table that exists only in process A's embedded DuckDB, crossed with enough rows to be
+ * genuinely slow: process B running it would fail, so B's rows can only come from Redis.
+ */
+const SLOW_CUBE = `cubes:
+  - name: slow
+    sql: "SELECT a.id FROM only_on_a a CROSS JOIN range(40000) b"
+    dimensions:
+      - name: id
+        sql: id
+        type: number
+        primary_key: true
+    measures:
+      - name: total
+        sql: id
+        type: sum
+`;
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real `plinth-server` process, once it prints its ready line. */
+async function start(env: Record<string, string>): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve) => {
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Plinth is ready at ')) resolve();
+    });
+    child.on('exit', () => resolve());
+  });
+  if (child.exitCode !== null) throw new Error(`plinth-server exited: ${output}`);
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+async function call(base: string, method: string, path: string, authorization: string, body?: unknown) {
+  const response = await fetch(base + path, {
+    method,
+    headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (response.status !== 200 && response.status !== 201) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}
+
+// Two real processes on one PostgreSQL store and one Redis; the embedded store cannot be shared, so this needs DATABASE_URL.
+describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing Redis (issue 14)', { timeout: 240_000 }, () => {
+  const database = `plinth_redis_${randomBytes(5).toString('hex')}`;
+  const running: Running[] = [];
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  afterAll(async () => {
+    for (const { child } of running) child.kill('SIGTERM');
+    await Promise.all(
+      running.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)))),
+    );
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  });
+
+  it('a Continue wait on process A is answered on process B from Redis, without running the query there', async () => {
+    await admin(`CREATE DATABASE ${database}`);
+    const url = new URL(DATABASE_URL!);
+    url.pathname = `/${database}`;
+    const env = {
+      DATABASE_URL: url.toString(),
+      PLINTH_BOOTSTRAP_API_KEY: API_KEY,
+      PLINTH_REDIS_URL: REDIS_URL,
+      PLINTH_REDIS_NAMESPACE: `test-${database}`,
+      PLINTH_CONTINUE_WAIT_MS: '30',
+      PLINTH_JOB_POLL_MS: '100',
+      PLINTH_DEMO: '0',
+      PLINTH_LOG_LEVEL: 'warn',
+    };
+    const dirA = mkdtempSync(join(tmpdir(), 'plinth-proc-a-'));
+    const a = await start({ ...env, PLINTH_DATA_DIR: dirA });
+    running.push(a);
+    const b = await start({ ...env, PLINTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'plinth-proc-b-')) });
+    running.push(b);
+    const key = `Api-Key ${API_KEY}`;
+
+    const { id } = await call(a.url, 'POST', '/api/v1/deployments', key, { name: 'Slow' });
+    // Written before A first opens the deployment's embedded warehouse; B's data dir has no such table.
+    mkdirSync(join(dirA, 'warehouses'), { recursive: true });
+    const seed = await DuckDBWarehouse.open({ path: join(dirA, 'warehouses', `${id}.duckdb`) });
+    await seed.exec('CREATE TABLE only_on_a AS SELECT range AS id FROM range(10000)');
+    await seed.close();
+
+    const sha = createHash('sha256').update(SLOW_CUBE).digest('hex');
+    const uploads = `/build/api/v1/deployments/${id}/uploads`;
+    const session = await call(a.url, 'POST', uploads, key, { files: { 'model/slow.yml': sha } });
+    await call(a.url, 'PUT', `${uploads}/${session.uploadId}/files`, key, { path: 'model/slow.yml', content: SLOW_CUBE });
+    await call(a.url, 'POST', `${uploads}/${session.uploadId}/finish`, key);
+    let status = '';
+    for (let i = 0; i < 600 && status !== 'built'; i += 1) {
+      status = (await call(a.url, 'GET', `/api/v1/deployments/${id}/build-status`, key)).status;
+      expect(['building', 'built']).toContain(status);
+      if (status !== 'built') await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { cubeApiToken } = await call(a.url, 'POST', `/api/v1/deployments/${id}/token`, key, {});
+
+    const load = `/d/${id}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify({ measures: ['slow.total'] }))}`;
+    expect(await call(a.url, 'GET', load, cubeApiToken)).toEqual({ error: 'Continue wait' });
+    let answer = await call(b.url, 'GET', load, cubeApiToken);
+    for (let i = 0; i < 2000 && answer.error === 'Continue wait'; i += 1) answer = await call(b.url, 'GET', load, cubeApiToken);
+    expect(answer.data).toEqual([{ 'slow.total': '1999800000000' }]);
+    // A answers it from the same stored result: the time the warehouse answered, once.
+    expect((await call(a.url, 'GET', load, cubeApiToken)).lastRefreshTime).toBe(answer.lastRefreshTime);
+    expect(a.output() + b.output()).not.toMatch(/Redis at .* cannot be used/);
+  });
+});

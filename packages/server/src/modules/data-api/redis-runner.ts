@@ -1,0 +1,232 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { LocalRunner } from './local-runner.js';
+import { CONTINUE_WAIT, ERROR_TTL_MS, StoredQueryError, waitAtMost, type QueryRunner } from './query-runner.js';
+
+export interface RedisRunnerOptions {
+  url: string;
+  /** Start of every key and channel (`plinth:dataapi:`), so installations or test runs sharing one Redis stay apart. */
+  prefix: string;
+  waitMs: number;
+  ttlMs: number;
+  /** How long an owner's claim lasts unless renewed: an owner that dies is replaced after at most this. */
+  leaseMs?: number;
+  /** How often a waiter looks at Redis itself, in case a completion message is lost. */
+  pollMs?: number;
+  warn?: (message: string) => void;
+}
+
+/** A finished query as every process sees it: the answer, or the message of its error. */
+type Outcome = { value: unknown } | { error: string };
+
+// Renew or release the lease only while it is still ours: a lease that expired may belong to another process now.
+const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+
+/**
+ * The runner shared by every process on one Redis (PLINTH_REDIS_URL). Under `<prefix><sha256 of key>`:
+ * `:result` holds the answer for the TTL (an error for ERROR_TTL_MS), `:lease` names the process
+ * running the query (SET NX PX, renewed by a heartbeat), `:done` is the channel its outcome is
+ * published on. A caller on any process either finds the result, takes the lease and runs the
+ * query, or waits for the owner (pub/sub, and polling in case a message is lost); a lease that
+ * lapses without a result means the owner died, and the next waiter runs the query. When Redis
+ * cannot be reached, queries run per process (LocalRunner) and one line says so.
+ */
+export class RedisRunner implements QueryRunner {
+  private readonly redis: Redis;
+  private readonly subscriber: Redis;
+  private readonly local: LocalRunner;
+  /** The outcome this process waits for, per key: one Redis conversation however many callers. */
+  private readonly pending = new Map<string, Promise<Outcome>>();
+  private readonly listeners = new Map<string, (outcome: Outcome) => void>();
+  private readonly firstReady: Promise<void>;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly warn: (message: string) => void;
+  private down = false;
+  private closed = false;
+
+  constructor(private readonly options: RedisRunnerOptions) {
+    this.leaseMs = options.leaseMs ?? 15_000;
+    this.pollMs = options.pollMs ?? 250;
+    this.warn = options.warn ?? ((message) => process.stderr.write(`plinth-server: ${message}\n`));
+    this.local = new LocalRunner(options.waitMs, options.ttlMs);
+    // Bounded everything: a Redis that stops answering costs a request at most a couple of seconds, never a hang.
+    const settings = {
+      connectTimeout: 2000,
+      commandTimeout: 2000,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (n: number) => Math.min(n * 200, 2000),
+    };
+    this.redis = new Redis(options.url, settings);
+    this.subscriber = new Redis(options.url, settings);
+    // Settled by the first connection's success or failure: only the first queries wait for it.
+    this.firstReady = new Promise((resolve) => {
+      this.redis.once('ready', () => resolve());
+      this.redis.once('error', () => resolve());
+    });
+    for (const connection of [this.redis, this.subscriber]) connection.on('error', (error: Error) => this.markDown(error));
+    this.redis.on('ready', () => {
+      if (this.down) this.warn(`Redis at ${this.where()} is reachable again; data API results are shared again`);
+      this.down = false;
+    });
+    this.subscriber.on('message', (channel: string, message: string) => {
+      const outcome = decode(message);
+      if (outcome) this.listeners.get(channel)?.(outcome);
+    });
+  }
+
+  async run<T>(key: string, execute: () => Promise<T>): Promise<T | typeof CONTINUE_WAIT> {
+    if (!(await this.ready())) return this.local.run(key, execute);
+    const id = this.options.prefix + createHash('sha256').update(key).digest('hex');
+    let outcome = this.pending.get(id);
+    if (!outcome) {
+      outcome = this.settle(key, id, execute).finally(() => this.pending.delete(id));
+      this.pending.set(id, outcome);
+    }
+    const answer = await waitAtMost(outcome, this.options.waitMs);
+    if (answer === CONTINUE_WAIT) return CONTINUE_WAIT;
+    if ('error' in answer) throw new StoredQueryError(answer.error);
+    return answer.value as T;
+  }
+
+  /** The query's outcome: stored, run here under the lease, or awaited from the owner. */
+  private async settle(key: string, id: string, execute: () => Promise<unknown>): Promise<Outcome> {
+    try {
+      const stored = decode(await this.redis.get(`${id}:result`));
+      if (stored) return stored;
+      const token = randomBytes(12).toString('hex');
+      if (await this.claim(id, token)) return await this.own(id, token, execute);
+      return await this.waitForOwner(key, id, token, execute);
+    } catch (error) {
+      this.markDown(error);
+      return this.runLocally(key, execute);
+    }
+  }
+
+  /** Redis failed mid-way: run (or join) the query per process, where the next call while Redis is down finds it. */
+  private runLocally(key: string, execute: () => Promise<unknown>): Promise<Outcome> {
+    // The caller's own continue-wait applies in run(); here the outcome itself is awaited.
+    return outcomeOf(() => this.local.run(key, execute, 2 ** 31 - 1));
+  }
+
+  private async claim(id: string, token: string): Promise<boolean> {
+    return (await this.redis.set(`${id}:lease`, token, 'PX', this.leaseMs, 'NX')) === 'OK';
+  }
+
+  /** Runs the query while renewing the lease, then stores and publishes the outcome and releases the lease at once. */
+  private async own(id: string, token: string, execute: () => Promise<unknown>): Promise<Outcome> {
+    const lease = `${id}:lease`;
+    const heartbeat = setInterval(() => {
+      this.redis.eval(RENEW, 1, lease, token, this.leaseMs).catch(() => undefined);
+    }, this.leaseMs / 3);
+    heartbeat.unref();
+    let outcome: Outcome;
+    try {
+      outcome = await outcomeOf(execute);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    const encoded = JSON.stringify(outcome);
+    const ttl = 'error' in outcome ? ERROR_TTL_MS : this.options.ttlMs;
+    const multi = this.redis.multi();
+    if (ttl > 0) multi.set(`${id}:result`, encoded, 'PX', ttl);
+    multi.publish(`${id}:done`, encoded).eval(RELEASE, 1, lease, token);
+    // The answer is this process's to give even if Redis fails now; others will find the lease lapsed and run it.
+    await multi.exec().catch((error: unknown) => this.markDown(error));
+    return outcome;
+  }
+
+  /** Waits for the owner's message, looking at Redis every pollMs; takes over when the lease lapses without a result. */
+  private waitForOwner(key: string, id: string, token: string, execute: () => Promise<unknown>): Promise<Outcome> {
+    const channel = `${id}:done`;
+    return new Promise<Outcome>((resolve) => {
+      let finished = false;
+      let checking = false;
+      const finish = (outcome: Outcome | Promise<Outcome>) => {
+        if (finished) return;
+        finished = true;
+        clearInterval(poll);
+        this.unlisten(channel);
+        resolve(outcome);
+      };
+      const check = async () => {
+        if (finished || checking) return;
+        // Closed (the server stops): waiters are answered, nothing is run any more.
+        if (this.closed) return finish({ error: 'The data API is shutting down' });
+        checking = true;
+        try {
+          const stored = decode(await this.redis.get(`${id}:result`));
+          if (stored) finish(stored);
+          else if (await this.claim(id, token)) finish(this.own(id, token, execute));
+        } catch (error) {
+          this.markDown(error);
+          finish(this.runLocally(key, execute));
+        } finally {
+          checking = false;
+        }
+      };
+      const poll = setInterval(() => void check(), this.pollMs);
+      poll.unref();
+      // Checked once subscribed: an outcome published before the subscription is then found stored.
+      this.listeners.set(channel, finish);
+      this.subscriber.subscribe(channel).then(check, () => undefined);
+    });
+  }
+
+  private unlisten(channel: string): void {
+    this.listeners.delete(channel);
+    this.subscriber.unsubscribe(channel).catch(() => undefined);
+  }
+
+  /** Whether Redis is usable now; the first call waits briefly for the first connection. */
+  private async ready(): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.firstReady, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    clearTimeout(timer);
+    // Read again: the wait above may have changed it.
+    if ((this.redis.status as string) === 'ready') return true;
+    this.markDown(new Error(`connection is ${this.redis.status}`));
+    return false;
+  }
+
+  private markDown(error: unknown): void {
+    if (this.down || this.closed) return;
+    this.down = true;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.warn(`Redis at ${this.where()} cannot be used (${reason}); data API queries run and are cached per process until it is back`);
+  }
+
+  /** The Redis address without its credentials, for log lines. */
+  private where(): string {
+    const url = new URL(this.options.url);
+    return `${url.protocol}//${url.host}`;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    this.pending.clear();
+    this.redis.disconnect();
+    this.subscriber.disconnect();
+    await this.local.close();
+  }
+}
+
+function outcomeOf(execute: () => Promise<unknown>): Promise<Outcome> {
+  return execute().then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
+  );
+}
+
+function decode(stored: string | null): Outcome | null {
+  if (stored === null) return null;
+  try {
+    const outcome = JSON.parse(stored) as Outcome;
+    return typeof outcome === 'object' && outcome !== null && ('value' in outcome || 'error' in outcome) ? outcome : null;
+  } catch {
+    return null;
+  }
+}
