@@ -1,5 +1,8 @@
-import { Parser } from 'node-sql-parser';
+import sqlParser from 'node-sql-parser';
 import { badRequest } from '../../../http/errors.js';
+
+// A CommonJS package: Node's ESM loader offers only its default export (vitest would also accept a named import).
+const { Parser } = sqlParser;
 
 /**
  * A node of node-sql-parser's AST. Its published types are looser than what it produces, so the
