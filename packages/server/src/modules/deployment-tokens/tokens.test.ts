@@ -1,5 +1,5 @@
 import { decodeJwt, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DataTokenPrincipal, Principal } from '../../http/principal.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
@@ -84,6 +84,23 @@ describeOnStores('deployment tokens', (server) => {
   });
 
   describe('the data API credential verifier', () => {
+    it('a token verified once is remembered only within its account and until its expiry', async () => {
+      const account = await server().newAccount();
+      const other = await server().newAccount();
+      const id = await deployment(account);
+      const token = (await mint(account, id, { expiresIn: 60 })).body.cubeApiToken as string;
+      expect((await verify(server(), account.id, token)).kind).toBe('dataToken');
+      // Remembered by its text, yet another account's host must still refuse it.
+      expect((await refusal(verify(server(), other.id, token))).message).toBe('Invalid token');
+      const exp = decodeJwt(token).exp!;
+      vi.useFakeTimers({ toFake: ['Date'], now: exp * 1000 + 1 });
+      try {
+        expect((await refusal(verify(server(), account.id, token))).message).toBe('Invalid token');
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it('refuses expired, tampered, foreign and malformed tokens with 403 Invalid token', async () => {
       const account = await server().newAccount();
       const other = await server().newAccount();

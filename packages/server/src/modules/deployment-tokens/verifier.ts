@@ -19,7 +19,43 @@ export const INVALID_TOKEN = 'Invalid token';
  * apart; an embed token comes back as an EmbedTokenPrincipal all the same.
  */
 export function dataTokenVerifier(secrets: DeploymentSecrets, embed: () => EmbedService): CredentialVerifier<'dataToken'> {
-  return async (account, token) => (await verify(secrets, embed, account, token)) as DataTokenPrincipal;
+  const verified = new VerifiedDataTokens();
+  return async (account, token) => {
+    const known = verified.get(account.id, token);
+    if (known) return known;
+    const principal = await verify(secrets, embed, account, token);
+    if (principal.kind === 'dataToken') verified.remember(token, principal);
+    return principal as DataTokenPrincipal;
+  };
+}
+
+const MAX_VERIFIED = 10_000;
+
+/**
+ * Data API tokens already verified, by their exact text: a dashboard sends the same token with
+ * every query, and checking its HMAC is most of what a cached answer costs. Safe because the same
+ * text verifies the same way while the deployment's secret stays (secrets are never rotated or
+ * reused) and nothing revokes a data API token before its expiry, which is checked on every use.
+ * Embed tokens are not kept: their sessions can be revoked.
+ */
+class VerifiedDataTokens {
+  private readonly tokens = new Map<string, DataTokenPrincipal>();
+
+  get(accountId: number, token: string): DataTokenPrincipal | undefined {
+    const known = this.tokens.get(token);
+    if (!known || known.accountId !== accountId) return undefined;
+    if (known.claims.expiresAt === null || known.claims.expiresAt * 1000 <= Date.now()) {
+      this.tokens.delete(token);
+      return undefined;
+    }
+    return known;
+  }
+
+  remember(token: string, principal: DataTokenPrincipal): void {
+    if (principal.claims.expiresAt === null) return;
+    if (this.tokens.size >= MAX_VERIFIED) this.tokens.clear();
+    this.tokens.set(token, principal);
+  }
 }
 
 async function verify(
