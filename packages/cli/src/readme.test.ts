@@ -126,25 +126,28 @@ describe.each(storeKinds)('README: the command-line examples run as written on a
   }, 300_000);
 });
 
-describe.each(storeKinds)('README: the data model workflow runs as written on a fresh server [%s]', (kind) => {
-  let server: TestServer | undefined;
-  let dir = '';
-  let url = '';
-  let key = '';
-
+/** For one describe block: a server as the first `npm start` makes it, in a temporary dir with a `work` folder. */
+function freshServerPerBlock(kind: (typeof storeKinds)[number], prefix: string) {
+  const fresh = { server: undefined as TestServer | undefined, dir: '', url: '', key: '' };
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'plinth-readme-model-'));
-    await mkdir(join(dir, 'work'));
-    ({ server, url, key } = await firstStart(kind, dir));
+    fresh.dir = await mkdtemp(join(tmpdir(), prefix));
+    await mkdir(join(fresh.dir, 'work'));
+    Object.assign(fresh, await firstStart(kind, fresh.dir));
   }, 180_000);
   afterAll(async () => {
-    await server?.jobs.stop();
-    await server?.app.close();
-    await server?.store.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await fresh.server?.jobs.stop();
+    await fresh.server?.app.close();
+    await fresh.server?.store.close();
+    if (fresh.dir) await rm(fresh.dir, { recursive: true, force: true });
   });
+  return fresh;
+}
+
+describe.each(storeKinds)('README: the data model workflow runs as written on a fresh server [%s]', (kind) => {
+  const fresh = freshServerPerBlock(kind, 'plinth-readme-model-');
 
   it('from deploy to build-status --wait, every line succeeds and production serves the merged model', async () => {
+    const { server, dir, url, key } = fresh;
     const blocks = sectionBlocks(await readFile(README, 'utf8'), 'Data model workflow');
     expect(blocks).toHaveLength(1);
     const { env } = await plinthOnPath(dir);
@@ -164,24 +167,10 @@ describe.each(storeKinds)('README: the data model workflow runs as written on a 
 });
 
 describe.each(storeKinds)('README: the data API examples run as written on the demo of a fresh server [%s]', (kind) => {
-  let server: TestServer | undefined;
-  let dir = '';
-  let url = '';
-  let key = '';
-
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'plinth-readme-data-'));
-    await mkdir(join(dir, 'work'));
-    ({ server, url, key } = await firstStart(kind, dir));
-  }, 180_000);
-  afterAll(async () => {
-    await server?.jobs.stop();
-    await server?.app.close();
-    await server?.store.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  const fresh = freshServerPerBlock(kind, 'plinth-readme-data-');
 
   it('the curl lines read the demo: rows, the multi shape, SQL and meta; then the @cubejs-client/core example prints the same rows', async () => {
+    const { dir, url, key } = fresh;
     const markdown = await readFile(README, 'utf8');
     const blocks = sectionBlocks(markdown, 'Data API');
     expect(blocks).toHaveLength(1);
