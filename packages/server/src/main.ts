@@ -53,17 +53,7 @@ async function serve(config: Config): Promise<void> {
   // The compile thread loads the engine once per process; paying for it now keeps it off the first build.
   void services.builds.compileFiles(new Map()).catch((error: unknown) => app.log.warn({ err: error }, 'the compile thread did not start'));
 
-  // The start that creates the account builds the demo before saying it is ready, so the first
-  // `deployments token 1` and `load` a newcomer runs work at once (bounded; a failure is only logged).
-  const demo = await demoOnFirstStart(services, { ...boot, enabled: config.demo }, app.log);
-
-  // One human line on every start; the key only on the start that generated it (a supplied one is the operator's already).
-  process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n`);
-  if (demo) process.stdout.write(`${demo}\n`);
-  if (boot.apiKey) {
-    process.stdout.write(`Admin API key (shown once): ${boot.apiKey}\nSaved to ${config.dataDir}/bootstrap.json\n`);
-  }
-
+  // Registered before the demo's wait, so a stop during the first start still closes the store cleanly.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -76,6 +66,17 @@ async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  // The start that creates the account builds the demo before saying it is ready, so the first
+  // `deployments token 1` and `load` a newcomer runs work at once (bounded; a failure is only logged).
+  const demo = await demoOnFirstStart(services, { ...boot, enabled: config.demo }, app.log);
+
+  // One human line on every start; the key only on the start that generated it (a supplied one is the operator's already).
+  process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n`);
+  if (demo) process.stdout.write(`${demo}\n`);
+  if (boot.apiKey) {
+    process.stdout.write(`Admin API key (shown once): ${boot.apiKey}\nSaved to ${config.dataDir}/bootstrap.json\n`);
+  }
 }
 
 /** `plinth-server accounts <verb> …` on the configured store; resolves to the exit code. */
