@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { cube } from '../builds/test-fixtures.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
-import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
+import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
 import { githubFixture, INSTALLATION, newDeployment, pushPayload, REPOSITORY, signedDelivery } from './test-fixtures.js';
 
@@ -316,7 +316,7 @@ describeOnStores(
     });
 
     describe('authorisation', () => {
-      authorizationSuite(server as () => TestServer, cases);
+      authorizationSuite(server, cases);
     });
   },
   fixture.env,
