@@ -20,7 +20,7 @@ describeCli(
       const status = await plinth(['github', 'status'], { env: env() });
       expect(status.code, status.stderr).toBe(0);
       expect(status.stdout).toMatch(
-        /^Configured  yes\nAPI URL     http:\/\/127\.0\.0\.1:\d+\/api\/v3\nWebhook     verified with PLINTH_GITHUB_WEBHOOK_SECRET\nApp         Plinth Test \(plinth-test\) /,
+        /^Configured {2}yes\nAPI URL {5}http:\/\/127\.0\.0\.1:\d+\/api\/v3\nWebhook {5}verified with PLINTH_GITHUB_WEBHOOK_SECRET\nApp {9}Plinth Test \(plinth-test\) /,
       );
       expect(status.stderr).toBe('No deployment is connected to GitHub\n');
 
@@ -57,9 +57,9 @@ describeCli(
       expect(connected.code, connected.stderr).toBe(0);
       expect(connected.stderr).toMatch(/^Imported 1 file at [0-9a-f]{7}; build \d+ queued\n$/);
       expect(connected.stdout).toMatch(
-        /^Deployment    \d+\nRepository    acme\/shop\nInstallation  101\nBranch        main\nDirectory     model\n/,
+        /^Deployment {4}\d+\nRepository {4}acme\/shop\nInstallation {2}101\nBranch {8}main\nDirectory {5}model\n/,
       );
-      expect(connected.stdout).toMatch(/\nBuild         \d+\n$/);
+      expect(connected.stdout).toMatch(/\nBuild {9}\d+\n$/);
       await ctx().server.jobs.runUntilIdle();
       const shown = await plinth(['github', 'show', id, '--json'], { env: env() });
       const connection = JSON.parse(shown.stdout);
