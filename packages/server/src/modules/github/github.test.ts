@@ -1,9 +1,14 @@
+import { execFile } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cube } from '../builds/test-fixtures.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
-import { githubFixture, INSTALLATION, newDeployment, pushPayload, REPOSITORY, signedDelivery } from './test-fixtures.js';
+import { githubFixture, INSTALLATION, newDeployment, pushPayload, REPOSITORY, signedDelivery, WEBHOOK_SECRET } from './test-fixtures.js';
+
+const execFileAsync = promisify(execFile);
 
 const fixture = await githubFixture();
 afterAll(() => fixture.close());
@@ -218,6 +223,37 @@ describeOnStores(
         reason: 'refs/tags/v1 is not a branch; only pushes to branches are imported',
       });
       expect(await jobs()).toBe(before);
+    });
+
+    it('a form-encoded push to a repository connected by URL imports it; a failed import is recorded on the connection', async () => {
+      const account = await server().newAccount();
+      const repo = await fixture.addRepository(`by-url-${server().kind}`, { 'model/orders.yml': cube('orders') });
+      const url = `file://${repo.dir}`;
+      const id = await newDeployment(account);
+      expect((await connect(account, id, { repository: url, branch: 'main' })).status).toBe(201);
+      const sha = await repo.commit({ 'model/items.yml': cube('items') }, 'items');
+      const payload = { ref: 'refs/heads/main', after: sha, repository: { full_name: 'someone/else', clone_url: url } };
+      const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      const signed = signedDelivery('push', payload);
+      const signature = `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(form).digest('hex')}`;
+      const received = await account.request({
+        method: 'POST',
+        url: '/api/v1/github/webhook',
+        body: form,
+        headers: { ...signed.headers, 'content-type': 'application/x-www-form-urlencoded', 'x-hub-signature-256': signature },
+      });
+      expect(received.body).toMatchObject({ status: 'queued', imports: [{ deploymentId: id }] });
+      await server().jobs.runUntilIdle();
+      expect(Object.keys(await filesOf(account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
+
+      // The branch is gone: the import fails on the user's side, is recorded, and the model stays.
+      await repo.branch('other');
+      await execFileAsync('git', ['branch', '-D', 'main'], { cwd: repo.dir });
+      await account.request({ method: 'POST', url: `/api/v1/deployments/${id}/github/sync`, as: account.admin });
+      await server().jobs.runUntilIdle();
+      const shown = (await account.request({ method: 'GET', url: `/api/v1/deployments/${id}/github`, as: account.admin })).body;
+      expect(shown).toMatchObject({ lastCommitSha: sha, lastError: expect.stringMatching(/Branch or tag "main" not found/) });
+      expect(Object.keys(await filesOf(account, id))).toHaveLength(2);
     });
 
     it('sync queues one github.import per deployment at a time and imports the head', async () => {
