@@ -277,6 +277,11 @@ describeOnStores(
 
     it.each([
       ['an unreachable repository', { repository: 'http://127.0.0.1:9/nothing.git', branch: 'main' }, /cannot be reached|failed/],
+      [
+        'the clone URL without an installation token',
+        { repository: `${fixture.standIn.url}/acme/shop.git`, branch: 'main' },
+        /Authentication .* failed/,
+      ],
       ['a missing branch', { repository: REPOSITORY, installationId: INSTALLATION, branch: 'nope' }, /Branch or tag "nope" not found/],
       [
         'a repository the installation lacks',
