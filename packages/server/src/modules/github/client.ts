@@ -161,7 +161,18 @@ export class GithubClient {
     return (await readJson(await this.send(`${this.config.apiUrl}${path}`, options))) as T;
   }
 
+  /** A cached installation token GitHub refuses (revoked before it expired) is replaced once, and the call made again. */
   private async send(url: string, options: RequestOptions): Promise<Response> {
+    const cached = typeof options.as === 'number' && this.tokens.has(options.as);
+    try {
+      return await this.sendOnce(url, options);
+    } catch (error) {
+      if (!cached || !(error instanceof ApiError) || !error.message.startsWith('GitHub refused the installation token')) throw error;
+      return this.sendOnce(url, options);
+    }
+  }
+
+  private async sendOnce(url: string, options: RequestOptions): Promise<Response> {
     const authorization = options.as === 'app' ? `Bearer ${await this.appJwt()}` : `token ${await this.installationToken(options.as)}`;
     let response: Response;
     try {

@@ -310,18 +310,30 @@ describeOnStores(
       expect(settings.body.creationMethod).toBeNull();
     });
 
-    it('a revoked installation token: the clone is refused with a clear 400, nothing changes, and the next try gets a fresh token', async () => {
+    it('a revoked installation token is replaced; a suspended installation is a clear 400 and nothing changes', async () => {
       const account = await server().newAccount();
       const id = await newDeployment(account);
-      // Warm the server's token cache, then revoke every token at the stand-in.
+      // Warm the server's token cache, then revoke every token at the stand-in: the next call gets a fresh one.
       await account.request({ method: 'GET', url: `/api/v1/github/installations/${INSTALLATION}/repositories`, as: account.admin });
       fixture.standIn.revokeTokens();
-      const refused = await connect(account, id, { repository: REPOSITORY, installationId: INSTALLATION, branch: 'main' });
-      expect(refused.status, refused.text).toBe(400);
-      expect(refused.body.error).toMatch(/installation token of installation 101|Authentication/);
-      expect((await account.request({ method: 'GET', url: `/api/v1/deployments/${id}/github`, as: account.admin })).status).toBe(404);
-      const retried = await connect(account, id, { repository: REPOSITORY, installationId: INSTALLATION, branch: 'main' });
-      expect(retried.status, retried.text).toBe(201);
+      const body = { repository: REPOSITORY, installationId: INSTALLATION, branch: 'main' };
+      expect((await connect(account, id, body)).status).toBe(201);
+
+      const other = await newDeployment(account);
+      const commits = await commitCount(other);
+      fixture.standIn.revokeTokens();
+      fixture.standIn.suspend(INSTALLATION, true);
+      try {
+        const refused = await connect(account, other, body);
+        expect(refused.status, refused.text).toBe(400);
+        expect(refused.body.error).toMatch(/GitHub refused .*\(GitHub: 403 This installation has been suspended\)/);
+        const listed = await account.request({ method: 'GET', url: '/api/v1/github/installations', as: account.admin });
+        expect(listed.body.items.find((i: any) => i.id === INSTALLATION).suspended).toBe(true);
+      } finally {
+        fixture.standIn.suspend(INSTALLATION, false);
+      }
+      expect((await account.request({ method: 'GET', url: `/api/v1/deployments/${other}/github`, as: account.admin })).status).toBe(404);
+      expect(await commitCount(other)).toBe(commits);
     });
 
     it("GitHub's rate limit is a 502 naming it, never a 500", async () => {

@@ -46,6 +46,8 @@ export interface GithubStandIn {
   /** Tokens issued so far, newest last. */
   tokens: string[];
   revokeTokens(): void;
+  /** Suspends (true) or unsuspends an installation: GitHub then issues it no tokens. */
+  suspend(installationId: number, suspended: boolean): void;
   /** The next API calls answer 403 with GitHub's rate-limit headers until it is turned off. */
   rateLimited: boolean;
   /** The config overrides that point a server at this stand-in. */
@@ -63,6 +65,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
     installations: options.installations ?? [],
     requests: [] as GithubStandIn['requests'],
     rateLimited: false,
+    suspended: new Set<number>(),
   };
   let base = '';
 
@@ -107,6 +110,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
       if (method === 'POST' && tokenRoute) {
         const installation = state.installations.find((i) => i.id === Number(tokenRoute[1]));
         if (!installation) return notFound(res);
+        if (state.suspended.has(installation.id)) return send(res, 403, { message: 'This installation has been suspended' });
         const token = `ghs_${randomBytes(18).toString('hex')}`;
         const expiresAt = Date.now() + 3_600_000;
         tokens.set(token, { installationId: installation.id, expiresAt });
@@ -171,7 +175,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
       app_slug: 'plinth-test',
       repository_selection: 'selected',
       html_url: `${base}/organizations/${installation.account}/settings/installations/${installation.id}`,
-      suspended_at: null,
+      suspended_at: state.suspended.has(installation.id) ? new Date().toISOString() : null,
     };
   }
 
@@ -205,6 +209,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
       return [...tokens.keys()];
     },
     revokeTokens: () => tokens.clear(),
+    suspend: (installationId, suspended) => void (suspended ? state.suspended.add(installationId) : state.suspended.delete(installationId)),
     get rateLimited() {
       return state.rateLimited;
     },
