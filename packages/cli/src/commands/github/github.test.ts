@@ -6,7 +6,7 @@ const fixture = await githubFixture();
 afterAll(() => fixture.close());
 
 describeCli(
-  'plinth github',
+  'plinth github (section 4.8, github row)',
   (ctx, home) => {
     const plinth = cliRunner(home);
     const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey });

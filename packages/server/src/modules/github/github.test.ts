@@ -77,7 +77,7 @@ describeOnStores(
       ).toBe(true);
     });
 
-    it('connect imports the folder onto the deploy branch in one commit, builds it, and sets creationMethod', async () => {
+    it('4.8 github: connect clones the repository, imports the folder onto the deploy branch in one commit, triggers the first build, and sets creationMethod', async () => {
       const account = await server().newAccount();
       const id = await newDeployment(account);
       await server().services.dataModel.branch(account.id, id, 'main');
