@@ -118,14 +118,20 @@ export async function writeGeneratedDbtProject(dir: string, models: number): Pro
   await writeFixtureProject(dir, generatedProject(models), {});
 }
 
+const ephemeral = (i: number): boolean => i % 37 === 5;
+const disabled = (i: number): boolean => i % 53 === 7;
+const becomesCube = (i: number): boolean => !ephemeral(i) && !disabled(i);
+
 export function generatedProject(count: number): FixtureProject {
   const models: FixtureModel[] = [];
   for (let i = 0; i < count; i++) {
     const name = `model_${String(i).padStart(4, '0')}`;
     const staging = i % 4 === 0;
-    const materialized = i % 37 === 5 ? 'ephemeral' : staging ? 'view' : 'table';
+    const materialized = ephemeral(i) ? 'ephemeral' : staging ? 'view' : 'table';
     const columns: FixtureColumn[] = [{ name: 'id', dataType: 'bigint', description: `The ${name} row.`, tests: ['unique', 'not_null'] }];
-    for (const parent of [i - 1, Math.floor(i / 2)].filter((p, k, all) => p >= 0 && p !== i && all.indexOf(p) === k)) {
+    // Relationships point only at models that become cubes, so the benchmark's build succeeds.
+    const parents = [i - 1, i - 2, Math.floor(i / 2)].filter((p, k, all) => p >= 0 && p !== i && all.indexOf(p) === k && becomesCube(p));
+    for (const parent of parents.slice(0, 2)) {
       const target = `model_${String(parent).padStart(4, '0')}`;
       columns.push({
         name: `${target}_id`,
@@ -152,8 +158,8 @@ export function generatedProject(count: number): FixtureProject {
       folder: staging ? 'staging' : `marts/area_${i % 10}`,
       materialized,
       schema: 'analytics',
-      enabled: i % 53 !== 7,
-      sql: `${materialized === 'ephemeral' ? "{{ config(materialized='ephemeral') }}\n" : ''}${i % 53 === 7 ? '{{ config(enabled=false) }}\n' : ''}select * from {{ source('raw', '${name}') }}\n`,
+      enabled: !disabled(i),
+      sql: `${materialized === 'ephemeral' ? "{{ config(materialized='ephemeral') }}\n" : ''}${disabled(i) ? '{{ config(enabled=false) }}\n' : ''}select * from {{ source('raw', '${name}') }}\n`,
       description: `Generated model ${i}.`,
       columns,
     });
