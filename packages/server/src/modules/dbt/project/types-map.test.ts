@@ -67,6 +67,10 @@ describe('dimension types from column names', () => {
     ['email', 'string'],
     ['identity', 'string'],
     ['island', 'string'],
+    ['createdAt', 'time'],
+    ['Order Date', 'time'],
+    ['IsActive', 'boolean'],
+    ['CUSTOMER_ID', 'number'],
   ])('%s → %s', (name, expected) => {
     expect(dimensionTypeFromName(name)).toBe(expected);
   });

@@ -32,7 +32,12 @@ export function dimensionTypeOf(dataType: string): DimensionType | null {
 
 /** The dimension type a column's name suggests, as analysts name columns. */
 export function dimensionTypeFromName(column: string): DimensionType {
-  const name = column.toLowerCase();
+  // `createdAt` and `Order Date` read as created_at and order_date.
+  const name = column
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (/^(is|has|was|can|should)_/.test(name)) return 'boolean';
   if (
     /(_at|_date|_time|_timestamp|_ts|_on|_day|_datetime)$/.test(name) ||
