@@ -40,26 +40,33 @@ export interface FixtureProject {
   extra?: Record<string, string>;
 }
 
-export async function writeFixtureProject(
-  dir: string,
-  project: FixtureProject,
-  options: { manifest?: boolean; database?: string | null },
-): Promise<void> {
-  const files = new Map<string, string>();
-  files.set('dbt_project.yml', stringify(project.projectYaml));
+export interface FixtureOptions {
+  manifest?: boolean;
+  /** The manifest's database for every model; null (the default) when the adapter has none to name. */
+  database?: string | null;
+}
+
+/** The project's files, path → text, as a Git repository or a directory would hold them. */
+export function fixtureFiles(project: FixtureProject, options: FixtureOptions = {}): Record<string, string> {
+  const files: Record<string, string> = { 'dbt_project.yml': stringify(project.projectYaml) };
   const byFolder = new Map<string, FixtureModel[]>();
   for (const model of project.models) {
     const folder = model.folder === '' ? 'models' : `models/${model.folder}`;
-    files.set(`${folder}/${model.name}.sql`, model.sql);
+    files[`${folder}/${model.name}.sql`] = model.sql;
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), model]);
   }
   for (const [folder, models] of byFolder) {
-    files.set(`${folder}/_models.yml`, stringify({ version: 2, models: models.map(propertiesOf) }, { lineWidth: 0 }));
+    files[`${folder}/_models.yml`] = stringify({ version: 2, models: models.map(propertiesOf) }, { lineWidth: 0 });
   }
-  for (const [path, text] of Object.entries(project.extra ?? {})) files.set(path, text);
-  if (options.manifest) files.set('target/manifest.json', JSON.stringify(manifestOf(project, options.database ?? null)));
-  await Promise.all([...new Set([...files.keys()].map((p) => dirname(join(dir, p))))].map((d) => mkdir(d, { recursive: true })));
-  await Promise.all([...files].map(([path, text]) => writeFile(join(dir, path), text)));
+  Object.assign(files, project.extra ?? {});
+  if (options.manifest) files['target/manifest.json'] = JSON.stringify(manifestOf(project, options.database ?? null));
+  return files;
+}
+
+export async function writeFixtureProject(dir: string, project: FixtureProject, options: FixtureOptions = {}): Promise<void> {
+  const files = Object.entries(fixtureFiles(project, options));
+  await Promise.all([...new Set(files.map(([p]) => dirname(join(dir, p))))].map((d) => mkdir(d, { recursive: true })));
+  await Promise.all(files.map(([path, text]) => writeFile(join(dir, path), text)));
 }
 
 function propertiesOf(model: FixtureModel): Record<string, unknown> {

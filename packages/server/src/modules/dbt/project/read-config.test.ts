@@ -91,6 +91,12 @@ const cases: Case[] = [
     expected: { meta: { owner: 'ann' }, tags: ['old'] },
   },
   {
+    title: 'a config written as Jinja in YAML is not taken as its value',
+    project: { shop: { '+schema': "{{ env_var('S') }}", '+enabled': "{{ target.name == 'prod' }}", '+materialized': 'table' } },
+    properties: { config: { alias: '{% if x %}a{% endif %}' } },
+    expected: { schema: null, enabled: true, alias: 'm', materialized: 'table' },
+  },
+  {
     title: 'a computed config is not guessed',
     project: { shop: { '+materialized': 'table' } },
     sql: "{{ config(materialized=var('m')) }}",

@@ -17,7 +17,7 @@ export async function readDbtProject(root: string, folder: string): Promise<DbtP
   const manifestText = await files.read(manifestPath);
   if (manifestText !== null) {
     const shown = files.display(manifestPath);
-    const { models } = readModelsFromManifest(shown, parseJsonFile(shown, manifestText));
+    const models = readModelsFromManifest(shown, parseJsonFile(shown, manifestText), settings.name);
     return { name: settings.name, source: 'manifest', models };
   }
   return { name: settings.name, source: 'files', models: await readModelsFromFiles(files, settings) };
