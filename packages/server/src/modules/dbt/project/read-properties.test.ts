@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDbtProject, type DbtColumnTest } from './index.js';
-import { PROJECT_YML, removeTestProjects, writeTestProject } from './test-projects.js';
+import { PROJECT_YML, removeTestProjects, writeTestProject } from './testing.js';
 
 afterAll(removeTestProjects);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { compile, DuckDBWarehouse, load, writeSample, type Caller, type DataModel } from '@plinth/semantic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleDbtProjectFiles, writeGeneratedDbtProject, writeSampleDbtProject } from './fixtures.js';
-import { removeTestProjects, writeTestProject } from './test-projects.js';
+import { removeTestProjects, writeTestProject } from './testing.js';
 import { generateCubes, readDbtProject } from './index.js';
 
 const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: {} };
