@@ -48,6 +48,9 @@ export function escapeJinja(yaml: string): string {
  */
 export const COLUMN_MEASURE_TYPES = ['avg', 'count', 'count_distinct', 'count_distinct_approx', 'max', 'min', 'sum'] as const;
 
+/** Cube's measure types that take an expression over other aggregates (refused for a bare column). */
+const EXPRESSION_TYPES = ['number', 'string', 'time', 'boolean'];
+
 const ENTRY_KEYS = ['description', 'name', 'title', 'type'];
 
 export interface ColumnMeasure {
@@ -77,7 +80,11 @@ export function columnMeasures(model: DbtModel, column: DbtColumn): ColumnMeasur
       );
     const type = object['type'] ?? 'sum';
     if (typeof type !== 'string' || !(COLUMN_MEASURE_TYPES as readonly string[]).includes(type)) {
-      fail(`unknown measure type ${JSON.stringify(type)}; expected one of ${COLUMN_MEASURE_TYPES.join(', ')}`);
+      const expected = `expected one of ${COLUMN_MEASURE_TYPES.join(', ')}`;
+      if (typeof type === 'string' && EXPRESSION_TYPES.includes(type)) {
+        fail(`measure type "${type}" needs an aggregate SQL expression, not a column; ${expected}`);
+      }
+      fail(`unknown measure type ${JSON.stringify(type)}; ${expected}`);
     }
     const rawName = object['name'] ?? `${memberName(column.name)}_${type as string}`;
     if (typeof rawName !== 'string' || !isIdentifier(rawName)) {

@@ -67,11 +67,12 @@ export class ProjectFiles {
     const real = await this.real(path);
     if (real === null) return null;
     if (!(await lstat(real)).isFile()) return null;
-    return readFile(real, 'utf8');
-  }
-
-  async exists(path: string): Promise<boolean> {
-    return (await this.real(path)) !== null;
+    try {
+      return await readFile(real, 'utf8');
+    } catch (cause) {
+      const shown = this.display(path);
+      throw new DbtProjectError(`${shown} cannot be read: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, shown);
+    }
   }
 
   /** Files under a project directory (recursively, project-relative, sorted); none when it is missing. */
@@ -84,7 +85,9 @@ export class ProjectFiles {
     const walk = async (dir: string, prefix: string): Promise<void> => {
       if (visited.has(dir)) return;
       visited.add(dir);
-      const entries = await readdir(dir, { withFileTypes: true });
+      const entries = await readdir(dir, { withFileTypes: true }).catch((cause: NodeJS.ErrnoException) => {
+        throw new DbtProjectError(`${this.display(prefix)} cannot be read: ${cause.code ?? cause.message}`, this.display(prefix));
+      });
       for (const entry of entries) {
         const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
         if (entry.isSymbolicLink()) {
@@ -116,7 +119,12 @@ export function parseYamlFile(file: string, text: string): unknown {
     const reason = error.message.split('\n')[0];
     throw new DbtProjectError(`${file} is not valid YAML${where}: ${reason}`, file);
   }
-  return document.toJS({ maxAliasCount: 1000 }) as unknown;
+  try {
+    return document.toJS() as unknown;
+  } catch (cause) {
+    // An alias expanding past yaml's limit (a "billion laughs" file), say.
+    throw new DbtProjectError(`${file} cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`, file);
+  }
 }
 
 /** Parses a JSON file of the project; a syntax error names the file. */

@@ -55,6 +55,16 @@ describe('a project that cannot be read names the file', () => {
       /^p\/models\/a.yml is not valid YAML at line 3: /,
     ],
     [
+      'a properties file whose aliases expand without end',
+      {
+        'dbt_project.yml': PROJECT_YML,
+        'models/a.yml': `a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+      },
+      '',
+      'models/a.yml',
+      /^models\/a.yml cannot be read: /,
+    ],
+    [
       'the manifest not JSON',
       { 'dbt_project.yml': PROJECT_YML, 'target/manifest.json': '{"nodes": ' },
       '',
