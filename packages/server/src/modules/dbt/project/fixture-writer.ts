@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
+import { withDocs } from './docs.js';
 
 /**
  * Test and benchmark projects, described once and written both as dbt writes them: source files
@@ -36,6 +37,8 @@ export interface FixtureProject {
   name: string;
   projectYaml: Record<string, unknown>;
   models: FixtureModel[];
+  /** Doc blocks (name → text), written to models/docs.md; descriptions may refer to them with doc(). */
+  docs?: Record<string, string>;
   /** Extra files (macros, README), path → text. */
   extra?: Record<string, string>;
 }
@@ -58,6 +61,8 @@ export function fixtureFiles(project: FixtureProject, options: FixtureOptions = 
   for (const [folder, models] of byFolder) {
     files[`${folder}/_models.yml`] = stringify({ version: 2, models: models.map(propertiesOf) }, { lineWidth: 0 });
   }
+  const docs = Object.entries(project.docs ?? {});
+  if (docs.length > 0) files['models/docs.md'] = docs.map(([name, text]) => `{% docs ${name} %}\n${text}\n{% enddocs %}\n`).join('\n');
   Object.assign(files, project.extra ?? {});
   if (options.manifest) files['target/manifest.json'] = JSON.stringify(manifestOf(project, options.database ?? null));
   return files;
@@ -88,6 +93,8 @@ function manifestOf(project: FixtureProject, database: string | null): Record<st
   const nodes: Record<string, unknown> = {};
   const disabled: Record<string, unknown[]> = {};
   const id = (model: string): string => `model.${project.name}.${model}`;
+  // dbt writes descriptions to the manifest with their doc() references rendered.
+  const docs = new Map(Object.entries(project.docs ?? {}).map(([name, text]) => [name, text.trim()]));
   for (const model of project.models) {
     const path = `models/${model.folder === '' ? '' : `${model.folder}/`}${model.name}.sql`;
     const node = {
@@ -98,7 +105,7 @@ function manifestOf(project: FixtureProject, database: string | null): Record<st
       database,
       schema: model.schema,
       alias: model.name,
-      description: model.description ?? '',
+      description: withDocs(model.description ?? '', docs) ?? '',
       tags: model.tags ?? [],
       meta: {},
       config: { enabled: model.enabled ?? true, materialized: model.materialized, tags: model.tags ?? [], meta: {} },
@@ -110,7 +117,7 @@ function manifestOf(project: FixtureProject, database: string | null): Record<st
           {
             name: c.name,
             data_type: c.dataType ?? null,
-            description: c.description ?? '',
+            description: withDocs(c.description ?? '', docs) ?? '',
             meta: c.meta ?? {},
             tags: c.tags ?? [],
             constraints: [],

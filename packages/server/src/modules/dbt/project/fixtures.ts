@@ -38,6 +38,7 @@ export const SAMPLE_PROJECT: FixtureProject = {
     'macro-paths': ['macros'],
     models: { shop: { '+materialized': 'view', '+schema': 'main', marts: { '+materialized': 'table' } } },
   },
+  docs: { orders: 'One row per order: what a customer bought, and when.', order_id: 'The order.' },
   extra: {
     // The usual override: a custom schema is used as it is, not appended to the target's schema.
     'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
@@ -85,9 +86,9 @@ export const SAMPLE_PROJECT: FixtureProject = {
       materialized: 'table',
       schema: 'main',
       sql: "select id, customer_id, status, created_at\nfrom {{ source('raw', 'orders') }}\n",
-      description: 'One row per order.',
+      description: "{{ doc('orders') }}",
       columns: [
-        id('The order.'),
+        id("{{ doc('order_id') }}"),
         {
           name: 'customer_id',
           dataType: 'integer',

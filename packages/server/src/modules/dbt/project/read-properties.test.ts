@@ -90,6 +90,32 @@ describe('column properties', () => {
   });
 });
 
+describe('doc blocks', () => {
+  it('replace the doc() references of descriptions, as the manifest has them', async () => {
+    const dir = await writeTestProject({
+      'dbt_project.yml': `${PROJECT_YML}docs-paths: [docs]\n`,
+      'models/m.sql': 'select 1',
+      'models/m.yml': {
+        models: [
+          {
+            name: 'm',
+            description: "{{ doc('m_table') }}",
+            columns: [
+              { name: 'a', description: 'See: {{ doc("shop", "a_col") }}' },
+              { name: 'b', description: "{{ doc('missing') }}" },
+            ],
+          },
+        ],
+      },
+      'models/docs.md': '{% docs m_table %}\n  The **m** table.\n{% enddocs %}\n',
+      'docs/columns.md': '# Columns\n\n{%- docs a_col -%}\nColumn a.\n{%- enddocs -%}\n',
+    });
+    const [m] = (await readDbtProject(dir, '')).models;
+    expect(m!.description).toBe('The **m** table.');
+    expect(m!.columns.map((c) => c.description)).toEqual(['See: Column a.', "{{ doc('missing') }}"]);
+  });
+});
+
 describe('where models are found', () => {
   it('reads model-paths, every .sql under them, .yml and .yaml properties, and a project in a folder', async () => {
     const dir = await writeTestProject({

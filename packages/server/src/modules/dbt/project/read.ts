@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { columnsWithDocs, readDocBlocks, withDocs } from './docs.js';
 import { applyConfig, emptyConfig, isObject, projectConfig, type ModelConfig } from './config.js';
 import { readModelsFromManifest } from './manifest.js';
 import { parseJsonFile, parseYamlFile, ProjectFiles } from './paths.js';
@@ -42,12 +43,17 @@ async function readSettings(files: ProjectFiles): Promise<ProjectSettings & { ta
     throw new DbtProjectError(`${shown}: model-paths must be a list of folder names`, shown);
   }
   const targetPath = typeof project['target-path'] === 'string' && project['target-path'] !== '' ? project['target-path'] : 'target';
-  return { name: project['name'], modelPaths, models: project['models'], targetPath };
+  const docsPaths = Array.isArray(project['docs-paths'])
+    ? project['docs-paths'].filter((p): p is string => typeof p === 'string' && p !== '')
+    : [];
+  return { name: project['name'], modelPaths, docsPaths, models: project['models'], targetPath };
 }
 
 interface ProjectSettings {
   name: string;
   modelPaths: string[];
+  /** Where doc blocks are besides the model paths. */
+  docsPaths: string[];
   /** dbt_project.yml's `models:` block. */
   models: unknown;
 }
@@ -56,18 +62,26 @@ interface ProjectSettings {
 async function readModelsFromFiles(files: ProjectFiles, settings: ProjectSettings): Promise<DbtModel[]> {
   const sqlFiles: Array<{ path: string; folders: string[] }> = [];
   const propertyFiles: string[] = [];
+  const docFiles = new Set<string>();
   for (const modelPath of settings.modelPaths) {
     const base = posix.normalize(modelPath).replace(/\/+$/, '');
     for (const path of await files.list(modelPath)) {
       const inner = base === '.' ? path : path.slice(base.length + 1);
       if (/\.sql$/i.test(path)) sqlFiles.push({ path, folders: inner.split('/').slice(0, -1) });
       else if (/\.ya?ml$/i.test(path)) propertyFiles.push(path);
+      else if (/\.md$/i.test(path)) docFiles.add(path);
     }
   }
-  const [sqlTexts, propertyTexts] = await Promise.all([
+  for (const docsPath of settings.docsPaths) {
+    for (const path of await files.list(docsPath)) if (/\.md$/i.test(path)) docFiles.add(path);
+  }
+  const [sqlTexts, propertyTexts, docTexts] = await Promise.all([
     Promise.all(sqlFiles.map(async (f) => (await files.read(f.path)) ?? '')),
     Promise.all(propertyFiles.map(async (f) => (await files.read(f)) ?? '')),
+    Promise.all([...docFiles].map(async (f) => (await files.read(f)) ?? '')),
   ]);
+  const docs = new Map<string, string>();
+  for (const text of docTexts) readDocBlocks(text, docs);
 
   const properties = new Map<string, ModelProperties>();
   propertyFiles.forEach((path, i) => {
@@ -106,10 +120,10 @@ async function readModelsFromFiles(files: ProjectFiles, settings: ProjectSetting
       alias: config.alias ?? name,
       materialized: config.materialized ?? 'view',
       enabled: config.enabled ?? true,
-      description: props?.description ?? null,
+      description: withDocs(props?.description ?? null, docs),
       tags: config.tags,
       meta: config.meta,
-      columns: props?.columns ?? [],
+      columns: columnsWithDocs(props?.columns ?? [], docs),
       path,
     };
   });

@@ -49,6 +49,9 @@ describe('the sample dbt project on the DuckDB sample data', () => {
       expect(generated.skipped).toEqual([]);
       expect(generated.warnings).toEqual([]);
       const model = compiled(generated.files);
+      // The description comes from a doc block, read from the files or rendered in the manifest.
+      expect(model.cubes.get('orders')!.description).toBe('One row per order: what a customer bought, and when.');
+      expect(model.cubes.get('orders')!.dimensions.get('id')!.description).toBe('The order.');
 
       const [byCountry, check] = await Promise.all([
         load(
