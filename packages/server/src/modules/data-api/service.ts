@@ -17,7 +17,7 @@ import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { dryRunOf, sqlOf } from './plans.js';
-import { capLimit, stableJson } from './query-input.js';
+import { cacheControls, capLimit, stableJson } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
 /** What a data API request is served from: the branch's latest successful build, compiled. */
@@ -91,26 +91,32 @@ export class DataApiService {
   /**
    * `/v1/load`: a query or an array, in the single or (queryType multi) the multi shape. Identical
    * queries share one execution and a cached result; past the continue-wait timeout the answer is
-   * `Continue wait` while the query runs on.
+   * `Continue wait` while the query runs on. `renewQuery: true` (or the cache modes `must-revalidate`
+   * and `no-cache`) runs the query again instead of serving the cached answer, under the rules of
+   * RunOptions.renew.
    */
   async load(served: Served, request: unknown, queryType?: 'multi'): Promise<unknown> {
     let capped: unknown;
+    const { query, renew } = cacheControls(request);
     try {
-      capped = capLimit(request, this.ctx.config.dataApiMaxLimit);
+      capped = capLimit(query, this.ctx.config.dataApiMaxLimit);
     } catch (error) {
       return toBadRequest(error);
     }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
     const answer = await this.runner
-      .run(key, async () =>
-        withRefreshTime(
-          await loadRequest(served.model, capped, {
-            warehouse: served.warehouse,
-            caller: served.caller,
-            queryType,
-            timeoutMs: served.timeoutMs,
-          }),
-        ),
+      .run(
+        key,
+        async () =>
+          withRefreshTime(
+            await loadRequest(served.model, capped, {
+              warehouse: served.warehouse,
+              caller: served.caller,
+              queryType,
+              timeoutMs: served.timeoutMs,
+            }),
+          ),
+        { renew },
       )
       .catch(toBadRequest);
     if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
