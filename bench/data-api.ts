@@ -11,6 +11,7 @@
  *     server counts them: bench/count-executions.mjs is preloaded into it).
  *
  *   npm run bench:data-api     (BENCH_SECONDS, BENCH_ROUNDS, LINE_ITEMS to change the run; prints Markdown)
+ *   BENCH_ONLY=warm npm run bench:data-api   (the warm rounds alone, e.g. while profiling them with BENCH_NODE_ARGS)
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +30,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LINE_ITEMS = Number(process.env.LINE_ITEMS ?? 200_000);
 /** Limits varied over this many values: far more than requests in flight, so cold requests never share one. */
 const SPREAD = 64;
+/** `warm` skips the engine, cold and burst runs (their rows then read 0). */
+const ONLY_WARM = process.env.BENCH_ONLY === 'warm';
 
 // The sample model's dashboard queries: every one of semantic-queries.ts but the one needing its extra cube.
 const DASHBOARD = QUERIES.filter((q) => !JSON.stringify(q.query).includes('order_facts'));
@@ -76,7 +79,7 @@ async function main(): Promise<void> {
   }
 
   const rounds: Array<{ engine: LoadResult; cold: LoadResult; perRequest: number; storePerRequest: number }> = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (ONLY_WARM ? 0 : ROUNDS); round++) {
     const engineResult = await loadCalls(direct, { concurrency: CONNECTIONS, seconds: SECONDS });
     const before = await cold.counts();
     let sent = 0; // the warm-up's requests and the measured ones, as the executions counted cover both

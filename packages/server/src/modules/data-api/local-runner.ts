@@ -43,6 +43,11 @@ export class LocalRunner implements QueryRunner {
     return waitAtMost(running, waitMs);
   }
 
+  peek(key: string): unknown {
+    const cached = this.results.get(key);
+    return cached && 'value' in cached.outcome && cached.expiresAt > Date.now() ? cached.outcome.value : undefined;
+  }
+
   /** Runs the query as the key's one execution; its outcome replaces whatever the key held. */
   private start<T>(key: string, execute: () => Promise<T>): Promise<T> {
     const running = execute();

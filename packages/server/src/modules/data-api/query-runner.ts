@@ -11,6 +11,12 @@ export const CONTINUE_WAIT = Symbol('Continue wait');
 export interface QueryRunner {
   run<T>(key: string, execute: () => Promise<T>, options?: RunOptions): Promise<T | typeof CONTINUE_WAIT>;
   close(): Promise<void>;
+  /**
+   * The answer a plain call of `key` would be given from this process's memory right now, without
+   * waiting: what the warm path (warm-path.ts) checks its copy against. A runner whose results live
+   * elsewhere (Redis) has none to offer.
+   */
+  peek?(key: string): unknown;
 }
 
 export interface RunOptions {
