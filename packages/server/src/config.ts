@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -44,6 +46,20 @@ export interface Config {
   demo: boolean;
   /** Longest a connection to a deployment's PostgreSQL warehouse may take to open (PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS). */
   warehouseConnectTimeoutMs: number;
+  /** The GitHub App the server connects repositories through (PLINTH_GITHUB_*); see githubConfig below. */
+  github: GithubAppConfig;
+}
+
+/** A GitHub App's credentials; GitHub Enterprise Server works through `apiUrl` (`https://host/api/v3`). */
+export interface GithubAppConfig {
+  /** REST API base, no trailing slash (PLINTH_GITHUB_API_URL, default https://api.github.com). */
+  apiUrl: string;
+  /** PLINTH_GITHUB_APP_ID; undefined: GitHub is not configured. */
+  appId: string | undefined;
+  /** The App's private key, PEM (PLINTH_GITHUB_APP_PRIVATE_KEY, or the file PLINTH_GITHUB_APP_PRIVATE_KEY_FILE). */
+  privateKey: string | undefined;
+  /** Secret of the App's webhook (PLINTH_GITHUB_WEBHOOK_SECRET); undefined: webhooks are refused. */
+  webhookSecret: string | undefined;
 }
 
 /** A setting that cannot be used; main prints its message as the one line the server dies with. */
@@ -117,7 +133,52 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisNamespace,
     demo: flag(env, 'PLINTH_DEMO', true),
     warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
+    github: githubConfig(env),
   };
+}
+
+/**
+ * The GitHub App settings. An App ID without a key (or the reverse) is a half-done setup worth
+ * stopping for; neither set leaves GitHub unconfigured, which its operations then say by name.
+ */
+function githubConfig(env: NodeJS.ProcessEnv): GithubAppConfig {
+  const apiUrl = (optional(env, 'PLINTH_GITHUB_API_URL') ?? 'https://api.github.com').replace(/\/+$/, '');
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(apiUrl);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.search || parsed.hash || parsed.username) {
+    fail('PLINTH_GITHUB_API_URL', `"${redactUrl(apiUrl)}" is not an http:// or https:// URL (e.g. https://github.example.com/api/v3)`);
+  }
+  const appId = optional(env, 'PLINTH_GITHUB_APP_ID');
+  if (appId && !/^[0-9]{1,20}$/.test(appId) && !/^Iv[0-9A-Za-z.]{1,60}$/.test(appId)) {
+    fail('PLINTH_GITHUB_APP_ID', `"${appId}" is not an App ID (a number, or a client ID starting with Iv)`);
+  }
+  const keyText = optional(env, 'PLINTH_GITHUB_APP_PRIVATE_KEY');
+  const keyFile = optional(env, 'PLINTH_GITHUB_APP_PRIVATE_KEY_FILE');
+  if (keyText && keyFile) fail('PLINTH_GITHUB_APP_PRIVATE_KEY_FILE', 'is set together with PLINTH_GITHUB_APP_PRIVATE_KEY; set one');
+  let privateKey = keyText?.replace(/\\n/g, '\n');
+  if (keyFile) {
+    try {
+      privateKey = readFileSync(keyFile, 'utf8');
+    } catch (error) {
+      fail('PLINTH_GITHUB_APP_PRIVATE_KEY_FILE', `cannot read ${keyFile}: ${(error as Error).message}`);
+    }
+  }
+  const keyName = keyFile ? 'PLINTH_GITHUB_APP_PRIVATE_KEY_FILE' : 'PLINTH_GITHUB_APP_PRIVATE_KEY';
+  if (privateKey) {
+    try {
+      createPrivateKey(privateKey);
+    } catch {
+      fail(keyName, 'is not a PEM private key (the .pem file GitHub generates for the App)');
+    }
+  }
+  if (appId && !privateKey)
+    fail('PLINTH_GITHUB_APP_PRIVATE_KEY', 'must be set (or PLINTH_GITHUB_APP_PRIVATE_KEY_FILE) when PLINTH_GITHUB_APP_ID is');
+  if (privateKey && !appId) fail('PLINTH_GITHUB_APP_ID', `must be set when ${keyName} is`);
+  return { apiUrl, appId, privateKey, webhookSecret: optional(env, 'PLINTH_GITHUB_WEBHOOK_SECRET') };
 }
 
 function isRedisUrl(value: string): boolean {

@@ -20,6 +20,7 @@ export const errorStatus = {
   limit_exceeded: 422,
   too_many_requests: 429,
   internal_error: 500,
+  bad_gateway: 502,
   unavailable: 503,
 } as const;
 

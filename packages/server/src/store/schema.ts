@@ -53,6 +53,8 @@ export interface Database {
   deployment_variable: DeploymentVariableTable;
   // Engine versions an account's deployments have run (migration 0021).
   engine_version_run: EngineVersionRunTable;
+  // A deployment's GitHub connection (migration 0025).
+  github_connection: GithubConnectionTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -585,3 +587,21 @@ export interface DeploymentVariableTable {
   updated_at: UpdatedAt;
 }
 export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;
+
+export interface GithubConnectionTable {
+  deployment_id: number;
+  account_id: number;
+  /** `owner/repo` with an installation, else a URL or path git understands. */
+  repository: string;
+  installation_id: number | null;
+  branch: string;
+  /** The folder of the repository that holds the data model; null: `model/`. */
+  directory: string | null;
+  last_commit_sha: string | null;
+  last_build_id: number | null;
+  last_imported_at: Date | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type GithubConnectionRow = Selectable<GithubConnectionTable>;

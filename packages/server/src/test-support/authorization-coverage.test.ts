@@ -14,6 +14,7 @@ import { cases as deployments } from '../modules/deployments/authorization.cases
 import { cases as deploymentVariables } from '../modules/deployment-variables/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
+import { cases as github } from '../modules/github/authorization.cases.js';
 import { cases as groups } from '../modules/groups/authorization.cases.js';
 import { cases as login } from '../modules/login/authorization.cases.js';
 import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
@@ -37,6 +38,7 @@ const CASES: Record<string, OperationCase[]> = {
   'deployment-variables': deploymentVariables,
   embed,
   'embed-tenants': embedTenants,
+  github,
   groups,
   login,
   'model-uploads': modelUploads,

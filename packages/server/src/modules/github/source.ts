@@ -1,0 +1,82 @@
+import { GitSourceError, readFiles, withCheckout, type GitAuth } from '../../git/checkout.js';
+import { ApiError, badRequest } from '../../http/errors.js';
+import { checkContent, checkPath } from '../data-model/public.js';
+import { badGateway, type GithubClient } from './client.js';
+
+/** Where a connection's files come from, as stored. */
+export interface ConnectionSource {
+  repository: string;
+  installationId: number | null;
+  branch: string;
+  /** null: `model`. */
+  directory: string | null;
+}
+
+/** A repository's data model at the head of a branch, with the paths it gets on the deploy branch. */
+export interface FetchedModel {
+  commitSha: string;
+  cloneUrl: string;
+  /** `model/<path in the folder>` → content. */
+  files: Map<string, string>;
+}
+
+export const DEFAULT_DIRECTORY = 'model';
+/** The root of the data model on a deploy branch (data-model paths are `model/…`). */
+const MODEL_ROOT = 'model';
+
+/**
+ * What to clone and how: with an installation, the repository's `clone_url` as GitHub gives it
+ * (github.com or an Enterprise host) and `x-access-token` with a fresh installation token; without
+ * one, the URL or path as the user gave it, which git alone resolves (ssh keys, a local path).
+ */
+export async function resolveClone(github: GithubClient, source: ConnectionSource): Promise<{ url: string; auth?: GitAuth }> {
+  if (source.installationId === null) return { url: source.repository };
+  const repo = await github.getRepository(source.installationId, source.repository);
+  const token = await github.installationToken(source.installationId);
+  return { url: repo.clone_url, auth: { username: 'x-access-token', password: token } };
+}
+
+/**
+ * Clones the branch into a sandboxed temporary checkout and reads the data-model folder. Whatever
+ * goes wrong reading the source (unreachable, refused credentials, no such branch or folder, no
+ * files, a path or file the data model cannot hold) is a 400 naming it, before anything is written.
+ */
+export async function fetchModel(github: GithubClient, source: ConnectionSource, signal?: AbortSignal): Promise<FetchedModel> {
+  const { url, auth } = await resolveClone(github, source);
+  const folder = source.directory ?? DEFAULT_DIRECTORY;
+  try {
+    return await withCheckout({ url, ref: source.branch, ...(auth ? { auth } : {}), ...(signal ? { signal } : {}) }, async (checkout) => {
+      const read = await readFiles(checkout.dir, folder);
+      const where = `folder "${folder || '.'}" of ${displayName(source)} at branch ${source.branch}`;
+      if (read.size === 0) throw badRequest(`No data model files in ${where}`);
+      const files = new Map<string, string>();
+      for (const [path, content] of read) {
+        const target = checkPath(`${MODEL_ROOT}/${path}`);
+        checkContent(target, content);
+        files.set(target, content);
+      }
+      return { commitSha: checkout.commitSha, cloneUrl: withoutCredentials(url), files };
+    });
+  } catch (error) {
+    if (error instanceof GitSourceError) {
+      // A token GitHub no longer takes (revoked) must not be handed to the next clone.
+      if (error.reason === 'auth' && source.installationId !== null) github.forgetToken(source.installationId);
+      throw error.reason === 'timeout' ? badGateway(error.message) : badRequest(error.message);
+    }
+    throw error;
+  }
+}
+
+/** Whether an import failure is worth trying again later (GitHub or the network), not the user's input. */
+export function isTransient(error: unknown): boolean {
+  return error instanceof ApiError && error.status >= 500;
+}
+
+export function displayName(source: Pick<ConnectionSource, 'repository'>): string {
+  return withoutCredentials(source.repository);
+}
+
+/** A URL as messages and views show it: a password in it never leaves the server. */
+export function withoutCredentials(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//');
+}
