@@ -58,12 +58,14 @@ export class StageRecorder {
   /** Ends the sync FAILED or CANCELLED at the stage in progress; the later stages are skipped. */
   async end(status: 'failed' | 'cancelled', message: string): Promise<void> {
     const at = new Date(this.context.now());
+    const stages = endStages(this.stages, status, message, at.toISOString());
     await this.repo.update(
       this.row.id,
       {
         state: status,
+        stage: stages.find((s) => s.status === status)?.name ?? null,
         error: status === 'failed' ? message : null,
-        stages: endStages(this.stages, status, message, at.toISOString()),
+        stages,
         finished_at: at,
       },
       ['running'],

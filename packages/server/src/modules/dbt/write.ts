@@ -1,3 +1,4 @@
+import { ApiError } from '../../http/errors.js';
 import type { JobContext } from '../../jobs/kind.js';
 import type { DbtSyncRow, TreeEntries } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
@@ -38,31 +39,52 @@ export async function writeBranch(
   const entries: TreeEntries = Object.fromEntries(Object.entries(base).filter(([path]) => !path.startsWith(`${GENERATED_DIRECTORY}/`)));
   paths.forEach((path, i) => (entries[path] = hashes[i]!));
   await context.heartbeat();
-  const branchName = syncBranchName(row.ref, new Date(context.now()), commitSha);
-  return transaction(context.store.db, async () => {
-    const message = `Branch ${branchName} from ${deploy.name}: ${counted(paths.length, 'generated file')}`;
-    const claimed = await repo.update(
-      row.id,
-      {
-        state: 'written',
-        branch_name: branchName,
-        stage: 'build',
-        stages: stages.doneStages('write', message, { done: paths.length, total: paths.length }),
-      },
-      ['running'],
-      true,
-    );
-    if (!claimed) throw new SyncCancelled();
-    const branch = await dataModel.createBranch(deploy, branchName);
-    const result = await dataModel.commitTree(null, branch, {
-      entries,
-      baseCommitId: branch.head_commit_id,
-      message: `dbt sync of ${row.ref} at ${commitSha.slice(0, 7)}`,
-      build: DBT_SYNC_TRIGGER,
+  // Two syncs of one commit in the same second would get one name: the later takes the next second.
+  for (let attempt = 0; ; attempt++) {
+    const branchName = syncBranchName(row.ref, new Date(context.now() + attempt * 1000), commitSha);
+    try {
+      return await write(branchName);
+    } catch (error) {
+      if (!(error instanceof BranchTaken) || attempt >= MAX_NAME_ATTEMPTS) throw error instanceof BranchTaken ? error.cause : error;
+    }
+  }
+
+  function write(branchName: string) {
+    return transaction(context.store.db, async () => {
+      const message = `Branch ${branchName} from ${deploy.name}: ${counted(paths.length, 'generated file')}`;
+      const claimed = await repo.update(
+        row.id,
+        {
+          state: 'written',
+          branch_name: branchName,
+          stage: 'build',
+          stages: stages.doneStages('write', message, { done: paths.length, total: paths.length }),
+        },
+        ['running'],
+        true,
+      );
+      if (!claimed) throw new SyncCancelled();
+      const branch = await dataModel.createBranch(deploy, branchName).catch((error: unknown) => {
+        throw error instanceof ApiError && error.code === 'conflict' ? new BranchTaken(error) : error;
+      });
+      const result = await dataModel.commitTree(null, branch, {
+        entries,
+        baseCommitId: branch.head_commit_id,
+        message: `dbt sync of ${row.ref} at ${commitSha.slice(0, 7)}`,
+        build: DBT_SYNC_TRIGGER,
+      });
+      const stamped = (stage: (typeof claimed.stages)[number]) =>
+        stage.name === 'build' ? { ...stage, status: 'running', startedAt: new Date(context.now()).toISOString() } : stage;
+      await repo.update(row.id, { build_id: result.buildId, stages: claimed.stages.map(stamped) }, ['written']);
+      return { branchName, buildId: result.buildId };
     });
-    const stamped = (stage: (typeof claimed.stages)[number]) =>
-      stage.name === 'build' ? { ...stage, status: 'running', startedAt: new Date(context.now()).toISOString() } : stage;
-    await repo.update(row.id, { build_id: result.buildId, stages: claimed.stages.map(stamped) }, ['written']);
-    return { branchName, buildId: result.buildId };
-  });
+  }
+}
+
+const MAX_NAME_ATTEMPTS = 10;
+
+class BranchTaken extends Error {
+  constructor(override readonly cause: ApiError) {
+    super(cause.message);
+  }
 }
