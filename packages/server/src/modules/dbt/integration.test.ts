@@ -112,6 +112,25 @@ describeOnStores('dbt integration and sync API', (server) => {
     expect(result.body.status).toBe('COMPLETED');
   });
 
+  it('a sync whose job died (its process gone, out of attempts) reads FAILED with the reason, never RUNNING forever', async () => {
+    const source = track(await sampleDbtRepo());
+    const { account, base } = await connected(server(), source.dir);
+    const started = await startSync(account, base);
+    const row = (await server().services.dbt.repo.syncById(started.body.syncJobId))!;
+    await server()
+      .store.db.updateTable('job')
+      .set({ state: 'dead', last_error: 'lease expired: the worker holding the job stopped heartbeating\n    at stack' })
+      .where('id', '=', Number(row.job_id))
+      .execute();
+    await server().services.dbt.repo.update(row.id, { state: 'running' }, ['queued']);
+    const status = await syncStatus(account, base, started.body.syncJobId);
+    expect(status.body).toMatchObject({
+      status: 'FAILED',
+      error: 'The sync did not finish: lease expired: the worker holding the job stopped heartbeating',
+    });
+    expect(status.body.stages.map((s: { status: string }) => s.status)).toEqual(['failed', 'skipped', 'skipped', 'skipped', 'skipped']);
+  });
+
   describe('authorisation', () => {
     authorizationSuite(server, cases);
   });
