@@ -58,7 +58,6 @@ export async function writeBranch(
           state: 'written',
           branch_name: branchName,
           stage: 'build',
-          stages: stages.doneStages('write', message, { done: paths.length, total: paths.length }),
         },
         ['running'],
         true,
@@ -73,9 +72,12 @@ export async function writeBranch(
         message: `dbt sync of ${row.ref} at ${commitSha.slice(0, 7)}`,
         build: DBT_SYNC_TRIGGER,
       });
-      const stamped = (stage: (typeof claimed.stages)[number]) =>
-        stage.name === 'build' ? { ...stage, status: 'running', startedAt: new Date(context.now()).toISOString() } : stage;
-      await repo.update(row.id, { build_id: result.buildId, stages: claimed.stages.map(stamped) }, ['written']);
+      // The write is done (and the build running) once the branch and its build exist.
+      const done = stages.doneStages('write', message, { done: paths.length, total: paths.length });
+      const building = done.map((stage) =>
+        stage.name === 'build' ? { ...stage, status: 'running', startedAt: new Date(context.now()).toISOString() } : stage,
+      );
+      await repo.update(row.id, { build_id: result.buildId, stages: building }, ['written']);
       return { branchName, buildId: result.buildId };
     });
   }
