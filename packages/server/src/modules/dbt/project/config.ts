@@ -75,6 +75,8 @@ const KNOWN_CONFIGS = new Set([
   'freshness',
 ]);
 
+const JINJA = /\{\{|\{%/;
+
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -88,7 +90,8 @@ export function applyConfig(into: ModelConfig, raw: Record<string, unknown>, plu
       case 'schema':
       case 'database':
       case 'alias':
-        if (typeof value === 'string' && value !== '') into[key] = value;
+        // `+schema: "{{ env_var('S') }}"` is computed when dbt runs; the text is not the schema.
+        if (typeof value === 'string' && value !== '' && !JINJA.test(value)) into[key] = value;
         break;
       case 'enabled':
         if (typeof value === 'boolean') into.enabled = value;

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
+import { withDocs } from './docs.js';
 
 /**
  * Test and benchmark projects, described once and written both as dbt writes them: source files
@@ -36,30 +37,41 @@ export interface FixtureProject {
   name: string;
   projectYaml: Record<string, unknown>;
   models: FixtureModel[];
+  /** Doc blocks (name → text), written to models/docs.md; descriptions may refer to them with doc(). */
+  docs?: Record<string, string>;
   /** Extra files (macros, README), path → text. */
   extra?: Record<string, string>;
 }
 
-export async function writeFixtureProject(
-  dir: string,
-  project: FixtureProject,
-  options: { manifest?: boolean; database?: string | null },
-): Promise<void> {
-  const files = new Map<string, string>();
-  files.set('dbt_project.yml', stringify(project.projectYaml));
+export interface FixtureOptions {
+  manifest?: boolean;
+  /** The manifest's database for every model; null (the default) when the adapter has none to name. */
+  database?: string | null;
+}
+
+/** The project's files, path → text, as a Git repository or a directory would hold them. */
+export function fixtureFiles(project: FixtureProject, options: FixtureOptions = {}): Record<string, string> {
+  const files: Record<string, string> = { 'dbt_project.yml': stringify(project.projectYaml) };
   const byFolder = new Map<string, FixtureModel[]>();
   for (const model of project.models) {
     const folder = model.folder === '' ? 'models' : `models/${model.folder}`;
-    files.set(`${folder}/${model.name}.sql`, model.sql);
+    files[`${folder}/${model.name}.sql`] = model.sql;
     byFolder.set(folder, [...(byFolder.get(folder) ?? []), model]);
   }
   for (const [folder, models] of byFolder) {
-    files.set(`${folder}/_models.yml`, stringify({ version: 2, models: models.map(propertiesOf) }, { lineWidth: 0 }));
+    files[`${folder}/_models.yml`] = stringify({ version: 2, models: models.map(propertiesOf) }, { lineWidth: 0 });
   }
-  for (const [path, text] of Object.entries(project.extra ?? {})) files.set(path, text);
-  if (options.manifest) files.set('target/manifest.json', JSON.stringify(manifestOf(project, options.database ?? null)));
-  await Promise.all([...new Set([...files.keys()].map((p) => dirname(join(dir, p))))].map((d) => mkdir(d, { recursive: true })));
-  await Promise.all([...files].map(([path, text]) => writeFile(join(dir, path), text)));
+  const docs = Object.entries(project.docs ?? {});
+  if (docs.length > 0) files['models/docs.md'] = docs.map(([name, text]) => `{% docs ${name} %}\n${text}\n{% enddocs %}\n`).join('\n');
+  Object.assign(files, project.extra ?? {});
+  if (options.manifest) files['target/manifest.json'] = JSON.stringify(manifestOf(project, options.database ?? null));
+  return files;
+}
+
+export async function writeFixtureProject(dir: string, project: FixtureProject, options: FixtureOptions = {}): Promise<void> {
+  const files = Object.entries(fixtureFiles(project, options));
+  await Promise.all([...new Set(files.map(([p]) => dirname(join(dir, p))))].map((d) => mkdir(d, { recursive: true })));
+  await Promise.all(files.map(([path, text]) => writeFile(join(dir, path), text)));
 }
 
 function propertiesOf(model: FixtureModel): Record<string, unknown> {
@@ -81,6 +93,8 @@ function manifestOf(project: FixtureProject, database: string | null): Record<st
   const nodes: Record<string, unknown> = {};
   const disabled: Record<string, unknown[]> = {};
   const id = (model: string): string => `model.${project.name}.${model}`;
+  // dbt writes descriptions to the manifest with their doc() references rendered.
+  const docs = new Map(Object.entries(project.docs ?? {}).map(([name, text]) => [name, text.trim()]));
   for (const model of project.models) {
     const path = `models/${model.folder === '' ? '' : `${model.folder}/`}${model.name}.sql`;
     const node = {
@@ -91,7 +105,7 @@ function manifestOf(project: FixtureProject, database: string | null): Record<st
       database,
       schema: model.schema,
       alias: model.name,
-      description: model.description ?? '',
+      description: withDocs(model.description ?? '', docs) ?? '',
       tags: model.tags ?? [],
       meta: {},
       config: { enabled: model.enabled ?? true, materialized: model.materialized, tags: model.tags ?? [], meta: {} },
@@ -103,7 +117,7 @@ function manifestOf(project: FixtureProject, database: string | null): Record<st
           {
             name: c.name,
             data_type: c.dataType ?? null,
-            description: c.description ?? '',
+            description: withDocs(c.description ?? '', docs) ?? '',
             meta: c.meta ?? {},
             tags: c.tags ?? [],
             constraints: [],

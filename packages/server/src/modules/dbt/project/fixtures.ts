@@ -1,6 +1,13 @@
-import { writeFixtureProject, type FixtureColumn, type FixtureModel, type FixtureProject } from './fixture-writer.js';
+import {
+  fixtureFiles,
+  writeFixtureProject,
+  type FixtureColumn,
+  type FixtureModel,
+  type FixtureOptions,
+  type FixtureProject,
+} from './fixture-writer.js';
 
-export type { FixtureProject } from './fixture-writer.js';
+export type { FixtureOptions, FixtureProject } from './fixture-writer.js';
 
 /**
  * A dbt project over the tables `writeSample` of @plinth/semantic creates in DuckDB (customers,
@@ -9,8 +16,13 @@ export type { FixtureProject } from './fixture-writer.js';
  * `load` on the sample data. With `manifest`, also the `target/manifest.json` dbt would write
  * (database null, as the DuckDB catalog name depends on the warehouse file; pass one to set it).
  */
-export async function writeSampleDbtProject(dir: string, options: { manifest?: boolean; database?: string | null } = {}): Promise<void> {
+export async function writeSampleDbtProject(dir: string, options: FixtureOptions = {}): Promise<void> {
   await writeFixtureProject(dir, SAMPLE_PROJECT, options);
+}
+
+/** The sample project's files (path → text), for a test Git repository (`createGitRepo(files)`). */
+export function sampleDbtProjectFiles(options: FixtureOptions = {}): Record<string, string> {
+  return fixtureFiles(SAMPLE_PROJECT, options);
 }
 
 const id = (description: string): FixtureColumn => ({ name: 'id', dataType: 'integer', description, tests: ['unique', 'not_null'] });
@@ -26,6 +38,7 @@ export const SAMPLE_PROJECT: FixtureProject = {
     'macro-paths': ['macros'],
     models: { shop: { '+materialized': 'view', '+schema': 'main', marts: { '+materialized': 'table' } } },
   },
+  docs: { orders: 'One row per order: what a customer bought, and when.', order_id: 'The order.' },
   extra: {
     // The usual override: a custom schema is used as it is, not appended to the target's schema.
     'macros/generate_schema_name.sql': `{% macro generate_schema_name(custom_schema_name, node) -%}
@@ -73,9 +86,9 @@ export const SAMPLE_PROJECT: FixtureProject = {
       materialized: 'table',
       schema: 'main',
       sql: "select id, customer_id, status, created_at\nfrom {{ source('raw', 'orders') }}\n",
-      description: 'One row per order.',
+      description: "{{ doc('orders') }}",
       columns: [
-        id('The order.'),
+        id("{{ doc('order_id') }}"),
         {
           name: 'customer_id',
           dataType: 'integer',
@@ -115,7 +128,12 @@ export const SAMPLE_PROJECT: FixtureProject = {
  * each model to up to two earlier ones, a few ephemeral and disabled models, and declared measures.
  */
 export async function writeGeneratedDbtProject(dir: string, models: number): Promise<void> {
-  await writeFixtureProject(dir, generatedProject(models), {});
+  await writeFixtureProject(dir, generatedProject(models));
+}
+
+/** The benchmark project's files (path → text), for a test Git repository. */
+export function generatedDbtProjectFiles(models: number): Record<string, string> {
+  return fixtureFiles(generatedProject(models));
 }
 
 const ephemeral = (i: number): boolean => i % 37 === 5;

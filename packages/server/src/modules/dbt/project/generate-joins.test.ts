@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { column, compiled, cubeIn, model, projectOf } from './generate-helpers.js';
+import { column, compiled, cubeIn, model, projectOf } from './testing.js';
 import { DbtProjectError, generateCubes, type DbtColumn, type DbtModel } from './index.js';
 
 const generate = (...models: DbtModel[]) => generateCubes(projectOf(...models));

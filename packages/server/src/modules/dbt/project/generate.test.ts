@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { column, cubeIn, model, projectOf } from './generate-helpers.js';
+import { column, cubeIn, model, projectOf } from './testing.js';
 import { DbtProjectError, generateCubes, type DbtColumn, type DbtModel } from './index.js';
 
 const generate = (...models: DbtModel[]) => generateCubes(projectOf(...models));
@@ -116,6 +116,12 @@ describe('measures', () => {
     expect(cube.measures.get(`v_${type}`)!.type).toBe(type);
   });
 
+  it('gives a model without declared columns its count alone', () => {
+    const cube = cubeIn(generate(model('m', [])), 'm');
+    expect([...cube.measures.keys()]).toEqual(['count']);
+    expect(cube.dimensions.size).toBe(0);
+  });
+
   it('calls the row count row_count when a column is named count', () => {
     const cube = cubeIn(generate(model('m', [keyed(), column('count')])), 'm');
     expect(cube.dimensions.get('count')!.type).toBe('number');
@@ -128,7 +134,11 @@ describe('measures', () => {
       [{ name: 'mid', type: 'median' }],
       'unknown measure type "median"; expected one of avg, count, count_distinct, count_distinct_approx, max, min, sum',
     ],
-    ['a non-aggregating type', [{ type: 'number' }], 'unknown measure type "number"; expected one of'],
+    [
+      'a non-aggregating type',
+      [{ type: 'number' }],
+      'measure type "number" needs an aggregate SQL expression, not a column; expected one of avg,',
+    ],
     ['a type that is not text', [{ type: 3 }], 'unknown measure type 3; expected one of'],
     ['not a list', { type: 'sum' }, 'meta.measures must be a list of {name, type}'],
     ['an entry that is not an object', [[1]], 'each entry of meta.measures must be {name, type}'],

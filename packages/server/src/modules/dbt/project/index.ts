@@ -13,4 +13,4 @@ export {
   type DbtProject,
   type GeneratedModel,
 } from './types.js';
-export { COLUMN_MEASURE_TYPES } from './measures.js';
+export { COLUMN_MEASURE_TYPES } from './members.js';

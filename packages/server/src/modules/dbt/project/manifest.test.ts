@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_PROJECT, writeSampleDbtProject } from './fixtures.js';
 import { readDbtProject } from './index.js';
-import { PROJECT_YML, removeTestProjects, writeTestProject } from './test-projects.js';
+import { PROJECT_YML, removeTestProjects, writeTestProject } from './testing.js';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,12 +7,10 @@ import { DbtProjectError, type DbtColumn, type DbtColumnTest, type DbtModel } fr
  * not moved): model nodes, disabled models (`disabled`), and the tests attached to their columns.
  * The manifest is what dbt compiled, so relations (database, schema, alias) are the real ones.
  */
-export function readModelsFromManifest(file: string, manifest: unknown): { projectName: string | null; models: DbtModel[] } {
+export function readModelsFromManifest(file: string, manifest: unknown, projectName: string): DbtModel[] {
   if (!isObject(manifest) || !isObject(manifest['nodes'])) {
     throw new DbtProjectError(`${file} is not a dbt manifest: it has no "nodes"`, file);
   }
-  const metadata = isObject(manifest['metadata']) ? manifest['metadata'] : {};
-  const projectName = typeof metadata['project_name'] === 'string' ? metadata['project_name'] : null;
   const nodes = Object.values(manifest['nodes']).filter(isObject);
   const disabled = isObject(manifest['disabled'])
     ? Object.values(manifest['disabled']).flatMap((list) => (Array.isArray(list) ? list.filter(isObject) : []))
@@ -41,8 +39,8 @@ export function readModelsFromManifest(file: string, manifest: unknown): { proje
     ...disabled.filter((n) => n['resource_type'] === 'model').map((n) => modelOf(file, n, false, testsByModel)),
   ];
   // Packages' models are in the manifest too; only the project's own become cubes.
-  const own = projectName === null ? models : models.filter((m) => m.uniqueId.startsWith(`model.${projectName}.`));
-  return { projectName, models: own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) };
+  const own = models.filter((m) => m.uniqueId.startsWith(`model.${projectName}.`));
+  return own.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** The model a test belongs to: `attached_node` (dbt ≥ 1.5), else its one model dependency. */

@@ -1,5 +1,6 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { parseDocument } from 'yaml';
 import { DbtProjectError } from './types.js';
 
 /**
@@ -66,11 +67,12 @@ export class ProjectFiles {
     const real = await this.real(path);
     if (real === null) return null;
     if (!(await lstat(real)).isFile()) return null;
-    return readFile(real, 'utf8');
-  }
-
-  async exists(path: string): Promise<boolean> {
-    return (await this.real(path)) !== null;
+    try {
+      return await readFile(real, 'utf8');
+    } catch (cause) {
+      const shown = this.display(path);
+      throw new DbtProjectError(`${shown} cannot be read: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, shown);
+    }
   }
 
   /** Files under a project directory (recursively, project-relative, sorted); none when it is missing. */
@@ -83,7 +85,9 @@ export class ProjectFiles {
     const walk = async (dir: string, prefix: string): Promise<void> => {
       if (visited.has(dir)) return;
       visited.add(dir);
-      const entries = await readdir(dir, { withFileTypes: true });
+      const entries = await readdir(dir, { withFileTypes: true }).catch((cause: NodeJS.ErrnoException) => {
+        throw new DbtProjectError(`${this.display(prefix)} cannot be read: ${cause.code ?? cause.message}`, this.display(prefix));
+      });
       for (const entry of entries) {
         const path = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
         if (entry.isSymbolicLink()) {
@@ -102,5 +106,32 @@ export class ProjectFiles {
     };
     if ((await lstat(start)).isDirectory()) await walk(start, posix.normalize(directory).replace(/\/+$/, '').replace(/^\.$/, ''));
     return found.sort();
+  }
+}
+
+/** Parses a YAML file of the project; a syntax error names the file and line. */
+export function parseYamlFile(file: string, text: string): unknown {
+  const document = parseDocument(text, { prettyErrors: true, uniqueKeys: false });
+  const error = document.errors[0];
+  if (error) {
+    const line = error.linePos?.[0]?.line;
+    const where = line === undefined ? '' : ` at line ${line}`;
+    const reason = error.message.split('\n')[0];
+    throw new DbtProjectError(`${file} is not valid YAML${where}: ${reason}`, file);
+  }
+  try {
+    return document.toJS() as unknown;
+  } catch (cause) {
+    // An alias expanding past yaml's limit (a "billion laughs" file), say.
+    throw new DbtProjectError(`${file} cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`, file);
+  }
+}
+
+/** Parses a JSON file of the project; a syntax error names the file. */
+export function parseJsonFile(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new DbtProjectError(`${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, file);
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDbtProject, type DbtModel } from './index.js';
-import { PROJECT_YML, removeTestProjects, writeTestProject } from './test-projects.js';
+import { PROJECT_YML, removeTestProjects, writeTestProject } from './testing.js';
 
 afterAll(removeTestProjects);
 
@@ -89,6 +89,12 @@ const cases: Case[] = [
     title: 'meta and tags beside config (before dbt 1.10)',
     properties: { meta: { owner: 'ann' }, tags: ['old'] },
     expected: { meta: { owner: 'ann' }, tags: ['old'] },
+  },
+  {
+    title: 'a config written as Jinja in YAML is not taken as its value',
+    project: { shop: { '+schema': "{{ env_var('S') }}", '+enabled': "{{ target.name == 'prod' }}", '+materialized': 'table' } },
+    properties: { config: { alias: '{% if x %}a{% endif %}' } },
+    expected: { schema: null, enabled: true, alias: 'm', materialized: 'table' },
   },
   {
     title: 'a computed config is not guessed',

@@ -2,7 +2,7 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DbtProjectError, readDbtProject } from './index.js';
-import { PROJECT_YML, removeTestProjects, writeTestProject } from './test-projects.js';
+import { PROJECT_YML, removeTestProjects, writeTestProject } from './testing.js';
 
 afterAll(removeTestProjects);
 
@@ -53,6 +53,16 @@ describe('a project that cannot be read names the file', () => {
       'p',
       'p/models/a.yml',
       /^p\/models\/a.yml is not valid YAML at line 3: /,
+    ],
+    [
+      'a properties file whose aliases expand without end',
+      {
+        'dbt_project.yml': PROJECT_YML,
+        'models/a.yml': `a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n`,
+      },
+      '',
+      'models/a.yml',
+      /^models\/a.yml cannot be read: /,
     ],
     [
       'the manifest not JSON',

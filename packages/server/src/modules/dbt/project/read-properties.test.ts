@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readDbtProject, type DbtColumnTest } from './index.js';
-import { PROJECT_YML, removeTestProjects, writeTestProject } from './test-projects.js';
+import { PROJECT_YML, removeTestProjects, writeTestProject } from './testing.js';
 
 afterAll(removeTestProjects);
 
@@ -87,6 +87,32 @@ describe('column properties', () => {
     ],
   ])('%s', async (_title, column, expected) => {
     expect(await columnOf(column)).toMatchObject({ name: 'c', ...expected });
+  });
+});
+
+describe('doc blocks', () => {
+  it('replace the doc() references of descriptions, as the manifest has them', async () => {
+    const dir = await writeTestProject({
+      'dbt_project.yml': `${PROJECT_YML}docs-paths: [docs]\n`,
+      'models/m.sql': 'select 1',
+      'models/m.yml': {
+        models: [
+          {
+            name: 'm',
+            description: "{{ doc('m_table') }}",
+            columns: [
+              { name: 'a', description: 'See: {{ doc("shop", "a_col") }}' },
+              { name: 'b', description: "{{ doc('missing') }}" },
+            ],
+          },
+        ],
+      },
+      'models/docs.md': '{% docs m_table %}\n  The **m** table.\n{% enddocs %}\n',
+      'docs/columns.md': '# Columns\n\n{%- docs a_col -%}\nColumn a.\n{%- enddocs -%}\n',
+    });
+    const [m] = (await readDbtProject(dir, '')).models;
+    expect(m!.description).toBe('The **m** table.');
+    expect(m!.columns.map((c) => c.description)).toEqual(['See: Column a.', "{{ doc('missing') }}"]);
   });
 });
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compile, DuckDBWarehouse, load, writeSample, type Caller, type DataModel } from '@plinth/semantic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeGeneratedDbtProject, writeSampleDbtProject } from './fixtures.js';
+import { sampleDbtProjectFiles, writeGeneratedDbtProject, writeSampleDbtProject } from './fixtures.js';
+import { removeTestProjects, writeTestProject } from './testing.js';
 import { generateCubes, readDbtProject } from './index.js';
 
 const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: {} };
@@ -24,6 +25,7 @@ function compiled(files: ReadonlyMap<string, string>): DataModel {
 
 afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  await removeTestProjects();
 });
 
 describe('the sample dbt project on the DuckDB sample data', () => {
@@ -47,6 +49,9 @@ describe('the sample dbt project on the DuckDB sample data', () => {
       expect(generated.skipped).toEqual([]);
       expect(generated.warnings).toEqual([]);
       const model = compiled(generated.files);
+      // The description comes from a doc block, read from the files or rendered in the manifest.
+      expect(model.cubes.get('orders')!.description).toBe('One row per order: what a customer bought, and when.');
+      expect(model.cubes.get('orders')!.dimensions.get('id')!.description).toBe('The order.');
 
       const [byCountry, check] = await Promise.all([
         load(
@@ -99,6 +104,27 @@ describe('the sample dbt project on the DuckDB sample data', () => {
     const model = compiled(generated.files);
     const answer = await load(model, { measures: ['orders.count'] }, { warehouse, caller: ADMIN });
     expect(Number((answer.data as Array<Record<string, unknown>>)[0]!['orders.count'])).toBeGreaterThan(0);
+  });
+});
+
+describe('changes to the sample project, as a pull request would make them', () => {
+  it('disabling a model that others reference breaks the build, naming it', async () => {
+    const files = sampleDbtProjectFiles();
+    files['models/marts/customers.sql'] = `{{ config(enabled=false) }}\n${files['models/marts/customers.sql']}`;
+    const generated = generateCubes(await readDbtProject(await writeTestProject(files), ''));
+    expect(generated.skipped).toEqual([{ model: 'customers', reason: 'disabled' }]);
+    const result = compile(generated.files);
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => `${e.fileName}: ${e.message}`).join('\n')).toMatch(/model\/dbt\/orders\.yml: .*customers/);
+  });
+
+  it('an unknown measure type fails generation, naming the model and column', async () => {
+    const files = sampleDbtProjectFiles();
+    files['models/marts/_models.yml'] = files['models/marts/_models.yml']!.replace('type: avg', 'type: median');
+    const dbt = await readDbtProject(await writeTestProject(files), '');
+    expect(() => generateCubes(dbt)).toThrow(
+      'Model "products", column "price": unknown measure type "median"; expected one of avg, count, count_distinct, count_distinct_approx, max, min, sum',
+    );
   });
 });
 

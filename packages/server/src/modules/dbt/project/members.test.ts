@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnDimensionType, dimensionTypeFromName, dimensionTypeOf } from './types-map.js';
+import { columnDimensionType, dimensionTypeFromName, dimensionTypeOf } from './members.js';
 
 describe('dimension types from data_type', () => {
   it.each([
