@@ -7,8 +7,8 @@ import { connected, editFile, sampleDbtRepo, startSync, syncStatus } from './tes
 
 const repos: TestGitRepo[] = [];
 afterAll(async () => Promise.all(repos.map((r) => r.remove())));
-const repo = async (folder = '') => {
-  const made = await sampleDbtRepo(folder);
+const repo = async (folder = '', options: { manifest?: boolean } = {}) => {
+  const made = await sampleDbtRepo(folder, options);
   repos.push(made);
   return made;
 };
@@ -153,6 +153,17 @@ describeOnStores(
       expect(failed.body.stages.map((s: { status: string }) => s.status)).toEqual(['done', 'done', 'done', 'done', 'failed']);
       expect(failed.body.stages[2].message).toContain('customers (disabled)');
       expect(await branchNames(account, deploymentId)).toContain(failed.body.branchName);
+    });
+
+    it('reads target/manifest.json when the project has one, and says so at parse', async () => {
+      const source = await repo('', { manifest: true });
+      const { account, base } = await connected(server(), source.dir);
+      const started = await startSync(account, base);
+      await server().jobs.runUntilIdle();
+      const done = await syncStatus(account, base, started.body.syncJobId);
+      expect(done.body.status, done.body.error).toBe('COMPLETED');
+      expect(done.body.stages[1].message).toContain('from target/manifest.json');
+      expect(done.body.files).toContainEqual({ path: 'model/dbt/orders.yml', cube: 'orders' });
     });
 
     it('syncs a tag, and names the branch after it', async () => {

@@ -3,14 +3,12 @@ import { join } from 'node:path';
 import { createGitRepo, type TestGitRepo } from '../../git/test-repos.js';
 import type { TestAccount, TestServer, TestResponse } from '../../test-support/server.js';
 import { newDeployment } from '../builds/test-fixtures.js';
-import { writeSampleDbtProject } from './project/fixtures.js';
+import { sampleDbtProjectFiles } from './project/fixtures.js';
 
 /** A Git repository holding the sample dbt project (over `writeSample`'s tables) in `folder`, committed on main. */
-export async function sampleDbtRepo(folder = ''): Promise<TestGitRepo> {
-  const repo = await createGitRepo({ 'README.md': '# analytics\n' });
-  await writeSampleDbtProject(join(repo.dir, folder));
-  await repo.commit({}, 'The shop dbt project');
-  return repo;
+export async function sampleDbtRepo(folder = '', options: { manifest?: boolean } = {}): Promise<TestGitRepo> {
+  const files = Object.entries(sampleDbtProjectFiles(options)).map(([path, text]) => [folder ? `${folder}/${path}` : path, text]);
+  return createGitRepo({ 'README.md': '# analytics\n', ...Object.fromEntries(files) });
 }
 
 /** Rewrites one file of a test repository in place (read, change, write); the caller commits. */
