@@ -53,6 +53,8 @@ export interface Database {
   deployment_variable: DeploymentVariableTable;
   // Engine versions an account's deployments have run (migration 0021).
   engine_version_run: EngineVersionRunTable;
+  // Resource policies of users and groups (migration 0023).
+  resource_policy: ResourcePolicyTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -139,6 +141,8 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
   /** Why it was revoked, when not by its owner (migration 0012). */
   revoked_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The key's own permissions, replacing its role's (migration 0023); null for a key of a role. */
+  permissions: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 
@@ -585,3 +589,18 @@ export interface DeploymentVariableTable {
   updated_at: UpdatedAt;
 }
 export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;
+
+/** What a user or a group may do on a resource (migration 0023): one action per subject and resource. */
+export interface ResourcePolicyTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number | null;
+  group_id: number | null;
+  /** The reference's resource type: `Global` or `Deployment` (content types later). */
+  resource_type: string;
+  /** The resource's id; 0 for Global. */
+  resource_id: number;
+  action: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
