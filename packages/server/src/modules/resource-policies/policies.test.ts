@@ -80,7 +80,7 @@ describeOnStores('resource policies', (server) => {
 
   describe('what they grant an access token', () => {
     it('a user policy on a deployment grants its action (and what it implies) there only, at once, and is taken back at once', async () => {
-      const { account, d, other, token, branch, put } = await setup(server());
+      const { account, d, other, branch, put } = await setup(server());
       expect((await branch(d)).status).toBe(403);
       expect(
         (await put('user', { resourceType: 'Deployment', resourceId: d, userId: account.member.id, action: 'SchemaUpdate' })).status,
