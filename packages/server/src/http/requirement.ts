@@ -32,6 +32,8 @@ export interface Requirement {
    * leaves out any of `bodyOmits` (a data API token for production rather than for a dev branch).
    */
   stricterWhen?: Stricter;
+  /** A check the service adds once it has read the store, stated in the spec (e.g. a commit whose target is the deploy branch). */
+  alsoDemands?: string;
 }
 
 export interface Stricter {
@@ -102,7 +104,8 @@ export function describeRequirement(requirement: Requirement): string {
   const on = describeSource(requirement.resource);
   const stricter = requirement.stricterWhen;
   const also = stricter ? `; \`${stricter.permission}\` when ${describeStricter(stricter)}` : '';
-  return `Requires the \`${requirement.permission}\` permission ${on}${also}.`;
+  const more = requirement.alsoDemands ? ` ${requirement.alsoDemands}` : '';
+  return `Requires the \`${requirement.permission}\` permission ${on}${also}.${more}`;
 }
 
 function describeSource(source: ResourceSource): string {

@@ -90,10 +90,19 @@ describeOnStores(
       const { account, n, next, call, build } = await gateSetup(server());
       expect((await call('POST', `${build}/branches`, { name: 'feature' })).status).toBe(201);
       const group = await server().services.groups.create(account.id, { name: 'analysts' });
+      // Dev mode on the deploy branch is allowed; committing it back into production is not.
+      expect((await call('POST', `${build}/dev-mode`, { branch: 'main' })).status).toBe(200);
+      expect((await call('PUT', `${build}/files/content`, { path: 'model/x.yml', content: cube('x') })).status).toBe(200);
       const table: Array<[string, () => Promise<TestResponse>, number, RegExp]> = [
         [
           'merge into the deploy branch',
           () => call('POST', `${build}/merge`, { source: 'feature', target: 'main' }),
+          403,
+          new RegExp(`does not grant DeploymentUpdate on deployment ${n}$`),
+        ],
+        [
+          'commit into the deploy branch',
+          () => call('POST', `${build}/commit`, { message: 'x' }),
           403,
           new RegExp(`does not grant DeploymentUpdate on deployment ${n}$`),
         ],

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
-import { Conflict, LimitExceeded, merge, mergeToDeploy, PREFIX, read, TAGS, writeDev, writeShared } from './routes.js';
+import { commit, Conflict, LimitExceeded, merge, mergeToDeploy, PREFIX, read, TAGS, writeDev, writeShared } from './routes.js';
 import {
   BranchParams,
   CommitBody,
@@ -131,7 +131,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${PREFIX}/commit`, {
-    config: { auth: writeShared },
+    config: { auth: commit },
     schema: {
       operationId: 'commitDataModel',
       tags: TAGS,

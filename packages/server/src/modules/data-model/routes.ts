@@ -31,6 +31,10 @@ export const writeShared = requires('SchemaUpdate', { resource: deploymentParam(
 /** Merging into the deploy branch changes production: issue 15 asks DeploymentUpdate for it. */
 const toProduction = { permission: 'DeploymentUpdate', doing: 'merge into the deploy branch, which changes production' } as const;
 export const merge = requires('SchemaUpdate', { ...writeShared, stricterWhen: { bodyIs: { target: DEFAULT_BRANCH }, ...toProduction } });
+export const commit = requires('SchemaUpdate', {
+  ...writeShared,
+  alsoDemands: 'A commit into the deploy branch also requires `DeploymentUpdate`.',
+});
 export const mergeToDeploy = requires('DeploymentUpdate', { resource: deploymentParam(), doing: toProduction.doing });
 export const Conflict = (description: string) => Type.Ref('DataModelConflict', { description });
 export const TooLarge = Type.Ref('Error', { description: 'A file is larger than 1 MiB' });
