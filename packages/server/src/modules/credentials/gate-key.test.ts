@@ -107,6 +107,12 @@ describeOnStores(
           new RegExp(`does not grant DeploymentUpdate on deployment ${n}$`),
         ],
         [
+          'deploy onto the deploy branch',
+          () => call('POST', `${build}/uploads`, { branch: 'main', files: { 'model/x.yml': '0'.repeat(64) } }),
+          403,
+          new RegExp(`does not grant DeploymentUpdate on deployment ${n}$`),
+        ],
+        [
           'merge-to-default',
           () => call('POST', `${build}/merge-to-default`, { branch: 'feature' }),
           403,

@@ -38,7 +38,7 @@ export const modelUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         201: Type.Ref(UploadSession),
         400: error('An invalid path or branch name.'),
-        403: error('A shared branch needs SchemaUpdate.'),
+        403: error('A shared branch needs SchemaUpdate; the deploy branch DeploymentUpdate.'),
         404: error('The deployment or branch does not exist.'),
         422: error('More than 5,000 files.'),
       },
@@ -81,7 +81,7 @@ export const modelUploadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         200: Type.Ref(FinishedUpload),
         400: error('Files the server needs were never uploaded.'),
-        403: error('A shared branch needs SchemaUpdate.'),
+        403: error('A shared branch needs SchemaUpdate; the deploy branch DeploymentUpdate.'),
         404: sessionGone,
         409: Type.Ref('DataModelConflict', {
           description: 'The branch changed the same files since the upload started; `conflicts` lists them.',

@@ -147,9 +147,12 @@ const gone = (uploadId: string) => notFound(`Upload session ${uploadId} not foun
 
 /**
  * The route lets SchemaUpdateDevBranches through, enough for the caller's own dev branch (which
- * `target` only resolves for its owner); a shared branch needs SchemaUpdate.
+ * `target` only resolves for its owner); a shared branch needs SchemaUpdate, and the deploy branch
+ * DeploymentUpdate: a deploy there changes production, as a merge into it does (issue 15).
  */
 function demandWriteOn(principal: Principal, branch: ModelBranchRow): void {
   if (branch.kind === 'dev') return;
-  demand(principal, 'SchemaUpdate', { type: 'deployment', id: branch.deployment_id }, `deploy to shared branch ${branch.name}`);
+  const deployment = { type: 'deployment', id: branch.deployment_id } as const;
+  if (branch.is_default) demand(principal, 'DeploymentUpdate', deployment, `deploy to the deploy branch ${branch.name}`);
+  else demand(principal, 'SchemaUpdate', deployment, `deploy to shared branch ${branch.name}`);
 }
