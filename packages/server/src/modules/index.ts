@@ -23,6 +23,7 @@ import { deploymentLogsModule } from './deployment-logs/index.js';
 import { deploymentTokensModule } from './deployment-tokens/index.js';
 import { deploymentVariablesModule } from './deployment-variables/index.js';
 import { dataApiModule } from './data-api/index.js';
+import { ciGateModule } from './ci-gate/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -53,4 +54,5 @@ export const modules: PlinthModule[] = [
   deploymentTokensModule,
   deploymentVariablesModule,
   dataApiModule,
+  ciGateModule,
 ];

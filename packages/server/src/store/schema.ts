@@ -53,6 +53,8 @@ export interface Database {
   deployment_variable: DeploymentVariableTable;
   // Engine versions an account's deployments have run (migration 0021).
   engine_version_run: EngineVersionRunTable;
+  // CI gate runs and their leases (migration 0026).
+  ci_run: CiRunTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -585,3 +587,20 @@ export interface DeploymentVariableTable {
   updated_at: UpdatedAt;
 }
 export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;
+
+export type CiRunState = 'active' | 'passed' | 'failed' | 'lapsed';
+export interface CiRunTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  /** credentialKey() of the credential that started the run: its dev mode is what a lapse exits. */
+  credential_key: string;
+  /** Who may heartbeat and finish the run, and whose dev mode a lapse exits (modules/ci-gate/owner.ts). */
+  owner: Json<{ kind: 'apiKey' | 'accessToken'; credentialId: number; userId: number }>;
+  ref: string;
+  state: ColumnType<CiRunState, CiRunState | undefined, CiRunState>;
+  lease_until: Timestamp;
+  created_at: CreatedAt;
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+export type CiRunRow = Selectable<CiRunTable>;
