@@ -177,6 +177,9 @@ const COMMANDS: Record<string, string | { none: string }> = {
   pullDataModel: 'data-model pull',
   mergeDataModelBranch: 'data-model merge',
   mergeDataModelBranchToDefault: 'data-model merge-to-default',
+  startCiRun: 'ci dbt-gate',
+  heartbeatCiRun: 'ci dbt-gate',
+  finishCiRun: 'ci dbt-gate',
 };
 
 /** The reasons section 4 of the brief allows for an operation without a command. */
