@@ -4,7 +4,7 @@ import { AuthError, CliError, NetworkError, UsageError } from '../../core/errors
 import { id } from '../../core/rest.js';
 import { cleanUp } from './cleanup.js';
 import { compareRows, describeDifference, expectedRows } from './compare.js';
-import { failed, newState, StepError, type Gate, type StepName } from './context.js';
+import { failed, newState, reasonOf, StepError, type Gate, type StepName } from './context.js';
 import { acquireLease, keepLease } from './lease.js';
 import { onInterrupt } from './signals.js';
 import { enterDevMode, query, tokenFor, waitForDevBuild } from './steps.js';
@@ -61,6 +61,8 @@ export const dbtGate = defineVerb({
     let stopBeating = () => {};
     const step = async <T>(name: StepName, work: () => Promise<T>): Promise<T> => {
       try {
+        // A request in flight when the signal came (the lease's wait) is not cut; the next step does not start.
+        if (gate.signal.aborted) throw new StepError(name, `stopped before this step: ${reasonOf(gate.signal)}`);
         return await work();
       } catch (error) {
         const stepError =

@@ -20,6 +20,8 @@ export interface ScriptResult {
 export async function runGateScript(
   env: Record<string, string>,
   args: { deploymentId: number; ref: string; query: unknown; expect?: unknown },
+  /** Sends `signal` to the script once its stderr shows `when` (a CI runner cancelling the job). */
+  kill?: { when: string; signal: NodeJS.Signals },
 ): Promise<ScriptResult> {
   const dir = await mkdtemp(join(tmpdir(), 'plinth-gate-script-'));
   const queryFile = join(dir, 'query.json');
@@ -31,9 +33,23 @@ export async function runGateScript(
     argv.push(expectFile);
   }
   return new Promise((resolve) => {
-    execFile('bash', argv, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 300_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
+    let sent = false;
+    const child = execFile(
+      'bash',
+      argv,
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, timeout: 300_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (kill && !sent && seen.includes(kill.when)) {
+        sent = true;
+        child.kill(kill.signal);
+      }
     });
   });
 }
