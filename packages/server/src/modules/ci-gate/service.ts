@@ -17,28 +17,7 @@ import {
 } from './lease.js';
 import { mayDrive, ownerOf, principalOfOwner } from './owner.js';
 import { CiRunRepo } from './repo.js';
-
-export interface CiRunView {
-  runId: number;
-  deploymentId: number;
-  ref: string;
-  state: CiRunRow['state'];
-  leaseSeconds: number;
-  leaseUntil: string;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-const view = (row: CiRunRow): CiRunView => ({
-  runId: row.id,
-  deploymentId: row.deployment_id,
-  ref: row.ref,
-  state: row.state,
-  leaseSeconds: LEASE_SECONDS,
-  leaseUntil: new Date(row.lease_until).toISOString(),
-  createdAt: new Date(row.created_at).toISOString(),
-  finishedAt: row.finished_at ? new Date(row.finished_at).toISOString() : null,
-});
+import { view, type CiRunView } from './views.js';
 
 /**
  * CI gate runs (section 4.8 rule 8). Runs of one deployment and credential take turns through a
