@@ -1,11 +1,12 @@
 import { expect, it } from 'vitest';
 import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
 import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
-import { HttpClient } from '../../core/http.js';
+import { HttpClient, type RequestOptions } from '../../core/http.js';
 import { Output } from '../../core/output.js';
 import { cliRunner, describeCli, type CliServer } from '../../test-support/harness.js';
 import { deploymentWithModel, withRunner } from '../../test-support/cli-model.js';
 import { newState, StepError, type Gate } from './context.js';
+import { keepLease } from './lease.js';
 import { enterDevMode, waitForDevBuild } from './steps.js';
 
 const adminKey = async (ctx: CliServer): Promise<ApiKeyPrincipal> => {
@@ -102,5 +103,37 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
       expect((error as StepError).step).toBe('build');
       expect((error as StepError).message).toMatch(/^build \d+ of dev-\w+ failed:\n {2}model\/cubes\/broken\.yml/);
     });
+  });
+
+  it('the lease is heartbeated while the gate runs, and a lease the server ended stops the gate', async () => {
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const principal = await adminKey(ctx());
+    const run = await ctx().server.services.ciGate.start(principal, deploymentId, { ref: 'r' });
+    const gate = gateOn(ctx(), deploymentId, 'main');
+    const beats: string[] = [];
+    let answered = 0;
+    const request = gate.client.request.bind(gate.client);
+    gate.client.request = async <T>(method: string, path: string, options?: RequestOptions) => {
+      if (!path.endsWith('/heartbeat')) return request<T>(method, path, options);
+      beats.push(path);
+      const response = await request<T>(method, path, options);
+      answered += 1;
+      return response;
+    };
+    // A 4-second lease is beaten every second.
+    const lost = new Promise<Error>((resolve) => {
+      const stop = keepLease(gate, { ...run, leaseSeconds: 4 }, (reason) => {
+        stop();
+        resolve(reason);
+      });
+      const waitForBeat = setInterval(() => {
+        if (answered === 0) return;
+        clearInterval(waitForBeat);
+        void ctx().server.services.ciGate.finish(principal, deploymentId, run.runId, 'failed');
+      }, 50);
+    });
+    const reason = await lost;
+    expect(beats.length).toBeGreaterThanOrEqual(2);
+    expect(reason.message).toMatch(new RegExp(`^the lease of run ${run.runId} was lost: CI run ${run.runId} .* has ended \\(failed\\)`));
   });
 });
