@@ -71,6 +71,14 @@ const COMMANDS: Record<string, string | { none: string }> = {
   setDeploymentVariables: 'variables set',
   deleteDeploymentVariable: 'variables unset',
 
+  connectDbt: 'dbt connect',
+  getDbtIntegration: 'dbt show',
+  disconnectDbt: 'dbt disconnect',
+  startDbtSync: 'dbt sync',
+  getDbtSyncStatus: 'dbt status',
+  getDbtSyncResult: 'dbt result',
+  cancelDbtSync: 'dbt cancel',
+
   listOAuthIntegrations: 'integrations list',
   getOAuthIntegration: 'integrations get',
   createOAuthIntegration: 'integrations create',

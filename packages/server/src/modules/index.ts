@@ -23,6 +23,7 @@ import { deploymentLogsModule } from './deployment-logs/index.js';
 import { deploymentTokensModule } from './deployment-tokens/index.js';
 import { deploymentVariablesModule } from './deployment-variables/index.js';
 import { dataApiModule } from './data-api/index.js';
+import { dbtModule } from './dbt/index.js';
 import { ciGateModule } from './ci-gate/index.js';
 
 /**
@@ -54,5 +55,6 @@ export const modules: PlinthModule[] = [
   deploymentTokensModule,
   deploymentVariablesModule,
   dataApiModule,
+  dbtModule,
   ciGateModule,
 ];

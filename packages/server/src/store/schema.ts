@@ -53,6 +53,9 @@ export interface Database {
   deployment_variable: DeploymentVariableTable;
   // Engine versions an account's deployments have run (migration 0021).
   engine_version_run: EngineVersionRunTable;
+  // dbt sync (migration 0024).
+  dbt_integration: DbtIntegrationTable;
+  dbt_sync: DbtSyncTable;
   // CI gate runs and their leases (migration 0026).
   ci_run: CiRunTable;
 }
@@ -588,6 +591,50 @@ export interface DeploymentVariableTable {
 }
 export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;
 
+// dbt sync (migration 0024).
+export interface DbtIntegrationTable {
+  deployment_id: number;
+  account_id: number;
+  /** A Git URL or a local path, as git understands it. */
+  repository: string;
+  /** The dbt project's folder in the repository, '' for its root. */
+  folder: string;
+  branch: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type DbtIntegrationRow = Selectable<DbtIntegrationTable>;
+export type DbtSyncState = 'queued' | 'running' | 'written' | 'failed' | 'cancelled';
+export interface DbtSyncStageRecord {
+  name: string;
+  status: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  message: string | null;
+  progress: { done: number; total: number } | null;
+}
+export interface DbtSyncTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  repository: string;
+  folder: string;
+  ref: string;
+  commit_sha: string | null;
+  state: Generated<DbtSyncState>;
+  cancel_requested: Generated<boolean>;
+  stage: string | null;
+  stages: Json<DbtSyncStageRecord[]>;
+  branch_name: string | null;
+  build_id: number | null;
+  error: string | null;
+  files: ColumnType<Array<{ path: string; cube: string }>, string | undefined, string>;
+  job_id: number | null;
+  worker_id: string | null;
+  created_at: CreatedAt;
+  finished_at: Timestamp | null;
+}
+export type DbtSyncRow = Selectable<DbtSyncTable>;
 export type CiRunState = 'active' | 'passed' | 'failed' | 'lapsed';
 export interface CiRunTable {
   id: Generated<number>;

@@ -13,6 +13,7 @@ import { cases as deploymentLogs } from '../modules/deployment-logs/authorizatio
 import { cases as deploymentTokens } from '../modules/deployment-tokens/authorization.cases.js';
 import { cases as deployments } from '../modules/deployments/authorization.cases.js';
 import { cases as deploymentVariables } from '../modules/deployment-variables/authorization.cases.js';
+import { cases as dbt } from '../modules/dbt/authorization.cases.js';
 import { cases as embed } from '../modules/embed/authorization.cases.js';
 import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
 import { cases as groups } from '../modules/groups/authorization.cases.js';
@@ -37,6 +38,7 @@ const CASES: Record<string, OperationCase[]> = {
   'deployment-tokens': deploymentTokens,
   deployments,
   'deployment-variables': deploymentVariables,
+  dbt,
   embed,
   'embed-tenants': embedTenants,
   groups,

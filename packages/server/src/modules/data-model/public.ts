@@ -33,6 +33,14 @@ export interface DataModelStore {
    * (or of the unchanged head) in the same transaction.
    */
   commitTree(principal: Principal | null, branch: ModelBranchRow, input: CommitTreeInput): Promise<CommitTreeResult>;
+  /**
+   * A new shared branch at `from`'s head as read (so a tree computed from that head fits it), for
+   * work that acts for no caller (dbt sync); 409 when the name is taken. No build is queued: the
+   * caller commits to it with `build`. Joins the transaction open in the context.
+   */
+  createBranch(from: ModelBranchRow, name: string): Promise<ModelBranchRow>;
+  /** Deletes a shared branch (not the deploy branch) for work that acts for no caller; nothing when it is gone. */
+  deleteBranch(accountId: number, deploymentId: number, name: string): Promise<void>;
 }
 
 export interface CommitTreeInput {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import type { Database, ModelBranchRow, TreeEntries } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
@@ -138,6 +138,28 @@ export class DataModelService implements DataModelStore {
 
   commitTree(principal: Principal | null, branch: ModelBranchRow, input: CommitTreeInput): Promise<CommitTreeResult> {
     return this.advance(principal, branch, input);
+  }
+
+  async createBranch(from: ModelBranchRow, name: string): Promise<ModelBranchRow> {
+    checkBranchName(name);
+    const row = await this.repo.insertBranch({
+      account_id: from.account_id,
+      deployment_id: from.deployment_id,
+      name,
+      kind: 'shared',
+      dev_mode: false,
+      head_commit_id: from.head_commit_id,
+      forked_from: from.name,
+      base_commit_id: from.head_commit_id,
+    });
+    if (!row) throw conflict(`Branch ${name} already exists`);
+    return row;
+  }
+
+  async deleteBranch(accountId: number, deploymentId: number, name: string): Promise<void> {
+    const row = await this.repo.findBranch(deploymentId, name);
+    if (!row || row.account_id !== accountId || row.is_default) return;
+    await transaction(this.db, () => this.repo.deleteBranch(row));
   }
 
   /**

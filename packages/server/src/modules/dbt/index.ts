@@ -1,0 +1,21 @@
+import type { PlinthModule } from '../module.js';
+import { dbtSyncJob } from './job.js';
+import { dbtRoutes } from './routes.js';
+import { dbtSchemas } from './schemas.js';
+import { DbtService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    dbt: DbtService;
+  }
+}
+
+/** A deployment's dbt integration and the sync jobs that generate cubes from its dbt project (issue 15). */
+export const dbtModule: PlinthModule = {
+  name: 'dbt',
+  services: { dbt: (ctx) => new DbtService(ctx) },
+  tables: ['dbt_integration', 'dbt_sync'],
+  schemas: dbtSchemas,
+  routes: dbtRoutes,
+  jobs: [dbtSyncJob],
+};
