@@ -35,6 +35,11 @@ export const manifest: Entry[] = [
   group('ci', 'Continuous integration: check a dbt ref against real data (dbt-gate)', () => import('./ci/index.js')),
   group('users', 'Internal users: list, get, create, update, delete, passwords and invites', () => import('./users/index.js')),
   group('groups', 'User groups and their members', () => import('./groups/index.js')),
+  group(
+    'policies',
+    'Resource policies: what users and groups may do on the account and each deployment',
+    () => import('./policies/index.js'),
+  ),
   group('attributes', 'User attributes and the values users hold', () => import('./attributes/index.js')),
   group('tenant', 'Tenant settings of the account', () => import('./tenant/index.js')),
   group('integrations', 'OAuth integrations', () => import('./integrations/index.js')),

@@ -1,6 +1,6 @@
 import { forbidden, type ApiError } from './errors.js';
-import { ACCOUNT_WIDE, KIND_PERMISSIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
-import type { Principal, UserPrincipal } from './principal.js';
+import { ACCOUNT_WIDE, implied, KIND_PERMISSIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
+import type { Grants, Principal, UserPrincipal } from './principal.js';
 import type { Role } from '../store/schema.js';
 
 /** What an operation acts on, as far as authorisation cares. */
@@ -8,8 +8,11 @@ export type Resource =
   | { type: 'account' }
   /** One deployment of the account; a key limited to deployments reaches only its own. */
   | { type: 'deployment'; id: number }
-  /** A credential to create or manage, by what it would reach. */
-  | { type: 'credential'; role: Role; deploymentIds: readonly number[] | null };
+  /**
+   * A credential to create or manage, by what it would reach: its role's permissions, or exactly
+   * `permissions` (names as a key or policy states them, implications not yet applied) on its deployments.
+   */
+  | { type: 'credential'; role: Role; deploymentIds: readonly number[] | null; permissions?: readonly string[] | null };
 
 export const ACCOUNT: Resource = Object.freeze({ type: 'account' });
 
@@ -18,19 +21,19 @@ const NONE: ReadonlySet<Permission> = new Set();
 
 /**
  * The one decision of whether a principal may exercise a permission on a resource: its role (or
- * its kind, for credentials of no user) must grant the permission, and a credential limited to
- * deployments acts only within them, never on what reaches the whole account, and never creates
- * a credential that reaches further than itself (issue 10, security 1). Resource policies plug in
- * here. Answers null when allowed, else the 403 to send; `doing` completes the refusal's
- * "cannot …" (e.g. 'create an API key'). Allocates nothing when allowed: it runs on every request.
+ * its kind, for credentials of no user), its resource policies (access tokens) or its own
+ * permissions (API keys created with them) must grant the permission on that deployment; a
+ * credential limited to deployments acts only within them, never on what reaches the whole
+ * account, and never creates a credential that reaches further than itself (issue 10, security
+ * 1). Answers null when allowed, else the 403 to send; `doing` completes the refusal's "cannot …"
+ * (e.g. 'create an API key'). Allocates nothing when allowed: it runs on every request.
  */
 export function authorize(principal: Principal, permission: Permission, resource: Resource, doing = 'do this'): ApiError | null {
-  if (!grantsOf(principal).has(permission)) {
-    if (ROLE_PERMISSIONS.admin.has(permission) && 'role' in principal) return forbidden('This operation requires the admin role');
-    return forbidden(`This credential does not grant ${permission}`);
-  }
-  if (resource.type === 'credential' && 'role' in principal && RANK[resource.role] > RANK[principal.role]) {
-    return forbidden(`A credential with the ${principal.role} role cannot ${doing} with the ${resource.role} role`);
+  const on = resource.type === 'deployment' ? resource.id : null;
+  if (!holds(principal, permission, on)) return missing(principal, permission, on);
+  if (resource.type === 'credential') {
+    const wider = widerCredential(principal, resource, doing);
+    if (wider) return wider;
   }
   const scope = deploymentScope(principal);
   if (scope === null) return null;
@@ -59,6 +62,91 @@ export function demand(principal: Principal, permission: Permission, resource: R
 }
 
 /**
+ * Whether a principal holds a permission on one deployment (`deploymentId`) or on the account
+ * (null). On the account, a key with its own permissions holds what it holds on any of its
+ * deployments (what it then sees is filtered by its scope); resource policies on single
+ * deployments grant nothing on the account.
+ */
+export function holds(principal: Principal, permission: Permission, deploymentId: number | null): boolean {
+  switch (principal.kind) {
+    case 'apiKey':
+      if (!principal.permissions) return ROLE_PERMISSIONS[principal.role].has(permission);
+      return deploymentId === null
+        ? holdsAnywhere(principal.permissions, permission)
+        : inGrants(principal.permissions, permission, deploymentId);
+    case 'accessToken':
+      if (ROLE_PERMISSIONS[principal.role].has(permission)) return true;
+      return !!principal.policies && inGrants(principal.policies, permission, deploymentId);
+    default:
+      return (KIND_PERMISSIONS[principal.kind] ?? NONE).has(permission);
+  }
+}
+
+function inGrants(grants: Grants, permission: Permission, deploymentId: number | null): boolean {
+  if (grants.everywhere.has(permission)) return true;
+  return deploymentId !== null && grants.byDeployment.get(deploymentId)?.has(permission) === true;
+}
+
+function holdsAnywhere(grants: Grants, permission: Permission): boolean {
+  if (grants.everywhere.has(permission)) return true;
+  for (const set of grants.byDeployment.values()) if (set.has(permission)) return true;
+  return false;
+}
+
+/** The refusal for a permission not held, naming it (the role's wording where only a role could grant it). */
+function missing(principal: Principal, permission: Permission, deploymentId: number | null): ApiError {
+  const where = deploymentId === null ? '' : ` on deployment ${deploymentId}`;
+  if (principal.kind === 'apiKey' && principal.permissions) {
+    return forbidden(`This credential does not grant ${permission}${where}`);
+  }
+  if (ROLE_PERMISSIONS.admin.has(permission) && 'role' in principal) {
+    // A policy could have granted it: say which permission would do, beside the role.
+    if (principal.kind === 'accessToken' && principal.policies) {
+      return forbidden(`This operation requires the admin role or the ${permission} permission${where}`);
+    }
+    return forbidden('This operation requires the admin role');
+  }
+  return forbidden(`This credential does not grant ${permission}${where}`);
+}
+
+/**
+ * A credential never creates or manages one that reaches further: not a higher role, and for a
+ * credential with its own permissions, none that the caller does not hold on every deployment it names.
+ */
+function widerCredential(principal: Principal, resource: Extract<Resource, { type: 'credential' }>, doing: string): ApiError | null {
+  if (!('role' in principal)) return null;
+  const permissions = resource.permissions ?? null;
+  if (permissions === null) {
+    if (principal.kind === 'apiKey' && principal.permissions) {
+      return forbidden(`This API key holds only its own permissions and cannot ${doing} with a role; name its permissions`);
+    }
+    if (RANK[resource.role] > RANK[principal.role]) {
+      return forbidden(`A credential with the ${principal.role} role cannot ${doing} with the ${resource.role} role`);
+    }
+    return null;
+  }
+  const targets: ReadonlyArray<number | null> = resource.deploymentIds ?? [null];
+  for (const wanted of implied(permissions)) {
+    for (const id of targets) {
+      const held = id === null ? holdsEverywhere(principal, wanted) : holds(principal, wanted, id);
+      if (!held)
+        return forbidden(
+          `This credential does not grant ${wanted}${id === null ? ' on every deployment' : ` on deployment ${id}`} and cannot ${doing} that does`,
+        );
+    }
+  }
+  return null;
+}
+
+/** Held on every deployment at once: by role, or by a policy on the account (Global). */
+function holdsEverywhere(principal: UserPrincipal, permission: Permission): boolean {
+  if (principal.kind === 'apiKey') {
+    return !principal.permissions ? ROLE_PERMISSIONS[principal.role].has(permission) : principal.permissions.everywhere.has(permission);
+  }
+  return ROLE_PERMISSIONS[principal.role].has(permission) || principal.policies?.everywhere.has(permission) === true;
+}
+
+/**
  * Data visibility, from the same rule: the deployments a principal reaches, or null for every
  * deployment of the account. Lists filter with it so a scoped key sees only its own.
  */
@@ -80,16 +168,6 @@ export function deploymentScope(principal: Principal): readonly number[] | null 
  */
 export function credentialReach(principal: UserPrincipal): { role: Role; deploymentIds: readonly number[] | null } {
   return { role: principal.role, deploymentIds: principal.deploymentIds };
-}
-
-function grantsOf(principal: Principal): ReadonlySet<Permission> {
-  switch (principal.kind) {
-    case 'apiKey':
-    case 'accessToken':
-      return ROLE_PERMISSIONS[principal.role];
-    default:
-      return KIND_PERMISSIONS[principal.kind] ?? NONE;
-  }
 }
 
 function limitedTo(ids: readonly number[]): string {

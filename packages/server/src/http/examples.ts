@@ -14,6 +14,7 @@ export const BODY_EXAMPLES: Record<string, unknown> = {
     name: 'ci-deploys',
     role: 'member',
     deploymentIds: [12],
+    permissions: null,
     prefix: 'sk-4fQ2x',
     userId: 3,
     createdAt: at,

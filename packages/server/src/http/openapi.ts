@@ -32,6 +32,7 @@ export const TAG_DESCRIPTIONS = {
   Notifications: 'Scheduled notifications and their recipients.',
   Workspace: 'Items of the personal and shared workspaces.',
   'Users Admin': 'Users and user groups of the account.',
+  'Resource Policies': 'What users and groups may do on the account and on each deployment (actions of resource policies).',
   'User Attributes': 'Attributes defined for the users of the account, used in access policies and embedding.',
   'User Attribute Values': "A user's values of the account's user attributes.",
   'Tenant Settings': 'Settings of the account, such as embedding, creator mode and the bulk action limit.',

@@ -44,6 +44,8 @@ export const PLINTH_ACTIONS = {
   UserAccessManage: 'Change what a user reaches: role, active state, password, invites, deletion. Needs a credential for every deployment.',
   ApiKeysManage: 'Create, list and revoke API keys, never one that reaches more than the calling credential.',
   ScimTokensManage: 'Create, list and revoke SCIM tokens. Needs a credential for every deployment.',
+  PoliciesManage:
+    "Change the resource policies of users and groups (what they may do on the account and on each deployment), never beyond the caller's own. Needs a credential for every deployment.",
   ScimProvision: 'Provision users and groups over SCIM 2.0 (SCIM tokens only).',
   EmbedSessionsManage: 'Mint embed sessions and audit the sessions minted.',
   DataApiQuery: 'Query the data API of one deployment (data API tokens and embed tokens only).',
@@ -54,7 +56,7 @@ export type PlinthAction = keyof typeof PLINTH_ACTIONS;
 export type Permission = ReferenceAction | PlinthAction;
 
 /** Permissions that reach the whole account, so a key limited to deployments never holds them. */
-export const ACCOUNT_WIDE: ReadonlySet<Permission> = new Set<Permission>(['UserAccessManage', 'ScimTokensManage']);
+export const ACCOUNT_WIDE: ReadonlySet<Permission> = new Set<Permission>(['UserAccessManage', 'ScimTokensManage', 'PoliciesManage']);
 
 const MEMBER: readonly Permission[] = [
   'AccountRead',
@@ -74,6 +76,7 @@ const ADMIN: readonly Permission[] = [
   'UserAccessManage',
   'ApiKeysManage',
   'ScimTokensManage',
+  'PoliciesManage',
   'EmbedSessionsManage',
 ];
 
@@ -93,3 +96,55 @@ export const KIND_PERMISSIONS: Record<Exclude<CredentialKind, 'apiKey' | 'access
   embedToken: new Set<Permission>(['EmbedDeploymentRead', 'EmbedDashboardRead', 'DataApiQuery']),
   dataToken: new Set<Permission>(['DataApiQuery']),
 };
+
+/**
+ * The reference's two umbrella actions: a resource policy may name them, and they stand for the
+ * actions below them (see IMPLIES). They are never required by an operation.
+ */
+export const UMBRELLA_ACTIONS = ['All', 'DeploymentsManage'] as const;
+export type UmbrellaAction = (typeof UMBRELLA_ACTIONS)[number];
+
+/** What a resource policy may name: the reference's actions Plinth knows, umbrellas included. */
+export type PolicyAction = ReferenceAction | UmbrellaAction;
+export const POLICY_ACTIONS: readonly PolicyAction[] = [...UMBRELLA_ACTIONS, ...REFERENCE_ACTIONS];
+
+/**
+ * The fixed implication table: holding the key holds every action of its value too (and what
+ * those imply). Resource policies and API keys' permissions are read through it, so a policy of
+ * `SchemaUpdate` lets its holder read the schema it may change.
+ */
+const IMPLIES: Partial<Record<PolicyAction, readonly PolicyAction[]>> = {
+  All: [...REFERENCE_ACTIONS, 'DeploymentsManage'],
+  DeploymentsManage: ['DeploymentCreate', 'DeploymentRead', 'DeploymentUpdate', 'DeploymentDelete'],
+  DeploymentUpdate: ['DeploymentRead'],
+  DeploymentDelete: ['DeploymentRead'],
+  SchemaUpdate: ['SchemaRead'],
+  SchemaUpdateDevBranches: ['SchemaRead'],
+  PreAggregationBuild: ['DeploymentRead'],
+  ReportManage: ['ReportEdit'],
+  ReportEdit: ['ReportRead'],
+  WorkbookManage: ['WorkbookEdit'],
+  WorkbookEdit: ['WorkbookRead'],
+  FolderManage: ['FolderEdit'],
+  FolderEdit: ['FolderRead'],
+};
+
+/** An action and everything it implies, as permissions an operation may require. */
+export function implied(actions: Iterable<string>): Set<Permission> {
+  const out = new Set<Permission>();
+  const visit = (action: string) => {
+    if (out.has(action as Permission)) return;
+    if (!(UMBRELLA_ACTIONS as readonly string[]).includes(action)) out.add(action as Permission);
+    for (const next of IMPLIES[action as PolicyAction] ?? []) visit(next);
+  };
+  for (const action of actions) visit(action);
+  return out;
+}
+
+/**
+ * The closed list an API key's `permissions` may name: the deployment actions of the reference
+ * (umbrellas included) and the Plinth actions that make sense within deployments. What reaches
+ * the whole account (ACCOUNT_WIDE) and what only other kinds of credential hold are not offered:
+ * a key with permissions is always limited to deployments.
+ */
+export const KEY_PERMISSIONS: readonly string[] = [...POLICY_ACTIONS, 'AccountRead', 'ApiKeysManage', 'EmbedSessionsManage'];

@@ -1,3 +1,4 @@
+import type { Permission } from './permissions.js';
 import type { Role } from '../store/schema.js';
 import type { VerifiedEmbedToken } from '../modules/embed/tokens.js';
 
@@ -12,7 +13,21 @@ export const credentialLabel: Record<CredentialKind, string> = {
   embedToken: 'an embed token (Authorization: <token>)',
 };
 
-/** An API key acts for its user, with a role no higher than the user's and maybe limited to deployments. */
+/**
+ * Permissions held on the account's deployments, beside or instead of a role: `everywhere` on
+ * every deployment and the account itself, `byDeployment` on one deployment each. Sets are already
+ * closed under the implication table (permissions.ts `implied`).
+ */
+export interface Grants {
+  everywhere: ReadonlySet<Permission>;
+  byDeployment: ReadonlyMap<number, ReadonlySet<Permission>>;
+}
+
+/**
+ * An API key acts for its user, with a role no higher than the user's and maybe limited to
+ * deployments; or, when created with `permissions`, with exactly those on its deployments (never
+ * more than its user holds there now) and nothing of its role.
+ */
 export interface ApiKeyPrincipal {
   kind: 'apiKey';
   accountId: number;
@@ -21,9 +36,14 @@ export interface ApiKeyPrincipal {
   role: Role;
   /** Deployments the key is limited to; null means every deployment of the account. */
   deploymentIds: readonly number[] | null;
+  /** The key's own permissions, replacing its role's; null (or absent) for a key that holds its role's. */
+  permissions?: Grants | null;
 }
 
-/** An access token of `plinth login` acts for its user with the user's role, on every deployment. */
+/**
+ * An access token of `plinth login` acts for its user with the user's role, on every deployment,
+ * plus what the resource policies of the user and of the user's groups grant.
+ */
 export interface AccessTokenPrincipal {
   kind: 'accessToken';
   accountId: number;
@@ -31,6 +51,8 @@ export interface AccessTokenPrincipal {
   userId: number;
   role: Role;
   deploymentIds: null;
+  /** What resource policies add to the role; null when none does (the usual case, checked at no cost). */
+  policies?: Grants | null;
 }
 
 /** A SCIM token provisions users and groups; it acts for no user. */

@@ -26,8 +26,30 @@ export interface Requirement {
   resource: ResourceSource;
   /** What the operation does, completing a refusal's "cannot …" (e.g. 'manage SCIM tokens'). */
   doing?: string;
-  /** A stronger permission when the body sets any of these fields (e.g. a user's role). */
-  stricterWhen?: { bodySets: readonly string[]; permission: Permission; doing: string };
+  /**
+   * Another permission when the body asks for more than the usual: sets any of `bodySets` (a
+   * user's role), has every value of `bodyIs` (a merge whose `target` is the deploy branch), or
+   * leaves out any of `bodyOmits` (a data API token for production rather than for a dev branch).
+   */
+  stricterWhen?: Stricter;
+  /** A check the service adds once it has read the store, stated in the spec (e.g. a commit whose target is the deploy branch). */
+  alsoDemands?: string;
+}
+
+export interface Stricter {
+  bodySets?: readonly string[];
+  bodyIs?: Readonly<Record<string, string | number | boolean>>;
+  bodyOmits?: readonly string[];
+  permission: Permission;
+  doing: string;
+}
+
+/** Whether a request's body calls for the stricter permission. */
+export function stricterApplies(stricter: Stricter, body: unknown): boolean {
+  const fields = (body ?? {}) as Record<string, unknown>;
+  if (stricter.bodySets?.some((field) => fields[field] !== undefined)) return true;
+  if (stricter.bodyOmits?.some((field) => fields[field] === undefined)) return true;
+  return stricter.bodyIs !== undefined && Object.entries(stricter.bodyIs).every(([field, value]) => fields[field] === value);
 }
 
 /** What a route declares about its callers; it also generates the route's `security` in the spec. */
@@ -50,9 +72,7 @@ export function compileRequirement(requirement: Requirement): Check {
   const stricter = requirement.stricterWhen;
   if (!stricter) return (principal, request) => authorize(principal, permission, resolve(request), doing);
   return (principal, request) => {
-    const body = request.body as Record<string, unknown> | undefined;
-    const strict = stricter.bodySets.some((field) => body?.[field] !== undefined);
-    return strict
+    return stricterApplies(stricter, request.body)
       ? authorize(principal, stricter.permission, resolve(request), stricter.doing)
       : authorize(principal, permission, resolve(request), doing);
   };
@@ -62,8 +82,13 @@ function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resour
   if (source === 'account') return () => ACCOUNT;
   if (source === 'requestedCredential') {
     return (request) => {
-      const body = request.body as { role?: Role; deploymentIds?: number[] | null } | undefined;
-      return { type: 'credential', role: body?.role ?? 'member', deploymentIds: body?.deploymentIds ?? null };
+      const body = request.body as { role?: Role; deploymentIds?: number[] | null; permissions?: string[] } | undefined;
+      return {
+        type: 'credential',
+        role: body?.role ?? 'member',
+        deploymentIds: body?.deploymentIds ?? null,
+        permissions: body?.permissions ?? null,
+      };
     };
   }
   const { deploymentIdIn, name } = source;
@@ -78,12 +103,30 @@ function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resour
 export function describeRequirement(requirement: Requirement): string {
   const on = describeSource(requirement.resource);
   const stricter = requirement.stricterWhen;
-  const also = stricter ? `; \`${stricter.permission}\` when the body sets ${stricter.bodySets.map((f) => `\`${f}\``).join(' or ')}` : '';
-  return `Requires the \`${requirement.permission}\` permission ${on}${also}.`;
+  const also = stricter ? `; \`${stricter.permission}\` when ${describeStricter(stricter)}` : '';
+  const more = requirement.alsoDemands ? ` ${requirement.alsoDemands}` : '';
+  return `Requires the \`${requirement.permission}\` permission ${on}${also}.${more}`;
 }
 
 function describeSource(source: ResourceSource): string {
   if (source === 'account') return 'on the account';
-  if (source === 'requestedCredential') return 'and a credential reaching at least the role and deployments of the key it creates';
+  if (source === 'requestedCredential') {
+    return 'and a credential reaching at least the role (or holding each of the `permissions`) and the deployments of the key it creates';
+  }
   return `on the deployment named by ${source.deploymentIdIn === 'params' ? 'the path parameter' : 'the body field'} \`${source.name}\``;
+}
+
+function describeStricter(stricter: Stricter): string {
+  const quoted = (fields: readonly string[]) => fields.map((f) => `\`${f}\``).join(' or ');
+  const parts: string[] = [];
+  if (stricter.bodySets) parts.push(`the body sets ${quoted(stricter.bodySets)}`);
+  if (stricter.bodyOmits) parts.push(`the body leaves out ${quoted(stricter.bodyOmits)}`);
+  if (stricter.bodyIs) {
+    parts.push(
+      `the body has ${Object.entries(stricter.bodyIs)
+        .map(([f, v]) => `\`${f}\` = \`${String(v)}\``)
+        .join(' and ')}`,
+    );
+  }
+  return parts.join(', or ');
 }

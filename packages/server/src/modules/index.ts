@@ -23,6 +23,7 @@ import { deploymentLogsModule } from './deployment-logs/index.js';
 import { deploymentTokensModule } from './deployment-tokens/index.js';
 import { deploymentVariablesModule } from './deployment-variables/index.js';
 import { dataApiModule } from './data-api/index.js';
+import { resourcePoliciesModule } from './resource-policies/index.js';
 import { dbtModule } from './dbt/index.js';
 import { ciGateModule } from './ci-gate/index.js';
 
@@ -55,6 +56,7 @@ export const modules: PlinthModule[] = [
   deploymentTokensModule,
   deploymentVariablesModule,
   dataApiModule,
+  resourcePoliciesModule,
   dbtModule,
   ciGateModule,
 ];

@@ -53,6 +53,8 @@ export interface Database {
   deployment_variable: DeploymentVariableTable;
   // Engine versions an account's deployments have run (migration 0021).
   engine_version_run: EngineVersionRunTable;
+  // Resource policies of users and groups (migration 0023).
+  resource_policy: ResourcePolicyTable;
   // dbt sync (migration 0024).
   dbt_integration: DbtIntegrationTable;
   dbt_sync: DbtSyncTable;
@@ -144,6 +146,8 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
   /** Why it was revoked, when not by its owner (migration 0012). */
   revoked_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The key's own permissions, replacing its role's (migration 0023); null for a key of a role. */
+  permissions: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
 }
 export type ApiKeyRow = Selectable<ApiKeyTable>;
 
@@ -591,6 +595,20 @@ export interface DeploymentVariableTable {
 }
 export type DeploymentVariableRow = Selectable<DeploymentVariableTable>;
 
+/** What a user or a group may do on a resource (migration 0023): one action per subject and resource. */
+export interface ResourcePolicyTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number | null;
+  group_id: number | null;
+  /** The reference's resource type: `Global` or `Deployment` (content types later). */
+  resource_type: string;
+  /** The resource's id; 0 for Global. */
+  resource_id: number;
+  action: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
 // dbt sync (migration 0024).
 export interface DbtIntegrationTable {
   deployment_id: number;

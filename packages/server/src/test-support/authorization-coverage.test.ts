@@ -20,6 +20,7 @@ import { cases as groups } from '../modules/groups/authorization.cases.js';
 import { cases as login } from '../modules/login/authorization.cases.js';
 import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
 import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
+import { cases as resourcePolicies } from '../modules/resource-policies/authorization.cases.js';
 import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
 import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
@@ -45,6 +46,7 @@ const CASES: Record<string, OperationCase[]> = {
   login,
   'model-uploads': modelUploads,
   'oauth-integrations': oauthIntegrations,
+  'resource-policies': resourcePolicies,
   scim,
   'tenant-settings': tenantSettings,
   'user-attributes': userAttributes,

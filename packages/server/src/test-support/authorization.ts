@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { ACCOUNT_WIDE, ROLE_PERMISSIONS, type Permission } from '../http/permissions.js';
 import type { CredentialKind } from '../http/principal.js';
-import type { Requirement } from '../http/requirement.js';
+import { stricterApplies, type Requirement } from '../http/requirement.js';
 import type { Role } from '../store/schema.js';
 import type { TestAccount, TestServer, TestResponse } from './server.js';
 
@@ -50,8 +50,7 @@ export function requirementOf(server: TestServer, operation: string): Requiremen
 /** The permission a request needs: the stricter one when its body sets one of the fields that call for it. */
 function permissionFor(requirement: Requirement, body: unknown): Permission {
   const stricter = requirement.stricterWhen;
-  const sets = stricter?.bodySets.some((field) => (body as Record<string, unknown> | undefined)?.[field] !== undefined);
-  return sets ? stricter!.permission : requirement.permission;
+  return stricter && stricterApplies(stricter, body) ? stricter.permission : requirement.permission;
 }
 
 /** The lowest role that grants a permission. */

@@ -9,6 +9,7 @@ export const list = listVerb({
     ['Role', 'role'],
     ['Prefix', 'prefix'],
     ['Deployments', (k) => k.deploymentIds ?? 'all'],
+    ['Permissions', (k) => k.permissions ?? 'of its role'],
     ['Last used', 'lastUsedAt'],
     ['Revoked', 'revokedAt'],
   ],

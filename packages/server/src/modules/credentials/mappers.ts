@@ -7,6 +7,7 @@ export function toApiKey(row: ApiKeyRow) {
     name: row.name,
     role: row.role,
     deploymentIds: row.deployment_ids,
+    permissions: row.permissions,
     prefix: row.key_prefix,
     userId: row.user_id,
     createdAt: toIso(row.created_at),

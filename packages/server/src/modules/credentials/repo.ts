@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, Role } from '../../store/schema.js';
 
 /** A live credential row joined with the state of the user it acts for. */
@@ -12,6 +12,24 @@ export interface CredentialRecord {
   expires_at?: Date | null;
   user_active: boolean | null;
   user_role: Role | null;
+  /** An API key's own permissions (null: its role's). */
+  permissions?: string[] | null;
+  /** The resource policies of the user and the user's groups, as `type:id:action` (null: none). */
+  policies: string[] | null;
+}
+
+/**
+ * The resource policies a credential's user holds, directly or through a group, in one column of
+ * the credential's own query: verification stays one round trip. Only the types authorisation
+ * reads today are loaded (content types come with the workspace).
+ */
+function policiesOfUser(): RawBuilder<string[] | null> {
+  return sql<string[] | null>`(
+    select array_agg(p.resource_type || ':' || p.resource_id || ':' || p.action)
+    from resource_policy p
+    where p.account_id = u.account_id and p.resource_type in ('Global', 'Deployment')
+      and (p.user_id = u.id or p.group_id in (select m.group_id from group_member m where m.user_id = u.id))
+  )`;
 }
 
 export class CredentialRepo {
@@ -21,8 +39,9 @@ export class CredentialRepo {
     return this.db
       .selectFrom('api_key as k')
       .innerJoin('app_user as u', 'u.id', 'k.user_id')
-      .select(['k.id', 'k.account_id', 'k.user_id', 'k.role', 'k.deployment_ids', 'k.revoked_at'])
+      .select(['k.id', 'k.account_id', 'k.user_id', 'k.role', 'k.deployment_ids', 'k.revoked_at', 'k.permissions'])
       .select(['u.active as user_active', 'u.role as user_role'])
+      .select(policiesOfUser().as('policies'))
       .where('k.key_hash', '=', hash)
       .executeTakeFirst();
   }
@@ -33,6 +52,7 @@ export class CredentialRepo {
       .innerJoin('app_user as u', 'u.id', 't.user_id')
       .select(['t.id', 't.account_id', 't.user_id', 'u.role', 't.revoked_at', 't.expires_at'])
       .select(['u.active as user_active', 'u.role as user_role'])
+      .select(policiesOfUser().as('policies'))
       .select((eb) => eb.val<number[] | null>(null).as('deployment_ids'))
       .where('t.token_hash', '=', hash)
       .executeTakeFirst() as Promise<CredentialRecord | undefined>;

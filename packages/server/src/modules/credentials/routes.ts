@@ -4,6 +4,8 @@ import { userPrincipalOf } from '../../http/auth.js';
 import { IdParams, NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { requires } from '../../http/requirement.js';
+import { badRequest } from '../../http/errors.js';
+import { KEY_PERMISSIONS } from '../../http/permissions.js';
 import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, CreateScimTokenBody, CreatedScimToken, ScimTokenList } from './schemas.js';
 
 const apiKeys = { auth: requires('ApiKeysManage') };
@@ -21,10 +23,12 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(CreateApiKeyBody),
       response: { 201: Type.Ref(CreatedApiKey) },
     },
+    // Before the requirement is checked: an unknown permission is a mistake to name, not a refusal.
+    preValidation: async (request) => checkKeyPermissions(request.body),
     handler: async (request, reply) => {
       const principal = userPrincipalOf(request);
-      const body = request.body as { name: string; role?: 'admin' | 'member'; deploymentIds?: number[] | null };
-      const reach = { role: body.role ?? 'member', deploymentIds: body.deploymentIds ?? null };
+      const body = request.body as { name: string; role?: 'admin' | 'member'; deploymentIds?: number[] | null; permissions?: string[] };
+      const reach = { role: body.role ?? 'member', deploymentIds: body.deploymentIds ?? null, permissions: body.permissions ?? null };
       await app.services.deployments.assertAllExist(request.account.id, reach.deploymentIds ?? []);
       const created = await app.services.credentials.createApiKey(request.account.id, principal.userId, { name: body.name, ...reach });
       return reply.code(201).send(created);
@@ -102,3 +106,23 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 };
+
+const KNOWN = new Set(KEY_PERMISSIONS);
+
+/**
+ * `permissions` name a closed list, replace the role and hold on named deployments only: a key
+ * holding them on every deployment would reach what no deployment-limited permission should.
+ */
+function checkKeyPermissions(body: unknown): void {
+  const { permissions, role, deploymentIds } = (body ?? {}) as { permissions?: unknown; role?: unknown; deploymentIds?: unknown };
+  if (!Array.isArray(permissions)) return; // the schema words what is wrong with anything else
+  const unknown = permissions.filter((name) => typeof name === 'string' && !KNOWN.has(name));
+  if (unknown.length > 0) {
+    throw badRequest(`Unknown permission ${unknown.map((n) => `"${n}"`).join(', ')}; a key may hold ${KEY_PERMISSIONS.join(', ')}`);
+  }
+  if (permissions.length === 0) throw badRequest('permissions is empty; name at least one, or leave it out for a key of a role');
+  if (role !== undefined) throw badRequest('Give a key either a role or permissions, not both: permissions replace the role');
+  if (!Array.isArray(deploymentIds) || deploymentIds.length === 0) {
+    throw badRequest('A key with permissions holds them on deployments: name them in deploymentIds (--deployment)');
+  }
+}

@@ -1,6 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
+import { KEY_PERMISSIONS } from '../../http/permissions.js';
+
+const PermissionNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  uniqueItems: true,
+  maxItems: 100,
+  description: `Permissions the key holds on each of its deployments instead of its role's: any of ${KEY_PERMISSIONS.join(', ')}.`,
+});
 
 export const RoleSchema = StringEnum(['admin', 'member'], { $id: 'Role' });
 
@@ -11,6 +18,9 @@ export const ApiKey = Type.Object(
     role: Type.Ref(RoleSchema),
     deploymentIds: Type.Union([Type.Array(Type.Integer()), Type.Null()], {
       description: 'Deployments the key is limited to; null for all.',
+    }),
+    permissions: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: "The key's own permissions on each of its deployments, replacing its role's; null for a key that holds its role's.",
     }),
     prefix: Type.String({ description: 'First characters of the key, to recognise it.' }),
     userId: Type.Integer({ description: 'Internal user the key acts for.' }),
@@ -30,6 +40,7 @@ export const CreateApiKeyBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     role: Type.Optional(Type.Ref(RoleSchema, { default: 'member' })),
     deploymentIds: Type.Optional(Type.Union([Type.Array(IntegerId, { uniqueItems: true, maxItems: 1000 }), Type.Null()])),
+    permissions: Type.Optional(PermissionNames),
   },
   { additionalProperties: false, $id: 'CreateApiKeyInput' },
 );

@@ -21,6 +21,8 @@ export interface NewApiKey {
   name: string;
   role: Role;
   deploymentIds: number[] | null;
+  /** The key's own permissions on its deployments, replacing its role's (then stored as member, the lowest). */
+  permissions?: string[] | null;
 }
 
 /** A credential that reaches everything: whoever may manage it may manage any API key. */
@@ -41,8 +43,9 @@ export class CredentialService {
         account_id: accountId,
         user_id: userId,
         name: input.name,
-        role: input.role,
+        role: input.permissions ? 'member' : input.role,
         deployment_ids: input.deploymentIds,
+        permissions: input.permissions ?? null,
         key_hash: hashCredential(secret),
         key_prefix: secret.slice(0, 8),
       })
@@ -80,11 +83,14 @@ export class CredentialService {
     if (caller && authorize(caller, 'ApiKeysManage', EVERY_CREDENTIAL) !== null) {
       const row = await this.db
         .selectFrom('api_key')
-        .select(['role', 'deployment_ids'])
+        .select(['role', 'deployment_ids', 'permissions'])
         .where('account_id', '=', accountId)
         .where('id', '=', id)
         .executeTakeFirst();
-      if (!row || authorize(caller, 'ApiKeysManage', { type: 'credential', role: row.role, deploymentIds: row.deployment_ids }) !== null) {
+      const reach: Resource | null = row
+        ? { type: 'credential', role: row.role, deploymentIds: row.deployment_ids, permissions: row.permissions }
+        : null;
+      if (!reach || authorize(caller, 'ApiKeysManage', reach) !== null) {
         throw forbidden(`This credential may not revoke API key ${id}: it reaches more than this credential does`);
       }
     }

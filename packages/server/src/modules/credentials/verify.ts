@@ -3,6 +3,7 @@ import { unauthenticated } from '../../http/errors.js';
 import type { AccessTokenPrincipal, ApiKeyPrincipal, Principal, ScimTokenPrincipal } from '../../http/principal.js';
 import { hashCredential } from '../../lib/secrets.js';
 import type { Role } from '../../store/schema.js';
+import { grantsOfKey, grantsOfPolicies } from './grants.js';
 import type { CredentialRecord, CredentialRepo } from './repo.js';
 
 const TOUCH_EVERY_MS = 60_000;
@@ -51,7 +52,16 @@ export class CredentialVerifiers {
 
   private async apiKeyFromStore(accountId: number, secret: string): Promise<ApiKeyPrincipal> {
     const record = await this.repo.findApiKeyByHash(hashCredential(secret));
-    const principal: ApiKeyPrincipal = { kind: 'apiKey', ...this.check(record, accountId, 'API key') };
+    const checked = this.check(record, accountId, 'API key');
+    const own = record!.permissions;
+    const principal: ApiKeyPrincipal = {
+      kind: 'apiKey',
+      ...checked,
+      // Grants are loaded with the key, so checking them costs nothing more per request.
+      permissions: own
+        ? grantsOfKey(own, checked.deploymentIds ?? [], record!.user_role ?? 'member', grantsOfPolicies(record!.policies))
+        : null,
+    };
     this.touch('apiKey', principal.credentialId);
     return this.remember(this.verified.apiKey, secret, principal, null);
   }
@@ -61,7 +71,12 @@ export class CredentialVerifiers {
     if (hit) return hit;
     const record = await this.repo.findAccessTokenByHash(hashCredential(secret));
     // An access token acts on every deployment, with its user's role (the record carries no scope).
-    const principal: AccessTokenPrincipal = { kind: 'accessToken', ...this.check(record, account.id, 'access token'), deploymentIds: null };
+    const principal: AccessTokenPrincipal = {
+      kind: 'accessToken',
+      ...this.check(record, account.id, 'access token'),
+      deploymentIds: null,
+      policies: grantsOfPolicies(record!.policies),
+    };
     const expiresAt = record!.expires_at ? record!.expires_at.getTime() : null;
     if (expiresAt !== null && expiresAt <= Date.now()) {
       throw unauthenticated('The access token has expired; refresh it or run `plinth login`');
@@ -107,7 +122,7 @@ export class CredentialVerifiers {
     return principal;
   }
 
-  private check(record: CredentialRecord | undefined, accountId: number, what: string): Omit<ApiKeyPrincipal, 'kind'> {
+  private check(record: CredentialRecord | undefined, accountId: number, what: string): Omit<ApiKeyPrincipal, 'kind' | 'permissions'> {
     if (!record || record.account_id !== accountId) throw unauthenticated(`Unknown ${what}`);
     if (record.revoked_at) throw unauthenticated(`The ${what} has been revoked`);
     if (record.user_active === false) throw unauthenticated(`The user of this ${what} is deactivated`);

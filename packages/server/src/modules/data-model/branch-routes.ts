@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { principalOf } from '../../http/auth.js';
-import { Conflict, LimitExceeded, PREFIX, read, TAGS, writeDev, writeShared } from './routes.js';
+import { commit, Conflict, LimitExceeded, merge, mergeToDeploy, PREFIX, read, TAGS, writeDev, writeShared } from './routes.js';
 import {
   BranchParams,
   CommitBody,
@@ -131,7 +131,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${PREFIX}/commit`, {
-    config: { auth: writeShared },
+    config: { auth: commit },
     schema: {
       operationId: 'commitDataModel',
       tags: TAGS,
@@ -157,7 +157,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${PREFIX}/merge`, {
-    config: { auth: writeShared },
+    config: { auth: merge },
     schema: {
       operationId: 'mergeDataModelBranch',
       tags: TAGS,
@@ -170,7 +170,7 @@ export const branchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${PREFIX}/merge-to-default`, {
-    config: { auth: writeShared },
+    config: { auth: mergeToDeploy },
     schema: {
       operationId: 'mergeDataModelBranchToDefault',
       tags: TAGS,

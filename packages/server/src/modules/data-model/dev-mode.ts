@@ -5,6 +5,7 @@ import { transaction } from '../../store/transaction.js';
 import { checkText } from './limits.js';
 import { credentialKey, DEV_BRANCH_PREFIX } from './public.js';
 import { devOnly } from './paths.js';
+import { demand } from '../../http/authorize.js';
 import type { DataModelService } from './service.js';
 
 /**
@@ -67,6 +68,8 @@ export class DevModeOps {
     const dev = await this.svc.target(principal, deploymentId, input.branch);
     devOnly(dev);
     const shared = await this.svc.branch(principal.accountId, deploymentId, dev.forked_from!);
+    // Into the deploy branch, a commit changes production as a merge does (issue 15).
+    if (shared.is_default) demand(principal, 'DeploymentUpdate', { type: 'deployment', id: deploymentId }, 'commit into the deploy branch');
     const entries = await this.svc.treeAt(principal.accountId, dev.head_commit_id);
     return transaction(this.svc.db, async () => {
       const result = await this.svc.advance(principal, shared, {

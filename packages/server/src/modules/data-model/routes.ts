@@ -4,6 +4,7 @@ import { principalOf } from '../../http/auth.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { branchRoutes } from './branch-routes.js';
 import { MAX_FILE_BYTES } from './limits.js';
+import { DEFAULT_BRANCH } from './public.js';
 import {
   BranchQuery,
   CommitsQuery,
@@ -27,6 +28,14 @@ export const TAGS = ['Data Model'];
 export const read = requires('SchemaRead', { resource: deploymentParam() });
 export const writeDev = requires('SchemaUpdateDevBranches', { resource: deploymentParam(), doing: 'change dev-mode branches' });
 export const writeShared = requires('SchemaUpdate', { resource: deploymentParam(), doing: 'change shared branches' });
+/** Merging into the deploy branch changes production: issue 15 asks DeploymentUpdate for it. */
+const toProduction = { permission: 'DeploymentUpdate', doing: 'merge into the deploy branch, which changes production' } as const;
+export const merge = requires('SchemaUpdate', { ...writeShared, stricterWhen: { bodyIs: { target: DEFAULT_BRANCH }, ...toProduction } });
+export const commit = requires('SchemaUpdate', {
+  ...writeShared,
+  alsoDemands: 'A commit into the deploy branch also requires `DeploymentUpdate`.',
+});
+export const mergeToDeploy = requires('DeploymentUpdate', { resource: deploymentParam(), doing: toProduction.doing });
 export const Conflict = (description: string) => Type.Ref('DataModelConflict', { description });
 export const TooLarge = Type.Ref('Error', { description: 'A file is larger than 1 MiB' });
 export const LimitExceeded = Type.Ref('Error', { description: 'The data model would exceed 5,000 files or 50 MiB' });

@@ -16,6 +16,14 @@ export const DeploymentTokenInput = Type.Object(
         description: 'Lifetime in seconds; 24 hours when left out, at most 30 days.',
       }),
     ),
+    branch: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          "A dev-mode branch of the calling credential: the token then opens only that branch's dev-mode URL, and minting it needs `SchemaUpdateDevBranches` instead of `DeploymentUpdate`.",
+      }),
+    ),
   },
   { additionalProperties: false, $id: 'DeploymentTokenInput' },
 );

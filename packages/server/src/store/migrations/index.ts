@@ -21,6 +21,7 @@ import * as deploymentSettings from './0019_deployment_settings.js';
 import * as deploymentVariables from './0020_deployment_variables.js';
 import * as engineVersionsRun from './0021_engine_versions_run.js';
 import * as dataApiServingCache from './0022_data_api_serving_cache.js';
+import * as permissions from './0023_permissions.js';
 import * as dbt from './0024_dbt.js';
 import * as ciGate from './0026_ci_gate.js';
 
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0020_deployment_variables': deploymentVariables,
   '0021_engine_versions_run': engineVersionsRun,
   '0022_data_api_serving_cache': dataApiServingCache,
+  '0023_permissions': permissions,
   '0024_dbt': dbt,
   '0026_ci_gate': ciGate,
 };

@@ -1,0 +1,28 @@
+import { positiveInt } from '../../core/body.js';
+import { defineVerb } from '../../core/define.js';
+import { UsageError } from '../../core/errors.js';
+import { RESOURCE_OPTIONS, resourceOf } from './resource.js';
+
+export const setUser = defineVerb({
+  name: 'set-user',
+  summary: "Set or remove a user's action on a deployment or on the account (updateUserPolicy)",
+  description:
+    'A user holds one action per resource: this replaces it, --remove takes it away. An action implies those below it (All every action, SchemaUpdate SchemaRead, …). You may grant only what you hold.',
+  args: ['<user_id>'],
+  options: [
+    ...RESOURCE_OPTIONS,
+    { flags: '--action <action>', description: 'The action to hold, e.g. SchemaUpdate, DeploymentRead, All' },
+    { flags: '--remove', description: 'Remove the policy' },
+  ],
+  examples: ['plinth policies set-user 7 --deployment 3 --action SchemaUpdate', 'plinth policies set-user 7 --global --remove'],
+  async run(f, [subject], opts) {
+    if ((opts.action === undefined) === !opts.remove) throw new UsageError('give --action <action> or --remove');
+    if (opts.action === '') throw new UsageError('--action is empty; name an action such as SchemaRead');
+    const body = { ...resourceOf(opts), userId: positiveInt(subject ?? '', 'user_id'), action: opts.remove ? null : opts.action };
+    const client = await f.client();
+    const response = await client.request<Record<string, unknown>>('PUT', '/api/v1/resource-policies/user', { body });
+    if (f.output.json) return f.output.raw(response);
+    const where = body.resourceType === 'Global' ? 'the account' : `deployment ${body.resourceId}`;
+    f.output.status(opts.remove ? `Removed the policy of user ${subject} on ${where}` : `User ${subject} holds ${opts.action} on ${where}`);
+  },
+});

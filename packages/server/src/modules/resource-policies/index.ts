@@ -1,0 +1,22 @@
+import type { PlinthModule } from '../module.js';
+import { resourcePolicyRoutes } from './routes.js';
+import { resourcePolicySchemas } from './schemas.js';
+import { ResourcePolicyService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    resourcePolicies: ResourcePolicyService;
+  }
+}
+
+/**
+ * Resource policies of users and groups (issue 15, section 5 rule 5): what they may do on the
+ * account and on each deployment. The credentials module loads them with each access token.
+ */
+export const resourcePoliciesModule: PlinthModule = {
+  name: 'resource-policies',
+  services: { resourcePolicies: (ctx) => new ResourcePolicyService(ctx) },
+  tables: ['resource_policy'],
+  schemas: resourcePolicySchemas,
+  routes: resourcePolicyRoutes,
+};
