@@ -11,14 +11,16 @@
  *     server counts them: bench/count-executions.mjs is preloaded into it).
  *
  *   npm run bench:data-api     (BENCH_SECONDS, BENCH_ROUNDS, LINE_ITEMS to change the run; prints Markdown)
+ *   BENCH_ONLY=warm npm run bench:data-api   (the warm rounds alone, e.g. while profiling them with BENCH_NODE_ARGS)
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compile, DuckDBWarehouse, loadRequest, sampleModelFiles, writeSample, type Query } from '@plinth/semantic';
 import { burst, deploySample, fetchLoad, loadPath, plinth, ROOT, tokenOf } from './data-api-server.js';
-import { load, loadCalls, loadPaths, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
+import autocannon from 'autocannon';
+import { load, loadCalls, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
 import { QUERIES } from './semantic-queries.js';
 
 const BARE = join(ROOT, 'bench/bare-server.mjs');
@@ -29,6 +31,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const LINE_ITEMS = Number(process.env.LINE_ITEMS ?? 200_000);
 /** Limits varied over this many values: far more than requests in flight, so cold requests never share one. */
 const SPREAD = 64;
+/** `warm` skips the engine, cold and burst runs (their rows then read 0). */
+const ONLY_WARM = process.env.BENCH_ONLY === 'warm';
 
 // The sample model's dashboard queries: every one of semantic-queries.ts but the one needing its extra cube.
 const DASHBOARD = QUERIES.filter((q) => !JSON.stringify(q.query).includes('order_facts'));
@@ -43,7 +47,36 @@ function coldQuery(k: number): Query {
   const spread = Math.floor(k / DASHBOARD.length) % SPREAD;
   return { ...query, limit: query.limit === undefined ? 10_000 - spread : query.limit + spread };
 }
-const warmQuery = (k: number): Query => DASHBOARD[k % DASHBOARD.length]!.query;
+
+/** CPU seconds a process has used (user + system), from /proc: per request it is steadier than req/s on a shared machine. */
+function cpuSeconds(pid: number | undefined): { total: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { total: (Number(fields[11]) + Number(fields[12])) / 100, system: Number(fields[12]) / 100 };
+}
+const cpuSince = (pid: number | undefined, before: { total: number; system: number }, requests: number) => {
+  const now = cpuSeconds(pid);
+  return { total: (now.total - before.total) / requests, system: (now.system - before.system) / requests };
+};
+
+/**
+ * The warm run: the dashboard's GET paths built once and sent in turn on every connection, so the
+ * load generator does per request what it does for the bare route (a prepared request), not the
+ * URL encoding of a query. Answers the figures and how many requests were sent, warm-up included.
+ */
+async function loadWarm(base: string, paths: string[], headers: Record<string, string>): Promise<LoadResult & { sent: number }> {
+  const run = (duration: number) =>
+    autocannon({ url: base, connections: CONNECTIONS, duration, headers, requests: paths.map((path) => ({ method: 'GET', path })) });
+  const warmUp = await run(2);
+  const result = await run(SECONDS);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    sent: warmUp.requests.total + result.requests.total,
+  };
+}
 
 async function main(): Promise<void> {
   execFileSync('npx', ['tsc', '-b', 'packages/semantic', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
@@ -76,7 +109,7 @@ async function main(): Promise<void> {
   }
 
   const rounds: Array<{ engine: LoadResult; cold: LoadResult; perRequest: number; storePerRequest: number }> = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (ONLY_WARM ? 0 : ROUNDS); round++) {
     const engineResult = await loadCalls(direct, { concurrency: CONNECTIONS, seconds: SECONDS });
     const before = await cold.counts();
     let sent = 0; // the warm-up's requests and the measured ones, as the executions counted cover both
@@ -112,17 +145,21 @@ async function main(): Promise<void> {
   await fetchLoad(warm, id, token, DASHBOARD[0]!.query); // the warehouse and model opened, as on a running server
   const burstOne = await burst(warm, id, token, { ...DASHBOARD[1]!.query, limit: 4243 });
   const bare = await spawnServer(BARE, {});
-  const warmRounds: Array<{ warm: LoadResult; bare: LoadResult }> = [];
+  type Cpu = { total: number; system: number };
+  const warmRounds: Array<{ warm: LoadResult; bare: LoadResult; warmCpu: Cpu; bareCpu: Cpu }> = [];
   const warmBefore = await warm.counts();
   let warmSent = 0;
+  const warmPaths = DASHBOARD.map((q) => loadPath(id, q.query));
   for (let round = 0; round < ROUNDS; round++) {
-    const warmResult = await loadPaths(warm.base, (k) => (warmSent++, loadPath(id, warmQuery(k))), {
-      connections: CONNECTIONS,
-      seconds: SECONDS,
-      headers,
-    });
+    const warmCpuBefore = cpuSeconds(warm.child.pid);
+    const warmResult = await loadWarm(warm.base, warmPaths, headers);
+    const warmCpu = cpuSince(warm.child.pid, warmCpuBefore, warmResult.sent);
+    warmSent += warmResult.sent;
+    const bareCpuBefore = cpuSeconds(bare.child.pid);
     const bareResult = await load(`http://127.0.0.1:${bare.port}/constant`, { connections: CONNECTIONS, seconds: SECONDS });
-    warmRounds.push({ warm: warmResult, bare: bareResult });
+    // The bare run's requests are not counted apart from its figures: its req/s over the warm-up and the run.
+    const bareCpu = cpuSince(bare.child.pid, bareCpuBefore, bareResult.rps * (SECONDS + 2));
+    warmRounds.push({ warm: warmResult, bare: bareResult, warmCpu, bareCpu });
   }
   const warmAfter = await warm.counts();
   await warm.stop();
@@ -146,6 +183,8 @@ async function main(): Promise<void> {
   const coldRatio = median(coldRatios);
   const warmRatio = median(warmRatios);
   const fmt = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(', ');
+  const fmtUs = (xs: Array<{ total: number; system: number }>) =>
+    xs.map((x) => `${(x.total * 1e6).toFixed(1)} (${(x.system * 1e6).toFixed(1)} system)`).join(', ');
   const perRequest = rounds.map((r) => r.perRequest.toFixed(2)).join(', ');
   process.stdout.write(
     [
@@ -183,6 +222,7 @@ async function main(): Promise<void> {
       ),
       '',
       `Cold: warehouse executions per request in each round (counted by the server): ${perRequest}; metadata store (PGlite) statements per request: ${rounds.map((r) => r.storePerRequest.toFixed(2)).join(', ')}.`,
+      `Server CPU per request (user + system, /proc): warm ${fmtUs(warmRounds.map((r) => r.warmCpu))} µs, bare ${fmtUs(warmRounds.map((r) => r.bareCpu))} µs in each round.`,
       `Warm: ${warmWarehouse} warehouse executions over ${warmSent} requests; metadata store statements per request ${warmStore.toFixed(2)}: ${perWarmRequest.join('; ') || 'none'}.`,
       `Target cold within 1.2× of the engine: ${coldRatio <= 1.2 ? 'met' : 'NOT met'} (${coldRatio.toFixed(2)}×). Target warm at least 0.5 of the bare route: ${warmRatio >= 0.5 ? 'met' : 'NOT met'} (${warmRatio.toFixed(2)}).`,
       '',

@@ -1,8 +1,11 @@
-import { ERROR_TTL_MS, waitAtMost, type CONTINUE_WAIT, type QueryRunner } from './query-runner.js';
+import { ERROR_TTL_MS, RENEW_WINDOW_MS, waitAtMost, type CONTINUE_WAIT, type QueryRunner, type RunOptions } from './query-runner.js';
 
 interface Cached {
   outcome: { value: unknown } | { error: unknown };
+  /** Until when any caller is served this result (the TTL, or ERROR_TTL_MS for an error). */
   expiresAt: number;
+  /** Until when a renew is served it (RENEW_WINDOW_MS after it finished): the retries of the renew that ran it. */
+  renewableUntil: number;
 }
 
 /**
@@ -19,37 +22,59 @@ export class LocalRunner implements QueryRunner {
   ) {}
 
   /** `waitMs` overrides the continue-wait timeout, for a caller that has its own (RedisRunner falling back). */
-  async run<T>(key: string, execute: () => Promise<T>, waitMs = this.waitMs): Promise<T | typeof CONTINUE_WAIT> {
+  async run<T>(
+    key: string,
+    execute: () => Promise<T>,
+    { renew = false }: RunOptions = {},
+    waitMs = this.waitMs,
+  ): Promise<T | typeof CONTINUE_WAIT> {
     const cached = this.results.get(key);
-    if (cached && cached.expiresAt > Date.now()) {
-      if ('error' in cached.outcome) throw cached.outcome.error;
-      return cached.outcome.value as T;
+    const now = Date.now();
+    // A plain query takes a cached result over waiting for a renew in flight (Cube's stale-if-slow);
+    // a renew joins the execution in flight, else takes only a result its own first call ran.
+    let served = cached && !renew && cached.expiresAt > now ? cached : undefined;
+    let running = served ? undefined : (this.inFlight.get(key) as Promise<T> | undefined);
+    if (!served && !running && cached && renew && cached.renewableUntil > now) served = cached;
+    if (served) {
+      if ('error' in served.outcome) throw served.outcome.error;
+      return served.outcome.value as T;
     }
-    if (cached) this.results.delete(key);
-    let running = this.inFlight.get(key) as Promise<T> | undefined;
-    if (!running) {
-      running = execute();
-      this.inFlight.set(key, running);
-      running.then(
-        (value) => {
-          this.inFlight.delete(key);
-          if (this.ttlMs > 0) this.results.set(key, { outcome: { value }, expiresAt: Date.now() + this.ttlMs });
-          this.sweep();
-        },
-        // Kept briefly, so one told to come back gets the same error rather than running it again.
-        (error: unknown) => {
-          this.inFlight.delete(key);
-          this.results.set(key, { outcome: { error }, expiresAt: Date.now() + ERROR_TTL_MS });
-        },
-      );
-    }
+    running ??= this.start(key, execute);
     return waitAtMost(running, waitMs);
   }
 
-  /** Drops expired results, so the cache holds only what may still be served. */
-  private sweep(): void {
-    const now = Date.now();
-    for (const [key, cached] of this.results) if (cached.expiresAt <= now) this.results.delete(key);
+  peek(key: string): unknown {
+    const cached = this.results.get(key);
+    return cached && 'value' in cached.outcome && cached.expiresAt > Date.now() ? cached.outcome.value : undefined;
+  }
+
+  /** Runs the query as the key's one execution; its outcome replaces whatever the key held. */
+  private start<T>(key: string, execute: () => Promise<T>): Promise<T> {
+    const running = execute();
+    this.inFlight.set(key, running);
+    running.then(
+      (value) => {
+        this.inFlight.delete(key);
+        const now = Date.now();
+        // Kept for a renew's retries even when the TTL is shorter; served to others only within the TTL.
+        this.results.set(key, { outcome: { value }, expiresAt: now + this.ttlMs, renewableUntil: now + RENEW_WINDOW_MS });
+        this.sweep(now);
+      },
+      // Kept briefly, so one told to come back gets the same error rather than running it again.
+      (error: unknown) => {
+        this.inFlight.delete(key);
+        const now = Date.now();
+        this.results.set(key, { outcome: { error }, expiresAt: now + ERROR_TTL_MS, renewableUntil: now + ERROR_TTL_MS });
+      },
+    );
+    return running;
+  }
+
+  /** Drops results nobody may be served any more, so the cache holds only what may still be. */
+  private sweep(now: number): void {
+    for (const [key, cached] of this.results) {
+      if (cached.expiresAt <= now && cached.renewableUntil <= now) this.results.delete(key);
+    }
   }
 
   close(): Promise<void> {

@@ -9,9 +9,30 @@ export const CONTINUE_WAIT = Symbol('Continue wait');
  * for every process sharing one Redis.
  */
 export interface QueryRunner {
-  run<T>(key: string, execute: () => Promise<T>): Promise<T | typeof CONTINUE_WAIT>;
+  run<T>(key: string, execute: () => Promise<T>, options?: RunOptions): Promise<T | typeof CONTINUE_WAIT>;
   close(): Promise<void>;
+  /**
+   * The answer a plain call of `key` would be given from this process's memory right now, without
+   * waiting: what the warm path (warm-path.ts) checks its copy against. A runner whose results live
+   * elsewhere (Redis) has none to offer.
+   */
+  peek?(key: string): unknown;
 }
+
+export interface RunOptions {
+  /**
+   * Cube's `renewQuery: true` (and the `must-revalidate` and `no-cache` cache modes): the cached
+   * result is not served, the query runs again and its result replaces the cached one. A renew
+   * still joins an execution of the same key in flight (it is running now, so it is fresh), and is
+   * satisfied by a result that finished within RENEW_WINDOW_MS: a client told `Continue wait`
+   * repeats the same query, renew included, and that retry must get the execution its first call
+   * started rather than start another one, forever.
+   */
+  renew?: boolean;
+}
+
+/** How long a finished result satisfies a renew (see RunOptions.renew); kept this long even when the TTL is shorter. */
+export const RENEW_WINDOW_MS = 10_000;
 
 /** How long a failed query's error is kept: waiters and the retry get the same 400 instead of running it again. */
 export const ERROR_TTL_MS = 10_000;

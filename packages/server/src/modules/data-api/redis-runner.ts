@@ -1,7 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { LocalRunner } from './local-runner.js';
-import { CONTINUE_WAIT, ERROR_TTL_MS, StoredQueryError, waitAtMost, type QueryRunner } from './query-runner.js';
+import {
+  CONTINUE_WAIT,
+  ERROR_TTL_MS,
+  RENEW_WINDOW_MS,
+  StoredQueryError,
+  waitAtMost,
+  type QueryRunner,
+  type RunOptions,
+} from './query-runner.js';
 
 export interface RedisRunnerOptions {
   url: string;
@@ -21,11 +29,15 @@ type Outcome = { value: unknown } | { error: string };
 
 // Renew or release the lease only while it is still ours: a lease that expired may belong to another process now.
 const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
+/** `:fresh` when the answer itself is in `:result`, which outlives it. */
+const FRESH_MARK = '1';
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /**
  * The runner shared by every process on one Redis (PLINTH_REDIS_URL). Under `<prefix><sha256 of key>`:
- * `:result` holds the answer for the TTL (an error for ERROR_TTL_MS), `:lease` names the process
+ * `:result` holds the answer for the TTL (an error for ERROR_TTL_MS), `:fresh` says for
+ * RENEW_WINDOW_MS after it was written that it may satisfy a renew (holding the answer itself when
+ * the TTL is shorter than that), `:lease` names the process
  * running the query (SET NX PX, renewed by a heartbeat), `:done` is the channel its outcome is
  * published on. A caller on any process either finds the result, takes the lease and runs the
  * query, or waits for the owner (pub/sub, and polling in case a message is lost); a lease that
@@ -76,13 +88,16 @@ export class RedisRunner implements QueryRunner {
     });
   }
 
-  async run<T>(key: string, execute: () => Promise<T>): Promise<T | typeof CONTINUE_WAIT> {
-    if (!(await this.ready())) return this.local.run(key, execute);
+  async run<T>(key: string, execute: () => Promise<T>, options: RunOptions = {}): Promise<T | typeof CONTINUE_WAIT> {
+    if (!(await this.ready())) return this.local.run(key, execute, options);
+    const renew = options.renew === true;
     const id = this.options.prefix + createHash('sha256').update(key).digest('hex');
-    let outcome = this.pending.get(id);
+    // A renew never joins a plain call's conversation, which may end at the (older) stored result.
+    const pendingKey = renew ? `${id}:renew` : id;
+    let outcome = this.pending.get(pendingKey);
     if (!outcome) {
-      outcome = this.settle(key, id, execute).finally(() => this.pending.delete(id));
-      this.pending.set(id, outcome);
+      outcome = this.settle(key, id, execute, renew).finally(() => this.pending.delete(pendingKey));
+      this.pending.set(pendingKey, outcome);
     }
     const answer = await waitAtMost(outcome, this.options.waitMs);
     if (answer === CONTINUE_WAIT) return CONTINUE_WAIT;
@@ -90,24 +105,43 @@ export class RedisRunner implements QueryRunner {
     return answer.value as T;
   }
 
-  /** The query's outcome: stored, run here under the lease, or awaited from the owner. */
-  private async settle(key: string, id: string, execute: () => Promise<unknown>): Promise<Outcome> {
+  /**
+   * The query's outcome: stored, run here under the lease, or awaited from the owner. A plain call
+   * takes the stored result; a renew takes only one written within RENEW_WINDOW_MS, and otherwise
+   * runs the query or waits for the process running it (see RunOptions.renew).
+   */
+  private async settle(key: string, id: string, execute: () => Promise<unknown>, renew: boolean): Promise<Outcome> {
     try {
-      const stored = decode(await this.redis.get(`${id}:result`));
+      const stored = await this.stored(id, renew);
       if (stored) return stored;
       const token = randomBytes(12).toString('hex');
-      if (await this.claim(id, token)) return await this.own(id, token, execute);
-      return await this.waitForOwner(key, id, token, execute);
+      if (await this.claim(id, token)) {
+        // Finished between the read above and the claim: that execution is the one to give.
+        const finished = await this.stored(id, renew);
+        if (finished) {
+          await this.redis.eval(RELEASE, 1, `${id}:lease`, token);
+          return finished;
+        }
+        return await this.own(id, token, execute);
+      }
+      return await this.waitForOwner(key, id, token, execute, renew);
     } catch (error) {
       this.markDown(error);
-      return this.runLocally(key, execute);
+      return this.runLocally(key, execute, renew);
     }
   }
 
+  /** What a caller may be given without running the query: the result, or for a renew only a fresh one. */
+  private async stored(id: string, renew: boolean): Promise<Outcome | null> {
+    if (!renew) return decode(await this.redis.get(`${id}:result`));
+    const [fresh, result] = await this.redis.mget(`${id}:fresh`, `${id}:result`);
+    return decode(fresh === FRESH_MARK ? (result ?? null) : (fresh ?? null));
+  }
+
   /** Redis failed mid-way: run (or join) the query per process, where the next call while Redis is down finds it. */
-  private runLocally(key: string, execute: () => Promise<unknown>): Promise<Outcome> {
+  private runLocally(key: string, execute: () => Promise<unknown>, renew: boolean): Promise<Outcome> {
     // The caller's own continue-wait applies in run(); here the outcome itself is awaited.
-    return outcomeOf(() => this.local.run(key, execute, 2 ** 31 - 1));
+    return outcomeOf(() => this.local.run(key, execute, { renew }, 2 ** 31 - 1));
   }
 
   private async claim(id: string, token: string): Promise<boolean> {
@@ -131,6 +165,8 @@ export class RedisRunner implements QueryRunner {
     const ttl = 'error' in outcome ? ERROR_TTL_MS : this.options.ttlMs;
     const multi = this.redis.multi();
     if (ttl > 0) multi.set(`${id}:result`, encoded, 'PX', ttl);
+    // A renew's retries find this for RENEW_WINDOW_MS: a mark when `:result` outlives the window, else the outcome itself.
+    multi.set(`${id}:fresh`, ttl >= RENEW_WINDOW_MS ? FRESH_MARK : encoded, 'PX', RENEW_WINDOW_MS);
     multi.publish(`${id}:done`, encoded).eval(RELEASE, 1, lease, token);
     // The answer is this process's to give even if Redis fails now; others will find the lease lapsed and run it.
     await multi.exec().catch((error: unknown) => this.markDown(error));
@@ -138,7 +174,7 @@ export class RedisRunner implements QueryRunner {
   }
 
   /** Waits for the owner's message, looking at Redis every pollMs; takes over when the lease lapses without a result. */
-  private waitForOwner(key: string, id: string, token: string, execute: () => Promise<unknown>): Promise<Outcome> {
+  private waitForOwner(key: string, id: string, token: string, execute: () => Promise<unknown>, renew: boolean): Promise<Outcome> {
     const channel = `${id}:done`;
     return new Promise<Outcome>((resolve) => {
       let finished = false;
@@ -156,12 +192,12 @@ export class RedisRunner implements QueryRunner {
         if (this.closed) return finish({ error: 'The data API is shutting down' });
         checking = true;
         try {
-          const stored = decode(await this.redis.get(`${id}:result`));
+          const stored = await this.stored(id, renew);
           if (stored) finish(stored);
           else if (await this.claim(id, token)) finish(this.own(id, token, execute));
         } catch (error) {
           this.markDown(error);
-          finish(this.runLocally(key, execute));
+          finish(this.runLocally(key, execute, renew));
         } finally {
           checking = false;
         }

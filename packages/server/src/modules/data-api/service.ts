@@ -17,7 +17,7 @@ import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { dryRunOf, sqlOf } from './plans.js';
-import { capLimit, stableJson } from './query-input.js';
+import { cacheControls, capLimit, stableJson } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
 /** What a data API request is served from: the branch's latest successful build, compiled. */
@@ -28,6 +28,14 @@ export interface Served {
   caller: Caller;
   /** The longest a query may run on the warehouse (`CUBEJS_DB_QUERY_TIMEOUT`); none for the embedded DuckDB. */
   timeoutMs?: number;
+  /** The serving lookup the build was found by; while it stays, the build is still the one served (see stillServing). */
+  servedBy?: ServedBy;
+}
+
+export interface ServedBy {
+  accountId: number;
+  key: string;
+  value: unknown;
 }
 
 export type ContinueWait = { error: 'Continue wait' };
@@ -50,7 +58,7 @@ export class DataApiService {
    * URLs) a dev branch's or an enabled staging branch's. 404 for a branch that is neither.
    */
   async serve(principal: Principal, deploymentId: number, branch?: string): Promise<Served> {
-    const { buildId, model, caller } = await this.serveModel(principal, deploymentId, branch);
+    const { buildId, model, caller, servedBy } = await this.serveModel(principal, deploymentId, branch);
     const config = await this.serving.through(principal.accountId, `warehouse:${deploymentId}`, () =>
       this.ctx.services.deploymentVariables.warehouseConfig(principal.accountId, deploymentId),
     );
@@ -58,7 +66,7 @@ export class DataApiService {
       if (error instanceof ApiError) throw error;
       throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
     });
-    return { buildId, model, warehouse, caller, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };
+    return { buildId, model, warehouse, caller, servedBy, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };
   }
 
   /** As serve, without opening the warehouse: meta reads only the model. */
@@ -76,7 +84,8 @@ export class DataApiService {
       }
       assertEnvironment(principal, row.id);
     }
-    const latest = await this.serving.through(principal.accountId, `build:${deploymentId}:${name}`, () =>
+    const buildKey = `build:${deploymentId}:${name}`;
+    const latest = await this.serving.through(principal.accountId, buildKey, () =>
       this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name),
     );
     if (!latest) throw badRequest(`No successful build of branch ${name} yet`);
@@ -85,36 +94,61 @@ export class DataApiService {
       .catch((error: Error) => {
         throw badRequest(error.message);
       });
-    return { buildId: latest.buildId, model, caller };
+    return { buildId: latest.buildId, model, caller, servedBy: { accountId: principal.accountId, key: buildKey, value: latest } };
+  }
+
+  /**
+   * Whether what `servedBy` was read from is still what serving reads: the same remembered object.
+   * Any change of the account's builds, branches, variables or deployments (in any process) or the
+   * cache's TTL forgets the account's lookups at once, so the next read is another object.
+   */
+  stillServing(servedBy: ServedBy): boolean {
+    return this.serving.cache.get(servedBy.accountId, servedBy.key) === servedBy.value;
+  }
+
+  /** The answer a plain load of `key` would get from this process's result cache now, if any (never with Redis). */
+  cachedAnswer(key: string): unknown {
+    return this.runner.peek?.(key);
   }
 
   /**
    * `/v1/load`: a query or an array, in the single or (queryType multi) the multi shape. Identical
    * queries share one execution and a cached result; past the continue-wait timeout the answer is
-   * `Continue wait` while the query runs on.
+   * `Continue wait` while the query runs on. `renewQuery: true` (or the cache modes `must-revalidate`
+   * and `no-cache`) runs the query again instead of serving the cached answer, under the rules of
+   * RunOptions.renew.
    */
   async load(served: Served, request: unknown, queryType?: 'multi'): Promise<unknown> {
+    return (await this.loadKeyed(served, request, queryType)).answer;
+  }
+
+  /** As load, with the result cache's key and whether the query asked for fresh data. */
+  async loadKeyed(served: Served, request: unknown, queryType?: 'multi'): Promise<{ answer: unknown; key: string; renew: boolean }> {
     let capped: unknown;
+    const { query, renew } = cacheControls(request);
     try {
-      capped = capLimit(request, this.ctx.config.dataApiMaxLimit);
+      capped = capLimit(query, this.ctx.config.dataApiMaxLimit);
     } catch (error) {
       return toBadRequest(error);
     }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
     const answer = await this.runner
-      .run(key, async () =>
-        withRefreshTime(
-          await loadRequest(served.model, capped, {
-            warehouse: served.warehouse,
-            caller: served.caller,
-            queryType,
-            timeoutMs: served.timeoutMs,
-          }),
-        ),
+      .run(
+        key,
+        async () =>
+          withRefreshTime(
+            await loadRequest(served.model, capped, {
+              warehouse: served.warehouse,
+              caller: served.caller,
+              queryType,
+              timeoutMs: served.timeoutMs,
+            }),
+          ),
+        { renew },
       )
       .catch(toBadRequest);
-    if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
-    return answer;
+    if (answer === CONTINUE_WAIT) return { answer: { error: 'Continue wait' } satisfies ContinueWait, key, renew };
+    return { answer, key, renew };
   }
 
   /** `/v1/sql`: the SQL and parameters a load would run. */

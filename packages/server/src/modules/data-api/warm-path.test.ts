@@ -1,0 +1,132 @@
+import { sampleModelFiles } from '@plinth/semantic';
+import { afterEach, expect, it, vi } from 'vitest';
+import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
+import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js';
+import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
+
+/** A cube whose rows depend on the token's security context, so two tokens on one URL must get two answers. */
+const scopedCube = (where: string) => `cubes:
+  - name: scoped
+    sql: >
+      SELECT * FROM orders WHERE ${where}
+    measures:
+      - name: count
+        type: count
+`;
+const FILES = { ...sampleModelFiles(), 'model/scoped.yml': scopedCube("{SECURITY_CONTEXT.statuses.filter('status')}") };
+const QUERY = { measures: ['scoped.count'] };
+
+async function mint(account: TestAccount, deploymentId: number, body: Record<string, unknown> = {}): Promise<string> {
+  const response = await account.request({ method: 'POST', url: `/api/v1/deployments/${deploymentId}/token`, as: account.admin, body });
+  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
+  return response.body.cubeApiToken as string;
+}
+
+describeOnStores(
+  'the warm path of GET load',
+  (server) => {
+    afterEach(() => vi.useRealTimers());
+
+    /** A deployment of the scoped model; `full()` counts the loads that went the full way (not answered by the warm path). */
+    async function setup(s: TestServer) {
+      const { account, deploymentId } = await sampleDeployment(s, s.services.dataApi, FILES);
+      const loads = vi.spyOn(s.services.dataApi, 'loadKeyed');
+      const url = (query: object = QUERY) => `/d/${deploymentId}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`;
+      const get = async (as: string, query?: object, on: TestAccount = account) => on.request({ method: 'GET', url: url(query), as });
+      return { account, deploymentId, get, full: () => loads.mock.calls.length, restore: () => loads.mockRestore() };
+    }
+
+    it('an identical request is answered from the warm path; another token (another security context) never gets its answer', async () => {
+      const { account, deploymentId, get, full, restore } = await setup(server());
+      try {
+        const shipped = await mint(account, deploymentId, { securityContext: { statuses: ['shipped'] } });
+        const returned = await mint(account, deploymentId, { securityContext: { statuses: ['returned'] } });
+        const first = await get(shipped);
+        expect(first.status, first.text).toBe(200);
+        expect(full()).toBe(1);
+        const again = await get(shipped);
+        expect(again.status).toBe(200);
+        expect(again.text).toBe(first.text);
+        expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(full()).toBe(1);
+
+        const other = await get(returned);
+        expect(other.status).toBe(200);
+        expect(full()).toBe(2);
+        expect(other.body.data).not.toEqual(first.body.data);
+        expect((await get(returned)).text).toBe(other.text);
+        expect((await get(shipped)).text).toBe(first.text);
+        expect(full()).toBe(2);
+        // The same token with the scheme word is another header: the full way, the same answer.
+        expect((await get(`Bearer ${shipped}`)).body.data).toEqual(first.body.data);
+        expect(full()).toBe(3);
+      } finally {
+        restore();
+      }
+    });
+
+    it('a warm request is refused with a token of another deployment (of the account or another), on another account’s host, and once its token has expired', async () => {
+      const { account, deploymentId, get, full, restore } = await setup(server());
+      try {
+        const token = await mint(account, deploymentId, { securityContext: { statuses: ['shipped'] }, expiresIn: 60 });
+        expect((await get(token)).status).toBe(200);
+        expect((await get(token)).status).toBe(200);
+        expect(full()).toBe(1);
+        const other = await sampleDeployment(server(), server().services.dataApi, FILES);
+        const foreign = await mint(other.account, other.deploymentId, { securityContext: { statuses: ['shipped'] } });
+        expect(await get(foreign)).toMatchObject({ status: 403, body: { error: 'Invalid token' } });
+        const sibling = await mint(account, await newDeployment(account), { securityContext: { statuses: ['shipped'] } });
+        expect(await get(sibling)).toMatchObject({ status: 403, body: { error: 'Invalid token' } });
+        const stranger = await server().newAccount();
+        expect((await get(token, QUERY, stranger)).status).toBe(403);
+        vi.useFakeTimers({ toFake: ['Date'] });
+        vi.setSystemTime(Date.now() + 120_000);
+        expect(await get(token)).toMatchObject({ status: 403, body: { error: 'Invalid token' } });
+      } finally {
+        restore();
+      }
+    });
+
+    it('a new build of the deploy branch is served at once, and the warm path serves the new answer after it', async () => {
+      const { account, deploymentId, get, full, restore } = await setup(server());
+      try {
+        const token = await mint(account, deploymentId, { securityContext: { statuses: ['shipped'] } });
+        const before = await get(token);
+        expect((await get(token)).text).toBe(before.text);
+        expect(full()).toBe(1);
+        await commitFiles(server().services, adminOf(account), deploymentId, {
+          ...FILES,
+          'model/scoped.yml': scopedCube("status <> 'shipped'"),
+        });
+        await server().jobs.runUntilIdle();
+        const after = await get(token);
+        expect(after.status).toBe(200);
+        expect(full()).toBe(2);
+        expect(after.body.data).not.toEqual(before.body.data);
+        expect((await get(token)).text).toBe(after.text);
+        expect(full()).toBe(2);
+      } finally {
+        restore();
+      }
+    });
+
+    it('a query asking for fresh data always goes the full way', async () => {
+      const { account, deploymentId, get, full, restore } = await setup(server());
+      try {
+        const token = await mint(account, deploymentId);
+        for (const query of [
+          { ...QUERY, renewQuery: true },
+          { ...QUERY, cache: 'no-cache' },
+        ]) {
+          const before = full();
+          expect((await get(token, query)).status).toBe(200);
+          expect((await get(token, query)).status).toBe(200);
+          expect(full()).toBe(before + 2);
+        }
+      } finally {
+        restore();
+      }
+    });
+  },
+  { ...dataDirOverride() },
+);
