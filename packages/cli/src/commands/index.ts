@@ -32,6 +32,7 @@ export const manifest: Entry[] = [
   group('variables', "A deployment's environment variables: list, set, unset", () => import('./variables/index.js')),
   group('data-model', 'Data model files, branches and dev mode', () => import('./data-model/index.js')),
   group('dbt', 'dbt sync: connect a dbt project, sync it onto a built branch, follow and cancel syncs', () => import('./dbt/index.js')),
+  group('ci', 'Continuous integration: check a dbt ref against real data (dbt-gate)', () => import('./ci/index.js')),
   group('github', 'GitHub: installations, repositories, and connecting a deployment to one', () => import('./github/index.js'), ['gh']),
   group('users', 'Internal users: list, get, create, update, delete, passwords and invites', () => import('./users/index.js')),
   group('groups', 'User groups and their members', () => import('./groups/index.js')),

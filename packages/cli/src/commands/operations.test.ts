@@ -188,6 +188,9 @@ const COMMANDS: Record<string, string | { none: string }> = {
   pullDataModel: 'data-model pull',
   mergeDataModelBranch: 'data-model merge',
   mergeDataModelBranchToDefault: 'data-model merge-to-default',
+  startCiRun: 'ci dbt-gate',
+  heartbeatCiRun: 'ci dbt-gate',
+  finishCiRun: 'ci dbt-gate',
 
   getGithubStatus: 'github status',
   listGithubInstallations: 'github installations',

@@ -52,6 +52,7 @@ export const TAG_DESCRIPTIONS = {
   'Data API': 'Queries against the semantic layer of a deployment.',
   Health: 'Liveness and readiness, for load balancers and orchestrators.',
   Telemetry: 'Anonymous usage events of the command-line client.',
+  'CI Gate': 'Runs of the CI gate: one at a time per deployment and credential, each holding a lease.',
 } as const satisfies Record<string, string>;
 
 export type Tag = keyof typeof TAG_DESCRIPTIONS;

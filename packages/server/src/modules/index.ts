@@ -25,6 +25,7 @@ import { deploymentVariablesModule } from './deployment-variables/index.js';
 import { dataApiModule } from './data-api/index.js';
 import { resourcePoliciesModule } from './resource-policies/index.js';
 import { dbtModule } from './dbt/index.js';
+import { ciGateModule } from './ci-gate/index.js';
 import { githubModule } from './github/index.js';
 
 /**
@@ -58,5 +59,6 @@ export const modules: PlinthModule[] = [
   dataApiModule,
   resourcePoliciesModule,
   dbtModule,
+  ciGateModule,
   githubModule,
 ];

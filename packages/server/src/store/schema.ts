@@ -58,6 +58,8 @@ export interface Database {
   // dbt sync (migration 0024).
   dbt_integration: DbtIntegrationTable;
   dbt_sync: DbtSyncTable;
+  // CI gate runs and their leases (migration 0026).
+  ci_run: CiRunTable;
   // A deployment's GitHub connection (migration 0025).
   github_connection: GithubConnectionTable;
 }
@@ -653,6 +655,22 @@ export interface DbtSyncTable {
   finished_at: Timestamp | null;
 }
 export type DbtSyncRow = Selectable<DbtSyncTable>;
+export type CiRunState = 'active' | 'passed' | 'failed' | 'lapsed';
+export interface CiRunTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  /** credentialKey() of the credential that started the run: its dev mode is what a lapse exits. */
+  credential_key: string;
+  /** Who may heartbeat and finish the run, and whose dev mode a lapse exits (modules/ci-gate/owner.ts). */
+  owner: Json<{ kind: 'apiKey' | 'accessToken'; credentialId: number; userId: number }>;
+  ref: string;
+  state: ColumnType<CiRunState, CiRunState | undefined, CiRunState>;
+  lease_until: Timestamp;
+  created_at: CreatedAt;
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+export type CiRunRow = Selectable<CiRunTable>;
 export interface GithubConnectionTable {
   deployment_id: number;
   account_id: number;

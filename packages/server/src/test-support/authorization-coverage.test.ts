@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
 import { cases as builds } from '../modules/builds/authorization.cases.js';
+import { cases as ciGate } from '../modules/ci-gate/authorization.cases.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
 import { cases as dataApi } from '../modules/data-api/authorization.cases.js';
 import { cases as dataModel } from '../modules/data-model/authorization.cases.js';
@@ -31,6 +32,7 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 /** Each module's cases for the shared authorisation suite, by the module's folder. */
 const CASES: Record<string, OperationCase[]> = {
   builds,
+  'ci-gate': ciGate,
   credentials,
   'data-api': dataApi,
   'data-model': dataModel,

@@ -24,6 +24,7 @@ import * as dataApiServingCache from './0022_data_api_serving_cache.js';
 import * as permissions from './0023_permissions.js';
 import * as dbt from './0024_dbt.js';
 import * as github from './0025_github.js';
+import * as ciGate from './0026_ci_gate.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0023_permissions': permissions,
   '0024_dbt': dbt,
   '0025_github': github,
+  '0026_ci_gate': ciGate,
 };

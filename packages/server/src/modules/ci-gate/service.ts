@@ -1,0 +1,180 @@
+import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
+import type { Principal, UserPrincipal } from '../../http/principal.js';
+import { JobQueue } from '../../store/jobs.js';
+import type { CiRunRow } from '../../store/schema.js';
+import { transactionWithRetry } from '../../store/transaction.js';
+import { credentialKey } from '../data-model/public.js';
+import type { ServiceContext } from '../module.js';
+import {
+  DEFAULT_WAIT_SECONDS,
+  LEASE_CHECK_JOB,
+  LEASE_SECONDS,
+  MAX_WAIT_SECONDS,
+  pause,
+  RELEASED_CHANNEL,
+  WAIT_POLL_MS,
+  type LeaseCheckPayload,
+} from './lease.js';
+import { mayDrive, ownerOf, principalOfOwner } from './owner.js';
+import { CiRunRepo } from './repo.js';
+import { view, type CiRunView } from './views.js';
+
+/**
+ * CI gate runs (section 4.8 rule 8). Runs of one deployment and credential take turns through a
+ * lease kept in the store (a row lock and a partial unique index, never process memory), so any
+ * number of server processes agree. No run ends another part-way: a waiting run gets its turn
+ * when the holder finishes or its lease lapses, and only then is the holder's dev mode exited.
+ */
+export class CiGateService {
+  /** The clock of leases; tests move it instead of sleeping. */
+  now: () => number = Date.now;
+  private readonly repo: CiRunRepo;
+  private readonly wakers = new Map<string, Set<() => void>>();
+  private listening: Promise<void> | undefined;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.repo = new CiRunRepo(ctx.db);
+  }
+
+  /** Takes the pair's lease, waiting up to `waitSeconds` for the run holding it; 409 naming that run after. */
+  async start(principal: UserPrincipal, deploymentId: number, input: { ref: string; waitSeconds?: number }, signal?: AbortSignal) {
+    const ref = input.ref.trim();
+    if (ref === '') throw badRequest('ref is empty; name the branch or tag the run gates');
+    const waitSeconds = input.waitSeconds ?? DEFAULT_WAIT_SECONDS;
+    if (!(await this.ctx.services.deployments.find(principal.accountId, deploymentId))) {
+      throw notFound(`Deployment ${deploymentId} not found`);
+    }
+    const key = credentialKey(principal);
+    const deadline = this.now() + Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000;
+    const wakers = this.wakersOf(deploymentId, key);
+    await this.listen();
+    try {
+      for (;;) {
+        const started = await this.tryStart(principal, deploymentId, key, ref);
+        if (started) return view(started);
+        const left = deadline - this.now();
+        if (left <= 0 || signal?.aborted) throw await this.busy(deploymentId, key, waitSeconds);
+        await pause(Math.min(left, WAIT_POLL_MS), wakers, signal);
+      }
+    } finally {
+      if (wakers.size === 0) this.wakers.delete(`${deploymentId}:${key}`);
+    }
+  }
+
+  async heartbeat(principal: Principal, deploymentId: number, runId: number): Promise<CiRunView> {
+    return transactionWithRetry(this.ctx.db, async () => {
+      const row = await this.ownRun(principal, deploymentId, runId);
+      if (row.state !== 'active') throw conflict(`${this.describe(row)} has ended (${row.state}); start a new run`);
+      // A lease past its end but not yet taken over is still the run's: nothing has been undone.
+      return view((await this.repo.extend(row.id, new Date(this.now() + LEASE_SECONDS * 1000)))!);
+    });
+  }
+
+  async finish(principal: Principal, deploymentId: number, runId: number, outcome: 'passed' | 'failed'): Promise<CiRunView> {
+    return transactionWithRetry(this.ctx.db, async () => {
+      const row = await this.ownRun(principal, deploymentId, runId);
+      if (row.state === outcome) return view(row);
+      if (row.state !== 'active') throw conflict(`${this.describe(row)} has already ended (${row.state})`);
+      const ended = (await this.repo.end(row.id, outcome, new Date(this.now())))!;
+      await this.repo.released(RELEASED_CHANNEL, row.deployment_id, row.credential_key);
+      return view(ended);
+    });
+  }
+
+  /**
+   * The lease check job: a run whose lease has lapsed is ended and its credential's dev mode
+   * exited, in one transaction holding the run's row; one whose lease was extended gets the next
+   * check at its new end. A run that already ended, or was taken over, is left alone.
+   */
+  async checkLease(runId: number, now: number): Promise<Record<string, unknown>> {
+    return transactionWithRetry(this.ctx.db, async () => {
+      const row = await this.repo.byIdForUpdate(runId);
+      if (!row || row.state !== 'active') return { runId, skipped: `the run is ${row?.state ?? 'gone'}` };
+      if (new Date(row.lease_until).getTime() > now) {
+        await this.scheduleCheck(row);
+        return { runId, extendedUntil: new Date(row.lease_until).toISOString() };
+      }
+      return { runId, ...(await this.lapse(row, now)) };
+    });
+  }
+
+  private async tryStart(principal: UserPrincipal, deploymentId: number, key: string, ref: string): Promise<CiRunRow | undefined> {
+    return transactionWithRetry(this.ctx.db, async () => {
+      const holder = await this.repo.activeForUpdate(deploymentId, key);
+      const now = this.now();
+      if (holder && new Date(holder.lease_until).getTime() > now) return undefined;
+      // The holder's runner is gone (its lease lapsed before the check job ran): end it now, so its
+      // dev mode is exited before the new run opens its own, never after.
+      if (holder) await this.lapse(holder, now);
+      const row = await this.repo.insert({
+        accountId: principal.accountId,
+        deploymentId,
+        credentialKey: key,
+        owner: ownerOf(principal),
+        ref,
+        leaseUntil: new Date(now + LEASE_SECONDS * 1000),
+      });
+      if (row) await this.scheduleCheck(row);
+      return row;
+    });
+  }
+
+  private async lapse(row: CiRunRow, now: number) {
+    await this.repo.end(row.id, 'lapsed', new Date(now));
+    let devMode: string | null = null;
+    try {
+      devMode = (await this.ctx.services.dataModel.devMode.exit(principalOfOwner(row), row.deployment_id)).branchName;
+    } catch (error) {
+      // The deployment was deleted meanwhile: there is no dev mode left to exit.
+      if (!(error instanceof ApiError && error.code === 'not_found')) throw error;
+    }
+    await this.repo.released(RELEASED_CHANNEL, row.deployment_id, row.credential_key);
+    return { lapsed: true, devModeExited: devMode };
+  }
+
+  private scheduleCheck(row: CiRunRow) {
+    const runAt = new Date(row.lease_until);
+    const payload: LeaseCheckPayload = { runId: row.id };
+    // Keyed by the lease end, so a check re-run after a crash does not queue the next one twice.
+    const dedupeKey = `ci-run:${row.id}:${runAt.getTime()}`;
+    return new JobQueue(this.ctx.db).enqueue({ kind: LEASE_CHECK_JOB, payload, accountId: row.account_id, runAt, dedupeKey });
+  }
+
+  /** The caller's run of this deployment, locked; another user's run is as missing as an unknown one. */
+  private async ownRun(principal: Principal, deploymentId: number, runId: number): Promise<CiRunRow> {
+    const row = await this.repo.byIdForUpdate(runId, principal.accountId);
+    if (!row || row.deployment_id !== deploymentId || !mayDrive(principal, row)) {
+      throw notFound(`CI run ${runId} of deployment ${deploymentId} not found`);
+    }
+    return row;
+  }
+
+  private async busy(deploymentId: number, key: string, waitSeconds: number): Promise<ApiError> {
+    const holder = await this.repo.active(deploymentId, key);
+    const waited = `waited ${waitSeconds} s for its turn`;
+    if (!holder) return conflict(`Another CI run of deployment ${deploymentId} for this credential started first; ${waited}`);
+    return conflict(
+      `${this.describe(holder)} holds the lease of deployment ${deploymentId} for this credential until ` +
+        `${new Date(holder.lease_until).toISOString()}; ${waited}. Runs of one deployment and credential take turns: ` +
+        'try again when it has finished, or use another API key.',
+    );
+  }
+
+  private describe(row: CiRunRow): string {
+    return `CI run ${row.id} (ref "${row.ref}", started ${new Date(row.created_at).toISOString()})`;
+  }
+
+  private wakersOf(deploymentId: number, key: string): Set<() => void> {
+    const name = `${deploymentId}:${key}`;
+    let set = this.wakers.get(name);
+    if (!set) this.wakers.set(name, (set = new Set()));
+    return set;
+  }
+
+  /** One listener per process, registered by the first run that waits; it wakes the waiters of the pair it names. */
+  private listen(): Promise<void> {
+    return (this.listening ??= this.ctx.store.listen(RELEASED_CHANNEL, (payload) => {
+      for (const wake of [...(this.wakers.get(payload ?? '') ?? [])]) wake();
+    }));
+  }
+}
