@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 import { withRunner } from '../../test-support/cli-model.js';
-import { E2E_TIMEOUT, QUERY, removeRepos, shopOn } from './e2e-shop.js';
+import { E2E_TIMEOUT, QUERY, removeRepos, shopOn } from './test-support/e2e-shop.js';
 import { runGateScript } from './script-run.js';
 
 /** Issue 15: Ctrl-C or a cancelled CI job still leaves the credential out of dev mode and the lease finished. */

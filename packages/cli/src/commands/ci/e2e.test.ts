@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 import { withRunner } from '../../test-support/cli-model.js';
-import { disableCustomers, E2E_TIMEOUT, QUERY, removeRepos, shopOn } from './e2e-shop.js';
+import { disableCustomers, E2E_TIMEOUT, QUERY, removeRepos, shopOn } from './test-support/e2e-shop.js';
 import { runGateScript } from './script-run.js';
 
 /**

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { writeSample } from '../../../../semantic/src/index.js';
-import { createGitRepo, type TestGitRepo } from '../../../../server/src/git/test-repos.js';
-import { sampleDbtProjectFiles } from '../../../../server/src/modules/dbt/project/fixtures.js';
-import type { cliRunner, CliServer } from '../../test-support/harness.js';
+import { writeSample } from '../../../../../semantic/src/index.js';
+import { createGitRepo, type TestGitRepo } from '../../../../../server/src/git/test-repos.js';
+import { sampleDbtProjectFiles } from '../../../../../server/src/modules/dbt/project/fixtures.js';
+import type { cliRunner, CliServer } from '../../../test-support/harness.js';
 
 export const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'] };
 export const E2E_TIMEOUT = 180_000;
