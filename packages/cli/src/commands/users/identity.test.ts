@@ -153,7 +153,7 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
     expect(key.key).toMatch(/^sk-/);
     const keys = await plinth(['api-keys', 'list'], { env: env() });
     expect(keys.stdout.split('\n')[0]).toBe(
-      'ID  NAME        ROLE    PREFIX    DEPLOYMENTS  LAST USED                 REVOKED'.replace(
+      'ID  NAME        ROLE    PREFIX    DEPLOYMENTS  PERMISSIONS  LAST USED                 REVOKED'.replace(
         / +LAST USED +/,
         keys.stdout.split('\n')[0]!.match(/ +LAST USED +/)![0],
       ),
