@@ -53,6 +53,9 @@ describeOnStores('dbt integration and sync API', (server) => {
     const folder = await put({ repository: source.dir, folder: '../etc' });
     expect(folder.status).toBe(400);
     expect(folder.body.error).toContain('Invalid folder "../etc"');
+    const secret = await put({ repository: 'https://x-access-token:ghs_secret@github.example/acme/dbt.git' });
+    expect([secret.status, JSON.stringify(secret.body).includes('ghs_secret')]).toEqual([400, false]);
+    expect(secret.body.error).toMatch(/^repository must not carry a password or token in its URL/);
     const unknown = await put({ repository: source.dir, token: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain('token');

@@ -33,6 +33,10 @@ export class DbtService {
     await this.deployment(accountId, deploymentId);
     const repository = input.repository.trim();
     if (repository === '') throw badRequest('repository is empty; give a Git URL or a local path');
+    // A password or token in the URL would be stored and shown with the integration: refused, not kept.
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(repository)) {
+      throw badRequest("repository must not carry a password or token in its URL; use an SSH URL with the server's key, or a public URL");
+    }
     const folder = checkFolder(input.folder);
     if (input.branch !== undefined) checkRefName(input.branch, 'branch');
     const refs = await remoteRefs(repository);
