@@ -7,15 +7,12 @@
  *
  *   npm run bench:dbt-sync     (ROUNDS=… syncs, MODELS=… models, PLINTH_JOB_POLL_MS=… the runner's idle poll)
  */
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../packages/server/src/config.js';
 import { createGitRepo } from '../packages/server/src/git/test-repos.js';
 import { createJobRunner } from '../packages/server/src/jobs/index.js';
 import { writeGeneratedDbtProject } from '../packages/server/src/modules/dbt/project/fixtures.js';
-import { createServices } from '../packages/server/src/services.js';
-import { migrateToLatest } from '../packages/server/src/store/migrate.js';
-import { openStore } from '../packages/server/src/store/store.js';
+import { inProcessDeployment } from './in-process.js';
 import { machine, median, ms } from './lib.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 5);
@@ -24,20 +21,7 @@ const POLL_MS = process.env['PLINTH_JOB_POLL_MS'] ?? '100';
 const STAGES = ['clone', 'parse', 'generate', 'write', 'build'] as const;
 
 async function main(): Promise<void> {
-  const loadAverage = loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
-  const config = loadConfig({
-    PLINTH_BASE_DOMAIN: 'bench.test',
-    PLINTH_TENANT: 'bench',
-    PLINTH_DATA_DIR: '/tmp/plinth-bench-unused',
-    PLINTH_JOB_POLL_MS: POLL_MS,
-  });
-  const store = await openStore({ kind: 'pglite' });
-  await migrateToLatest(store);
-  const services = await createServices(store, config);
-  const account = await services.accounts.create('bench');
-  const deployment = await services.deployments.create(account.id, { name: 'bench' }, 'http://bench.test');
+  const { loadAverage, config, store, services, account, deployment } = await inProcessDeployment(POLL_MS);
   const repo = await createGitRepo({ 'README.md': '# bench\n' });
   await writeGeneratedDbtProject(repo.dir, MODELS);
   await repo.commit({}, `${MODELS} models`);
