@@ -12,23 +12,49 @@ export const REFERENCE_ACTIONS = [
   'DeploymentRead',
   'DeploymentUpdate',
   'DeploymentDelete',
+  'PlaygroundRead',
   'SchemaRead',
   'SchemaUpdate',
   'SchemaUpdateDevBranches',
-  'PlaygroundRead',
+  'APMRead',
   'PreAggregationBuild',
+  'AlertsCreate',
+  'AlertsRead',
+  'AlertsUpdate',
+  'AlertsDelete',
+  'AuditLogManage',
+  'BillingRead',
+  'SqlRunnerRead',
+  'DataAssetsRead',
+  'DataAssetsManage',
+  'CubeNetworkConnect',
   'ReportRead',
   'ReportEdit',
   'ReportManage',
   'WorkbookRead',
   'WorkbookEdit',
   'WorkbookManage',
+  'ChatThreadRead',
+  'AgentManage',
+  'AgentRead',
+  'AgentSpaceManage',
+  'AgentAdmin',
+  'DeploymentAgentRead',
+  'OAuthIntegrationsManage',
+  'OAuthIntegrationsIssueTokens',
+  'AIBIDevelop',
+  'AIBIExplore',
+  'AIBIView',
+  'ChartPalettesManage',
+  'DashboardThemesManage',
+  'AIBIDeveloper',
+  'AIBIUser',
+  'AIBIViewer',
+  'EmbedDeploymentRead',
+  'EmbedDashboardRead',
   'FolderRead',
   'FolderEdit',
   'FolderManage',
-  'OAuthIntegrationsManage',
-  'EmbedDeploymentRead',
-  'EmbedDashboardRead',
 ] as const;
 
 /**
@@ -58,14 +84,19 @@ export type Permission = ReferenceAction | PlinthAction;
 /** Permissions that reach the whole account, so a key limited to deployments never holds them. */
 export const ACCOUNT_WIDE: ReadonlySet<Permission> = new Set<Permission>(['UserAccessManage', 'ScimTokensManage', 'PoliciesManage']);
 
+/**
+ * A member reads deployments and their models; workspace content (folders, reports, workbooks) is
+ * not in the role: it is private to its creator until a resource policy shares it (see
+ * resource-policies/content-access.ts), so what a member sees is decided by policies.
+ */
 const MEMBER: readonly Permission[] = [
   'AccountRead',
   'DeploymentRead',
   'SchemaRead',
   'PlaygroundRead',
-  'ReportRead',
-  'WorkbookRead',
-  'FolderRead',
+  'AgentRead',
+  'DeploymentAgentRead',
+  'OAuthIntegrationsIssueTokens',
   'EmbedDeploymentRead',
   'EmbedDashboardRead',
 ];
@@ -125,8 +156,21 @@ const IMPLIES: Partial<Record<PolicyAction, readonly PolicyAction[]>> = {
   ReportEdit: ['ReportRead'],
   WorkbookManage: ['WorkbookEdit'],
   WorkbookEdit: ['WorkbookRead'],
-  FolderManage: ['FolderEdit'],
-  FolderEdit: ['FolderRead'],
+  // A folder's action reaches its content: sharing a folder shares what is in it (content-access.ts).
+  FolderManage: ['FolderEdit', 'ReportManage', 'WorkbookManage'],
+  FolderEdit: ['FolderRead', 'ReportEdit', 'WorkbookEdit'],
+  FolderRead: ['ReportRead', 'WorkbookRead'],
+  AgentAdmin: ['AgentManage', 'AgentSpaceManage', 'DeploymentAgentRead'],
+  AgentManage: ['AgentRead'],
+  DataAssetsManage: ['DataAssetsRead'],
+  AlertsUpdate: ['AlertsRead'],
+  AlertsCreate: ['AlertsRead'],
+  AlertsDelete: ['AlertsRead'],
+  AIBIDeveloper: ['AIBIDevelop', 'AIBIExplore', 'AIBIView', 'AIBIUser', 'AIBIViewer'],
+  AIBIUser: ['AIBIExplore', 'AIBIView', 'AIBIViewer'],
+  AIBIViewer: ['AIBIView'],
+  AIBIDevelop: ['AIBIExplore'],
+  AIBIExplore: ['AIBIView'],
 };
 
 /** An action and everything it implies, as permissions an operation may require. */

@@ -27,6 +27,9 @@ import { resourcePoliciesModule } from './resource-policies/index.js';
 import { dbtModule } from './dbt/index.js';
 import { ciGateModule } from './ci-gate/index.js';
 import { githubModule } from './github/index.js';
+import { foldersModule } from './folders/index.js';
+import { reportsModule } from './reports/index.js';
+import { workbooksModule } from './workbooks/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -61,4 +64,7 @@ export const modules: PlinthModule[] = [
   dbtModule,
   ciGateModule,
   githubModule,
+  foldersModule,
+  reportsModule,
+  workbooksModule,
 ];

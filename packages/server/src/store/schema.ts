@@ -62,6 +62,12 @@ export interface Database {
   ci_run: CiRunTable;
   // A deployment's GitHub connection (migration 0025).
   github_connection: GithubConnectionTable;
+  // Workspace content: folders, workbooks, reports and dashboards (migration 0027).
+  folder: FolderTable;
+  workbook: WorkbookTable;
+  report: ReportTable;
+  dashboard: DashboardTable;
+  dashboard_version: DashboardVersionTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -688,3 +694,101 @@ export interface GithubConnectionTable {
   updated_at: UpdatedAt;
 }
 export type GithubConnectionRow = Selectable<GithubConnectionTable>;
+
+/** Workspace content (migration 0027): private to `created_by` until a resource policy shares it. */
+export interface FolderTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  parent_id: number | null;
+  name: string;
+  position: Generated<number>;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type FolderRow = Selectable<FolderTable>;
+
+export interface WorkbookTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  folder_id: number | null;
+  name: string;
+  type: Generated<string>;
+  meta: ColumnType<Record<string, unknown>, string | undefined, string>;
+  calculated_fields: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The dashboard being edited (DashboardConfig); publishing freezes it into a dashboard_version. */
+  dashboard_draft: Json<Record<string, unknown> | null> | null;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type WorkbookRow = Selectable<WorkbookTable>;
+
+export interface ReportTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  folder_id: number | null;
+  workbook_id: number | null;
+  /** 12 letters and digits, stable for the report's life. */
+  public_id: string;
+  name: string;
+  title: string | null;
+  description: string | null;
+  type: Generated<string>;
+  source: string | null;
+  /** A Cube query as JSON text, as the reference stores it. */
+  json_query: string | null;
+  sql_query: string | null;
+  pivot_items: Json<unknown> | null;
+  meta: Json<Record<string, unknown> | null> | null;
+  end_result_cell: string | null;
+  external_workbook_id: string | null;
+  result_location: string | null;
+  version: Generated<number>;
+  /** The last refresh's result (columns and rows), as the data API answered it. */
+  snapshot: Json<unknown> | null;
+  /** Why the last refresh failed; null after a refresh that worked. */
+  refresh_error: string | null;
+  refreshed_by: number | null;
+  refreshed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_by: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type ReportRow = Selectable<ReportTable>;
+
+export type DashboardStatus = 'draft' | 'published' | 'archived';
+export interface DashboardTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  workbook_id: number;
+  public_id: string;
+  status: ColumnType<DashboardStatus, DashboardStatus | undefined, DashboardStatus>;
+  allow_embed: Generated<boolean>;
+  title: string | null;
+  description: string | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type DashboardRow = Selectable<DashboardTable>;
+
+export interface DashboardVersionTable {
+  id: Generated<number>;
+  dashboard_id: number;
+  version_number: number;
+  title: string | null;
+  description: string | null;
+  config: Json<Record<string, unknown>>;
+  report_snapshots: ColumnType<unknown[], string | undefined, string>;
+  published_by: number | null;
+  created_at: CreatedAt;
+}
+export type DashboardVersionRow = Selectable<DashboardVersionTable>;

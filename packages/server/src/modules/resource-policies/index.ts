@@ -2,10 +2,13 @@ import type { PlinthModule } from '../module.js';
 import { resourcePolicyRoutes } from './routes.js';
 import { resourcePolicySchemas } from './schemas.js';
 import { ResourcePolicyService } from './service.js';
+import { ContentAccess } from './content-access.js';
 
 declare module '../module.js' {
   interface Services {
     resourcePolicies: ResourcePolicyService;
+    /** Who may read and change workspace content (content-access.ts). */
+    contentAccess: ContentAccess;
   }
 }
 
@@ -15,7 +18,7 @@ declare module '../module.js' {
  */
 export const resourcePoliciesModule: PlinthModule = {
   name: 'resource-policies',
-  services: { resourcePolicies: (ctx) => new ResourcePolicyService(ctx) },
+  services: { resourcePolicies: (ctx) => new ResourcePolicyService(ctx), contentAccess: (ctx) => new ContentAccess(ctx.db) },
   tables: ['resource_policy'],
   schemas: resourcePolicySchemas,
   routes: resourcePolicyRoutes,

@@ -25,6 +25,7 @@ import * as permissions from './0023_permissions.js';
 import * as dbt from './0024_dbt.js';
 import * as github from './0025_github.js';
 import * as ciGate from './0026_ci_gate.js';
+import * as workspaceContent from './0027_workspace_content.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0024_dbt': dbt,
   '0025_github': github,
   '0026_ci_gate': ciGate,
+  '0027_workspace_content': workspaceContent,
 };

@@ -1,0 +1,203 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { forbidden, notFound } from '../../http/errors.js';
+import { authorize, holds } from '../../http/authorize.js';
+import { implied, type Permission } from '../../http/permissions.js';
+import type { Principal } from '../../http/principal.js';
+import type { Database } from '../../store/schema.js';
+
+/** The resource types of workspace content, as resource policies name them. */
+export const CONTENT_TYPES = ['Folder', 'Report', 'Workbook', 'Dashboard'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/**
+ * One item of workspace content, as far as access cares. `folderId` is where it sits (a folder's
+ * parent, for a folder); a dashboard is reached through its workbook (`workbookId`), whose owner,
+ * folder and policies it shares.
+ */
+export interface ContentItem {
+  type: ContentType;
+  id: number;
+  deploymentId: number;
+  ownerId: number | null;
+  folderId: number | null;
+  workbookId?: number | null;
+}
+
+/** The action family of each type: `Read`, `Edit`, `Manage` of it. A dashboard is its workbook's. */
+const FAMILY: Record<ContentType, 'Folder' | 'Report' | 'Workbook'> = {
+  Folder: 'Folder',
+  Report: 'Report',
+  Workbook: 'Workbook',
+  Dashboard: 'Workbook',
+};
+
+export type ContentLevel = 'Read' | 'Edit' | 'Manage';
+export const contentPermission = (type: ContentType, level: ContentLevel) => `${FAMILY[type]}${level}` as Permission;
+
+/**
+ * Which items of one type a principal may read in a deployment, for a list's WHERE clause:
+ * everything, nothing, or those it owns, those below the folders it reaches and those shared with it.
+ */
+export type ReadScope =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'some'; ownerId: number; folderIds: readonly number[]; itemIds: readonly number[] };
+
+interface Subjects {
+  userId: number;
+  groupIds: number[];
+}
+
+/**
+ * Who may do what on workspace content (issue 16). A principal holds an action on an item when:
+ * its credential holds it on the deployment (role, or a `Global`/`Deployment` policy: admins hold
+ * everything); or the item's creator is its user (Manage); or a policy of its user or of one of
+ * the user's groups names the item, its workbook (for a dashboard) or a folder above it; or its
+ * user created a folder above it (Manage on the folder, so on what is in it). Folder actions reach
+ * content through the implication table (FolderRead ⇒ ReportRead, WorkbookRead). An API key with
+ * its own permissions holds exactly those, on the deployment level; other credential kinds hold no
+ * content. The decision reads the store on every call, so a revoked policy holds from the next request.
+ */
+export class ContentAccess {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Every permission the principal holds on the item, closed under the implication table. */
+  async actionsOn(principal: Principal, item: ContentItem): Promise<ReadonlySet<Permission>> {
+    const held = new Set<Permission>();
+    // Out of the credential's reach (a key limited to other deployments): not even a creator's rights apply.
+    if (authorize(principal, 'DeploymentRead', { type: 'deployment', id: item.deploymentId }) !== null) return held;
+    for (const level of ['Read', 'Edit', 'Manage'] as const) {
+      const permission = contentPermission(item.type, level);
+      if (holds(principal, permission, item.deploymentId)) held.add(permission);
+    }
+    const subjects = this.subjectsOf(principal);
+    if (!subjects) return held;
+    const { userId, groupIds } = await subjects;
+    if (item.ownerId === userId) for (const p of implied([contentPermission(item.type, 'Manage')])) held.add(p);
+    const folders = await this.folderChain(item.type === 'Folder' ? item.id : item.folderId);
+    if (folders.some((folder) => folder.created_by === userId)) for (const p of implied(['FolderManage'])) held.add(p);
+    const resources: { type: string; id: number }[] = [{ type: item.type, id: item.id }];
+    if (item.type === 'Dashboard' && item.workbookId) resources.push({ type: 'Workbook', id: item.workbookId });
+    for (const folder of folders) resources.push({ type: 'Folder', id: folder.id });
+    const actions = await this.policyActions(principal.accountId, { userId, groupIds }, resources);
+    for (const p of implied(actions)) held.add(p);
+    return held;
+  }
+
+  /**
+   * Throws unless the principal holds `level` on the item: a 404 when it may not even read it (so
+   * an item is not revealed by its id), else a 403 naming the permission.
+   */
+  async demand(principal: Principal, item: ContentItem, level: ContentLevel): Promise<void> {
+    const held = await this.actionsOn(principal, item);
+    if (!held.has(contentPermission(item.type, 'Read'))) throw notFound(`${item.type} ${item.id} not found`);
+    const permission = contentPermission(item.type, level);
+    if (!held.has(permission)) {
+      throw forbidden(`This credential does not grant ${permission} on ${item.type.toLowerCase()} ${item.id}`);
+    }
+  }
+
+  /** What the principal may read of one type in a deployment (see ReadScope and `readable`). */
+  async readScope(principal: Principal, deploymentId: number, type: Exclude<ContentType, 'Dashboard'>): Promise<ReadScope> {
+    if (authorize(principal, 'DeploymentRead', { type: 'deployment', id: deploymentId }) !== null) return { kind: 'none' };
+    if (holds(principal, contentPermission(type, 'Read'), deploymentId)) return { kind: 'all' };
+    const subjects = this.subjectsOf(principal);
+    if (!subjects) return { kind: 'none' };
+    const { userId, groupIds } = await subjects;
+    const readsType = (action: string) => implied([action]).has(contentPermission(type, 'Read'));
+    const policies = await this.policiesOf(principal.accountId, { userId, groupIds }, [type, 'Folder']);
+    const itemIds = policies.filter((p) => p.resource_type === type && readsType(p.action)).map((p) => p.resource_id);
+    const roots = policies.filter((p) => p.resource_type === 'Folder' && readsType(p.action)).map((p) => p.resource_id);
+    const owned = await this.db
+      .selectFrom('folder')
+      .select('id')
+      .where('deployment_id', '=', deploymentId)
+      .where('created_by', '=', userId)
+      .execute();
+    const folderIds = await this.subtrees(deploymentId, [...roots, ...owned.map((f) => f.id)]);
+    return { kind: 'some', ownerId: userId, folderIds, itemIds };
+  }
+
+  /**
+   * The WHERE condition of a ReadScope over one content table (`folder`, `report`, `workbook`):
+   * for folders the folder itself counts as "below" a folder it reaches.
+   */
+  readable(table: 'folder' | 'report' | 'workbook', scope: ReadScope) {
+    if (scope.kind === 'all') return sql<boolean>`true`;
+    if (scope.kind === 'none') return sql<boolean>`false`;
+    const col = (name: string) => sql.ref(`${table}.${name}`);
+    const where = table === 'folder' ? 'id' : 'folder_id';
+    const terms = [sql<boolean>`${col('created_by')} = ${scope.ownerId}`];
+    if (scope.folderIds.length) terms.push(sql<boolean>`${col(where)} in (${sql.join(scope.folderIds)})`);
+    if (scope.itemIds.length) terms.push(sql<boolean>`${col('id')} in (${sql.join(scope.itemIds)})`);
+    return sql<boolean>`(${sql.join(terms, sql` or `)})`;
+  }
+
+  /** The folder and every folder above it, nearest first. */
+  async folderChain(folderId: number | null): Promise<{ id: number; parent_id: number | null; created_by: number | null }[]> {
+    if (folderId === null) return [];
+    const { rows } = await sql<{ id: number; parent_id: number | null; created_by: number | null; depth: number }>`
+      with recursive chain(id, parent_id, created_by, depth) as (
+        select id, parent_id, created_by, 0 from folder where id = ${folderId}
+        union all
+        select f.id, f.parent_id, f.created_by, chain.depth + 1 from folder f join chain on f.id = chain.parent_id
+        where chain.depth < 256
+      )
+      select id, parent_id, created_by, depth from chain order by depth
+    `.execute(this.db);
+    return rows.map(({ id, parent_id, created_by }) => ({ id, parent_id, created_by }));
+  }
+
+  /** The folders and everything below them, within one deployment. */
+  async subtrees(deploymentId: number, roots: readonly number[]): Promise<number[]> {
+    if (roots.length === 0) return [];
+    const { rows } = await sql<{ id: number }>`
+      with recursive below(id, depth) as (
+        select id, 0 from folder where deployment_id = ${deploymentId} and id in (${sql.join(roots)})
+        union
+        select f.id, below.depth + 1 from folder f join below on f.parent_id = below.id where below.depth < 256
+      )
+      select distinct id from below
+    `.execute(this.db);
+    return rows.map((r) => r.id);
+  }
+
+  /** The user (and groups) a credential acts for, when content rights beyond its credential apply. */
+  private subjectsOf(principal: Principal): Promise<Subjects> | null {
+    if (principal.kind !== 'accessToken' && principal.kind !== 'apiKey') return null;
+    if (principal.kind === 'apiKey' && principal.permissions) return null;
+    const userId = principal.userId;
+    return this.db
+      .selectFrom('group_member')
+      .select('group_id')
+      .where('user_id', '=', userId)
+      .execute()
+      .then((rows) => ({ userId, groupIds: rows.map((r) => r.group_id) }));
+  }
+
+  private async policyActions(accountId: number, subjects: Subjects, resources: readonly { type: string; id: number }[]) {
+    const rows = await this.db
+      .selectFrom('resource_policy')
+      .select('action')
+      .where('account_id', '=', accountId)
+      .where((eb) => eb.or(resources.map((r) => eb.and([eb('resource_type', '=', r.type), eb('resource_id', '=', r.id)]))))
+      .where((eb) => this.subjectFilter(eb, subjects))
+      .execute();
+    return rows.map((r) => r.action);
+  }
+
+  private policiesOf(accountId: number, subjects: Subjects, types: readonly string[]) {
+    return this.db
+      .selectFrom('resource_policy')
+      .select(['resource_type', 'resource_id', 'action'])
+      .where('account_id', '=', accountId)
+      .where('resource_type', 'in', types)
+      .where((eb) => this.subjectFilter(eb, subjects))
+      .execute();
+  }
+
+  private subjectFilter(eb: ExpressionBuilder<Database, 'resource_policy'>, { userId, groupIds }: Subjects) {
+    const mine = eb('user_id', '=', userId);
+    return groupIds.length ? eb.or([mine, eb('group_id', 'in', groupIds)]) : mine;
+  }
+}
