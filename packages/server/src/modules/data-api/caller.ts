@@ -1,6 +1,7 @@
 import type { Caller } from '@plinth/semantic';
 import { forbidden } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
+import type { Services } from '../module.js';
 
 /** Cube's answer to a token that does not open this deployment. */
 export const INVALID_TOKEN = 'Invalid token';
@@ -29,4 +30,23 @@ export function callerOf(principal: Principal, deploymentId: number): Caller {
 export function assertEnvironment(principal: Principal, branchId: number): void {
   const environment = principal.kind === 'dataToken' ? principal.claims.environment : undefined;
   if (environment !== undefined && environment !== String(branchId)) throw forbidden(INVALID_TOKEN);
+}
+
+/**
+ * An internal user as the engine's access policies see them: their groups and attribute values
+ * in the account, with an empty security context, the same claims an internal user's embed
+ * session carries (embed/service.ts internalClaims).
+ */
+export async function callerOfUser(
+  services: Pick<Services, 'groups' | 'userAttributes'>,
+  accountId: number,
+  userId: number,
+): Promise<Caller> {
+  const groups = await services.groups.groupsOfUser(accountId, userId);
+  const values = await services.userAttributes.getValues(accountId, userId);
+  return {
+    groups: groups.map((g) => g.name).sort(),
+    userAttributes: Object.fromEntries(values.map((v) => [v.name, v.value])),
+    securityContext: {},
+  };
 }

@@ -9,10 +9,10 @@ import {
   type Warehouse,
 } from '@plinth/semantic';
 import { ApiError, badRequest } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import type { Principal, UserPrincipal } from '../../http/principal.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { assertEnvironment, callerOf } from './caller.js';
+import { assertEnvironment, callerOf, callerOfUser } from './caller.js';
 import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
@@ -57,8 +57,8 @@ export class DataApiService {
    * The build a request reads: the deploy branch's, or (`branch` given, the dev-mode and staging
    * URLs) a dev branch's or an enabled staging branch's. 404 for a branch that is neither.
    */
-  async serve(principal: Principal, deploymentId: number, branch?: string): Promise<Served> {
-    const { buildId, model, caller, servedBy } = await this.serveModel(principal, deploymentId, branch);
+  async serve(principal: Principal, deploymentId: number, branch?: string, asCaller?: Caller): Promise<Served> {
+    const { buildId, model, caller, servedBy } = await this.serveModel(principal, deploymentId, branch, asCaller);
     const config = await this.serving.through(principal.accountId, `warehouse:${deploymentId}`, () =>
       this.ctx.services.deploymentVariables.warehouseConfig(principal.accountId, deploymentId),
     );
@@ -70,8 +70,8 @@ export class DataApiService {
   }
 
   /** As serve, without opening the warehouse: meta reads only the model. */
-  async serveModel(principal: Principal, deploymentId: number, branch?: string): Promise<Omit<Served, 'warehouse'>> {
-    const caller = callerOf(principal, deploymentId);
+  async serveModel(principal: Principal, deploymentId: number, branch?: string, asCaller?: Caller): Promise<Omit<Served, 'warehouse'>> {
+    const caller = asCaller ?? callerOf(principal, deploymentId);
     const name = branch ?? DEFAULT_BRANCH;
     // The deploy branch's row is read only for an environment token, which is bound to one branch.
     if (branch !== undefined || (principal.kind === 'dataToken' && principal.claims.environment !== undefined)) {
@@ -95,6 +95,25 @@ export class DataApiService {
         throw badRequest(error.message);
       });
     return { buildId: latest.buildId, model, caller, servedBy: { accountId: principal.accountId, key: buildKey, value: latest } };
+  }
+
+  /**
+   * The deploy branch's build as an internal user reads it from inside the platform (a report's
+   * refresh, getMetadata): the user's groups and attribute values feed the model's access policies,
+   * as in an internal user's embed session. The caller of the operation checks its own permission.
+   */
+  async serveAsUser(principal: UserPrincipal, deploymentId: number): Promise<Served> {
+    return this.serve(principal, deploymentId, undefined, await callerOfUser(this.ctx.services, principal.accountId, principal.userId));
+  }
+
+  /** As serveAsUser, without opening the warehouse. */
+  async serveModelAsUser(principal: UserPrincipal, deploymentId: number): Promise<Omit<Served, 'warehouse'>> {
+    return this.serveModel(
+      principal,
+      deploymentId,
+      undefined,
+      await callerOfUser(this.ctx.services, principal.accountId, principal.userId),
+    );
   }
 
   /**

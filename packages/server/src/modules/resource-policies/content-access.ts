@@ -39,9 +39,7 @@ export const contentPermission = (type: ContentType, level: ContentLevel) => `${
  * everything, nothing, or those it owns, those below the folders it reaches and those shared with it.
  */
 export type ReadScope =
-  | { kind: 'all' }
-  | { kind: 'none' }
-  | { kind: 'some'; ownerId: number; folderIds: readonly number[]; itemIds: readonly number[] };
+  { kind: 'all' } | { kind: 'none' } | { kind: 'some'; ownerId: number; folderIds: readonly number[]; itemIds: readonly number[] };
 
 interface Subjects {
   userId: number;
