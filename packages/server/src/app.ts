@@ -12,6 +12,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { openApiPlugin } from './http/openapi.js';
+import { FastLanes } from './http/fast-lane.js';
 import { Deleted, PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
 import { modules } from './modules/index.js';
@@ -23,6 +24,8 @@ declare module 'fastify' {
     services: Services;
     /** `METHOD /path/{param}` of every route, as registered; the spec test compares it with the document. */
     registeredRoutes: string[];
+    /** Answers tried before Fastify's request path (http/fast-lane.ts); only on a listening server, never with inject. */
+    fastLanes: FastLanes;
   }
 }
 
@@ -39,7 +42,9 @@ export interface AppOptions {
 export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp({ config, store, services, log }: AppOptions): Promise<PlinthApp> {
+  const fastLanes = new FastLanes(log);
   const app = Fastify({
+    serverFactory: fastLanes.serverFactory,
     ...(log ? { loggerInstance: log.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     // A path parameter may be an externalId of 255 characters (400 before trimming), percent-encoded
@@ -67,6 +72,11 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   app.decorate('store', store);
   app.decorate('services', services);
   app.decorate('registeredRoutes', [] as string[]);
+  app.decorate('fastLanes', fastLanes);
+  app.addHook('preClose', (done) => {
+    fastLanes.closing = true;
+    done();
+  });
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');

@@ -67,6 +67,8 @@ export function assertGoodValues(value: unknown, where: string): void {
 }
 
 const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+/** An escape of a byte of 0x80 or more: the only kind that can start or continue a multi-byte sequence. */
+const HIGH_ESCAPE = /%[89A-Fa-f][0-9A-Fa-f]/;
 
 /**
  * Query strings and form bodies are decoded leniently (an escape that is not UTF-8, such as a
@@ -74,7 +76,9 @@ const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
  * each run of escapes must decode as UTF-8. A `%` that starts no escape is left alone.
  */
 export function badEncodingIn(raw: string, kind: string): string | undefined {
-  if (!raw.includes('%')) return undefined;
+  // Escapes of ASCII bytes each decode alone, so only a string with a high escape can fail; a query
+  // of URL-encoded JSON (a data API load) usually has none, and is decided by one regex scan.
+  if (!raw.includes('%') || !HIGH_ESCAPE.test(raw)) return undefined;
   for (const pair of raw.split('&')) {
     for (const run of pair.match(ESCAPES) ?? []) {
       try {

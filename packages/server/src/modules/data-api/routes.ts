@@ -56,7 +56,8 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     reply.code(403);
     return { error: /^Missing Authorization header/.test(error.message) ? "Authorization header isn't set" : INVALID_TOKEN };
   });
-  const warm = new WarmAnswers(app.services.dataApi);
+  const warm = new WarmAnswers(app.services.dataApi, app.services.accounts);
+  app.fastLanes.add(warm.lane);
   app.addHook('onClose', () => {
     warm.clear();
     return app.services.dataApi.close();

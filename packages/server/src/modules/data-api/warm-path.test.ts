@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { sampleModelFiles } from '@plinth/semantic';
 import { afterEach, expect, it, vi } from 'vitest';
 import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
@@ -20,6 +21,19 @@ async function mint(account: TestAccount, deploymentId: number, body: Record<str
   const response = await account.request({ method: 'POST', url: `/api/v1/deployments/${deploymentId}/token`, as: account.admin, body });
   if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
   return response.body.cubeApiToken as string;
+}
+
+function overHttp(port: number, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; text: string; headers: Record<string, unknown> }>((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path, headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text, headers: response.headers }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 describeOnStores(
@@ -107,6 +121,45 @@ describeOnStores(
         expect(full()).toBe(2);
       } finally {
         restore();
+      }
+    });
+
+    it('on a listening server, a warm request is answered before Fastify with the same bytes and headers; a disabled account is not', async () => {
+      const s = server();
+      const { account, deploymentId, full, restore } = await setup(s);
+      const lanes = s.app.fastLanes;
+      await new Promise<void>((resolve) => s.app.server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = s.app.server.address() as { port: number };
+        const token = await mint(account, deploymentId);
+        const path = `/d/${deploymentId}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(QUERY))}`;
+        // node:http, since fetch may not set Host, and the account is the Host's.
+        const get = () => overHttp(port, path, { host: account.host, authorization: token });
+        const first = await get();
+        expect(first.status, first.text).toBe(200);
+        const before = lanes.answered;
+        const again = await get();
+        expect(again.status).toBe(200);
+        expect(again.text).toBe(first.text);
+        expect(lanes.answered).toBe(before + 1);
+        expect(full()).toBe(1);
+        const names = (headers: Record<string, unknown>) =>
+          Object.keys(headers)
+            .filter((name) => name !== 'date')
+            .sort();
+        expect(names(again.headers)).toEqual(names(first.headers));
+        expect(again.headers['content-type']).toBe(first.headers['content-type']);
+        expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+
+        // A disabled account's host is refused on the whole way, never answered by the lane.
+        await s.store.db.updateTable('account').set({ disabled_at: new Date() }).where('id', '=', account.id).execute();
+        s.services.accounts.forgetAll();
+        const refused = await get();
+        expect(refused.status).toBe(403);
+        expect(lanes.answered).toBe(before + 1);
+      } finally {
+        restore();
+        await new Promise<void>((resolve) => s.app.server.close(() => resolve()));
       }
     });
 

@@ -1,5 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastLane } from '../../http/fast-lane.js';
 import type { Principal } from '../../http/principal.js';
+import type { AccountService } from '../accounts/service.js';
 import type { DataApiService, ServedBy } from './service.js';
 
 /** Most requests remembered at once; past it the map starts over (each entry holds an answer's text). */
@@ -42,7 +45,27 @@ export class WarmAnswers {
   private readonly entries = new Map<string, Map<string, WarmEntry>>();
   private size = 0;
 
-  constructor(private readonly service: DataApiService) {}
+  constructor(
+    private readonly service: DataApiService,
+    private readonly accounts: Pick<AccountService, 'cachedHost'>,
+  ) {}
+
+  /**
+   * The same answer before Fastify's request path (http/fast-lane.ts), for a request whose Host
+   * the tenancy hook has already resolved to the entry's account, still enabled: what the hook
+   * below relies on Fastify's hooks for (the account of the Host, its URL and headers passing the
+   * text rule, as they did when remembered) is checked here or holds for an identical request.
+   * Anything else (a deployment host, a host not resolved lately) declines, to the hook.
+   */
+  readonly lane: FastLane = (request: IncomingMessage) => {
+    const { authorization, host } = request.headers;
+    if (authorization === undefined || request.method !== 'GET' || host === undefined) return undefined;
+    const entry = this.entries.get(request.url ?? '')?.get(authorization);
+    if (!entry || entry.host !== host) return undefined;
+    const account = this.accounts.cachedHost(host);
+    if (!account || typeof account !== 'object' || account.id !== entry.accountId || account.disabled_at) return undefined;
+    return this.current(entry) ? entry.bytes : undefined;
+  };
 
   /** The onRequest hook of `GET …/load`: answers a remembered request, or lets it go on. */
   readonly hook = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
@@ -57,17 +80,18 @@ export class WarmAnswers {
     const byCredential = this.entries.get(request.url);
     const entry = byCredential?.get(authorization);
     if (!entry || entry.accountId !== request.account?.id || entry.host !== request.headers.host) return undefined;
-    if (
-      entry.expiresAtMs > Date.now() &&
-      this.service.stillServing(entry.servedBy) &&
-      this.service.cachedAnswer(entry.key) === entry.answer
-    ) {
-      return entry.bytes;
-    }
+    if (this.current(entry)) return entry.bytes;
     byCredential!.delete(authorization);
     if (byCredential!.size === 0) this.entries.delete(request.url);
     this.size -= 1;
     return undefined;
+  }
+
+  /** Whether the entry's token, build and cached result all still hold. */
+  private current(entry: WarmEntry): boolean {
+    return (
+      entry.expiresAtMs > Date.now() && this.service.stillServing(entry.servedBy) && this.service.cachedAnswer(entry.key) === entry.answer
+    );
   }
 
   /** After a full `GET …/load`: remembers it when its answer came from (or went into) the result cache. */
