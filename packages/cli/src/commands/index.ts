@@ -42,8 +42,10 @@ export const manifest: Entry[] = [
     () => import('./policies/index.js'),
   ),
   group('folders', "Folders of a deployment's workspace: list, create, update, delete, ancestors", () => import('./folders/index.js')),
-  group('workspace', 'Your and the shared workspace of a deployment: folders, workbooks and reports, and moving them', () =>
-    import('./workspace/index.js'),
+  group(
+    'workspace',
+    'Your and the shared workspace of a deployment: folders, workbooks and reports, and moving them',
+    () => import('./workspace/index.js'),
   ),
   group('attributes', 'User attributes and the values users hold', () => import('./attributes/index.js')),
   group('tenant', 'Tenant settings of the account', () => import('./tenant/index.js')),

@@ -4,7 +4,7 @@ import { folderColumns, foldersPath, nameOf, parentOf, POSITION_OPTION, position
 export const create = bodyVerb({
   name: 'create',
   summary: 'Create a folder at the root of the workspace or inside a folder (createFolder)',
-  description: 'Names are unique among a folder\'s children, ignoring case. Creating inside a folder needs FolderEdit on it.',
+  description: "Names are unique among a folder's children, ignoring case. Creating inside a folder needs FolderEdit on it.",
   method: 'POST',
   args: ['<deployment_id>'],
   path: ([deploymentId]) => foldersPath(deploymentId),

@@ -5,6 +5,6 @@ import { shared } from './shared.js';
 
 export const group: Group = {
   name: 'workspace',
-  summary: "Your workspace and the shared workspace of a deployment, and moving items between folders",
+  summary: 'Your workspace and the shared workspace of a deployment, and moving items between folders',
   verbs: [list, shared, move],
 };

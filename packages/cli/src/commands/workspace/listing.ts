@@ -43,7 +43,10 @@ export function workspaceListVerb(spec: { name: string; summary: string; segment
     summary: spec.summary,
     args: ['<deployment_id>'],
     options: OPTIONS,
-    examples: [`plinth workspace ${spec.name} 3`, `plinth workspace ${spec.name} 3 --folder 12 --type REPORT --order-by updated_at --direction DESC`],
+    examples: [
+      `plinth workspace ${spec.name} 3`,
+      `plinth workspace ${spec.name} 3 --folder 12 --type REPORT --order-by updated_at --direction DESC`,
+    ],
     async run(f, [deploymentId], opts) {
       const path = `/api/v1/deployments/${id(deploymentId, 'deployment_id')}/${spec.segment}`;
       const query = {

@@ -65,7 +65,10 @@ describeOnStores('folders', (server) => {
       const mid = await folder('mid', top);
       const leaf = await folder('leaf', mid);
       const cycle = await call('PUT', `/folders/${top}`, { parentId: leaf });
-      expect([cycle.status, cycle.body.error]).toEqual([400, `Folder ${top} cannot move into folder ${leaf}: folder ${leaf} is inside folder ${top}`]);
+      expect([cycle.status, cycle.body.error]).toEqual([
+        400,
+        `Folder ${top} cannot move into folder ${leaf}: folder ${leaf} is inside folder ${top}`,
+      ]);
       const self = await call('PUT', `/folders/${mid}`, { parentId: mid });
       expect([self.status, self.body.error]).toEqual([400, `Folder ${mid} cannot move into itself`]);
       expect((await call('PUT', `/folders/${top}`, { parentId: 2147483000 })).status).toBe(404);
@@ -105,8 +108,8 @@ describeOnStores('folders', (server) => {
       expect((await call('DELETE', `/folders/${sub}?deleteContents=false`)).status).toBe(409);
       expect((await call('DELETE', `/folders/${top}?deleteContents=true`)).status).toBe(204);
       const left = await Promise.all(
-        (['folder', 'workbook', 'report', 'dashboard'] as const).map(async (table) =>
-          (await db.selectFrom(table).select('id').where('deployment_id', '=', deploymentId).execute()).length,
+        (['folder', 'workbook', 'report', 'dashboard'] as const).map(
+          async (table) => (await db.selectFrom(table).select('id').where('deployment_id', '=', deploymentId).execute()).length,
         ),
       );
       expect(left).toEqual([0, 0, 0, 0]);

@@ -5,7 +5,13 @@ import { afterPosition } from '../../store/keyset.js';
 import type { FolderRow } from '../../store/schema.js';
 
 /** A level of the tree lists by position, then id (both ascending), as the user arranged it. */
-export const FOLDER_ORDER: ListOrder<FolderRow> = { list: 'folders', sort: 'position', kind: 'int', direction: 'asc', keyOf: (row) => row.position };
+export const FOLDER_ORDER: ListOrder<FolderRow> = {
+  list: 'folders',
+  sort: 'position',
+  kind: 'int',
+  direction: 'asc',
+  keyOf: (row) => row.position,
+};
 
 /** The folder table of migration 0027: the tree of a deployment's workspace. */
 export class FolderRepo {

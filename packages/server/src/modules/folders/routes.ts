@@ -24,7 +24,7 @@ const auth = requires('DeploymentRead', {
   alsoDemands: 'content access to the folder: Read to read, Edit to change, Manage to delete; Edit on a folder to create or move into it',
 });
 const ACCESS =
-  'A folder is private to its creator until a resource policy (`Folder`, on it or a folder above it) shares it; an admin reads and changes every folder. Another deployment\'s folder, or one the caller may not read, is 404.';
+  "A folder is private to its creator until a resource policy (`Folder`, on it or a folder above it) shares it; an admin reads and changes every folder. Another deployment's folder, or one the caller may not read, is 404.";
 const NameTaken = Type.Ref('Error', { description: 'A sibling folder has this name (ignoring case).' });
 
 export const folderRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -70,7 +70,8 @@ export const folderRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(UpdateFolderInput),
       response: { 200: Type.Ref(Folder), 409: NameTaken },
     },
-    handler: async (request) => folders.update(userPrincipalOf(request), request.params.deploymentId, request.params.folderId, request.body),
+    handler: async (request) =>
+      folders.update(userPrincipalOf(request), request.params.deploymentId, request.params.folderId, request.body),
   });
 
   app.delete('/api/v1/deployments/:deploymentId/folders/:folderId', {

@@ -27,7 +27,8 @@ export const Folder = Type.Object(
   },
   {
     $id: 'Folder',
-    description: 'A folder of a deployment\'s workspace. It is private to its creator until a resource policy shares it (`Folder` policies reach everything inside).',
+    description:
+      "A folder of a deployment's workspace. It is private to its creator until a resource policy shares it (`Folder` policies reach everything inside).",
   },
 );
 export type FolderView = Static<typeof Folder>;
@@ -82,7 +83,9 @@ export const UpdateFolderInput = Type.Object(
 export const DeleteFolderQuery = Type.Object(
   {
     deleteContents: Type.Optional(
-      Type.Boolean({ description: 'Delete a non-empty folder with everything in it: sub-folders, reports, workbooks and their dashboards.' }),
+      Type.Boolean({
+        description: 'Delete a non-empty folder with everything in it: sub-folders, reports, workbooks and their dashboards.',
+      }),
     ),
   },
   { additionalProperties: false },

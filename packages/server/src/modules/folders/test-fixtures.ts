@@ -1,4 +1,4 @@
-import type { TestAccount, TestResponse, TestServer, TestUser } from '../../test-support/server.js';
+import type { TestResponse, TestServer, TestUser } from '../../test-support/server.js';
 
 /**
  * A deployment with helpers for the folders and workspace tests: requests as a user, content rows

@@ -56,7 +56,9 @@ function branch(type: ObjectType, filter: WorkspaceFilter) {
   const col = (name: string) => sql.ref(`${table}.${name}`);
   const pick = (name: string, when: ObjectType, cast: string) => (type === when ? col(name) : sql.raw(`null::${cast}`));
   const owner =
-    'mine' in filter.owner ? sql`${col('created_by')} = ${filter.owner.mine}` : sql`${col('created_by')} is distinct from ${filter.owner.othersOf}`;
+    'mine' in filter.owner
+      ? sql`${col('created_by')} = ${filter.owner.mine}`
+      : sql`${col('created_by')} is distinct from ${filter.owner.othersOf}`;
   return sql`
     select cast(${type} as text) as type, ${sql.raw(type === 'FOLDER' ? '0' : '1')} as rank, ${col('id')} as id, ${col('name')} as name,
       ${col('deployment_id')} as deployment_id, ${col(type === 'FOLDER' ? 'parent_id' : 'folder_id')} as folder_id,

@@ -8,7 +8,8 @@ import { DeploymentParams, MoveWorkspaceObjectInput, WorkspaceConnectionResponse
 const tags = ['Workspace'];
 const auth = requires('DeploymentRead', {
   resource: deploymentParam(),
-  alsoDemands: 'content access: lists show only what the caller may read; a move needs Edit on the item and FolderEdit on the target folder',
+  alsoDemands:
+    'content access: lists show only what the caller may read; a move needs Edit on the item and FolderEdit on the target folder',
 });
 const LISTING =
   'Folders come first (by the chosen field too), then workbooks and reports. Without `folderId` it lists the top: items at the root and those whose folder the caller may not open; with `search` and no `folderId`, every folder. Paged with `first`/`after`; a cursor holds the whole sort key, so pages stay consistent while items are added.';
@@ -65,7 +66,10 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'Moves a folder, workbook or report into the folder `folderId` (null or absent: the root) and returns it as the workspace lists it. Needs Edit on the item and FolderEdit on the target folder. A folder never moves into itself or a folder inside it (400), nor beside a folder of the same name (409).',
       params: DeploymentParams,
       body: Type.Ref(MoveWorkspaceObjectInput),
-      response: { 200: Type.Ref(WorkspaceItem), 409: Type.Ref('Error', { description: 'A folder of that name is already in the target.' }) },
+      response: {
+        200: Type.Ref(WorkspaceItem),
+        409: Type.Ref('Error', { description: 'A folder of that name is already in the target.' }),
+      },
     },
     handler: async (request) => workspace.move(userPrincipalOf(request), request.params.deploymentId, request.body),
   });

@@ -12,7 +12,8 @@ export type OrderDirection = (typeof DIRECTIONS)[number];
 export const WorkspaceObjectType = StringEnum(OBJECT_TYPES, { $id: 'MoveWorkspaceObjectInputType' });
 export const OrderByField = StringEnum(ORDER_FIELDS, {
   $id: 'GetWorkspaceObjectsQueryOrderByField',
-  description: 'What the items are sorted by (folders always come first). Plinth records no views: `viewer_last_viewed_at` sorts by `updated_at`.',
+  description:
+    'What the items are sorted by (folders always come first). Plinth records no views: `viewer_last_viewed_at` sorts by `updated_at`.',
 });
 export const OrderByDirection = StringEnum(DIRECTIONS, { $id: 'GetWorkspaceObjectsQueryOrderByDirection' });
 
@@ -21,7 +22,7 @@ const common = {
   id: Type.Integer(),
   name: Type.String(),
   deploymentId: Type.Integer(),
-  folderId: Type.Union([Type.Integer(), Type.Null()], { description: 'The folder it sits in (a folder\'s parent); null at the root.' }),
+  folderId: Type.Union([Type.Integer(), Type.Null()], { description: "The folder it sits in (a folder's parent); null at the root." }),
   createdBy: Type.Union([Type.Integer(), Type.Null()], { description: 'The user who created it; null once that user is deleted.' }),
   updatedBy: Type.Union([Type.Integer(), Type.Null()]),
   createdAt: Timestamp,
@@ -60,10 +61,7 @@ export const WorkspaceItem = Type.Union([Type.Ref(WorkspaceFolder), Type.Ref(Wor
   description:
     'One item of the workspace: `type` says its kind (FOLDER, WORKBOOK or REPORT) and which fields follow beside the common ones (id, name, deploymentId, folderId, createdBy, updatedBy, createdAt, updatedAt).',
 });
-export type WorkspaceItemView =
-  | Static<typeof WorkspaceFolder>
-  | Static<typeof WorkspaceWorkbook>
-  | Static<typeof WorkspaceReport>;
+export type WorkspaceItemView = Static<typeof WorkspaceFolder> | Static<typeof WorkspaceWorkbook> | Static<typeof WorkspaceReport>;
 
 export const WorkspaceConnectionResponse = Type.Object(
   { items: Type.Array(Type.Ref(WorkspaceItem)), pageInfo: Type.Ref('PageInfo') },
@@ -75,7 +73,8 @@ export const WorkspaceQuery = Type.Composite(
     Type.Object({
       folderId: Type.Optional(
         Type.Union([IntegerId, Type.Literal('null'), Type.Literal('')], {
-          description: 'Only the items directly in this folder. Absent or `null`: the top of the workspace (items at the root, and those whose folder the caller may not open).',
+          description:
+            'Only the items directly in this folder. Absent or `null`: the top of the workspace (items at the root, and those whose folder the caller may not open).',
         }),
       ),
       types: Type.Optional(

@@ -63,7 +63,10 @@ describeOnStores('workspace', (server) => {
       ]);
       const newest = await call('GET', '/workspace?types=REPORT&orderByField=created_at&orderByDirection=DESC&first=2');
       expect(names(newest.body)).toEqual(['REPORT:a', 'REPORT:f']);
-      const older = await call('GET', `/workspace?types=REPORT&orderByField=created_at&orderByDirection=DESC&after=${newest.body.pageInfo.endCursor}`);
+      const older = await call(
+        'GET',
+        `/workspace?types=REPORT&orderByField=created_at&orderByDirection=DESC&after=${newest.body.pageInfo.endCursor}`,
+      );
       expect(names(older.body)).toEqual(['REPORT:d', 'REPORT:b']);
     });
   });
@@ -97,7 +100,7 @@ describeOnStores('workspace', (server) => {
       expect((await call('GET', '/shared-workspace')).body.items).toEqual([]);
     });
 
-    it('FolderEdit lets a colleague create inside; what they create there is in their workspace and the owner\'s shared one', async () => {
+    it("FolderEdit lets a colleague create inside; what they create there is in their workspace and the owner's shared one", async () => {
       const { account, call, folder, share } = await contentSetup(server());
       const team = await folder('team');
       const colleague = await account.addUser('member');
@@ -123,7 +126,10 @@ describeOnStores('workspace', (server) => {
         folderId: null,
       });
       const cycle = await call('POST', '/workspace/move', { type: 'FOLDER', id: a, folderId: b });
-      expect([cycle.status, cycle.body.error]).toEqual([400, `Folder ${a} cannot move into folder ${b}: folder ${b} is inside folder ${a}`]);
+      expect([cycle.status, cycle.body.error]).toEqual([
+        400,
+        `Folder ${a} cannot move into folder ${b}: folder ${b} is inside folder ${a}`,
+      ]);
       expect((await call('POST', '/workspace/move', { type: 'FOLDER', id: b })).body).toMatchObject({ type: 'FOLDER', parentId: null });
       await folder('b', a);
       const clash = await call('POST', '/workspace/move', { type: 'FOLDER', id: b, folderId: a });
