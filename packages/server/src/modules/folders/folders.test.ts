@@ -78,6 +78,14 @@ describeOnStores('folders', (server) => {
       expect((await call('GET', `/folders/${mid}/ancestors`)).body.map((f: { id: number }) => f.id)).toEqual([leaf, top, mid]);
     });
 
+    it('two moves at once never make a cycle: one wins, the other is refused', async () => {
+      const { call, folder } = await contentSetup(server());
+      const a = await folder('a');
+      const b = await folder('b');
+      const [ab, ba] = await Promise.all([call('PUT', `/folders/${a}`, { parentId: b }), call('PUT', `/folders/${b}`, { parentId: a })]);
+      expect([ab.status, ba.status].sort()).toEqual([200, 400]);
+    });
+
     it('ancestors run from the root down to the folder itself', async () => {
       const { call, folder } = await contentSetup(server());
       const root = await folder('Root');

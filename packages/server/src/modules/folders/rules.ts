@@ -71,3 +71,8 @@ export function notEmpty(id: number, held: { folders: number; reports: number; w
     `Folder ${id} is not empty: it holds ${total} item${total === 1 ? '' : 's'} (${parts.join(', ')}); move or delete them first, or pass deleteContents=true to delete the folder with everything in it`,
   );
 }
+
+/** PostgreSQL's foreign_key_violation: a row referred to is gone (deleted by a concurrent request). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
+}

@@ -6,10 +6,21 @@ import type { FolderRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
 import { FOLDER_ORDER, FolderRepo } from './repo.js';
-import { checkName, folderItem, MAX_DEPTH, nameTaken, notEmpty, parentOf, toFolderView, tooDeep, type UserPrincipal } from './rules.js';
+import {
+  checkName,
+  folderItem,
+  isForeignKeyViolation,
+  MAX_DEPTH,
+  nameTaken,
+  notEmpty,
+  parentOf,
+  toFolderView,
+  tooDeep,
+  type UserPrincipal,
+} from './rules.js';
 import type { CreateFolderInput, FoldersQuery, FolderView, UpdateFolderInput } from './schemas.js';
 
-export type { UserPrincipal } from './rules.js';
+export { isForeignKeyViolation, type UserPrincipal } from './rules.js';
 
 /**
  * Folders of a deployment's workspace. Every call checks content access (resource-policies'
@@ -150,6 +161,8 @@ export class FolderService {
       return await write();
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken(name, parentId);
+      // The parent was deleted between the check and the write: as missing as if it never was.
+      if (isForeignKeyViolation(error) && parentId !== null) throw notFound(`parentId: Folder ${parentId} not found`);
       throw error;
     }
   }

@@ -4,7 +4,7 @@ import { notFound } from '../../http/errors.js';
 import { pageSize, type Page } from '../../http/pagination.js';
 import { transaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
-import type { UserPrincipal } from '../folders/service.js';
+import { isForeignKeyViolation, type UserPrincipal } from '../folders/service.js';
 import { decodeWorkspaceCursor, encodeWorkspaceCursor, type WorkspaceOrder } from './cursor.js';
 import { WorkspaceRepo, type WorkspaceRow } from './repo.js';
 import { OBJECT_TYPES, type MoveWorkspaceObjectInput, type ObjectType, type WorkspaceItemView, type WorkspaceQuery } from './schemas.js';
@@ -93,7 +93,13 @@ export class WorkspaceService {
     await transaction(this.ctx.db, async () => {
       // The target folder stays while the item moves in (its foreign key would refuse a deleted one anyway).
       if (target !== null) await this.folders.demandOn(principal, deploymentId, target, 'Edit', 'folderId');
-      await this.repo.moveItem(type, row.id, target, principal.userId);
+      try {
+        await this.repo.moveItem(type, row.id, target, principal.userId);
+      } catch (error) {
+        // The target was deleted between the check and the write.
+        if (isForeignKeyViolation(error)) throw notFound(`folderId: Folder ${target} not found`);
+        throw error;
+      }
     });
     return this.itemView(type, deploymentId, input.id);
   }
