@@ -41,6 +41,12 @@ export const manifest: Entry[] = [
     'Resource policies: what users and groups may do on the account and each deployment',
     () => import('./policies/index.js'),
   ),
+  group('folders', "Folders of a deployment's workspace: list, create, update, delete, ancestors", () => import('./folders/index.js')),
+  group(
+    'workspace',
+    'Your and the shared workspace of a deployment: folders, workbooks and reports, and moving them',
+    () => import('./workspace/index.js'),
+  ),
   group('attributes', 'User attributes and the values users hold', () => import('./attributes/index.js')),
   group('tenant', 'Tenant settings of the account', () => import('./tenant/index.js')),
   group('integrations', 'OAuth integrations', () => import('./integrations/index.js')),

@@ -38,6 +38,15 @@ const COMMANDS: Record<string, string | { none: string }> = {
   branchMetaV1: DATA_API,
   branchCubesqlV1: DATA_API,
 
+  getFolders: 'folders list',
+  createFolder: 'folders create',
+  updateFolder: 'folders update',
+  deleteFolder: 'folders delete',
+  getFolderAncestors: 'folders ancestors',
+  workspaceObjects: 'workspace list',
+  sharedWorkspaceObjects: 'workspace shared',
+  moveWorkspaceObject: 'workspace move',
+
   createApiKey: 'api-keys create',
   listApiKeys: 'api-keys list',
   revokeApiKey: 'api-keys revoke',
