@@ -41,6 +41,7 @@ export const manifest: Entry[] = [
     'Resource policies: what users and groups may do on the account and each deployment',
     () => import('./policies/index.js'),
   ),
+  group('reports', 'Reports: saved queries of a deployment, their refresh and report folders', () => import('./reports/index.js')),
   group('attributes', 'User attributes and the values users hold', () => import('./attributes/index.js')),
   group('tenant', 'Tenant settings of the account', () => import('./tenant/index.js')),
   group('integrations', 'OAuth integrations', () => import('./integrations/index.js')),
