@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeOnStores, type TestUser } from '../../test-support/server.js';
 import { policyDeployment, type PolicyDeployment } from '../data-api/policies-credentials.js';
 import { warehouseKinds } from '../data-api/policies-fixtures.js';
 import { dataDirOverride } from '../data-api/test-fixtures.js';
-import { capped } from './refresh.js';
+import { capped, refreshReport } from './refresh.js';
 
 const CUSTOMERS = JSON.stringify({ dimensions: ['customers.id', 'customers.country'], order: { 'customers.id': 'asc' }, limit: 5000 });
 
@@ -97,6 +97,30 @@ describeOnStores(
         await call('PUT', `/${id}`, uk, { jsonQuery: CUSTOMERS });
         const fixed = await call('PUT', `/${id}/refresh`, uk);
         expect(fixed.body.refreshError).toBeNull();
+      });
+
+      it('waits out "Continue wait" answers; still running past the bound is 503 and records nothing', async () => {
+        const created = await call('POST', '', uk, { name: 'Slow', jsonQuery: CUSTOMERS });
+        const reports = server().services.reports;
+        const principal = { kind: 'apiKey', accountId: d.account.id, credentialId: uk.apiKeyId, userId: uk.id, role: 'member', deploymentIds: null } as const;
+        const row = await reports.find(principal, d.deploymentId, created.body.id);
+        const dataApi = server().services.dataApi;
+        const load = dataApi.load.bind(dataApi);
+        let waits = 2;
+        const spy = vi.spyOn(dataApi, 'load').mockImplementation(async (...args) => (waits-- > 0 ? { error: 'Continue wait' } : load(...args)));
+        try {
+          await refreshReport(reports.ctx, principal, row, 10_000);
+          expect(spy).toHaveBeenCalledTimes(3);
+          const after = await reports.get(principal, d.deploymentId, row.id);
+          expect(countries(after.snapshot as never)).toEqual(new Set(['UK']));
+
+          waits = Number.POSITIVE_INFINITY;
+          const stillRunning = refreshReport(reports.ctx, principal, row, 30);
+          await expect(stillRunning).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/still running after/) });
+          expect((await reports.get(principal, d.deploymentId, row.id)).refreshedAt).toBe(after.refreshedAt);
+        } finally {
+          spy.mockRestore();
+        }
       });
 
       it('a sqlQuery refreshes through the SQL API translation, under the same policies', async () => {

@@ -104,7 +104,7 @@ export const Report = Type.Object(
     snapshot: Type.Optional({
       ...nullable(Type.Object({}, { additionalProperties: true })),
       description:
-        "The last successful refresh's answer as the data API gave it (`data`, `annotation`, `query`, …), as the refreshing user may see it. Single-report responses only, not lists.",
+        "The last successful refresh's answer as the data API gave it (`data`, `annotation`, `query`, …), as the refreshing user could see it: whoever may read the report reads this snapshot, so sharing a report shares the rows of its last refresh. Single-report responses only, not lists.",
     }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
