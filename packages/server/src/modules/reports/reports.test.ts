@@ -156,6 +156,17 @@ describeOnStores('reports', (server) => {
       expect((await call('POST', '/reports', undefined, { name: 'r', workbookId: w })).status).toBe(404);
       const both = await call('GET', '/reports?limit=2&first=2');
       expect([both.status, both.body.error]).toEqual([400, expect.stringMatching(/not both/)]);
+      for (const [query, field] of [
+        ['sortBy=name', /sortBy/],
+        ['sortDirection=up', /sortDirection/],
+        ['page=0', /page/],
+        ['limit=5000', /limit/],
+        ['workbookId=x', /workbookId/],
+        ['colour=red', /colour/],
+      ] as const) {
+        const response = await call('GET', `/reports?${query}`);
+        expect([response.status, response.body.error], query).toEqual([400, expect.stringMatching(field)]);
+      }
     });
   });
 
