@@ -253,6 +253,31 @@ describeOnStores('reports', (server) => {
       expect(move.status).toBe(403);
     });
 
+    it("a group's policy on a folder shares the reports below it, in lists and report folders", async () => {
+      const { account, d, call, create } = await setup(server());
+      const reader = await account.addUser('member');
+      const parent = await folder(server(), account, d, account.member, 'Parent');
+      const child = await server()
+        .store.db.insertInto('folder')
+        .values({ account_id: account.id, deployment_id: d, parent_id: parent, name: 'Child', created_by: account.member.id })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const deep = await create({ folderId: child.id });
+      await create();
+      const group = await server().services.groups.create(account.id, { name: `readers${Math.random()}` });
+      await server().services.groups.setUserGroups(account.id, reader.id, [group.id]);
+      await server()
+        .store.db.insertInto('resource_policy')
+        .values({ account_id: account.id, user_id: null, group_id: group.id, resource_type: 'Folder', resource_id: parent, action: 'FolderRead' })
+        .execute();
+      expect((await call('GET', '/reports', reader)).body.data.map((r: { id: number }) => r.id)).toEqual([deep.id]);
+      expect((await call('GET', '/report-folders', reader)).body.data).toEqual([
+        { id: child.id, name: 'Child', createdBy: account.member.id, reportsCount: 1 },
+      ]);
+      const refresh = await call('PUT', `/reports/${deep.id}/refresh`, reader);
+      expect([refresh.status, refresh.body.error]).toEqual([403, expect.stringMatching(/ReportEdit/)]);
+    });
+
     it('a folder or workbook the caller cannot read is 404; one it may edit takes the report', async () => {
       const { account, d, call } = await setup(server());
       const other = await account.addUser('member');
