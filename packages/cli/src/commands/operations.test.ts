@@ -210,6 +210,14 @@ const COMMANDS: Record<string, string | { none: string }> = {
   disconnectGithub: 'github disconnect',
   syncGithub: 'github sync',
   receiveGithubWebhook: none('webhook: called by GitHub with a signed delivery; `github sync` imports the same way by hand'),
+
+  getReportFolders: 'reports folders',
+  getReports: 'reports list',
+  createReport: 'reports create',
+  getReport: 'reports get',
+  updateReport: 'reports update',
+  deleteReport: 'reports delete',
+  refreshReport: 'reports refresh',
 };
 
 /** The reasons section 4 of the brief allows for an operation without a command. */
