@@ -22,7 +22,10 @@ export const cases: OperationCase[] = [
   {
     operation: 'createWorkbook',
     method: 'POST',
-    prepare: async (account, server) => ({ url: `/api/v1/deployments/${await deploymentOf(server, account)}/workbooks`, body: { name: 'New' } }),
+    prepare: async (account, server) => ({
+      url: `/api/v1/deployments/${await deploymentOf(server, account)}/workbooks`,
+      body: { name: 'New' },
+    }),
   },
   { operation: 'getWorkbook', method: 'GET', prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url }) },
   {
@@ -30,7 +33,11 @@ export const cases: OperationCase[] = [
     method: 'PUT',
     prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url, body: { name: 'Renamed' } }),
   },
-  { operation: 'deleteWorkbook', method: 'DELETE', prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url }) },
+  {
+    operation: 'deleteWorkbook',
+    method: 'DELETE',
+    prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url }),
+  },
   {
     operation: 'duplicateWorkbook',
     method: 'POST',

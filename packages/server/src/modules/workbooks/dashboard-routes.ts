@@ -43,7 +43,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(PublishDashboardInput),
       response: { 200: Type.Ref(Dashboard) },
     },
-    handler: async (request) => dashboards.publish(userPrincipalOf(request), request.params.deploymentId, request.params.workbookId, request.body),
+    handler: async (request) =>
+      dashboards.publish(userPrincipalOf(request), request.params.deploymentId, request.params.workbookId, request.body),
   });
 
   app.put('/api/v1/deployments/:deploymentId/dashboards/:publicId/embed-access', {

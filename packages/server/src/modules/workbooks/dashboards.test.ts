@@ -8,7 +8,8 @@ describeOnStores('workbook dashboards', (server) => {
     const deploymentId = await deploymentOf(server(), account);
     const workbook = await storedWorkbook(server(), account, deploymentId);
     const url = `/api/v1/deployments/${deploymentId}/workbooks/${workbook.id}`;
-    const draft = (dashboardDraft: unknown) => account.request({ method: 'PUT', url: `${url}/dashboard`, as: account.member, body: { dashboardDraft } });
+    const draft = (dashboardDraft: unknown) =>
+      account.request({ method: 'PUT', url: `${url}/dashboard`, as: account.member, body: { dashboardDraft } });
     const publish = (body: Record<string, unknown> = {}) =>
       account.request({ method: 'POST', url: `${url}/publish`, as: account.member, body: { workbookId: workbook.id, ...body } });
     return { account, deploymentId, workbook, url, draft, publish };
@@ -28,7 +29,12 @@ describeOnStores('workbook dashboards', (server) => {
         { id: 'filter', type: 'FILTER', position: { x: 0, y: 6, w: 3, h: 1 }, config: { member: 'orders.status' } },
         { id: 'grain', type: 'TIME_GRAIN', position: { x: 3, y: 6, w: 3, h: 1 } },
         { id: 'ai', type: 'AI', position: { x: 6, y: 6, w: 3, h: 1 }, responsiveLayouts: { md: { x: 0, y: 0, w: 8, h: 1 } } },
-        { id: 'tabs', type: 'TABS_CONTAINER', position: { x: 0, y: 8, w: 12, h: 6 }, config: { tabs: [{ title: 'One', widgetIds: ['text'] }] } },
+        {
+          id: 'tabs',
+          type: 'TABS_CONTAINER',
+          position: { x: 0, y: 8, w: 12, h: 6 },
+          config: { tabs: [{ title: 'One', widgetIds: ['text'] }] },
+        },
       ],
     };
     const saved = await draft(config);
@@ -42,10 +48,15 @@ describeOnStores('workbook dashboards', (server) => {
   it.each([
     [{ widgets: [{ id: 'a', type: 'MAP', position: { x: 0, y: 0, w: 1, h: 1 } }] }, /type/],
     [{ widgets: [textWidget('a'), textWidget('a')] }, /dashboardDraft\.widgets\[1\] \(id "a"\): another widget has the same id/],
-    [{ widgets: [{ id: 'c', type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 } }] }, /widgets\[0\] \(id "c"\): a CHART widget needs config\.reportId/],
+    [
+      { widgets: [{ id: 'c', type: 'CHART', position: { x: 0, y: 0, w: 1, h: 1 } }] },
+      /widgets\[0\] \(id "c"\): a CHART widget needs config\.reportId/,
+    ],
     [{ widgets: [chartWidget('c', 999_999)] }, /widgets\[0\] \(id "c"\): report 999999 is not a report of this workbook/],
     [
-      { widgets: [{ id: 't', type: 'TABS_CONTAINER', position: { x: 0, y: 0, w: 1, h: 1 }, config: { tabs: [{ widgetIds: ['ghost'] }] } }] },
+      {
+        widgets: [{ id: 't', type: 'TABS_CONTAINER', position: { x: 0, y: 0, w: 1, h: 1 }, config: { tabs: [{ widgetIds: ['ghost'] }] } }],
+      },
       /widgets\[0\] \(id "t"\): config\.tabs\[0\] names widget "ghost", which is not on the dashboard/,
     ],
     [
@@ -100,16 +111,31 @@ describeOnStores('workbook dashboards', (server) => {
 
     await draft({ title: 'v2', widgets: [textWidget('t')] });
     const second = await publish({ dashboardId: first.body.id });
-    expect(second.body).toMatchObject({ id: first.body.id, publicId: first.body.publicId, versionNumber: 2, config: { title: 'v2' }, reportSnapshots: [] });
+    expect(second.body).toMatchObject({
+      id: first.body.id,
+      publicId: first.body.publicId,
+      versionNumber: 2,
+      config: { title: 'v2' },
+      reportSnapshots: [],
+    });
     expect(second.body.versionId).not.toBe(first.body.versionId);
-    const versions = await server().store.db.selectFrom('dashboard_version').selectAll().where('dashboard_id', '=', first.body.id).orderBy('version_number').execute();
+    const versions = await server()
+      .store.db.selectFrom('dashboard_version')
+      .selectAll()
+      .where('dashboard_id', '=', first.body.id)
+      .orderBy('version_number')
+      .execute();
     expect(versions.map((v) => v.version_number)).toEqual([1, 2]);
 
     // An explicit config is published as it is, the draft staying as it was.
     const third = await publish({ config: { title: 'v3', widgets: [] } });
     expect(third.body).toMatchObject({ publicId: first.body.publicId, versionNumber: 3, config: { title: 'v3' } });
     const got = await account.request({ method: 'GET', url, as: account.member });
-    expect(got.body).toMatchObject({ dashboardDraft: { title: 'v2' }, dashboardPublished: { title: 'v3' }, publishedDashboard: { versionNumber: 3 } });
+    expect(got.body).toMatchObject({
+      dashboardDraft: { title: 'v2' },
+      dashboardPublished: { title: 'v3' },
+      publishedDashboard: { versionNumber: 3 },
+    });
 
     const wrongWorkbook = await publish({ workbookId: workbook.id + 1000 });
     expect(wrongWorkbook.status).toBe(400);

@@ -109,7 +109,11 @@ export class DashboardService {
     if (allowEmbed && found.dashboard.status !== 'published') {
       throw conflict(`Dashboard ${publicId} is ${found.dashboard.status}: only a published dashboard can be embedded; publish it first`);
     }
-    await this.ctx.db.updateTable('dashboard').set({ allow_embed: allowEmbed, updated_at: new Date() }).where('id', '=', found.dashboard.id).execute();
+    await this.ctx.db
+      .updateTable('dashboard')
+      .set({ allow_embed: allowEmbed, updated_at: new Date() })
+      .where('id', '=', found.dashboard.id)
+      .execute();
     return this.viewOf(found.dashboard.workbook_id, found.dashboard.id);
   }
 
@@ -144,7 +148,11 @@ export class DashboardService {
     if (dashboardId !== null && dashboardId !== published.dashboard.id) {
       throw badRequest(`dashboardId: ${dashboardId} is not the dashboard of workbook ${row.id}`);
     }
-    await this.ctx.db.updateTable('dashboard').set({ status: 'archived', updated_at: new Date() }).where('id', '=', published.dashboard.id).execute();
+    await this.ctx.db
+      .updateTable('dashboard')
+      .set({ status: 'archived', updated_at: new Date() })
+      .where('id', '=', published.dashboard.id)
+      .execute();
     return this.viewOf(row.id, published.dashboard.id);
   }
 

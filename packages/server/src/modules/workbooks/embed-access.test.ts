@@ -12,12 +12,27 @@ describeOnStores('dashboard embed access', (server) => {
   const tokenFor = async (account: EmbedAccount, body: Record<string, unknown> = {}) => {
     const generated = await account.generate({ externalId: 'ann', ...body });
     expect(generated.status, generated.text).toBe(200);
-    const exchanged = await account.request({ method: 'POST', url: '/api/v1/embed/session/token', body: { sessionId: generated.body.sessionId } });
+    const exchanged = await account.request({
+      method: 'POST',
+      url: '/api/v1/embed/session/token',
+      body: { sessionId: generated.body.sessionId },
+    });
     expect(exchanged.status, exchanged.text).toBe(200);
     return exchanged.body.token as string;
   };
-  const setEmbed = (account: EmbedAccount, publicId: string, allowEmbed: boolean, as = account.admin, deploymentId = account.deploymentId) =>
-    account.request({ method: 'PUT', url: `/api/v1/deployments/${deploymentId}/dashboards/${publicId}/embed-access`, as, body: { allowEmbed } });
+  const setEmbed = (
+    account: EmbedAccount,
+    publicId: string,
+    allowEmbed: boolean,
+    as = account.admin,
+    deploymentId = account.deploymentId,
+  ) =>
+    account.request({
+      method: 'PUT',
+      url: `/api/v1/deployments/${deploymentId}/dashboards/${publicId}/embed-access`,
+      as,
+      body: { allowEmbed },
+    });
   const open = (account: EmbedAccount, publicId: string, as: string | EmbedAccount['admin'] | null) =>
     account.request({ method: 'GET', url: `/api/v1/embed/dashboard/${publicId}`, as });
 
@@ -123,7 +138,12 @@ describeOnStores('dashboard embed access', (server) => {
     expect(missing.body.error).toMatch(/Missing Authorization/);
     expect((await open(account, dashboard.publicId, 'Api-Key nope')).status).toBe(401);
     expect((await open(account, dashboard.publicId, `Bearer ${await account.scimToken()}`)).status).toBe(401);
-    const minted = await account.request({ method: 'POST', url: `/api/v1/deployments/${account.deploymentId}/token`, as: account.admin, body: {} });
+    const minted = await account.request({
+      method: 'POST',
+      url: `/api/v1/deployments/${account.deploymentId}/token`,
+      as: account.admin,
+      body: {},
+    });
     expect(minted.status, minted.text).toBe(200);
     const refused = await open(account, dashboard.publicId, minted.body.cubeApiToken);
     expect(refused.status).toBe(403);

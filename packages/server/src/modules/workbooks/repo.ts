@@ -32,7 +32,12 @@ export class WorkbookRepo {
   }
 
   folder(deploymentId: number, id: number) {
-    return this.db.selectFrom('folder').select(['id', 'parent_id', 'created_by']).where('deployment_id', '=', deploymentId).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('folder')
+      .select(['id', 'parent_id', 'created_by'])
+      .where('deployment_id', '=', deploymentId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** The reports among `ids` that belong to the workbook. */
@@ -65,7 +70,12 @@ export class WorkbookRepo {
   }
 
   async byPublicId(accountId: number, publicId: string): Promise<PublishedDashboard | undefined> {
-    const dashboard = await this.db.selectFrom('dashboard').selectAll().where('account_id', '=', accountId).where('public_id', '=', publicId).executeTakeFirst();
+    const dashboard = await this.db
+      .selectFrom('dashboard')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('public_id', '=', publicId)
+      .executeTakeFirst();
     if (!dashboard) return undefined;
     const version = (await this.latestVersions([dashboard.id])).get(dashboard.id);
     return version ? { dashboard, version } : undefined;
@@ -77,7 +87,10 @@ export class WorkbookRepo {
       .selectAll('v')
       .where('v.dashboard_id', 'in', dashboardIds)
       .where('v.version_number', '=', (eb) =>
-        eb.selectFrom('dashboard_version as w').select(sql<number>`max(w.version_number)`.as('n')).whereRef('w.dashboard_id', '=', 'v.dashboard_id'),
+        eb
+          .selectFrom('dashboard_version as w')
+          .select(sql<number>`max(w.version_number)`.as('n'))
+          .whereRef('w.dashboard_id', '=', 'v.dashboard_id'),
       )
       .execute();
     return new Map(rows.map((r) => [r.dashboard_id, r]));

@@ -4,7 +4,15 @@ import { userPrincipalOf } from '../../http/auth.js';
 import { Deleted } from '../../http/common-schemas.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { CreateWorkbookInput, DeploymentParams, UpdateWorkbookInput, Workbook, WorkbookParams, WorkbooksListResponse, WorkbooksQuery } from './schemas.js';
+import {
+  CreateWorkbookInput,
+  DeploymentParams,
+  UpdateWorkbookInput,
+  Workbook,
+  WorkbookParams,
+  WorkbooksListResponse,
+  WorkbooksQuery,
+} from './schemas.js';
 
 const tags = ['Workbooks'];
 /** Every workbook operation acts in one deployment; what it may do to the workbook is content access's (service.ts). */

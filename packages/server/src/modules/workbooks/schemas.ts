@@ -103,4 +103,11 @@ export const WorkbooksQuery = Type.Object(
   strict,
 );
 
-export const workbookSchemas = [CalculatedField, CalculatedFields, Workbook, CreateWorkbookInput, UpdateWorkbookInput, WorkbooksListResponse];
+export const workbookSchemas = [
+  CalculatedField,
+  CalculatedFields,
+  Workbook,
+  CreateWorkbookInput,
+  UpdateWorkbookInput,
+  WorkbooksListResponse,
+];

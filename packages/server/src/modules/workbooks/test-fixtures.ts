@@ -27,7 +27,11 @@ export async function storedWorkbook(
 }
 
 /** A report of the workbook, stored directly (the reports module owns its API). */
-export async function storedReport(server: TestServer, workbook: { id: number; account_id: number; deployment_id: number }, name = 'Revenue') {
+export async function storedReport(
+  server: TestServer,
+  workbook: { id: number; account_id: number; deployment_id: number },
+  name = 'Revenue',
+) {
   return server.store.db
     .insertInto('report')
     .values({
@@ -51,7 +55,12 @@ export async function storedFolder(server: TestServer, account: TestAccount, dep
 }
 
 export const textWidget = (id: string, x = 0) => ({ id, type: 'TEXT', position: { x, y: 0, w: 4, h: 2 }, config: { text: 'hi' } });
-export const chartWidget = (id: string, reportId: number) => ({ id, type: 'CHART', position: { x: 0, y: 2, w: 6, h: 4 }, config: { reportId } });
+export const chartWidget = (id: string, reportId: number) => ({
+  id,
+  type: 'CHART',
+  position: { x: 0, y: 2, w: 6, h: 4 },
+  config: { reportId },
+});
 
 /** A workbook with a one-widget draft, published once by its owner (the member); its dashboard. */
 export async function publishedDashboard(server: TestServer, account: TestAccount, deploymentId: number) {

@@ -64,9 +64,11 @@ export async function checkDashboard(config: DashboardConfigValue, reportsOf: Re
         }
         for (const member of members as string[]) {
           if (member === widget.id) throw badRequest(`${name(i)}: config.tabs[${t}] contains the container itself`);
-          if (!ids.has(member)) throw badRequest(`${name(i)}: config.tabs[${t}] names widget ${JSON.stringify(member)}, which is not on the dashboard`);
+          if (!ids.has(member))
+            throw badRequest(`${name(i)}: config.tabs[${t}] names widget ${JSON.stringify(member)}, which is not on the dashboard`);
           const holder = contained.get(member);
-          if (holder !== undefined) throw badRequest(`${name(i)}: widget ${JSON.stringify(member)} is already in container ${JSON.stringify(holder)}`);
+          if (holder !== undefined)
+            throw badRequest(`${name(i)}: widget ${JSON.stringify(member)} is already in container ${JSON.stringify(holder)}`);
           contained.set(member, widget.id);
         }
       });

@@ -70,7 +70,10 @@ describeOnStores('workbooks', (server) => {
   it.each([
     [{ name: '   ' }, /name: must not be blank/],
     [{ calculatedFields: { '1st': { sql: 'x', type: 'number' } } }, /calculatedFields: the name "1st" is not valid/],
-    [{ calculatedFields: { a: { sql: 'x', expression: 'y', type: 'number' } } }, /calculatedFields\.a: give exactly one of "sql" and "expression"/],
+    [
+      { calculatedFields: { a: { sql: 'x', expression: 'y', type: 'number' } } },
+      /calculatedFields\.a: give exactly one of "sql" and "expression"/,
+    ],
     [{ calculatedFields: { a: { type: 'number' } } }, /calculatedFields\.a: give exactly one/],
     [{ calculatedFields: { a: { sql: ' ', type: 'number' } } }, /calculatedFields\.a: sql is blank/],
     [{ calculatedFields: { a: { sql: 'x', type: 'money' } } }, /type/],
@@ -83,7 +86,7 @@ describeOnStores('workbooks', (server) => {
     expect(response.body.error).toMatch(message);
   });
 
-  it("content is private to its creator: another member gets 404 and does not see it listed; an admin sees it", async () => {
+  it('content is private to its creator: another member gets 404 and does not see it listed; an admin sees it', async () => {
     const { account, deploymentId, base } = await setup();
     const workbook = await storedWorkbook(server(), account, deploymentId);
     const other = await account.addUser('member');
@@ -95,7 +98,13 @@ describeOnStores('workbooks', (server) => {
     // Shared for reading: it reads and lists it, but may not change or delete it (403 naming the permission).
     await server()
       .store.db.insertInto('resource_policy')
-      .values({ account_id: account.id, user_id: other.id, resource_type: 'Workbook', resource_id: workbook.id, action: 'WorkbookRead' } as never)
+      .values({
+        account_id: account.id,
+        user_id: other.id,
+        resource_type: 'Workbook',
+        resource_id: workbook.id,
+        action: 'WorkbookRead',
+      } as never)
       .execute();
     expect((await account.request({ method: 'GET', url: `${base}/${workbook.id}`, as: other })).status).toBe(200);
     expect((await account.request({ method: 'GET', url: base, as: other })).body.items).toHaveLength(1);
@@ -130,7 +139,12 @@ describeOnStores('workbooks', (server) => {
     expect(moved.body.folderId).toBe(mine.id);
     const back = await account.request({ method: 'PUT', url: `${base}/${root.body.id}`, as: account.member, body: { folderId: null } });
     expect(back.body.folderId).toBeNull();
-    const into = await account.request({ method: 'PUT', url: `${base}/${root.body.id}`, as: account.member, body: { folderId: theirs.id } });
+    const into = await account.request({
+      method: 'PUT',
+      url: `${base}/${root.body.id}`,
+      as: account.member,
+      body: { folderId: theirs.id },
+    });
     expect(into.status).toBe(404);
   });
 
@@ -139,15 +153,35 @@ describeOnStores('workbooks', (server) => {
     const source = await storedWorkbook(server(), account, deploymentId, { name: 'Board' });
     const report = await storedReport(server(), source);
     const draft = { widgets: [{ id: 'c', type: 'CHART', position: { x: 0, y: 0, w: 4, h: 4 }, config: { reportId: report.id } }] };
-    const saved = await account.request({ method: 'PUT', url: `${base}/${source.id}/dashboard`, as: account.member, body: { dashboardDraft: draft } });
+    const saved = await account.request({
+      method: 'PUT',
+      url: `${base}/${source.id}/dashboard`,
+      as: account.member,
+      body: { dashboardDraft: draft },
+    });
     expect(saved.status, saved.text).toBe(200);
-    await account.request({ method: 'PUT', url: `${base}/${source.id}`, as: account.member, body: { calculatedFields: { m: { sql: '1', type: 'number' } } } });
-    const published = await account.request({ method: 'POST', url: `${base}/${source.id}/publish`, as: account.member, body: { workbookId: source.id } });
+    await account.request({
+      method: 'PUT',
+      url: `${base}/${source.id}`,
+      as: account.member,
+      body: { calculatedFields: { m: { sql: '1', type: 'number' } } },
+    });
+    const published = await account.request({
+      method: 'POST',
+      url: `${base}/${source.id}/publish`,
+      as: account.member,
+      body: { workbookId: source.id },
+    });
     expect(published.status, published.text).toBe(200);
 
     const copy = await account.request({ method: 'POST', url: `${base}/${source.id}/duplicate`, as: account.member });
     expect(copy.status, copy.text).toBe(200);
-    expect(copy.body).toMatchObject({ name: 'Board (copy)', calculatedFields: { m: { sql: '1' } }, publishedDashboard: null, dashboardPublished: null });
+    expect(copy.body).toMatchObject({
+      name: 'Board (copy)',
+      calculatedFields: { m: { sql: '1' } },
+      publishedDashboard: null,
+      dashboardPublished: null,
+    });
     const copiedReports = await server().store.db.selectFrom('report').selectAll().where('workbook_id', '=', copy.body.id).execute();
     expect(copiedReports).toHaveLength(1);
     expect(copiedReports[0]!.id).not.toBe(report.id);
@@ -166,7 +200,9 @@ describeOnStores('workbooks', (server) => {
     const { account, deploymentId } = await setup();
     const other = await deploymentOf(server(), account);
     const workbook = await storedWorkbook(server(), account, deploymentId);
-    expect((await account.request({ method: 'GET', url: `/api/v1/deployments/${other}/workbooks/${workbook.id}`, as: account.admin })).status).toBe(404);
+    expect(
+      (await account.request({ method: 'GET', url: `/api/v1/deployments/${other}/workbooks/${workbook.id}`, as: account.admin })).status,
+    ).toBe(404);
     const unknown = await account.request({ method: 'GET', url: '/api/v1/deployments/999999/workbooks', as: account.admin });
     expect(unknown.status).toBe(404);
   });
