@@ -7,7 +7,7 @@ export function embedAccessVerb(allowEmbed: boolean): Verb {
     name: allowEmbed ? 'enable-dashboard' : 'disable-dashboard',
     summary: allowEmbed
       ? 'Allow embed tokens of the deployment to open a published dashboard (updateDashboardEmbedAccess)'
-      : 'Stop embed tokens from opening a dashboard (updateDashboardEmbedAccess)',
+      : 'Stop embed tokens from opening a dashboard (updateDashboardEmbedAccess, allowEmbed false)',
     description: allowEmbed
       ? "Embedding is off until enabled, and only a published dashboard can be enabled. Needs WorkbookManage on the dashboard's workbook, or an admin."
       : "Needs WorkbookManage on the dashboard's workbook, or an admin.",

@@ -1,5 +1,4 @@
-import { listVerb } from '../../core/rest.js';
-import { id } from '../../core/rest.js';
+import { id, listVerb } from '../../core/rest.js';
 import { defineOptions } from '../../core/define.js';
 import { workbookColumns, workbooksPath } from './paths.js';
 

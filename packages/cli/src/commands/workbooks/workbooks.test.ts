@@ -67,9 +67,18 @@ describeCli('plinth workbooks and embed enable-dashboard', (ctx, home) => {
     expect(enabled.stderr).toContain(`Embedding of dashboard ${publicId} enabled`);
     const shown = await plinth(['embed', 'dashboard', publicId], { env: env() });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toMatch(/Embedding: +enabled/i);
+    expect(shown.stdout).toMatch(/^Embedding +enabled$/m);
+    // As an embedded user sees it: an embed token of the deployment.
+    const session = (await plinth(['embed', 'generate-session', '--deployment', d, '--external-id', 'ann'], { env: env() })).stdout.trim();
+    const token = (await plinth(['embed', 'token', session], { env: env() })).stdout.trim();
+    const embedded = await plinth(['embed', 'dashboard', publicId, '--token', token, '--json'], { env: env() });
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(JSON.parse(embedded.stdout)).toMatchObject({ publicId, versionNumber: 2 });
     const disabled = await plinth(['embed', 'disable-dashboard', d, publicId, '--json'], { env: env() });
     expect(JSON.parse(disabled.stdout).allowEmbed).toBe(false);
+    const hidden = await plinth(['embed', 'dashboard', publicId, '--token', token], { env: env() });
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toMatch(/not found/);
 
     const archived = await plinth(['workbooks', 'publish', d, id, '--archive'], { env: env(), stderrIsTTY: true });
     expect(archived.stderr).toContain(`Archived dashboard ${publicId}`);

@@ -147,6 +147,15 @@ describeOnStores('workbook dashboards', (server) => {
     expect(badConfig.body.error).toMatch(/config\.widgets\[0\] \(id "c"\)/);
   });
 
+  it('concurrent publishes of one workbook make one dashboard with versions 1..n, none lost', async () => {
+    const { draft, publish } = await setup();
+    await draft({ widgets: [textWidget('t')] });
+    const results = await Promise.all(Array.from({ length: 5 }, () => publish()));
+    for (const result of results) expect(result.status, result.text).toBe(200);
+    expect(new Set(results.map((r) => r.body.publicId)).size).toBe(1);
+    expect(results.map((r) => r.body.versionNumber).sort()).toEqual([1, 2, 3, 4, 5]);
+  });
+
   it('status archived archives the published dashboard without a new version; publishing again brings it back', async () => {
     const { draft, publish } = await setup();
     expect((await publish({ status: 'archived' })).body.error).toMatch(/no published dashboard to archive/);

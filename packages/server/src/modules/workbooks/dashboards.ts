@@ -8,6 +8,7 @@ import type { ServiceContext } from '../module.js';
 import { assertMayOpenDashboard } from '../embed/tokens.js';
 import type { PublishDashboardInput } from './dashboard-schemas.js';
 import { itemOf, type WorkbookService } from './service.js';
+import type { ContentItem } from '../resource-policies/content-access.js';
 import { checkDashboard, type DashboardConfigValue } from './validate.js';
 import { dashboardView, json, reportSnapshot, type DashboardView } from './views.js';
 
@@ -105,7 +106,9 @@ export class DashboardService {
     await this.workbooks.assertDeployment(principal.accountId, deploymentId);
     const found = await this.repo.byPublicId(principal.accountId, publicId);
     if (!found || found.dashboard.deployment_id !== deploymentId) throw notFound(`Dashboard ${publicId} not found`);
-    await this.workbooks.demand(principal, deploymentId, found.dashboard.workbook_id, 'Manage');
+    const workbook = await this.repo.find(principal.accountId, deploymentId, found.dashboard.workbook_id);
+    if (!workbook) throw notFound(`Dashboard ${publicId} not found`);
+    await this.ctx.services.contentAccess.demand(principal, dashboardItem(found.dashboard.id, workbook), 'Manage');
     if (allowEmbed && found.dashboard.status !== 'published') {
       throw conflict(`Dashboard ${publicId} is ${found.dashboard.status}: only a published dashboard can be embedded; publish it first`);
     }
@@ -137,7 +140,7 @@ export class DashboardService {
     if (!found) throw missing;
     const workbook = await this.repo.find(principal.accountId, found.dashboard.deployment_id, found.dashboard.workbook_id);
     if (!workbook) throw missing;
-    const held = await this.ctx.services.contentAccess.actionsOn(principal, itemOf(workbook));
+    const held = await this.ctx.services.contentAccess.actionsOn(principal, dashboardItem(found.dashboard.id, workbook));
     if (!held.has('WorkbookRead')) throw missing;
     return dashboardView(found);
   }
@@ -166,3 +169,11 @@ export class DashboardService {
     return dashboardView(found);
   }
 }
+
+/** A dashboard as content access sees it: its workbook's owner and folder, and policies on it or on its workbook. */
+const dashboardItem = (dashboardId: number, workbook: WorkbookRow): ContentItem => ({
+  ...itemOf(workbook),
+  type: 'Dashboard',
+  id: dashboardId,
+  workbookId: workbook.id,
+});
