@@ -54,6 +54,7 @@ export const manifest: Entry[] = [
   group('api-keys', 'API keys of the account', () => import('./api-keys/index.js')),
   group('scim', 'SCIM 2.0 users, groups, search, bulk and discovery (with a SCIM token), and SCIM tokens', () => import('./scim/index.js')),
   group('embed', 'Signed embedding: sessions, tokens, audit, embed tenants and their users', () => import('./embed/index.js')),
+  group('workbooks', 'Workbooks of a deployment: calculated fields, dashboard drafts and publishing', () => import('./workbooks/index.js')),
   {
     name: 'validate',
     summary: "Compile a branch's data model and print the compiler's errors",

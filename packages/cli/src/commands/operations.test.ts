@@ -176,6 +176,17 @@ const COMMANDS: Record<string, string | { none: string }> = {
   getEmbedTenantUser: 'embed users get',
   provisionEmbedUser: 'embed provision',
   provisionEmbedUsers: 'embed provision-bulk',
+  updateDashboardEmbedAccess: 'embed enable-dashboard',
+  getDashboard: 'embed dashboard',
+
+  getWorkbooks: 'workbooks list',
+  getWorkbook: 'workbooks get',
+  createWorkbook: 'workbooks create',
+  updateWorkbook: 'workbooks update',
+  deleteWorkbook: 'workbooks delete',
+  duplicateWorkbook: 'workbooks duplicate',
+  updateWorkbookDashboard: 'workbooks dashboard',
+  publishDashboard: 'workbooks publish',
 
   listDataModelFiles: 'data-model list',
   getDataModelFile: 'data-model get',

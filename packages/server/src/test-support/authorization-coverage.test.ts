@@ -26,6 +26,7 @@ import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
 import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
 import { cases as users } from '../modules/users/authorization.cases.js';
+import { cases as workbooks } from '../modules/workbooks/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
@@ -53,6 +54,7 @@ const CASES: Record<string, OperationCase[]> = {
   'tenant-settings': tenantSettings,
   'user-attributes': userAttributes,
   users,
+  workbooks,
 };
 
 const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));

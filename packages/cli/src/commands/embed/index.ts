@@ -5,10 +5,26 @@ import { revoke, token } from './token.js';
 import { attributes, groups, users } from './tenant.js';
 import { provision } from './provision.js';
 import { provisionBulk } from './provision-bulk.js';
+import { enableDashboard } from './enable-dashboard.js';
+import { disableDashboard } from './disable-dashboard.js';
+import { dashboard } from './dashboard.js';
 
-/** Signed embedding. enable-dashboard / disable-dashboard arrive with dashboards (a later issue). */
+/** Signed embedding, and which dashboards embed tokens may open. */
 export const group: Group = {
   name: 'embed',
   summary: 'Signed embedding',
-  verbs: [generateSession, token, revoke, sessions, groups, attributes, users, provision, provisionBulk],
+  verbs: [
+    generateSession,
+    token,
+    revoke,
+    sessions,
+    groups,
+    attributes,
+    users,
+    provision,
+    provisionBulk,
+    enableDashboard,
+    disableDashboard,
+    dashboard,
+  ],
 };

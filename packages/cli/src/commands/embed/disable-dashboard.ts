@@ -1,0 +1,3 @@
+import { embedAccessVerb } from './enable-dashboard.js';
+
+export const disableDashboard = embedAccessVerb(false);
