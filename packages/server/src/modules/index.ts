@@ -30,6 +30,7 @@ import { githubModule } from './github/index.js';
 import { foldersModule } from './folders/index.js';
 import { reportsModule } from './reports/index.js';
 import { workbooksModule } from './workbooks/index.js';
+import { appThemeModule } from './app-theme/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -67,4 +68,5 @@ export const modules: PlinthModule[] = [
   foldersModule,
   reportsModule,
   workbooksModule,
+  appThemeModule,
 ];

@@ -58,13 +58,14 @@ function setOnly(value: object): Record<string, unknown> | undefined {
   return Object.keys(kept).length > 0 ? kept : undefined;
 }
 
-type Stored = Record<string, any>;
+type Stored = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const part = (v: unknown): Stored | undefined => (v !== null && typeof v === 'object' ? (v as Stored) : undefined);
 
 function toView(theme: Stored): EmbedThemeView {
-  const chat = theme.chat as Stored | undefined;
-  const analytics = theme.analyticsChat as Stored | undefined;
-  const input = analytics?.chatInput as Stored | undefined;
+  const chat = part(theme.chat);
+  const analytics = part(theme.analyticsChat);
+  const input = part(analytics?.chatInput);
   return {
     primaryColor: str(theme.primaryColor),
     font: str(theme.font),

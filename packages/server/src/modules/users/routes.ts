@@ -37,7 +37,8 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(CreateUserBody),
       response: { 201: Type.Ref(User), 409: Conflict },
     },
-    handler: async (request, reply) => reply.code(201).send(toUserView(await users.create(request.account.id, { ...changesOf(request.body), email: request.body.email }))),
+    handler: async (request, reply) =>
+      reply.code(201).send(toUserView(await users.create(request.account.id, { ...changesOf(request.body), email: request.body.email }))),
   });
 
   app.get('/api/v1/users', {

@@ -19,7 +19,7 @@ const Title = NameField("Job title (SCIM's title); null clears it.");
 
 export const UserAlias = Type.Object(
   {
-    id: Type.Integer({ description: 'Position of the alias among the user\'s aliases, from 1.' }),
+    id: Type.Integer({ description: "Position of the alias among the user's aliases, from 1." }),
     userId: Type.Integer(),
     username: Type.String(),
     source: StringEnum(['ldap', 'saml', 'scim', 'manual'], { description: 'Where the alias comes from.' }),
