@@ -53,7 +53,7 @@ describeCli('plinth app theme', (ctx, home) => {
     expect(bad.stderr).toMatch(/dark\.accentColor/);
     const member = await plinth(['app', 'theme', 'set', '--apply-globally', 'true'], { env: env(ctx().member.apiKey) });
     expect(member.code).toBe(1);
-    expect(member.stderr).toMatch(/DashboardThemesManage/);
+    expect(member.stderr).toMatch(/requires the admin role \(HTTP 403\)/);
     for (const argv of [
       ['app', 'theme', 'set'],
       ['app', 'theme', 'set', '--apply-globally', 'maybe'],

@@ -91,7 +91,7 @@ describeOnStores('app theme', (server) => {
     [{ light: { accentColour: '#fff' } }, 'accentColour'],
     [{ typography: { body: { fontRef: 'Inter', weight: 400 } } }, 'weight'],
     [{ theme: 'dark' }, 'theme'],
-    [{}, 'property'],
+    [{}, 'must not be empty'],
     [{ light: {} }, 'light'],
   ])('400 for %j, naming %s; nothing is stored', async (body, field) => {
     const account = await server().newAccount();

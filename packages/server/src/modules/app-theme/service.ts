@@ -40,16 +40,22 @@ export class AppThemeService {
 
   async update(accountId: number, userId: number, changes: AppThemeChanges): Promise<AppTheme> {
     return transaction(this.db, async (trx) => {
-      // Locked, so two concurrent partial updates both land instead of one overwriting the other.
+      // The row exists and is locked before it is read, so concurrent partial updates (the first
+      // ones of an account too) run one after the other and all land.
+      await trx
+        .insertInto('app_theme')
+        .values({ account_id: accountId, theme: '{}', updated_by: userId })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
       const row = await trx.selectFrom('app_theme').select('theme').where('account_id', '=', accountId).forUpdate().executeTakeFirst();
       const stored = merge(row?.theme ?? {}, changes);
       const theme = merge(DEFAULT_APP_THEME, stored) as AppTheme;
       check(theme);
       const json = JSON.stringify(stored);
       await trx
-        .insertInto('app_theme')
-        .values({ account_id: accountId, theme: json, updated_by: userId })
-        .onConflict((oc) => oc.column('account_id').doUpdateSet({ theme: json, updated_by: userId, updated_at: new Date() }))
+        .updateTable('app_theme')
+        .set({ theme: json, updated_by: userId, updated_at: new Date() })
+        .where('account_id', '=', accountId)
         .execute();
       return theme;
     });
