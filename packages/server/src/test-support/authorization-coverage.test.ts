@@ -25,7 +25,8 @@ import { cases as resourcePolicies } from '../modules/resource-policies/authoriz
 import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
 import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
-import { cases as users } from '../modules/users/authorization.cases.js';
+import { cases as users, embedThemeCases } from '../modules/users/authorization.cases.js';
+import { cases as appTheme } from '../modules/app-theme/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
@@ -52,7 +53,9 @@ const CASES: Record<string, OperationCase[]> = {
   scim,
   'tenant-settings': tenantSettings,
   'user-attributes': userAttributes,
-  users,
+  // The embed theme's cases run in users/embed-theme.test.ts.
+  users: [...users, ...embedThemeCases],
+  'app-theme': appTheme,
 };
 
 const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));
