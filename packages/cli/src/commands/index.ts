@@ -36,6 +36,7 @@ export const manifest: Entry[] = [
   group('github', 'GitHub: installations, repositories, and connecting a deployment to one', () => import('./github/index.js'), ['gh']),
   group('users', 'Internal users: list, get, create, update, delete, passwords and invites', () => import('./users/index.js')),
   group('groups', 'User groups and their members', () => import('./groups/index.js')),
+  group('app', "The application's theme: palettes and typography (app theme get|set)", () => import('./app/index.js')),
   group(
     'policies',
     'Resource policies: what users and groups may do on the account and each deployment',

@@ -31,6 +31,7 @@ import { foldersModule } from './folders/index.js';
 import { reportsModule } from './reports/index.js';
 import { workbooksModule } from './workbooks/index.js';
 import { workspaceModule } from './workspace/index.js';
+import { appThemeModule } from './app-theme/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -69,4 +70,5 @@ export const modules: PlinthModule[] = [
   reportsModule,
   workbooksModule,
   workspaceModule,
+  appThemeModule,
 ];

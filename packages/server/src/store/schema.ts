@@ -68,6 +68,9 @@ export interface Database {
   report: ReportTable;
   dashboard: DashboardTable;
   dashboard_version: DashboardVersionTable;
+  // Account administration: the account's embed and app themes (migration 0028).
+  embed_theme: EmbedThemeTable;
+  app_theme: AppThemeTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -126,6 +129,8 @@ export interface AppUserTable {
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   deleted_by: ColumnType<string | null, string | null | undefined, string | null>;
   deletion_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the user last signed in, to the minute (migration 0028). */
+  last_login_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   version: Generated<number>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -792,3 +797,19 @@ export interface DashboardVersionTable {
   created_at: CreatedAt;
 }
 export type DashboardVersionRow = Selectable<DashboardVersionTable>;
+
+/** The account's embed theme: only what an admin set (migration 0028). */
+export interface EmbedThemeTable {
+  account_id: number;
+  theme: Json<Record<string, unknown>>;
+  updated_by: number | null;
+  updated_at: UpdatedAt;
+}
+
+/** The account's app theme: only what an admin set; reads fill in the defaults (migration 0028). */
+export interface AppThemeTable {
+  account_id: number;
+  theme: Json<Record<string, unknown>>;
+  updated_by: number | null;
+  updated_at: UpdatedAt;
+}

@@ -25,8 +25,12 @@ import { cases as resourcePolicies } from '../modules/resource-policies/authoriz
 import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
 import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
-import { cases as users } from '../modules/users/authorization.cases.js';
+import { cases as users, embedThemeCases } from '../modules/users/authorization.cases.js';
 import { cases as workbooks } from '../modules/workbooks/authorization.cases.js';
+import { cases as appTheme } from '../modules/app-theme/authorization.cases.js';
+import { cases as folders } from '../modules/folders/authorization.cases.js';
+import { cases as reports } from '../modules/reports/authorization.cases.js';
+import { cases as workspace } from '../modules/workspace/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
@@ -53,8 +57,13 @@ const CASES: Record<string, OperationCase[]> = {
   scim,
   'tenant-settings': tenantSettings,
   'user-attributes': userAttributes,
-  users,
+  // The embed theme's cases run in users/embed-theme.test.ts.
+  users: [...users, ...embedThemeCases],
   workbooks,
+  'app-theme': appTheme,
+  folders,
+  reports,
+  workspace,
 };
 
 const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));

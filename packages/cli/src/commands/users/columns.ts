@@ -4,6 +4,8 @@ export const userColumns: Column[] = [
   ['ID', 'id'],
   ['Email', 'email'],
   ['Name', 'displayName'],
+  ['Title', 'title'],
   ['Role', 'role'],
   ['Active', 'active'],
+  ['Last login', 'lastLogin'],
 ];

@@ -14,7 +14,8 @@ describeCli('plinth users, groups, attributes, tenant, integrations and api-keys
     const user = await json(['users', 'create', '--email', 'ada@clitest.example.com', '--display-name', 'Ada', '--role', 'member']);
     const list = await plinth(['users', 'list', '--email', 'ada@clitest.example.com'], { env: env() });
     expect(list.stdout).toBe(
-      `ID  EMAIL                    NAME  ROLE    ACTIVE\n${String(user.id).padEnd(2)}  ada@clitest.example.com  Ada   member  true\n`,
+      `ID  EMAIL                    NAME  TITLE  ROLE    ACTIVE  LAST LOGIN\n` +
+        `${String(user.id).padEnd(2)}  ada@clitest.example.com  Ada          member  true\n`,
     );
     expect((await json(['users', 'update', String(user.id), '--active', 'false'])).active).toBe(false);
     await json(['users', 'update', String(user.id), '--active', 'true']);

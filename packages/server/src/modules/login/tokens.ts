@@ -34,6 +34,8 @@ export class TokenService {
 
   async issue(accountId: number, userId: number, clientName: string | null, sessionId?: number): Promise<TokenResponse> {
     const session = sessionId ?? (await this.repo.insertSession(accountId, userId, clientName)).id;
+    // A new session is a sign-in; a refresh (same session) is not.
+    if (sessionId === undefined) await this.users.recordLogin(accountId, userId);
     const issued = await this.credentials.issueAccessToken(accountId, userId, this.accessTokenTtlSeconds);
     await this.repo.linkToken(session, issued.id);
     return {

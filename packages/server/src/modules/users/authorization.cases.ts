@@ -22,3 +22,14 @@ export const cases: OperationCase[] = [
   },
   { operation: 'deleteAccountUser', method: 'DELETE', successStatus: 204, prepare: aUser },
 ];
+
+/** The embed theme's operations (run by embed-theme.test.ts). */
+export const embedThemeCases: OperationCase[] = [
+  { operation: 'getEmbedTheme', method: 'GET', targetsResource: false, prepare: async () => ({ url: '/api/v1/users/embed-theme' }) },
+  {
+    operation: 'updateEmbedTheme',
+    method: 'PUT',
+    targetsResource: false,
+    prepare: async () => ({ url: '/api/v1/users/embed-theme', body: { primaryColor: '#1a73e8' } }),
+  },
+];

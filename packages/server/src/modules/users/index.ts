@@ -1,18 +1,24 @@
 import type { PlinthModule, ServiceContext } from '../module.js';
 import { UserService } from './service.js';
+import { EmbedThemeService } from './embed-theme.js';
 import { userRoutes } from './routes.js';
 import { userSchemas } from './schemas.js';
 
 declare module '../module.js' {
   interface Services {
     users: UserService;
+    /** The account's embed theme (embed-theme.ts). */
+    embedThemes: EmbedThemeService;
   }
 }
 
 export const usersModule: PlinthModule = {
   name: 'users',
-  services: { users: ({ db }: ServiceContext) => new UserService(db) },
-  tables: ['app_user'],
+  services: {
+    users: ({ db }: ServiceContext) => new UserService(db),
+    embedThemes: ({ db }: ServiceContext) => new EmbedThemeService(db),
+  },
+  tables: ['app_user', 'embed_theme'],
   schemas: userSchemas,
   routes: userRoutes,
 };

@@ -75,6 +75,17 @@ export class UserRepo {
       .executeTakeFirst();
   }
 
+  /** Sets last_login_at unless it is less than a minute old (UserService.recordLogin). */
+  async recordLogin(accountId: number, id: number): Promise<void> {
+    await this.db
+      .updateTable('app_user')
+      .set({ last_login_at: sql`now()` })
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('last_login_at', 'is', null), eb('last_login_at', '<', sql<Date>`now() - interval '1 minute'`)]))
+      .execute();
+  }
+
   async delete(accountId: number, id: number): Promise<boolean> {
     const result = await this.db.deleteFrom('app_user').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     return result.numDeletedRows > 0n;

@@ -4,6 +4,8 @@ import { userPrincipalOf } from '../../http/auth.js';
 import { NoContent } from '../../http/common-schemas.js';
 import { requires } from '../../http/requirement.js';
 import { CreateUserBody, UpdateUserBody, User, UserList, UserListQuery, UserParams } from './schemas.js';
+import { embedThemeRoutes } from './embed-theme-routes.js';
+import type { ProfileChanges, UserChanges } from './service.js';
 import { toUserPage, toUserView } from './view.js';
 
 const tags = ['Users Admin'];
@@ -11,7 +13,17 @@ const readers = { auth: requires('AccountRead') };
 const admins = { auth: requires('AccountManage') };
 const Conflict = Type.Ref('Error', { description: 'The email is taken, or the change would leave the account without an active admin.' });
 
+/** The API's names for the user's names; the service keeps SCIM's (givenName, familyName). */
+function changesOf<T extends { firstName?: string | null; lastName?: string | null }>(body: T) {
+  const { firstName, lastName, ...rest } = body;
+  const changes: UserChanges & ProfileChanges = { ...rest };
+  if (firstName !== undefined) changes.givenName = firstName;
+  if (lastName !== undefined) changes.familyName = lastName;
+  return changes;
+}
+
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await embedThemeRoutes(app);
   const { users, groups } = app.services;
   const withGroups = async (accountId: number, id: number) =>
     toUserView(await users.get(accountId, id), await groups.groupsOfUser(accountId, id));
@@ -25,7 +37,8 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(CreateUserBody),
       response: { 201: Type.Ref(User), 409: Conflict },
     },
-    handler: async (request, reply) => reply.code(201).send(toUserView(await users.create(request.account.id, request.body))),
+    handler: async (request, reply) =>
+      reply.code(201).send(toUserView(await users.create(request.account.id, { ...changesOf(request.body), email: request.body.email }))),
   });
 
   app.get('/api/v1/users', {
@@ -89,7 +102,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(UpdateUserBody),
       response: { 200: Type.Ref(User), 409: Conflict },
     },
-    handler: async (request) => toUserView(await users.update(request.account.id, request.params.id, request.body)),
+    handler: async (request) => toUserView(await users.update(request.account.id, request.params.id, changesOf(request.body))),
   });
 
   app.delete('/api/v1/users/:id', {

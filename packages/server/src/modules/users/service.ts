@@ -22,8 +22,12 @@ export interface UserRecord {
   givenName: string | null;
   familyName: string | null;
   externalId: string | null;
+  /** The user's job title: SCIM's `title`, kept with the other SCIM attributes so both APIs see one value. */
+  title: string | null;
   role: Role;
   active: boolean;
+  /** When the user last signed in (to the minute); null if never. */
+  lastLogin: string | null;
   /** Addresses a provisioning client sent, at most one primary; empty when none were. */
   emails: UserEmail[];
   /** Bumped on every change; SCIM's ETag. */
@@ -53,6 +57,12 @@ export type UserEmail = StoredEmail;
 export const MAX_EMAILS = 20;
 
 export type UserChanges = Partial<NewUser>;
+
+/** What the platform API changes beyond SCIM's columns (SCIM sends these inside its attributes). */
+export interface ProfileChanges {
+  /** Stored as SCIM's `title` attribute, so both APIs see one value; null removes it. */
+  title?: string | null;
+}
 
 export interface UserListQuery extends PageQuery {
   /** Exact address, compared case-insensitively. */
@@ -125,7 +135,7 @@ export class UserService {
     return { total, items: rows.map(toRecord) };
   }
 
-  async create(accountId: number, input: NewUser): Promise<UserRecord> {
+  async create(accountId: number, input: NewUser & ProfileChanges): Promise<UserRecord> {
     const email = input.email === null ? null : checkEmail(input.email);
     if (email === null && !input.userName) throw badRequest('A user needs an email address or a userName');
     const emails = emailsColumn(input.emails);
@@ -137,7 +147,7 @@ export class UserService {
           account_id: accountId,
           email,
           user_name: input.userName ?? null,
-          scim_attributes: input.scimAttributes ? JSON.stringify(input.scimAttributes) : null,
+          scim_attributes: scimAttributesColumn(input.scimAttributes ?? null, input.title),
           display_name: input.displayName ?? null,
           given_name: input.givenName ?? null,
           family_name: input.familyName ?? null,
@@ -151,7 +161,7 @@ export class UserService {
     });
   }
 
-  async update(accountId: number, id: number, input: UserChanges): Promise<UserRecord> {
+  async update(accountId: number, id: number, input: UserChanges & ProfileChanges): Promise<UserRecord> {
     const email = input.email === undefined || input.email === null ? input.email : checkEmail(input.email);
     const emails = input.emails === undefined ? undefined : emailsColumn(input.emails);
     return transaction(this.db, async (trx) => {
@@ -169,8 +179,9 @@ export class UserService {
       const changes: Updateable<AppUserTable> = {};
       if (email !== undefined) changes.email = email;
       if (input.userName !== undefined) changes.user_name = input.userName;
-      if (input.scimAttributes !== undefined) {
-        changes.scim_attributes = input.scimAttributes === null ? null : JSON.stringify(input.scimAttributes);
+      if (input.scimAttributes !== undefined || input.title !== undefined) {
+        const base = input.scimAttributes !== undefined ? input.scimAttributes : current.scim_attributes;
+        changes.scim_attributes = scimAttributesColumn(base, input.title);
       }
       if (input.displayName !== undefined) changes.display_name = input.displayName;
       if (input.givenName !== undefined) changes.given_name = input.givenName;
@@ -233,6 +244,15 @@ export class UserService {
     });
   }
 
+  /**
+   * Notes that the user signed in. At most one write a minute per user: the condition makes a
+   * burst of logins (or token refreshes) cost a single row update. Not a change of the user, so
+   * neither `updatedAt` nor SCIM's version moves.
+   */
+  async recordLogin(accountId: number, id: number): Promise<void> {
+    await new UserRepo(this.db).recordLogin(accountId, id);
+  }
+
   /** Whether the user is the account's only active admin; rows are locked as for a demotion. */
   async isLastActiveAdmin(accountId: number, id: number): Promise<boolean> {
     const repo = new UserRepo(this.db);
@@ -269,6 +289,15 @@ async function uniqueEmail<T>(email: string, write: () => Promise<T>): Promise<T
   }
 }
 
+/** SCIM's attributes with the title laid over them (undefined: kept as it is; null: removed). */
+function scimAttributesColumn(base: Record<string, unknown> | null, title: string | null | undefined): string | null {
+  if (title === undefined || (title === null && base === null)) return base === null ? null : JSON.stringify(base);
+  const attributes = { ...(base ?? {}) };
+  if (title === null) delete attributes.title;
+  else attributes.title = title;
+  return JSON.stringify(attributes);
+}
+
 /** Validated before the transaction starts, like the address itself; stored as null when empty. */
 function emailsColumn(emails: UserEmail[] | null | undefined): string | null {
   if (!emails || emails.length === 0) return null;
@@ -295,8 +324,10 @@ export function toRecord(row: AppUserRow): UserRecord {
     givenName: row.given_name,
     familyName: row.family_name,
     externalId: row.external_id,
+    title: typeof row.scim_attributes?.title === 'string' ? row.scim_attributes.title : null,
     role: row.role,
     active: row.active,
+    lastLogin: row.last_login_at ? toIso(row.last_login_at) : null,
     emails: row.emails ?? [],
     version: row.version,
     createdAt: toIso(row.created_at),

@@ -23,9 +23,18 @@ describeOnStores('users admin', (server) => {
       expect(response.body).toEqual({
         id: expect.any(Number),
         email: 'ada@example.com',
+        username: 'ada@example.com',
         displayName: 'Ada',
+        firstName: null,
+        lastName: null,
+        title: null,
+        externalId: null,
         role: 'member',
+        isAdmin: false,
         active: true,
+        isDeactivated: false,
+        lastLogin: null,
+        aliases: [],
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
