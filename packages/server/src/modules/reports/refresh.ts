@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { UserPrincipal } from '../../http/principal.js';
-import { translateSql } from '../data-api/cubesql/translate.js';
-import type { Served } from '../data-api/service.js';
+import { translateSql } from '../data-api/public.js';
+import type { Served } from '../data-api/public.js';
 import type { ServiceContext } from '../module.js';
 import type { ReportRecord } from './repo.js';
 import { parseJsonQuery } from './validate.js';

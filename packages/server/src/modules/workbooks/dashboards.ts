@@ -5,10 +5,10 @@ import type { Principal, UserPrincipal } from '../../http/principal.js';
 import type { WorkbookRow } from '../../store/schema.js';
 import { transactionWithRetry } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
-import { assertMayOpenDashboard } from '../embed/tokens.js';
+import { assertMayOpenDashboard } from '../embed/public.js';
 import type { PublishDashboardInput } from './dashboard-schemas.js';
 import { itemOf, type WorkbookService } from './service.js';
-import type { ContentItem } from '../resource-policies/content-access.js';
+import type { ContentItem } from '../resource-policies/public.js';
 import { checkDashboard, type DashboardConfigValue } from './validate.js';
 import { dashboardView, json, reportSnapshot, type DashboardView } from './views.js';
 

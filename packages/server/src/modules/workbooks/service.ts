@@ -5,7 +5,7 @@ import type { UserPrincipal } from '../../http/principal.js';
 import type { WorkbookRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
-import type { ContentItem } from '../resource-policies/content-access.js';
+import type { ContentItem } from '../resource-policies/public.js';
 import { copyReports, copyName } from './copy.js';
 import { WorkbookRepo } from './repo.js';
 import { MAX_WORKBOOK_NAME, type CreateWorkbookInput, type UpdateWorkbookInput } from './schemas.js';

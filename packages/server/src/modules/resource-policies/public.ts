@@ -1,0 +1,9 @@
+/** What other modules may use of resource policies: the content-access decision's types (the service is `contentAccess`). */
+export {
+  CONTENT_TYPES,
+  contentPermission,
+  type ContentItem,
+  type ContentLevel,
+  type ContentType,
+  type ReadScope,
+} from './content-access.js';
