@@ -30,6 +30,8 @@ import { githubModule } from './github/index.js';
 import { foldersModule } from './folders/index.js';
 import { reportsModule } from './reports/index.js';
 import { workbooksModule } from './workbooks/index.js';
+import { oidcTokenConfigsModule } from './oidc-token-configs/index.js';
+import { userOAuthTokensModule } from './user-oauth-tokens/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -67,4 +69,6 @@ export const modules: PlinthModule[] = [
   foldersModule,
   reportsModule,
   workbooksModule,
+  oidcTokenConfigsModule,
+  userOAuthTokensModule,
 ];

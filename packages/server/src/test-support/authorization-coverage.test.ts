@@ -21,10 +21,12 @@ import { cases as groups } from '../modules/groups/authorization.cases.js';
 import { cases as login } from '../modules/login/authorization.cases.js';
 import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
 import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
+import { cases as oidcTokenConfigs } from '../modules/oidc-token-configs/authorization.cases.js';
 import { cases as resourcePolicies } from '../modules/resource-policies/authorization.cases.js';
 import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
 import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
+import { cases as userOAuthTokens } from '../modules/user-oauth-tokens/authorization.cases.js';
 import { cases as users } from '../modules/users/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
@@ -48,10 +50,12 @@ const CASES: Record<string, OperationCase[]> = {
   login,
   'model-uploads': modelUploads,
   'oauth-integrations': oauthIntegrations,
+  'oidc-token-configs': oidcTokenConfigs,
   'resource-policies': resourcePolicies,
   scim,
   'tenant-settings': tenantSettings,
   'user-attributes': userAttributes,
+  'user-oauth-tokens': userOAuthTokens,
   users,
 };
 
