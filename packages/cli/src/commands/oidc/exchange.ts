@@ -14,7 +14,7 @@ interface Exchanged {
 
 export const exchange = defineVerb({
   name: 'exchange',
-  summary: "Exchange an ID token of a trusted issuer for an access token of its user (exchangeOidcToken)",
+  summary: 'Exchange an ID token of a trusted issuer for an access token of its user (exchangeOidcToken)',
   description:
     'Prints only the access token, for scripts (e.g. `Authorization: Bearer …`). No credential is needed or sent: the ID token is the credential.\n' +
     'Give the ID token with --subject-token-stdin (it then never appears in the process list) or --subject-token.',

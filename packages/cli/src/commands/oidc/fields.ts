@@ -7,8 +7,16 @@ export const CONFIG_OPTIONS = defineOptions([
   { flags: '--issuer <url>', description: "The issuer, exactly as its tokens' iss claim says (https; http only for localhost)" },
   { flags: '--audience <aud>', description: 'An audience the tokens must name in aud (repeatable)', repeatable: true },
   { flags: '--jwks-uri <url>', description: "Where the issuer's keys are (default: from its discovery document)" },
-  { flags: '--user-claim <claim>', description: 'The claim naming the user: email (default) or sub (matched against externalId)', choices: ['email', 'sub'] },
-  { flags: '--algorithm <alg>', description: 'An allowed signing algorithm, e.g. RS256 or ES256 (repeatable; default RS256)', repeatable: true },
+  {
+    flags: '--user-claim <claim>',
+    description: 'The claim naming the user: email (default) or sub (matched against externalId)',
+    choices: ['email', 'sub'],
+  },
+  {
+    flags: '--algorithm <alg>',
+    description: 'An allowed signing algorithm, e.g. RS256 or ES256 (repeatable; default RS256)',
+    repeatable: true,
+  },
   { flags: '--enable', description: 'Let its tokens be exchanged (the default for a new config)' },
   { flags: '--disable', description: 'Stop exchanging its tokens, keeping the config' },
 ]);

@@ -16,12 +16,32 @@ describeCli('plinth oidc', (ctx, home) => {
 
   it('create, list, get, update and delete a config', async () => {
     const created = await plinth(
-      ['oidc', 'create', '--name', 'okta', '--issuer', 'https://acme.okta.com', '--audience', 'plinth', '--algorithm', 'RS256', '--algorithm', 'ES256', '--json'],
+      [
+        'oidc',
+        'create',
+        '--name',
+        'okta',
+        '--issuer',
+        'https://acme.okta.com',
+        '--audience',
+        'plinth',
+        '--algorithm',
+        'RS256',
+        '--algorithm',
+        'ES256',
+        '--json',
+      ],
       { env: env() },
     );
     expect(created.code, created.stderr).toBe(0);
     const config = JSON.parse(created.stdout);
-    expect(config).toMatchObject({ name: 'okta', audiences: ['plinth'], algorithms: ['RS256', 'ES256'], userClaim: 'email', enabled: true });
+    expect(config).toMatchObject({
+      name: 'okta',
+      audiences: ['plinth'],
+      algorithms: ['RS256', 'ES256'],
+      userClaim: 'email',
+      enabled: true,
+    });
     const listed = await plinth(['oidc', 'list'], { env: env() });
     expect(listed.stdout).toMatch(new RegExp(`${config.id}\\s+okta\\s+https://acme.okta.com\\s+email\\s+true`));
     const updated = await plinth(['oidc', 'update', String(config.id), '--disable', '--user-claim', 'sub', '--json'], { env: env() });
@@ -34,7 +54,9 @@ describeCli('plinth oidc', (ctx, home) => {
   });
 
   it('exchange prints the access token of the user the ID token names, which then works as a credential', async () => {
-    const created = await plinth(['oidc', 'create', '--name', 'local', '--issuer', issuer.issuer, '--audience', issuer.audience], { env: env() });
+    const created = await plinth(['oidc', 'create', '--name', 'local', '--issuer', issuer.issuer, '--audience', issuer.audience], {
+      env: env(),
+    });
     expect(created.code, created.stderr).toBe(0);
     const idToken = await issuer.sign({ email: ctx().member.email });
     const exchanged = await plinth(['oidc', 'exchange', '--subject-token-stdin'], { env: { PLINTH_API_URL: ctx().url }, stdin: idToken });
@@ -44,9 +66,12 @@ describeCli('plinth oidc', (ctx, home) => {
     const whoami = await plinth(['whoami', '--json'], { env: { PLINTH_API_URL: ctx().url, PLINTH_API_KEY: token } });
     expect(whoami.stdout).toContain(ctx().member.email);
 
-    const expired = await plinth(['oidc', 'exchange', '--subject-token', await issuer.sign({ email: ctx().member.email }, { expiresIn: -100 })], {
-      env: { PLINTH_API_URL: ctx().url },
-    });
+    const expired = await plinth(
+      ['oidc', 'exchange', '--subject-token', await issuer.sign({ email: ctx().member.email }, { expiresIn: -100 })],
+      {
+        env: { PLINTH_API_URL: ctx().url },
+      },
+    );
     expect(expired.code).toBe(1);
     expect(expired.stderr).toMatch(/The subject token has expired/);
   });

@@ -24,7 +24,11 @@ async function setup(server: TestServer, config: Record<string, unknown> = {}) {
   });
   expect(created.status, created.text).toBe(201);
   const exchange = (subjectToken: string, extra: Record<string, string> = {}) =>
-    account.request({ method: 'POST', url: EXCHANGE, body: { grant_type: GRANT, subject_token: subjectToken, subject_token_type: ID_TOKEN, ...extra } });
+    account.request({
+      method: 'POST',
+      url: EXCHANGE,
+      body: { grant_type: GRANT, subject_token: subjectToken, subject_token_type: ID_TOKEN, ...extra },
+    });
   return { account, configId: created.body.id as number, exchange };
 }
 
@@ -52,7 +56,12 @@ describeOnStores('exchangeOidcToken', (server) => {
     it('accepts a form body, ES256, and the jwt token type', async () => {
       const { account } = await setup(server());
       const token = await issuer.sign({ email: account.admin.email }, { alg: 'ES256' });
-      const form = new URLSearchParams({ grant_type: GRANT, subject_token: token, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt', client_id: 'ignored' });
+      const form = new URLSearchParams({
+        grant_type: GRANT,
+        subject_token: token,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+        client_id: 'ignored',
+      });
       const response = await account.request({
         method: 'POST',
         url: EXCHANGE,
@@ -116,10 +125,19 @@ describeOnStores('exchangeOidcToken', (server) => {
       const token = await issuer.sign({ email: account.member.email });
       const untrusted = await exchange(await issuer.sign({ email: account.member.email }, { issuer: 'https://elsewhere.example.com' }));
       expect(untrusted.body).toEqual(refused('The subject token was issued by an issuer this account does not trust'));
-      await account.request({ method: 'PATCH', url: `/api/v1/oidc-token-configs/${configId}`, as: account.admin, body: { enabled: false } });
+      await account.request({
+        method: 'PATCH',
+        url: `/api/v1/oidc-token-configs/${configId}`,
+        as: account.admin,
+        body: { enabled: false },
+      });
       expect((await exchange(token)).body).toEqual(refused(/does not trust/));
       const stranger = await server().newAccount();
-      const foreign = await stranger.request({ method: 'POST', url: EXCHANGE, body: { grant_type: GRANT, subject_token: token, subject_token_type: ID_TOKEN } });
+      const foreign = await stranger.request({
+        method: 'POST',
+        url: EXCHANGE,
+        body: { grant_type: GRANT, subject_token: token, subject_token_type: ID_TOKEN },
+      });
       expect(foreign.body).toEqual(refused(/does not trust/));
     });
 
@@ -143,7 +161,12 @@ describeOnStores('exchangeOidcToken', (server) => {
       [{ subject_token: 'not-a-jwt' }, 'invalid_grant', /not a JWT/],
     ])('a malformed request %j', async (change, error, description) => {
       const { account } = await setup(server());
-      const body = { grant_type: GRANT, subject_token: await issuer.sign({ email: account.member.email }), subject_token_type: ID_TOKEN, ...change };
+      const body = {
+        grant_type: GRANT,
+        subject_token: await issuer.sign({ email: account.member.email }),
+        subject_token_type: ID_TOKEN,
+        ...change,
+      };
       const response = await account.request({ method: 'POST', url: EXCHANGE, body });
       expect(response.status).toBe(400);
       expect(response.body).toEqual(refused(description, error));

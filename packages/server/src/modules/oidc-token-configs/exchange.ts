@@ -81,7 +81,8 @@ export class OidcTokenExchanger {
     if (config.userClaim === 'email' && payload.email_verified === false) {
       throw new ExchangeError('invalid_grant', "The subject token's e-mail address is not verified by its issuer");
     }
-    const user = config.userClaim === 'email' ? await this.users.findByEmail(accountId, value) : await this.users.findByExternalId(accountId, value);
+    const user =
+      config.userClaim === 'email' ? await this.users.findByEmail(accountId, value) : await this.users.findByExternalId(accountId, value);
     if (!user?.active) throw new ExchangeError('invalid_grant', NO_USER);
     return user;
   }

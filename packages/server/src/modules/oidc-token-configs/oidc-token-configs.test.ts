@@ -34,7 +34,12 @@ describeOnStores('oidc token configs', (server) => {
         body: { userClaim: 'sub', algorithms: ['ES256', 'RS256'], enabled: false, jwksUri: 'https://keys.example.com/jwks' },
       });
       expect(updated.status, updated.text).toBe(200);
-      expect(updated.body).toMatchObject({ userClaim: 'sub', algorithms: ['ES256', 'RS256'], enabled: false, jwksUri: 'https://keys.example.com/jwks' });
+      expect(updated.body).toMatchObject({
+        userClaim: 'sub',
+        algorithms: ['ES256', 'RS256'],
+        enabled: false,
+        jwksUri: 'https://keys.example.com/jwks',
+      });
       expect((await account.request({ method: 'DELETE', url: `${CONFIGS}/${id}`, as: account.admin })).status).toBe(204);
       expect((await account.request({ method: 'GET', url: `${CONFIGS}/${id}`, as: account.admin })).status).toBe(404);
       expect((await account.request({ method: 'DELETE', url: `${CONFIGS}/${id}`, as: account.admin })).status).toBe(404);
@@ -46,7 +51,11 @@ describeOnStores('oidc token configs', (server) => {
       for (let i = 0; i < 3; i++) ids.push((await create(account)).body.id);
       const first = await account.request({ method: 'GET', url: `${CONFIGS}?first=2`, as: account.admin });
       expect(first.body.items.map((c: { id: number }) => c.id)).toEqual(ids.slice(0, 2));
-      const rest = await account.request({ method: 'GET', url: `${CONFIGS}?first=2&after=${first.body.pageInfo.endCursor}`, as: account.admin });
+      const rest = await account.request({
+        method: 'GET',
+        url: `${CONFIGS}?first=2&after=${first.body.pageInfo.endCursor}`,
+        as: account.admin,
+      });
       expect(rest.body.items.map((c: { id: number }) => c.id)).toEqual(ids.slice(2));
       expect(rest.body.pageInfo.hasNextPage).toBe(false);
     });
@@ -87,7 +96,12 @@ describeOnStores('oidc token configs', (server) => {
         expect(response.status, response.text).toBe(201);
       }
       const { id } = (await create(account)).body;
-      const patched = await account.request({ method: 'PATCH', url: `${CONFIGS}/${id}`, as: account.admin, body: { issuer: 'http://evil.example' } });
+      const patched = await account.request({
+        method: 'PATCH',
+        url: `${CONFIGS}/${id}`,
+        as: account.admin,
+        body: { issuer: 'http://evil.example' },
+      });
       expect(patched.status).toBe(400);
       const empty = await account.request({ method: 'PATCH', url: `${CONFIGS}/${id}`, as: account.admin, body: {} });
       expect(empty.status).toBe(400);

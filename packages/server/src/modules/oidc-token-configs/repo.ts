@@ -45,7 +45,11 @@ export class OidcTokenConfigRepo {
   }
 
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('oidc_token_config').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('oidc_token_config')
+      .where('account_id', '=', accountId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
 }

@@ -85,7 +85,9 @@ export const OidcTokenExchangeRequest = Type.Object(
   {
     grant_type: Type.Optional(Type.String({ maxLength: 200, description: `\`${TOKEN_EXCHANGE_GRANT}\`` })),
     subject_token: Type.Optional(Type.String({ maxLength: 16_384, description: 'The ID token (a JWT) of a configured issuer.' })),
-    subject_token_type: Type.Optional(Type.String({ maxLength: 200, description: SUBJECT_TOKEN_TYPES.map((t) => `\`${t}\``).join(' or ') })),
+    subject_token_type: Type.Optional(
+      Type.String({ maxLength: 200, description: SUBJECT_TOKEN_TYPES.map((t) => `\`${t}\``).join(' or ') }),
+    ),
     requested_token_type: Type.Optional(Type.String({ maxLength: 200, description: `\`${ACCESS_TOKEN_TYPE}\` (the only kind issued).` })),
   },
   { $id: 'OidcTokenExchangeRequest' },

@@ -40,7 +40,8 @@ export async function startStandInIssuer(audience = 'plinth-test'): Promise<Stan
   let issuer = '';
   const server: Server = createServer((request, response) => {
     requests.push(request.url ?? '');
-    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (request.url === '/.well-known/openid-configuration') return json(200, { issuer, jwks_uri: `${issuer}/jwks` });
     if (request.url === '/jwks') return json(200, { keys });
     json(404, { error: 'not found' });

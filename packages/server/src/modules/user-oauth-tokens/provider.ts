@@ -64,7 +64,8 @@ export async function requestTokens(client: ProviderClient, grant: Record<string
 export async function revokeAtProvider(client: ProviderClient, url: string, token: string, hint: 'access_token' | 'refresh_token') {
   demandHttpUrl("The integration's revocation URL", url);
   const answer = await post(client, url, { token, token_type_hint: hint }, 'revocation endpoint');
-  if (answer.status >= 500) throw new ApiError('bad_gateway', `The provider's revocation endpoint answered HTTP ${answer.status}; try again`);
+  if (answer.status >= 500)
+    throw new ApiError('bad_gateway', `The provider's revocation endpoint answered HTTP ${answer.status}; try again`);
 }
 
 async function post(client: ProviderClient, url: string, params: Record<string, string>, what: string) {

@@ -9,9 +9,11 @@ export const UserOAuthToken = Type.Object(
   {
     id: Type.Integer(),
     integrationId: Type.Integer({ description: 'The OAuth integration the token was issued through.' }),
-    scopes: Type.Array(Type.String(), { description: 'The scopes the provider granted (or those the integration asks for, when it did not say).' }),
+    scopes: Type.Array(Type.String(), {
+      description: 'The scopes the provider granted (or those the integration asks for, when it did not say).',
+    }),
     tokenType: Type.String({ description: 'As the provider named it, usually Bearer.' }),
-    expiresAt: Type.Union([Timestamp, Type.Null()], { description: "When the access token expires; null when the provider did not say." }),
+    expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the access token expires; null when the provider did not say.' }),
     hasRefreshToken: Type.Boolean({ description: 'Whether the provider issued a refresh token, so the token can be refreshed.' }),
     createdAt: Timestamp,
     refreshedAt: NullableTimestamp,
@@ -25,7 +27,11 @@ export type UserOAuthTokenView = Static<typeof UserOAuthToken>;
 export const CreateUserOAuthTokenBody = Type.Object(
   {
     integrationId: IntegerId,
-    code: Type.String({ minLength: 1, maxLength: 4096, description: "The authorization code the provider sent to the integration's redirectUri." }),
+    code: Type.String({
+      minLength: 1,
+      maxLength: 4096,
+      description: "The authorization code the provider sent to the integration's redirectUri.",
+    }),
     codeVerifier: Type.Optional(
       Type.String({
         minLength: 43,

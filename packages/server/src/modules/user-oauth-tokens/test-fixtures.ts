@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export const CLIENT_ID = 'client-123';
@@ -47,7 +47,7 @@ export async function startStandInProvider(): Promise<StandInProvider> {
   const revoked: string[] = [];
   const token = (prefix: string) => `${prefix}-${randomBytes(12).toString('hex')}`;
 
-  const server: Server = createServer(async (request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const form = Object.fromEntries(new URLSearchParams(await bodyOf(request)));
     const path = request.url ?? '';
     requests.push({ path, contentType: request.headers['content-type'], authorization: request.headers.authorization, form });
@@ -76,7 +76,8 @@ export async function startStandInProvider(): Promise<StandInProvider> {
       }
       refresh = code.refresh;
     } else if (form.grant_type === 'refresh_token') {
-      if (!refreshTokens.delete(form.refresh_token ?? '')) return json(400, { error: 'invalid_grant', error_description: 'unknown refresh token' });
+      if (!refreshTokens.delete(form.refresh_token ?? ''))
+        return json(400, { error: 'invalid_grant', error_description: 'unknown refresh token' });
     } else {
       return json(400, { error: 'unsupported_grant_type' });
     }
@@ -88,7 +89,8 @@ export async function startStandInProvider(): Promise<StandInProvider> {
       refreshTokens.add(answer.refresh_token as string);
     }
     json(200, answer);
-  });
+  };
+  const server: Server = createServer((request, response) => void handle(request, response));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   server.unref();
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -112,7 +114,10 @@ export async function startStandInProvider(): Promise<StandInProvider> {
 function clientAuthenticated(request: IncomingMessage, form: Record<string, string>): boolean {
   const header = request.headers.authorization;
   if (header?.startsWith('Basic ')) {
-    const [id, secret] = Buffer.from(header.slice(6), 'base64').toString().split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
+    const [id, secret] = Buffer.from(header.slice(6), 'base64')
+      .toString()
+      .split(':')
+      .map((part) => decodeURIComponent(part.replace(/\+/g, ' ')));
     return id === CLIENT_ID && secret === CLIENT_SECRET;
   }
   return form.client_id === CLIENT_ID && form.client_secret === CLIENT_SECRET;

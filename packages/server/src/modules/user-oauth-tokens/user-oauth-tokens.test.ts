@@ -13,8 +13,7 @@ async function setup(server: TestServer, config: Record<string, unknown> = {}) {
   const integration = await standInIntegration(server, account, config);
   const create = (body: Record<string, unknown> = {}, as = account.member) =>
     account.request({ method: 'POST', url: TOKENS, as, body: { integrationId: integration.id, code: provider.issueCode(), ...body } });
-  const sealed = (id: number) =>
-    server.store.db.selectFrom('user_oauth_token').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const sealed = (id: number) => server.store.db.selectFrom('user_oauth_token').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const holder = { accountId: account.id, userId: account.member.id };
   return { provider, account, integration, create, sealed, holder };
 }
@@ -94,7 +93,11 @@ describeOnStores('user oauth tokens', (server) => {
       });
       expect([wrong.status, wrong.body.error]).toEqual([400, expect.stringContaining('PKCE verification failed')]);
       const db = server().store.db;
-      await db.updateTable('oauth_integration').set({ token_url: `${provider.url}/broken` }).where('id', '=', integration.id).execute();
+      await db
+        .updateTable('oauth_integration')
+        .set({ token_url: `${provider.url}/broken` })
+        .where('id', '=', integration.id)
+        .execute();
       server().services.oauthIntegrations.byId.forgetAccount(account.id);
       const broken = await create();
       expect([broken.status, broken.body.code]).toEqual([502, 'bad_gateway']);
