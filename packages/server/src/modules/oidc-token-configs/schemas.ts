@@ -104,12 +104,18 @@ export const OidcTokenExchangeResponse = Type.Object(
   { $id: 'OidcTokenExchangeResponse' },
 );
 
+/**
+ * OAuth's error shape; a body the schema itself refuses (a NUL byte, a bad form escape) gets the
+ * platform's error, which also fits here (`error` with `code` and `requestId`).
+ */
 export const OidcTokenExchangeError = Type.Object(
   {
     error: Type.String({ description: 'invalid_request, unsupported_grant_type, invalid_grant or temporarily_unavailable.' }),
-    error_description: Type.String(),
+    error_description: Type.Optional(Type.String()),
+    code: Type.Optional(Type.String()),
+    requestId: Type.Optional(Type.String()),
   },
-  { $id: 'OidcTokenExchangeError' },
+  { $id: 'OidcTokenExchangeError', additionalProperties: true },
 );
 
 export const oidcTokenConfigSchemas = [
