@@ -56,16 +56,42 @@ export class UserOAuthTokenService {
     return toView(row);
   }
 
+  /** Refreshes of one token in this process, run one after another (see refresh). */
+  private readonly refreshing = new Map<number, Promise<unknown>>();
+
+  /**
+   * A provider that rotates refresh tokens accepts each once, so two refreshes of a token at once
+   * would fail one: in this process they queue; across replicas the loser finds the winner's tokens.
+   */
   async refresh(holder: TokenHolder, id: number): Promise<UserOAuthTokenView> {
+    const before = this.refreshing.get(id) ?? Promise.resolve();
+    const mine = before.catch(() => undefined).then(() => this.refreshNow(holder, id));
+    this.refreshing.set(id, mine);
+    try {
+      return await mine;
+    } finally {
+      if (this.refreshing.get(id) === mine) this.refreshing.delete(id);
+    }
+  }
+
+  private async refreshNow(holder: TokenHolder, id: number): Promise<UserOAuthTokenView> {
     const row = await this.held(holder, id);
     if (row.revoked_at !== null) throw conflict(`OAuth token ${id} is revoked; create a new one`);
     if (row.refresh_token_encrypted === null) throw conflict(`OAuth token ${id} has no refresh token: the provider issued none`);
     const integration = await this.integrations.get(holder.accountId, row.integration_id);
     const refreshToken = this.secrets.open(row.refresh_token_encrypted);
-    const issued = await requestTokens(await this.clientOf(holder.accountId, integration), {
-      grant_type: 'refresh_token',
-      refresh_token: refreshToken,
-    });
+    let issued: IssuedTokens;
+    try {
+      issued = await requestTokens(await this.clientOf(holder.accountId, integration), {
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+      });
+    } catch (error) {
+      // A concurrent refresh may have rotated the refresh token first: its result is as good as ours.
+      const now = await this.repo.find(holder.accountId, holder.userId, id);
+      if (now && now.revoked_at === null && now.refresh_token_encrypted !== row.refresh_token_encrypted) return toView(now);
+      throw error;
+    }
     const updated = await this.repo.update(row.id, {
       ...this.sealed(issued),
       // RFC 6749 6: the provider may rotate the refresh token; when it does not, the old one stays valid.

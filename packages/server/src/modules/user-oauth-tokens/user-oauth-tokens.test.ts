@@ -126,6 +126,15 @@ describeOnStores('user oauth tokens', (server) => {
       expect((await account.request({ method: 'POST', url: `${TOKENS}/${id}/refresh`, as: account.member })).status).toBe(200);
     });
 
+    it("two refreshes at once both succeed: the loser of the rotation answers with the winner's tokens", async () => {
+      const { create, account } = await setup(server());
+      const { id } = (await create()).body;
+      const refresh = () => account.request({ method: 'POST', url: `${TOKENS}/${id}/refresh`, as: account.member });
+      const answers = await Promise.all([refresh(), refresh()]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      expect((await refresh()).status).toBe(200);
+    });
+
     it('a token without a refresh token cannot be refreshed (409)', async () => {
       const { provider, create, account } = await setup(server());
       const { id, hasRefreshToken } = (await create({ code: provider.issueCode({ refresh: false }) })).body;
