@@ -32,6 +32,8 @@ import { reportsModule } from './reports/index.js';
 import { workbooksModule } from './workbooks/index.js';
 import { workspaceModule } from './workspace/index.js';
 import { appThemeModule } from './app-theme/index.js';
+import { oidcTokenConfigsModule } from './oidc-token-configs/index.js';
+import { userOAuthTokensModule } from './user-oauth-tokens/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -71,4 +73,6 @@ export const modules: PlinthModule[] = [
   workbooksModule,
   workspaceModule,
   appThemeModule,
+  oidcTokenConfigsModule,
+  userOAuthTokensModule,
 ];

@@ -71,6 +71,9 @@ export interface Database {
   // Account administration: the account's embed and app themes (migration 0028).
   embed_theme: EmbedThemeTable;
   app_theme: AppThemeTable;
+  // OIDC token configs and user OAuth tokens (migration 0029).
+  oidc_token_config: OidcTokenConfigTable;
+  user_oauth_token: UserOAuthTokenTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -813,3 +816,39 @@ export interface AppThemeTable {
   updated_by: number | null;
   updated_at: UpdatedAt;
 }
+/** An OpenID Connect issuer whose ID tokens the account's users may exchange (migration 0029). */
+export interface OidcTokenConfigTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  issuer: string;
+  audiences: Json<string[]>;
+  /** Null: the issuer's discovery document names it. */
+  jwks_uri: string | null;
+  /** `email` (matched against the user's e-mail) or `sub` (against their externalId). */
+  user_claim: Generated<string>;
+  algorithms: Json<string[]>;
+  enabled: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type OidcTokenConfigRow = Selectable<OidcTokenConfigTable>;
+
+/** Tokens a provider issued to one user through an OAuth integration, sealed (migration 0029). */
+export interface UserOAuthTokenTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  integration_id: number;
+  /** Null once revoked: nothing usable is kept. */
+  access_token_encrypted: string | null;
+  refresh_token_encrypted: string | null;
+  token_type: Generated<string>;
+  scopes: ColumnType<string[], string | undefined, string>;
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  refreshed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type UserOAuthTokenRow = Selectable<UserOAuthTokenTable>;

@@ -21,6 +21,7 @@ import { cases as groups } from '../modules/groups/authorization.cases.js';
 import { cases as login } from '../modules/login/authorization.cases.js';
 import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
 import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
+import { cases as oidcTokenConfigs } from '../modules/oidc-token-configs/authorization.cases.js';
 import { cases as resourcePolicies } from '../modules/resource-policies/authorization.cases.js';
 import { cases as scim } from '../modules/scim/authorization.cases.js';
 import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
@@ -31,6 +32,7 @@ import { cases as appTheme } from '../modules/app-theme/authorization.cases.js';
 import { cases as folders } from '../modules/folders/authorization.cases.js';
 import { cases as reports } from '../modules/reports/authorization.cases.js';
 import { cases as workspace } from '../modules/workspace/authorization.cases.js';
+import { cases as userOAuthTokens } from '../modules/user-oauth-tokens/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
@@ -53,6 +55,7 @@ const CASES: Record<string, OperationCase[]> = {
   login,
   'model-uploads': modelUploads,
   'oauth-integrations': oauthIntegrations,
+  'oidc-token-configs': oidcTokenConfigs,
   'resource-policies': resourcePolicies,
   scim,
   'tenant-settings': tenantSettings,
@@ -64,6 +67,7 @@ const CASES: Record<string, OperationCase[]> = {
   folders,
   reports,
   workspace,
+  'user-oauth-tokens': userOAuthTokens,
 };
 
 const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));

@@ -1,0 +1,21 @@
+import type { PlinthModule } from '../module.js';
+import { userOAuthTokenRoutes } from './routes.js';
+import { userOAuthTokenSchemas } from './schemas.js';
+import { UserOAuthTokenService } from './service.js';
+
+declare module '../module.js' {
+  interface Services {
+    userOAuthTokens: UserOAuthTokenService;
+  }
+}
+
+/** OAuth tokens users hold through the account's OAuth integrations (issue 16). */
+export const userOAuthTokensModule: PlinthModule = {
+  name: 'user-oauth-tokens',
+  services: {
+    userOAuthTokens: ({ db, secrets, services }) => new UserOAuthTokenService(db, secrets, services.oauthIntegrations),
+  },
+  tables: ['user_oauth_token'],
+  schemas: userOAuthTokenSchemas,
+  routes: userOAuthTokenRoutes,
+};
