@@ -30,6 +30,9 @@ import { githubModule } from './github/index.js';
 import { foldersModule } from './folders/index.js';
 import { reportsModule } from './reports/index.js';
 import { workbooksModule } from './workbooks/index.js';
+import { agentsModule } from './agents/index.js';
+import { aiEngineerModule } from './ai-engineer/index.js';
+import { metadataModule } from './metadata/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -67,4 +70,7 @@ export const modules: PlinthModule[] = [
   foldersModule,
   reportsModule,
   workbooksModule,
+  agentsModule,
+  aiEngineerModule,
+  metadataModule,
 ];

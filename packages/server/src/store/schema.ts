@@ -68,6 +68,11 @@ export interface Database {
   report: ReportTable;
   dashboard: DashboardTable;
   dashboard_version: DashboardVersionTable;
+  // Agents, their LLM endpoints and AI settings (migration 0030).
+  agent_llm: AgentLlmTable;
+  agent: AgentTable;
+  ai_engineer_settings: AiEngineerSettingsTable;
+  agent_region_choice: AgentRegionChoiceTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -792,3 +797,48 @@ export interface DashboardVersionTable {
   created_at: CreatedAt;
 }
 export type DashboardVersionRow = Selectable<DashboardVersionTable>;
+
+/** An OpenAI-compatible endpoint of the account (migration 0030); the key is sealed, never returned. */
+export interface AgentLlmTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  base_url: string;
+  model: string;
+  api_key_sealed: string | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type AgentLlmRow = Selectable<AgentLlmTable>;
+
+export interface AgentTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  name: string;
+  accessible_views: Json<string[]>;
+  agent_llm_id: number | null;
+  allow_embedding: Generated<boolean>;
+  config: Json<Record<string, unknown> | null> | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type AgentRow = Selectable<AgentTable>;
+
+export interface AiEngineerSettingsTable {
+  account_id: number;
+  enabled: Generated<boolean>;
+  token_ttl_seconds: Generated<number>;
+  updated_by: number | null;
+  updated_at: UpdatedAt;
+}
+
+export interface AgentRegionChoiceTable {
+  account_id: number;
+  user_id: number;
+  region_name: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}

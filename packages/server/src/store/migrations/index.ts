@@ -26,6 +26,7 @@ import * as dbt from './0024_dbt.js';
 import * as github from './0025_github.js';
 import * as ciGate from './0026_ci_gate.js';
 import * as workspaceContent from './0027_workspace_content.js';
+import * as agents from './0030_agents.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0025_github': github,
   '0026_ci_gate': ciGate,
   '0027_workspace_content': workspaceContent,
+  '0030_agents': agents,
 };
