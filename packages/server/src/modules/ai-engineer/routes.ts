@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { userPrincipalOf } from '../../http/auth.js';
 import { baseUrlOf } from '../../http/base-url.js';
-import { unauthenticated } from '../../http/errors.js';
 import { requires } from '../../http/requirement.js';
 import {
   ActiveAgentRegion,
@@ -19,22 +18,17 @@ export const aiEngineerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ai = app.services.aiEngineer;
 
   app.get('/api/v1/ai-engineer/settings', {
-    // An access token only: the token it issues acts as the caller's user, which an API key (possibly narrower) must not become.
-    config: { auth: requires('AgentRead', { kinds: ['accessToken'] }) },
+    config: { auth: requires('AgentRead') },
     schema: {
       operationId: 'getAIEngineerSettings',
       tags,
       summary: 'Get ai engineer settings',
       description:
-        "Where an AI engineer reaches Plinth (`url`) and a short-lived access token of the caller (`token`), issued on each call, for it to act as them; nothing of another user's. No token while the account has agents off.",
+        "Where an AI engineer reaches Plinth (`url`) and a short-lived access token of the caller (`token`), issued on each call, for it to act as them; nothing of another user's. No token while the account has agents off, nor for an API key: the token acts as the key's user, who may hold more than the key.",
       querystring: SettingsQuery,
       response: { 200: Type.Ref(AIEngineerSettings) },
     },
-    handler: async (request) => {
-      const principal = userPrincipalOf(request);
-      if (principal.kind !== 'accessToken') throw unauthenticated('An access token is required');
-      return ai.settings(principal, baseUrlOf(request), request.query);
-    },
+    handler: async (request) => ai.settings(userPrincipalOf(request), baseUrlOf(request), request.query),
   });
 
   app.put('/api/v1/ai-engineer/settings', {

@@ -16,7 +16,7 @@ export const AIEngineerSettings = Type.Object(
     }),
     token: Type.String({
       description:
-        "A short-lived access token of the caller (same user, same rights, at most tokenTtlSeconds), for the AI engineer to act as them; '' when the account has turned agents off.",
+        "A short-lived access token of the caller (same user, same rights, at most tokenTtlSeconds), for the AI engineer to act as them; '' when the account has turned agents off, and for an API key (the token would act as the key's user, who may hold more than the key).",
     }),
     expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When `token` expires; null without a token.' }),
     cubeCredentials: Type.Null({ description: 'Plinth mints no data API token here: the data API takes tokens of deploymentToken.' }),

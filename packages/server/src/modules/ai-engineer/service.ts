@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { badRequest } from '../../http/errors.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
-import type { AccessTokenPrincipal, UserPrincipal } from '../../http/principal.js';
+import type { UserPrincipal } from '../../http/principal.js';
 import type { Database } from '../../store/schema.js';
 import type { Services } from '../module.js';
 import type { AccountSettingsView, ActiveAgentRegionView, AIEngineerSettingsView, UpdateAIEngineerSettingsInput } from './schemas.js';
@@ -18,8 +18,8 @@ export interface SettingsTarget {
  * runtime calling its OpenAI-compatible endpoints), which needs to reach Plinth as the person
  * using it. So `url` is the account's API and `token` a short-lived access token of the caller,
  * issued on each read: the same user with the same rights (resource policies included), nothing
- * of anyone else's, and gone after `tokenTtlSeconds`. Only an access token may ask for one (an API
- * key may be narrower than its user, and the new token would not be). The active region is the
+ * of anyone else's, and gone after `tokenTtlSeconds`. Only an access token gets one: an API key
+ * may be narrower than its user (a role, deployments, permissions), and the new token would not be. The active region is the
  * user's choice among the configured regions, the first of them until they choose.
  */
 export class AIEngineerService {
@@ -35,14 +35,15 @@ export class AIEngineerService {
     return { enabled: row.enabled, tokenTtlSeconds: row.token_ttl_seconds, updatedAt: toIso(row.updated_at) };
   }
 
-  async settings(principal: AccessTokenPrincipal, baseUrl: string, target: SettingsTarget): Promise<AIEngineerSettingsView> {
+  async settings(principal: UserPrincipal, baseUrl: string, target: SettingsTarget): Promise<AIEngineerSettingsView> {
     const { accountId } = principal;
     if (target.deploymentId !== undefined) await this.services.agents.assertDeployment(accountId, target.deploymentId);
     if (target.agentId !== undefined) await this.services.agents.assertAgent(accountId, target.agentId);
     const account = await this.accountSettings(accountId);
-    const issued = account.enabled
-      ? await this.services.credentials.issueAccessToken(accountId, principal.userId, account.tokenTtlSeconds)
-      : undefined;
+    const issued =
+      account.enabled && principal.kind === 'accessToken'
+        ? await this.services.credentials.issueAccessToken(accountId, principal.userId, account.tokenTtlSeconds)
+        : undefined;
     return {
       url: `${baseUrl}/api/v1`,
       token: issued?.accessToken ?? '',
