@@ -200,6 +200,21 @@ const COMMANDS: Record<string, string | { none: string }> = {
   getGithubConnection: 'github show',
   disconnectGithub: 'github disconnect',
   syncGithub: 'github sync',
+  getAgents: 'agents list',
+  createAgent: 'agents create',
+  updateAgent: 'agents update',
+  deleteAgent: 'agents delete',
+  getAgentSkills: 'agents skills',
+  getAgentLlms: 'agents llms list',
+  createAgentLlm: 'agents llms create',
+  updateAgentLlm: 'agents llms update',
+  deleteAgentLlm: 'agents llms delete',
+  getAIEngineerSettings: 'ai settings',
+  updateAIEngineerSettings: 'ai settings-set',
+  getMyActiveAgentRegion: 'ai region',
+  updateMyActiveAgentRegion: 'ai region-set',
+  getMetadata: 'metadata',
+
   receiveGithubWebhook: none('webhook: called by GitHub with a signed delivery; `github sync` imports the same way by hand'),
 };
 
