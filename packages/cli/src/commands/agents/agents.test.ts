@@ -6,8 +6,9 @@ import { cliRunner, describeCli } from '../../test-support/harness.js';
 describeCli('plinth agents', (ctx, home) => {
   const plinth = cliRunner(home);
   const env = (apiKey = ctx().admin.apiKey) => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: apiKey });
+  // stderr as a terminal: status lines such as "Deleted ..." are printed only there.
   const ok = async (argv: string[], apiKey?: string) => {
-    const result = await plinth(argv, { env: env(apiKey) });
+    const result = await plinth(argv, { env: env(apiKey), stderrIsTTY: true });
     expect(result.code, result.stderr).toBe(0);
     return result;
   };
