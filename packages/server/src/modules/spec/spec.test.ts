@@ -149,6 +149,11 @@ const REFERENCE_IDS: Array<[method: string, path: string, operationId: string]> 
   ['get', '/api/scim/v2/Groups/{id}', 'getGroup'],
   ['put', '/api/scim/v2/Groups/{id}', 'replaceGroup'],
   ['patch', '/api/scim/v2/Groups/{id}', 'patchGroup'],
+  ['get', '/api/v1/deployments/{deploymentId}/agents', 'getAgents'],
+  ['get', '/api/v1/deployments/{deploymentId}/agent-skills', 'getAgentSkills'],
+  ['post', '/api/v1/meta', 'getMetadata'],
+  ['get', '/api/v1/ai-engineer/settings', 'getAIEngineerSettings'],
+  ['get', '/api/v1/ai-engineer/active-region', 'getMyActiveAgentRegion'],
 ];
 
 /** Deletes the reference answers with 200 and a JSON body rather than 204. */
