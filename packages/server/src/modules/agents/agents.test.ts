@@ -83,6 +83,15 @@ describeOnStores('agents', (server) => {
       expect(refused.body.error).toMatch(/used by 1 agent\(s\) \(Helper\)/);
     });
 
+    it('deleting the account takes its endpoints and the agents calling them', async () => {
+      const { account, agents, call } = await setup(server());
+      const llm = (await call('POST', '/api/v1/agent-llms', LLM)).body;
+      expect((await call('POST', agents, { name: 'a', agentLlmId: llm.id })).status).toBe(201);
+      await server().store.db.deleteFrom('account').where('id', '=', account.id).execute();
+      const left = await server().store.db.selectFrom('agent_llm').select('id').where('account_id', '=', account.id).execute();
+      expect(left).toEqual([]);
+    });
+
     it("another account's endpoint is 404, and 400 when an agent names it", async () => {
       const { agents, call } = await setup(server());
       const stranger = await server().newAccount();

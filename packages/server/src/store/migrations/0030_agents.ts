@@ -4,8 +4,9 @@ import { sql, type Kysely } from 'kysely';
  * Agents and AI settings (issue 16). An account configures the OpenAI-compatible endpoints its
  * agents call (`agent_llm`, the API key sealed with the instance's secret box, never stored in the
  * clear); each deployment holds agents naming the views they may use and the endpoint they call.
- * An endpoint an agent still calls cannot be deleted (`restrict`): the service answers 409 naming
- * them. `ai_engineer_settings` is one row per account (absent: the defaults); a user's chosen
+ * An endpoint an agent still calls cannot be deleted (the default `no action`, checked at the end
+ * of the statement, so an account's deletion still cascades through both): the service answers
+ * 409 naming the agents first. `ai_engineer_settings` is one row per account (absent: the defaults); a user's chosen
  * region for agents is `agent_region_choice` (absent: the first configured region).
  */
 export async function up(db: Kysely<any>): Promise<void> {
@@ -29,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       deployment_id integer not null references deployment(id) on delete cascade,
       name text not null,
       accessible_views jsonb not null default '[]',
-      agent_llm_id integer references agent_llm(id) on delete restrict,
+      agent_llm_id integer references agent_llm(id),
       allow_embedding boolean not null default false,
       config jsonb,
       created_by integer references app_user(id) on delete set null,
