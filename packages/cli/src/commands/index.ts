@@ -56,6 +56,8 @@ export const manifest: Entry[] = [
   group('oauth-tokens', 'Your OAuth tokens issued through the OAuth integrations', () => import('./oauth-tokens/index.js')),
   group('api-keys', 'API keys of the account', () => import('./api-keys/index.js')),
   group('scim', 'SCIM 2.0 users, groups, search, bulk and discovery (with a SCIM token), and SCIM tokens', () => import('./scim/index.js')),
+  group('agents', 'Agents of a deployment, their skills, and the LLM endpoints of the account', () => import('./agents/index.js')),
+  group('ai', 'AI engineer settings and your agent region', () => import('./ai/index.js')),
   group('embed', 'Signed embedding: sessions, tokens, audit, embed tenants and their users', () => import('./embed/index.js')),
   group('workbooks', 'Workbooks of a deployment: calculated fields, dashboard drafts and publishing', () => import('./workbooks/index.js')),
   {
@@ -66,6 +68,11 @@ export const manifest: Entry[] = [
   { name: 'deploy', summary: 'Deploy a data model folder: upload changed files, build once', load: () => import('./deploy/deploy.js') },
   { name: 'regions', summary: 'List the regions a deployment may be created in', load: () => import('./regions/regions.js') },
   { name: 'meta', summary: "Print the cubes, views and members of a deployment's data model", load: () => import('./meta/meta.js') },
+  {
+    name: 'metadata',
+    summary: "Print the cubes, views and members of a deployment's current build that you may see",
+    load: () => import('./metadata/metadata.js'),
+  },
   {
     name: 'load',
     summary: "Run a query on a deployment's data API and print the rows",

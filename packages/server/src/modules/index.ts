@@ -34,6 +34,9 @@ import { workspaceModule } from './workspace/index.js';
 import { appThemeModule } from './app-theme/index.js';
 import { oidcTokenConfigsModule } from './oidc-token-configs/index.js';
 import { userOAuthTokensModule } from './user-oauth-tokens/index.js';
+import { agentsModule } from './agents/index.js';
+import { aiEngineerModule } from './ai-engineer/index.js';
+import { metadataModule } from './metadata/index.js';
 
 /**
  * Every domain module the server serves. A new module adds one line here; its services, routes,
@@ -75,4 +78,7 @@ export const modules: PlinthModule[] = [
   appThemeModule,
   oidcTokenConfigsModule,
   userOAuthTokensModule,
+  agentsModule,
+  aiEngineerModule,
+  metadataModule,
 ];

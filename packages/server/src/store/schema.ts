@@ -74,6 +74,11 @@ export interface Database {
   // OIDC token configs and user OAuth tokens (migration 0029).
   oidc_token_config: OidcTokenConfigTable;
   user_oauth_token: UserOAuthTokenTable;
+  // Agents, their LLM endpoints and AI settings (migration 0030).
+  agent_llm: AgentLlmTable;
+  agent: AgentTable;
+  ai_engineer_settings: AiEngineerSettingsTable;
+  agent_region_choice: AgentRegionChoiceTable;
 }
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -852,3 +857,47 @@ export interface UserOAuthTokenTable {
   updated_at: UpdatedAt;
 }
 export type UserOAuthTokenRow = Selectable<UserOAuthTokenTable>;
+/** An OpenAI-compatible endpoint of the account (migration 0030); the key is sealed, never returned. */
+export interface AgentLlmTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  base_url: string;
+  model: string;
+  api_key_sealed: string | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type AgentLlmRow = Selectable<AgentLlmTable>;
+
+export interface AgentTable {
+  id: Generated<number>;
+  account_id: number;
+  deployment_id: number;
+  name: string;
+  accessible_views: Json<string[]>;
+  agent_llm_id: number | null;
+  allow_embedding: Generated<boolean>;
+  config: Json<Record<string, unknown> | null> | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+export type AgentRow = Selectable<AgentTable>;
+
+export interface AiEngineerSettingsTable {
+  account_id: number;
+  enabled: Generated<boolean>;
+  token_ttl_seconds: Generated<number>;
+  updated_by: number | null;
+  updated_at: UpdatedAt;
+}
+
+export interface AgentRegionChoiceTable {
+  account_id: number;
+  user_id: number;
+  region_name: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
+import { cases as agents } from '../modules/agents/authorization.cases.js';
+import { cases as aiEngineer } from '../modules/ai-engineer/authorization.cases.js';
 import { cases as builds } from '../modules/builds/authorization.cases.js';
 import { cases as ciGate } from '../modules/ci-gate/authorization.cases.js';
 import { cases as credentials } from '../modules/credentials/authorization.cases.js';
@@ -19,6 +21,7 @@ import { cases as embedTenants } from '../modules/embed-tenants/authorization.ca
 import { cases as github } from '../modules/github/authorization.cases.js';
 import { cases as groups } from '../modules/groups/authorization.cases.js';
 import { cases as login } from '../modules/login/authorization.cases.js';
+import { cases as metadata } from '../modules/metadata/authorization.cases.js';
 import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
 import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
 import { cases as oidcTokenConfigs } from '../modules/oidc-token-configs/authorization.cases.js';
@@ -38,6 +41,8 @@ const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
 /** Each module's cases for the shared authorisation suite, by the module's folder. */
 const CASES: Record<string, OperationCase[]> = {
+  agents,
+  'ai-engineer': aiEngineer,
   builds,
   'ci-gate': ciGate,
   credentials,
@@ -53,6 +58,7 @@ const CASES: Record<string, OperationCase[]> = {
   github,
   groups,
   login,
+  metadata,
   'model-uploads': modelUploads,
   'oauth-integrations': oauthIntegrations,
   'oidc-token-configs': oidcTokenConfigs,

@@ -161,6 +161,11 @@ const REFERENCE_IDS: Array<[method: string, path: string, operationId: string]> 
   ['post', '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate', 'duplicateWorkbook'],
   ['post', '/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish', 'publishDashboard'],
   ['get', '/api/v1/embed/dashboard/{publicId}', 'getDashboard'],
+  ['get', '/api/v1/deployments/{deploymentId}/agents', 'getAgents'],
+  ['get', '/api/v1/deployments/{deploymentId}/agent-skills', 'getAgentSkills'],
+  ['post', '/api/v1/meta', 'getMetadata'],
+  ['get', '/api/v1/ai-engineer/settings', 'getAIEngineerSettings'],
+  ['get', '/api/v1/ai-engineer/active-region', 'getMyActiveAgentRegion'],
 ];
 
 /** Deletes the reference answers with 200 and a JSON body rather than 204. */

@@ -28,6 +28,7 @@ import * as ciGate from './0026_ci_gate.js';
 import * as workspaceContent from './0027_workspace_content.js';
 import * as accountAdmin from './0028_account_admin.js';
 import * as oidcOAuthTokens from './0029_oidc_oauth_tokens.js';
+import * as agents from './0030_agents.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0027_workspace_content': workspaceContent,
   '0028_account_admin': accountAdmin,
   '0029_oidc_oauth_tokens': oidcOAuthTokens,
+  '0030_agents': agents,
 };
