@@ -30,7 +30,15 @@ async function workspace(server: TestServer) {
   const policy = (subject: { userId: number } | { groupId: number }, resourceType: string, resourceId: number, action: string) =>
     server.store.db
       .insertInto('resource_policy')
-      .values({ account_id: account.id, user_id: null, group_id: null, ...toColumns(subject), resource_type: resourceType, resource_id: resourceId, action })
+      .values({
+        account_id: account.id,
+        user_id: null,
+        group_id: null,
+        ...toColumns(subject),
+        resource_type: resourceType,
+        resource_id: resourceId,
+        action,
+      })
       .execute();
   await policy({ userId: shared!.id }, 'Report', report, 'ReportRead');
   const editors = await services.groups.create(account.id, { name: 'editors' });
@@ -74,22 +82,46 @@ const TABLE: Array<[string, (w: World) => Promise<string> | Principal, Partial<R
   ['a member who owns nothing', (w) => w.token(w.who.nonOwner), {}],
   ['a user policy on the item', (w) => w.token(w.who.shared), { report: 'Read' }],
   ['a group policy on the workbook (and its dashboard)', (w) => w.token(w.who.grouped), { workbook: 'Edit', dashboard: 'Edit' }],
-  ['a policy on the grandparent folder', (w) => w.token(w.who.granded), { grand: 'Read', parent: 'Read', report: 'Read', workbook: 'Read', dashboard: 'Read' }],
-  ["the folder's creator, over what others put in it", (w) => w.token(w.who.folderMaker), { grand: 'Manage', parent: 'Manage', report: 'Manage', workbook: 'Manage', dashboard: 'Manage' }],
+  [
+    'a policy on the grandparent folder',
+    (w) => w.token(w.who.granded),
+    { grand: 'Read', parent: 'Read', report: 'Read', workbook: 'Read', dashboard: 'Read' },
+  ],
+  [
+    "the folder's creator, over what others put in it",
+    (w) => w.token(w.who.folderMaker),
+    { grand: 'Manage', parent: 'Manage', report: 'Manage', workbook: 'Manage', dashboard: 'Manage' },
+  ],
   ['a Global group policy ReportRead (access token)', (w) => w.token(w.globalReader), { report: 'Read', rootReport: 'Read' }],
-  ['a Global group policy ReportRead (API key of a role)', (w) => `Api-Key ${w.globalReader.apiKey}`, { report: 'Read', rootReport: 'Read' }],
+  [
+    'a Global group policy ReportRead (API key of a role)',
+    (w) => `Api-Key ${w.globalReader.apiKey}`,
+    { report: 'Read', rootReport: 'Read' },
+  ],
   ['a Deployment user policy ReportEdit', (w) => w.token(w.deploymentEditor), { report: 'Edit', rootReport: 'Edit' }],
-  ['an API key with its own ReportRead', (w) => w.key(w.account.admin, { permissions: ['ReportRead'], deploymentIds: [w.d] }), { report: 'Read', rootReport: 'Read' }],
+  [
+    'an API key with its own ReportRead',
+    (w) => w.key(w.account.admin, { permissions: ['ReportRead'], deploymentIds: [w.d] }),
+    { report: 'Read', rootReport: 'Read' },
+  ],
   ["the owner's key with its own SchemaRead only", (w) => w.key(w.who.owner, { permissions: ['SchemaRead'], deploymentIds: [w.d] }), {}],
   ['an admin key limited to another deployment', (w) => w.key(w.account.admin, { role: 'admin', deploymentIds: [w.other] }), {}],
   ["the owner's key limited to another deployment", (w) => w.key(w.who.owner, { deploymentIds: [w.other] }), {}],
   ['a SCIM token', (w) => ({ kind: 'scimToken', accountId: w.account.id, credentialId: 0 }), {}],
-  ['a data API token', (w) => ({ kind: 'dataToken', accountId: w.account.id, claims: { deploymentId: w.d, securityContext: {}, expiresAt: null } }), {}],
+  [
+    'a data API token',
+    (w) => ({ kind: 'dataToken', accountId: w.account.id, claims: { deploymentId: w.d, securityContext: {}, expiresAt: null } }),
+    {},
+  ],
   ['an embed token', (w) => ({ kind: 'embedToken', accountId: w.account.id, claims: { deploymentId: w.d } as never }), {}],
 ];
 
 const expectedOn = (item: ContentItem, level: Level) =>
-  level === null ? [] : LEVELS.slice(0, LEVELS.indexOf(level) + 1).map((l) => contentPermission(item.type, l)).sort();
+  level === null
+    ? []
+    : LEVELS.slice(0, LEVELS.indexOf(level) + 1)
+        .map((l) => contentPermission(item.type, l))
+        .sort();
 
 async function resolve(server: TestServer, w: World, credential: Promise<string> | Principal | string): Promise<Principal> {
   const value = await credential;
@@ -129,7 +161,13 @@ describeOnStores('content access: who holds what', (server) => {
       const principal = await principalOf(server(), w.account.id, await credential);
       const type = ({ folder: 'Folder', report: 'Report', workbook: 'Workbook' } as const)[table];
       const scope = await access.readScope(principal, w.d, type);
-      const rows = await db.selectFrom(table).select('id').where('deployment_id', '=', w.d).where(access.readable(table, scope)).orderBy('id').execute();
+      const rows = await db
+        .selectFrom(table)
+        .select('id')
+        .where('deployment_id', '=', w.d)
+        .where(access.readable(table, scope))
+        .orderBy('id')
+        .execute();
       return rows.map((r) => r.id);
     };
     const { grand, parent, report, workbook, rootReport } = w.items;
@@ -144,7 +182,10 @@ describeOnStores('content access: who holds what', (server) => {
     expect(await list(w.token(w.who.folderMaker), 'report')).toEqual([report.id]);
     expect(await list(w.token(w.globalReader), 'report')).toEqual([report.id, rootReport.id]);
     expect(await list(`Api-Key ${w.globalReader.apiKey}`, 'workbook')).toEqual([]);
-    expect(await list(w.key(w.account.admin, { permissions: ['ReportRead'], deploymentIds: [w.d] }), 'report')).toEqual([report.id, rootReport.id]);
+    expect(await list(w.key(w.account.admin, { permissions: ['ReportRead'], deploymentIds: [w.d] }), 'report')).toEqual([
+      report.id,
+      rootReport.id,
+    ]);
     expect(await list(w.key(w.account.admin, { permissions: ['ReportRead'], deploymentIds: [w.d] }), 'folder')).toEqual([]);
     expect(await list(w.key(w.account.admin, { role: 'admin', deploymentIds: [w.other] }), 'report')).toEqual([]);
     expect(await list(w.key(w.who.owner, { deploymentIds: [w.other] }), 'report')).toEqual([]);

@@ -1,8 +1,18 @@
 import { expect, it } from 'vitest';
+import { KEY_PERMISSIONS, POLICY_ACTIONS } from '../../http/permissions.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { contentIn } from './content.fixtures.js';
 
 const POLICIES = '/api/v1/resource-policies';
+
+/** The reference's action enum (InheritedUserPolicyDtoAction of api.yaml), in its order. */
+const REFERENCE_ENUM =
+  'All DeploymentsManage DeploymentCreate DeploymentRead DeploymentUpdate DeploymentDelete PlaygroundRead SchemaRead SchemaUpdate ' +
+  'SchemaUpdateDevBranches APMRead PreAggregationBuild AlertsCreate AlertsRead AlertsUpdate AlertsDelete AuditLogManage BillingRead ' +
+  'SqlRunnerRead DataAssetsRead DataAssetsManage CubeNetworkConnect ReportRead ReportEdit ReportManage WorkbookManage WorkbookRead ' +
+  'WorkbookEdit ChatThreadRead AgentManage AgentRead AgentSpaceManage AgentAdmin DeploymentAgentRead OAuthIntegrationsManage ' +
+  'OAuthIntegrationsIssueTokens AIBIDevelop AIBIExplore AIBIView ChartPalettesManage DashboardThemesManage AIBIDeveloper AIBIUser ' +
+  'AIBIViewer EmbedDeploymentRead EmbedDashboardRead FolderRead FolderEdit FolderManage';
 
 /** grand › parent › report and workbook (with its dashboard), all the member's, grand the admin's. */
 async function setup(server: TestServer) {
@@ -38,7 +48,14 @@ describeOnStores('resource policies on workspace content', (server) => {
     expect(listed.status, listed.text).toBe(200);
     const parentRow = await server().store.db.selectFrom('folder').selectAll().where('id', '=', parent).executeTakeFirstOrThrow();
     const folderShape = (id: number) =>
-      expect.objectContaining({ id, type: 'FOLDER', deploymentId: d, position: 0, createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect.objectContaining({
+        id,
+        type: 'FOLDER',
+        deploymentId: d,
+        position: 0,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
     expect(listed.body).toEqual({
       userPolicies: [{ userId: other.id, action: 'ReportEdit' }],
       groupPolicies: [],
@@ -105,7 +122,9 @@ describeOnStores('resource policies on workspace content', (server) => {
 
   it('Manage through a folder policy lets a member share within it; Edit does not', async () => {
     const { account, parent, other, put } = await setup(server());
-    expect((await put('user', { resourceType: 'Folder', resourceId: parent, userId: other.id, action: 'FolderManage' }, account.member)).status).toBe(200);
+    expect(
+      (await put('user', { resourceType: 'Folder', resourceId: parent, userId: other.id, action: 'FolderManage' }, account.member)).status,
+    ).toBe(200);
     const stranger = await account.addUser('member');
     // `other` holds FolderManage (so ReportManage) on parent; the grandparent is the admin's alone.
     const ok = await put('user', { resourceType: 'Folder', resourceId: parent, userId: stranger.id, action: 'ReportEdit' }, other);
@@ -121,7 +140,11 @@ describeOnStores('resource policies on workspace content', (server) => {
     ['Workbook', 'ReportRead', /does not apply to a Workbook/],
     ['Dashboard', 'FolderEdit', /does not apply to a Dashboard; a Dashboard takes WorkbookRead/],
     ['Folder', 'All', /does not apply to a Folder/],
-    ['Agent', 'AgentRead', /resourceType Agent is not served yet; resource policies are on Global, Deployment, Folder, Report, Workbook and Dashboard/],
+    [
+      'Agent',
+      'AgentRead',
+      /resourceType Agent is not served yet; resource policies are on Global, Deployment, Folder, Report, Workbook and Dashboard/,
+    ],
     ['ChatThread', 'ChatThreadRead', /resourceType ChatThread is not served yet/],
   ])('%s with %s → 400', async (resourceType, action, message) => {
     const { report, other, put } = await setup(server());
@@ -146,7 +169,9 @@ describeOnStores('resource policies on workspace content', (server) => {
     const { account, report, other, put, get } = await setup(server());
     const stranger = await setup(server());
     expect((await get('Report', stranger.report)).status).toBe(404);
-    expect((await put('user', { resourceType: 'Report', resourceId: stranger.report, userId: other.id, action: 'ReportRead' })).status).toBe(404);
+    expect(
+      (await put('user', { resourceType: 'Report', resourceId: stranger.report, userId: other.id, action: 'ReportRead' })).status,
+    ).toBe(404);
     expect((await get('Folder', 2_000_000_000)).body.error).toBe('Folder 2000000000 not found');
     const elsewhere = await server().services.deployments.create(account.id, { name: 'e' }, 'http://localhost');
     const key = await server().services.credentials.createApiKey(account.id, account.member.id, {
@@ -156,20 +181,58 @@ describeOnStores('resource policies on workspace content', (server) => {
     });
     const scoped = `Api-Key ${key.key}`;
     expect((await get('Report', report, scoped)).status).toBe(404);
-    expect((await put('user', { resourceType: 'Report', resourceId: report, userId: other.id, action: 'ReportRead' }, scoped)).status).toBe(404);
+    expect((await put('user', { resourceType: 'Report', resourceId: report, userId: other.id, action: 'ReportRead' }, scoped)).status).toBe(
+      404,
+    );
   });
 
   it('Global and Deployment still need PoliciesManage: a member is refused, naming it', async () => {
     const { account, d, other, put } = await setup(server());
-    const response = await put('user', { resourceType: 'Deployment', resourceId: d, userId: other.id, action: 'SchemaRead' }, account.member);
+    const response = await put(
+      'user',
+      { resourceType: 'Deployment', resourceId: d, userId: other.id, action: 'SchemaRead' },
+      account.member,
+    );
     expect([response.status, response.body.error]).toEqual([403, 'This operation requires the admin role']);
     // PoliciesManage reaches the whole account: an admin's key limited to deployments is refused too.
-    const key = await server().services.credentials.createApiKey(account.id, account.admin.id, { name: 's', role: 'admin', deploymentIds: [d] });
+    const key = await server().services.credentials.createApiKey(account.id, account.admin.id, {
+      name: 's',
+      role: 'admin',
+      deploymentIds: [d],
+    });
     const group = await server().services.groups.create(account.id, { name: 'g' });
-    const refused = await put('group', { resourceType: 'Deployment', resourceId: d, groupId: group.id, action: 'SchemaRead' }, `Api-Key ${key.key}`);
+    const refused = await put(
+      'group',
+      { resourceType: 'Deployment', resourceId: d, groupId: group.id, action: 'SchemaRead' },
+      `Api-Key ${key.key}`,
+    );
     expect([refused.status, refused.body.error]).toEqual([
       403,
       `This API key is limited to deployments ${d} and cannot change resource policies; use a key for every deployment`,
     ]);
+  });
+
+  it("every action of the reference's list: in the policy enum and the served spec, offered to keys, and granted by an admin", async () => {
+    const reference = REFERENCE_ENUM.split(' ');
+    expect([...POLICY_ACTIONS].sort()).toEqual([...reference].sort());
+    for (const action of reference) expect(KEY_PERMISSIONS).toContain(action);
+    const spec = await server().app.inject({ method: 'GET', url: '/api/v1/spec', headers: { host: 'anything' } });
+    expect([...JSON.parse(spec.body).components.schemas.ResourcePolicyAction.enum].sort()).toEqual([...reference].sort());
+    const { account, other, put } = await setup(server());
+    for (const action of reference) {
+      const response = await put('user', { resourceType: 'Global', resourceId: 0, userId: other.id, action });
+      expect(response.status, `${action}: ${response.text}`).toBe(200);
+    }
+    const key = await account.request({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      as: account.admin,
+      body: {
+        name: 'all of them',
+        permissions: reference,
+        deploymentIds: [(await server().services.deployments.create(account.id, { name: 'k' }, 'http://localhost')).id],
+      },
+    });
+    expect(key.status, key.text).toBe(201);
   });
 });

@@ -26,7 +26,12 @@ export function checkFits(type: ContentType, action: PolicyAction | null | undef
 }
 
 /** One content item of the account, as access decides on it; undefined when the account has none of that id. */
-export async function findContent(db: Kysely<Database>, accountId: number, type: ContentType, id: number): Promise<ContentItem | undefined> {
+export async function findContent(
+  db: Kysely<Database>,
+  accountId: number,
+  type: ContentType,
+  id: number,
+): Promise<ContentItem | undefined> {
   const item = (row: { deployment_id: number; created_by: number | null; folder_id: number | null } | undefined, workbookId?: number) =>
     row && { type, id, deploymentId: row.deployment_id, ownerId: row.created_by, folderId: row.folder_id, workbookId };
   switch (type) {

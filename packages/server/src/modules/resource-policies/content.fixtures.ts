@@ -55,7 +55,14 @@ export function contentIn(server: TestServer, accountId: number, deploymentId: n
       (
         await db
           .insertInto('workbook')
-          .values({ ...base, folder_id: folderId, name: name('workbook'), dashboard_draft: null, created_by: createdBy, updated_by: createdBy })
+          .values({
+            ...base,
+            folder_id: folderId,
+            name: name('workbook'),
+            dashboard_draft: null,
+            created_by: createdBy,
+            updated_by: createdBy,
+          })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id,
@@ -63,7 +70,14 @@ export function contentIn(server: TestServer, accountId: number, deploymentId: n
       (
         await db
           .insertInto('dashboard')
-          .values({ ...base, workbook_id: workbookId, public_id: randomBytes(6).toString('hex'), title: null, description: null, created_by: createdBy })
+          .values({
+            ...base,
+            workbook_id: workbookId,
+            public_id: randomBytes(6).toString('hex'),
+            title: null,
+            description: null,
+            created_by: createdBy,
+          })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id,
@@ -74,7 +88,11 @@ export function contentIn(server: TestServer, accountId: number, deploymentId: n
 
 /** The principal a credential verifies to, through the app's own verifiers (so its policies are loaded as in a request). */
 export async function principalOf(server: TestServer, accountId: number, authorization: string): Promise<Principal> {
-  const account = (await server.store.db.selectFrom('account').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow()) as AccountRow;
+  const account = (await server.store.db
+    .selectFrom('account')
+    .selectAll()
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow()) as AccountRow;
   const [scheme, secret] = authorization.split(' ') as [string, string];
   const verifiers = server.app.credentialVerifiers;
   return scheme === 'Api-Key' ? verifiers.apiKey!(account, secret) : verifiers.accessToken!(account, secret);

@@ -68,10 +68,12 @@ export const ResourcePolicies = Type.Object(
     userPolicies: Type.Array(UserPolicy, { description: 'Policies of users on this resource.' }),
     groupPolicies: Type.Array(GroupPolicy, { description: 'Policies of groups on this resource.' }),
     inheritedUserPolicies: Type.Array(Type.Composite([UserPolicy, Type.Object(Inherited)]), {
-      description: 'Policies of users that reach this resource from the folders above it, its deployment and the account (Global), nearest first.',
+      description:
+        'Policies of users that reach this resource from the folders above it, its deployment and the account (Global), nearest first.',
     }),
     inheritedGroupPolicies: Type.Array(Type.Composite([GroupPolicy, Type.Object(Inherited)]), {
-      description: 'Policies of groups that reach this resource from the folders above it, its deployment and the account (Global), nearest first.',
+      description:
+        'Policies of groups that reach this resource from the folders above it, its deployment and the account (Global), nearest first.',
     }),
   },
   { $id: 'ResourcePoliciesResponse' },

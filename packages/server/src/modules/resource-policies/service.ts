@@ -133,7 +133,8 @@ export class ResourcePolicyService {
       throw forbidden(`This credential does not grant ${manage} on ${what} (nor PoliciesManage), so it cannot change its policies`);
     }
     for (const permission of action === null ? [] : implied([action])) {
-      if (!held.has(permission)) throw forbidden(`This credential does not grant ${permission} on ${what}, so it cannot grant ${action} there`);
+      if (!held.has(permission))
+        throw forbidden(`This credential does not grant ${permission} on ${what}, so it cannot grant ${action} there`);
     }
     return { type, id };
   }
