@@ -74,7 +74,7 @@ const ALL = { grand: 'Manage', parent: 'Manage', report: 'Manage', workbook: 'Ma
 const OWNED = { parent: 'Manage', report: 'Manage', workbook: 'Manage', dashboard: 'Manage', rootReport: 'Manage' } as const;
 
 /** Who, and the level each holds on every item (a missing item: none). */
-const TABLE: Array<[string, (w: World) => Promise<string> | Principal, Partial<Record<ItemName, Level>>]> = [
+const TABLE: Array<[string, (w: World) => Promise<string> | Principal | string, Partial<Record<ItemName, Level>>]> = [
   ['an admin', (w) => w.token(w.account.admin), ALL],
   ['an admin API key', (w) => `Api-Key ${w.account.admin.apiKey}`, ALL],
   ['the owner', (w) => w.token(w.who.owner), OWNED],
