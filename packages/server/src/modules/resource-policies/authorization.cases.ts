@@ -27,25 +27,6 @@ export const cases: OperationCase[] = [
     }),
   },
   {
-    operation: 'getPolicies',
-    method: 'GET',
-    scopedStatus: 404,
-    prepare: async (account, server) => {
-      const content = await membersContent(account, server);
-      return { url: `/api/v1/resource-policies?resourceType=Report&resourceId=${await content.report(account.member.id)}` };
-    },
-  },
-  {
-    operation: 'getPolicies',
-    method: 'GET',
-    scopedStatus: 404,
-    prepare: async (account, server) => {
-      const content = await membersContent(account, server);
-      const workbook = await content.workbook(account.member.id, await content.folder(account.member.id));
-      return { url: `/api/v1/resource-policies?resourceType=Dashboard&resourceId=${await content.dashboard(workbook, account.member.id)}` };
-    },
-  },
-  {
     operation: 'updateUserPolicy',
     method: 'PUT',
     scopedStatus: 404,
@@ -69,6 +50,32 @@ export const cases: OperationCase[] = [
         url: '/api/v1/resource-policies/group',
         body: { resourceType: 'Folder', resourceId: await content.folder(account.member.id), groupId: group.id, action: 'WorkbookEdit' },
       };
+    },
+  },
+];
+
+/**
+ * More content resources, run by content-policies.test.ts through the same suite (the coverage
+ * test wants each operation once in `cases`).
+ */
+export const contentCases: OperationCase[] = [
+  {
+    operation: 'getPolicies',
+    method: 'GET',
+    scopedStatus: 404,
+    prepare: async (account, server) => {
+      const content = await membersContent(account, server);
+      return { url: `/api/v1/resource-policies?resourceType=Report&resourceId=${await content.report(account.member.id)}` };
+    },
+  },
+  {
+    operation: 'getPolicies',
+    method: 'GET',
+    scopedStatus: 404,
+    prepare: async (account, server) => {
+      const content = await membersContent(account, server);
+      const workbook = await content.workbook(account.member.id, await content.folder(account.member.id));
+      return { url: `/api/v1/resource-policies?resourceType=Dashboard&resourceId=${await content.dashboard(workbook, account.member.id)}` };
     },
   },
   {

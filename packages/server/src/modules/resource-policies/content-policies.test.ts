@@ -1,6 +1,8 @@
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KEY_PERMISSIONS, POLICY_ACTIONS } from '../../http/permissions.js';
+import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
+import { contentCases } from './authorization.cases.js';
 import { contentIn } from './content.fixtures.js';
 
 const POLICIES = '/api/v1/resource-policies';
@@ -234,5 +236,9 @@ describeOnStores('resource policies on workspace content', (server) => {
       },
     });
     expect(key.status, key.text).toBe(201);
+  });
+
+  describe('shared authorisation suite, on more content types', () => {
+    authorizationSuite(server, contentCases);
   });
 });
