@@ -196,6 +196,11 @@ describeOnStores('resource policies on workspace content', (server) => {
       account.member,
     );
     expect([response.status, response.body.error]).toEqual([403, 'This operation requires the admin role']);
+    const agent = await put('user', { resourceType: 'AgentSpace', resourceId: 1, userId: other.id, action: 'AgentRead' }, account.member);
+    expect([agent.status, agent.body.error]).toEqual([
+      400,
+      'resourceType AgentSpace is not served yet; resource policies are on Global, Deployment, Folder, Report, Workbook and Dashboard resources',
+    ]);
     // PoliciesManage reaches the whole account: an admin's key limited to deployments is refused too.
     const key = await server().services.credentials.createApiKey(account.id, account.admin.id, {
       name: 's',

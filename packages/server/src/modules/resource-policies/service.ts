@@ -10,6 +10,12 @@ import { SERVED_TYPES, type ResourceType } from './schemas.js';
 
 const GLOBAL: ResourceRef = { type: 'Global', id: 0 };
 const isContent = (type: ResourceType): type is ContentType => (CONTENT_TYPES as readonly string[]).includes(type);
+/** A 400 for the reference's types Plinth does not serve (agents, chat threads, …), whoever asks. */
+function checkServed(type: ResourceType): void {
+  if (SERVED_TYPES.includes(type)) return;
+  const served = `${SERVED_TYPES.slice(0, -1).join(', ')} and ${SERVED_TYPES.at(-1)}`;
+  throw badRequest(`resourceType ${type} is not served yet; resource policies are on ${served} resources`);
+}
 type PolicyRow = Awaited<ReturnType<ResourcePolicyRepo['onResources']>>[number];
 
 export interface PolicyUpdate {
@@ -89,6 +95,7 @@ export class ResourcePolicyService {
    */
   private async update(principal: Principal, subject: Subject, input: PolicyUpdate) {
     if (input.action === undefined) throw badRequest('action is missing: send the action to hold, or null to remove the policy');
+    checkServed(input.resourceType);
     const resource = isContent(input.resourceType)
       ? await this.mayChangeContent(principal, input.resourceType, input.resourceId, input.action)
       : await this.mayChangeDeployments(principal, input);
@@ -148,11 +155,7 @@ export class ResourcePolicyService {
 
   /** Global or a Deployment the request names, once it exists in the account and is within the caller's reach. */
   private async resource(principal: Principal, type: ResourceType, id: number): Promise<ResourceRef> {
-    if (!SERVED_TYPES.includes(type)) {
-      throw badRequest(
-        `resourceType ${type} is not served yet; resource policies are on ${SERVED_TYPES.slice(0, -1).join(', ')} and ${SERVED_TYPES.at(-1)} resources`,
-      );
-    }
+    checkServed(type);
     if (type === 'Global') {
       if (id !== 0) throw badRequest(`resourceType Global takes resourceId 0 (the account itself), not ${id}`);
       return GLOBAL;
