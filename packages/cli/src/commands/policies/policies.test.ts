@@ -38,7 +38,7 @@ describeCli('plinth policies and api-keys --permission', (ctx, home) => {
   });
 
   it.each([
-    [['policies', 'list'], /--deployment <id> or --global/],
+    [['policies', 'list'], /--deployment <id>, --global, or --resource-type/],
     [['policies', 'list', '--deployment', '1', '--global'], /do not go together/],
     [['policies', 'set-user', '1', '--global'], /--action <action> or --remove/],
     [['policies', 'set-user', '1', '--global', '--action', 'All', '--remove'], /--action <action> or --remove/],

@@ -1,20 +1,27 @@
 import { positiveInt } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
-import { RESOURCE_OPTIONS, resourceOf } from './resource.js';
+import { describeResource, RESOURCE_OPTIONS, resourceOf } from './resource.js';
 
 export const setUser = defineVerb({
   name: 'set-user',
-  summary: "Set or remove a user's action on a deployment or on the account (updateUserPolicy)",
+  summary: "Set or remove a user's action on a deployment, the account or workspace content (updateUserPolicy)",
   description:
-    'A user holds one action per resource: this replaces it, --remove takes it away. An action implies those below it (All every action, SchemaUpdate SchemaRead, …). You may grant only what you hold.',
+    'A user holds one action per resource: this replaces it, --remove takes it away. An action implies those below it (All every action, SchemaUpdate SchemaRead, FolderRead ReportRead and WorkbookRead, …). A policy on a folder reaches everything in it. You may grant only what you hold; on content you created (or Manage) you need no admin role.',
   args: ['<user_id>'],
   options: [
     ...RESOURCE_OPTIONS,
-    { flags: '--action <action>', description: 'The action to hold, e.g. SchemaUpdate, DeploymentRead, All' },
+    {
+      flags: '--action <action>',
+      description: 'The action to hold, e.g. SchemaUpdate, DeploymentRead, All; on content ReportRead, WorkbookEdit, FolderManage, …',
+    },
     { flags: '--remove', description: 'Remove the policy' },
   ],
-  examples: ['plinth policies set-user 7 --deployment 3 --action SchemaUpdate', 'plinth policies set-user 7 --global --remove'],
+  examples: [
+    'plinth policies set-user 7 --deployment 3 --action SchemaUpdate',
+    'plinth policies set-user 7 --global --remove',
+    'plinth policies set-user 7 --resource-type Folder --resource-id 12 --action ReportRead',
+  ],
   async run(f, [subject], opts) {
     if ((opts.action === undefined) === !opts.remove) throw new UsageError('give --action <action> or --remove');
     if (opts.action === '') throw new UsageError('--action is empty; name an action such as SchemaRead');
@@ -22,7 +29,7 @@ export const setUser = defineVerb({
     const client = await f.client();
     const response = await client.request<Record<string, unknown>>('PUT', '/api/v1/resource-policies/user', { body });
     if (f.output.json) return f.output.raw(response);
-    const where = body.resourceType === 'Global' ? 'the account' : `deployment ${body.resourceId}`;
+    const where = describeResource(body);
     f.output.status(opts.remove ? `Removed the policy of user ${subject} on ${where}` : `User ${subject} holds ${opts.action} on ${where}`);
   },
 });

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { forbidden, notFound } from '../../http/errors.js';
-import { authorize, holds } from '../../http/authorize.js';
+import { deploymentScope, holds } from '../../http/authorize.js';
 import { implied, type Permission } from '../../http/permissions.js';
 import type { Principal } from '../../http/principal.js';
 import type { Database } from '../../store/schema.js';
@@ -34,12 +34,38 @@ const FAMILY: Record<ContentType, 'Folder' | 'Report' | 'Workbook'> = {
 export type ContentLevel = 'Read' | 'Edit' | 'Manage';
 export const contentPermission = (type: ContentType, level: ContentLevel) => `${FAMILY[type]}${level}` as Permission;
 
+const LEVELS: readonly ContentLevel[] = ['Read', 'Edit', 'Manage'];
+/**
+ * The content actions that can bear on an item of each type: a folder's reach its reports and
+ * workbooks too (a Deployment policy of ReportRead lets its holder read every report in a folder,
+ * so grant ReportRead on that folder).
+ */
+const BEARING: Record<ContentType, readonly Permission[]> = {
+  Folder: (['Folder', 'Report', 'Workbook'] as const).flatMap((f) => LEVELS.map((l) => `${f}${l}` as Permission)),
+  Report: LEVELS.map((l) => `Report${l}` as Permission),
+  Workbook: LEVELS.map((l) => `Workbook${l}` as Permission),
+  Dashboard: LEVELS.map((l) => `Workbook${l}` as Permission),
+};
+/** Every content action; what `actionsOn` answers is within these. */
+export const CONTENT_ACTIONS: ReadonlySet<Permission> = new Set(BEARING.Folder);
+
 /**
  * Which items of one type a principal may read in a deployment, for a list's WHERE clause:
  * everything, nothing, or those it owns, those below the folders it reaches and those shared with it.
  */
 export type ReadScope =
   { kind: 'all' } | { kind: 'none' } | { kind: 'some'; ownerId: number; folderIds: readonly number[]; itemIds: readonly number[] };
+
+/**
+ * Whether a credential acts on a deployment's content at all: only a user's credentials (API keys,
+ * access tokens) do, within their deployments. Not a permission: a key with its own ReportRead
+ * reads reports without DeploymentRead.
+ */
+function reaches(principal: Principal, deploymentId: number): boolean {
+  if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken') return false;
+  const scope = deploymentScope(principal);
+  return scope === null || scope.includes(deploymentId);
+}
 
 interface Subjects {
   userId: number;
@@ -48,8 +74,8 @@ interface Subjects {
 
 /**
  * Who may do what on workspace content (issue 16). A principal holds an action on an item when:
- * its credential holds it on the deployment (role, or a `Global`/`Deployment` policy: admins hold
- * everything); or the item's creator is its user (Manage); or a policy of its user or of one of
+ * its credential holds it on the deployment (role: admins hold everything; or a `Global`/`Deployment`
+ * policy of its user or the user's groups, read from the store for API keys of a role too); or the item's creator is its user (Manage); or a policy of its user or of one of
  * the user's groups names the item, its workbook (for a dashboard) or a folder above it; or its
  * user created a folder above it (Manage on the folder, so on what is in it). Folder actions reach
  * content through the implication table (FolderRead ⇒ ReportRead, WorkbookRead). An API key with
@@ -63,23 +89,34 @@ export class ContentAccess {
   async actionsOn(principal: Principal, item: ContentItem): Promise<ReadonlySet<Permission>> {
     const held = new Set<Permission>();
     // Out of the credential's reach (a key limited to other deployments): not even a creator's rights apply.
-    if (authorize(principal, 'DeploymentRead', { type: 'deployment', id: item.deploymentId }) !== null) return held;
-    for (const level of ['Read', 'Edit', 'Manage'] as const) {
-      const permission = contentPermission(item.type, level);
-      if (holds(principal, permission, item.deploymentId)) held.add(permission);
-    }
+    if (!reaches(principal, item.deploymentId)) return held;
+    // Closed under the implication table, as the policy-given actions below are.
+    for (const p of implied(BEARING[item.type].filter((permission) => holds(principal, permission, item.deploymentId)))) held.add(p);
     const subjects = this.subjectsOf(principal);
     if (!subjects) return held;
     const { userId, groupIds } = await subjects;
     if (item.ownerId === userId) for (const p of implied([contentPermission(item.type, 'Manage')])) held.add(p);
     const folders = await this.folderChain(item.type === 'Folder' ? item.id : item.folderId);
     if (folders.some((folder) => folder.created_by === userId)) for (const p of implied(['FolderManage'])) held.add(p);
-    const resources: { type: string; id: number }[] = [{ type: item.type, id: item.id }];
+    const resources: { type: string; id: number }[] = [{ type: item.type, id: item.id }, ...this.above(item.deploymentId)];
     if (item.type === 'Dashboard' && item.workbookId) resources.push({ type: 'Workbook', id: item.workbookId });
     for (const folder of folders) resources.push({ type: 'Folder', id: folder.id });
     const actions = await this.policyActions(principal.accountId, { userId, groupIds }, resources);
-    for (const p of implied(actions)) held.add(p);
+    // Global and Deployment policies name other actions too (SchemaRead, …): only content ones count here.
+    for (const p of implied(actions)) if (CONTENT_ACTIONS.has(p)) held.add(p);
     return held;
+  }
+
+  /**
+   * The account and the deployment, as policies name them. An access token already carries their
+   * actions; an API key of a role does not (its user's policies do not widen what it does on a
+   * deployment), but content rights follow the user, so they are read here for both alike.
+   */
+  private above(deploymentId: number) {
+    return [
+      { type: 'Global', id: 0 },
+      { type: 'Deployment', id: deploymentId },
+    ];
   }
 
   /**
@@ -97,13 +134,16 @@ export class ContentAccess {
 
   /** What the principal may read of one type in a deployment (see ReadScope and `readable`). */
   async readScope(principal: Principal, deploymentId: number, type: Exclude<ContentType, 'Dashboard'>): Promise<ReadScope> {
-    if (authorize(principal, 'DeploymentRead', { type: 'deployment', id: deploymentId }) !== null) return { kind: 'none' };
+    if (!reaches(principal, deploymentId)) return { kind: 'none' };
     if (holds(principal, contentPermission(type, 'Read'), deploymentId)) return { kind: 'all' };
     const subjects = this.subjectsOf(principal);
     if (!subjects) return { kind: 'none' };
     const { userId, groupIds } = await subjects;
     const readsType = (action: string) => implied([action]).has(contentPermission(type, 'Read'));
-    const policies = await this.policiesOf(principal.accountId, { userId, groupIds }, [type, 'Folder']);
+    const policies = await this.policiesOf(principal.accountId, { userId, groupIds }, [type, 'Folder'], this.above(deploymentId));
+    if (policies.some((p) => (p.resource_type === 'Global' || p.resource_type === 'Deployment') && readsType(p.action))) {
+      return { kind: 'all' };
+    }
     const itemIds = policies.filter((p) => p.resource_type === type && readsType(p.action)).map((p) => p.resource_id);
     const roots = policies.filter((p) => p.resource_type === 'Folder' && readsType(p.action)).map((p) => p.resource_id);
     const owned = await this.db
@@ -184,12 +224,18 @@ export class ContentAccess {
     return rows.map((r) => r.action);
   }
 
-  private policiesOf(accountId: number, subjects: Subjects, types: readonly string[]) {
+  /** The subjects' policies on every resource of the given types, and on the given resources. */
+  private policiesOf(accountId: number, subjects: Subjects, types: readonly string[], resources: readonly { type: string; id: number }[]) {
     return this.db
       .selectFrom('resource_policy')
       .select(['resource_type', 'resource_id', 'action'])
       .where('account_id', '=', accountId)
-      .where('resource_type', 'in', types)
+      .where((eb) =>
+        eb.or([
+          eb('resource_type', 'in', types),
+          ...resources.map((r) => eb.and([eb('resource_type', '=', r.type), eb('resource_id', '=', r.id)])),
+        ]),
+      )
       .where((eb) => this.subjectFilter(eb, subjects))
       .execute();
   }

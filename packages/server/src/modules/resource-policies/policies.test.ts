@@ -51,7 +51,7 @@ describeOnStores('resource policies', (server) => {
     });
 
     it.each([
-      [{ resourceType: 'Report', resourceId: 1, action: 'ReportRead' }, 400, /resourceType Report is not served yet/],
+      [{ resourceType: 'Agent', resourceId: 1, action: 'AgentRead' }, 400, /resourceType Agent is not served yet/],
       [{ resourceType: 'Global', resourceId: 7, action: 'All' }, 400, /Global takes resourceId 0/],
       [{ resourceType: 'Deployment', resourceId: 1, action: 'Teleport' }, 400, /action/],
       [{ resourceType: 'Deployment', resourceId: 1 }, 400, /action is missing/],

@@ -13,7 +13,9 @@ import {
 
 const tags = ['Resource Policies'];
 const SEMANTICS =
-  "A user or group holds one action per resource: PUT replaces it, `action: null` removes it. An action implies those below it (`All` every action, `DeploymentsManage` the Deployment ones, `DeploymentUpdate` `DeploymentRead`, `SchemaUpdate` and `SchemaUpdateDevBranches` `SchemaRead`, …). A policy on `Global` (resourceId 0) holds on every deployment. A user's access tokens hold their role's permissions plus their own and their groups' policies. The caller must hold every action it grants there. `Global` and `Deployment` are served; other resource types get 400.";
+  "A user or group holds one action per resource: PUT replaces it, `action: null` removes it. An action implies those below it (`All` every action, `DeploymentsManage` the Deployment ones, `DeploymentUpdate` `DeploymentRead`, `SchemaUpdate` and `SchemaUpdateDevBranches` `SchemaRead`, `FolderManage` `FolderEdit`, `ReportManage` and `WorkbookManage`, …). A policy on `Global` (resourceId 0) holds on every deployment. A user's access tokens hold their role's permissions plus their own and their groups' policies. Workspace content (`Folder`, `Report`, `Workbook`, `Dashboard`) is private to its creator until a policy shares it; a policy on a folder reaches everything below it, a dashboard's workbook's reaches the dashboard. A content policy names an action of its type (a folder's may also name report and workbook actions). The caller must hold every action it grants there. `Agent`, `AgentSpace`, `ReportFolder` and `ChatThread` are not served: 400.";
+const CHANGE =
+  'On `Global` or a `Deployment` also requires `PoliciesManage` on the account; on a content item, its Manage action (`FolderManage`, `ReportManage`, `WorkbookManage`; the creator holds it) or `PoliciesManage`.';
 
 export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const policies = app.services.resourcePolicies;
@@ -24,7 +26,7 @@ export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getPolicies',
       tags,
       summary: 'Get policies',
-      description: `The policies on a resource and those it inherits from the account. ${SEMANTICS}`,
+      description: `The policies on a resource and those it inherits from the folders above it, its deployment and the account. A content item's need its Read action (404 without it). ${SEMANTICS}`,
       querystring: PoliciesQuery,
       response: { 200: Type.Ref(ResourcePolicies) },
     },
@@ -32,7 +34,7 @@ export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/resource-policies/user', {
-    config: { auth: requires('PoliciesManage', { doing: 'change resource policies' }) },
+    config: { auth: requires('DeploymentRead', { doing: 'change resource policies', alsoDemands: CHANGE }) },
     schema: {
       operationId: 'updateUserPolicy',
       tags,
@@ -45,7 +47,7 @@ export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/resource-policies/group', {
-    config: { auth: requires('PoliciesManage', { doing: 'change resource policies' }) },
+    config: { auth: requires('DeploymentRead', { doing: 'change resource policies', alsoDemands: CHANGE }) },
     schema: {
       operationId: 'updateGroupPolicy',
       tags,
