@@ -55,7 +55,14 @@ export class ReportService {
   }
 
   itemOf(row: ReportRecord): ContentItem {
-    return { type: 'Report', id: row.id, deploymentId: row.deployment_id, ownerId: row.created_by, folderId: row.folder_id };
+    return {
+      type: 'Report',
+      id: row.id,
+      deploymentId: row.deployment_id,
+      ownerId: row.created_by,
+      folderId: row.folder_id,
+      workbookId: row.workbook_id,
+    };
   }
 
   /** The report, after checking the caller holds `level` on it (404 when it may not even read it). */

@@ -192,6 +192,34 @@ describeOnStores('content access: who holds what', (server) => {
     expect(elsewhere).not.toBe(report.id);
   });
 
+  it('a report in a workbook is reached through the workbook, level for level, in decisions and in lists', async () => {
+    const w = await workspace(server());
+    const access = server().services.contentAccess;
+    const db = server().store.db;
+    const workbookId = w.items.workbook.id;
+    // The owner's workbook is shared with the editors group (WorkbookEdit); its report was made by someone else.
+    const inWorkbook = await w.content.item('Report', await w.content.report(w.who.nonOwner.id, null, workbookId));
+    const principal = async (user: { id: number }) => principalOf(server(), w.account.id, await w.token(user));
+    const levels = async (user: { id: number }) => [...(await access.actionsOn(await principal(user), inWorkbook))].sort();
+    expect(await levels(w.who.grouped)).toEqual(['ReportEdit', 'ReportRead']);
+    expect(await levels(w.who.owner)).toEqual(['ReportEdit', 'ReportManage', 'ReportRead']);
+    expect(await levels(w.who.nonOwner)).toEqual(['ReportEdit', 'ReportManage', 'ReportRead']);
+    expect(await levels(w.who.shared)).toEqual([]);
+    const listed = async (user: { id: number }) => {
+      const scope = await access.readScope(await principal(user), w.d, 'Report');
+      const rows = await db
+        .selectFrom('report')
+        .select('id')
+        .where('deployment_id', '=', w.d)
+        .where(access.readable('report', scope))
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => r.id);
+    };
+    expect(await listed(w.who.grouped)).toEqual([inWorkbook.id]);
+    expect(await listed(w.who.shared)).toEqual([w.items.report.id]);
+  });
+
   it('a revoked policy or a left group takes effect on the next call', async () => {
     const w = await workspace(server());
     const access = server().services.contentAccess;

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import { forbidden, notFound } from '../../http/errors.js';
 import { deploymentScope, holds } from '../../http/authorize.js';
 import { implied, type Permission } from '../../http/permissions.js';
@@ -12,7 +12,8 @@ export type ContentType = (typeof CONTENT_TYPES)[number];
 /**
  * One item of workspace content, as far as access cares. `folderId` is where it sits (a folder's
  * parent, for a folder); a dashboard is reached through its workbook (`workbookId`), whose owner,
- * folder and policies it shares.
+ * folder and policies it shares; a report in a workbook (`workbookId`) is also reached through it:
+ * what a principal holds on the workbook it holds on the workbook's reports, level for level.
  */
 export interface ContentItem {
   type: ContentType;
@@ -54,7 +55,17 @@ export const CONTENT_ACTIONS: ReadonlySet<Permission> = new Set(BEARING.Folder);
  * everything, nothing, or those it owns, those below the folders it reaches and those shared with it.
  */
 export type ReadScope =
-  { kind: 'all' } | { kind: 'none' } | { kind: 'some'; ownerId: number; folderIds: readonly number[]; itemIds: readonly number[] };
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | {
+      kind: 'some';
+      /** The principal's user, whose own items it reads; null for a credential that reads none by ownership. */
+      ownerId: number | null;
+      folderIds: readonly number[];
+      itemIds: readonly number[];
+      /** Reports only: the workbooks whose reports it reads, as a scope over `workbook`. */
+      workbooks?: ReadScope;
+    };
 
 /**
  * Whether a credential acts on a deployment's content at all: only a user's credentials (API keys,
@@ -90,6 +101,7 @@ export class ContentAccess {
     const held = new Set<Permission>();
     // Out of the credential's reach (a key limited to other deployments): not even a creator's rights apply.
     if (!reaches(principal, item.deploymentId)) return held;
+    if (item.type === 'Report' && item.workbookId) for (const p of await this.throughWorkbook(principal, item.workbookId)) held.add(p);
     // Closed under the implication table, as the policy-given actions below are.
     for (const p of implied(BEARING[item.type].filter((permission) => holds(principal, permission, item.deploymentId)))) held.add(p);
     const subjects = this.subjectsOf(principal);
@@ -105,6 +117,24 @@ export class ContentAccess {
     // Global and Deployment policies name other actions too (SchemaRead, …): only content ones count here.
     for (const p of implied(actions)) if (CONTENT_ACTIONS.has(p)) held.add(p);
     return held;
+  }
+
+  /** The report actions a principal holds on a workbook's reports: its workbook actions, level for level. */
+  private async throughWorkbook(principal: Principal, workbookId: number): Promise<Permission[]> {
+    const workbook = await this.db
+      .selectFrom('workbook')
+      .select(['id', 'deployment_id', 'created_by', 'folder_id'])
+      .where('id', '=', workbookId)
+      .executeTakeFirst();
+    if (!workbook) return [];
+    const onWorkbook = await this.actionsOn(principal, {
+      type: 'Workbook',
+      id: workbook.id,
+      deploymentId: workbook.deployment_id,
+      ownerId: workbook.created_by,
+      folderId: workbook.folder_id,
+    });
+    return [...implied(LEVELS.filter((level) => onWorkbook.has(`Workbook${level}` as Permission)).map((level) => `Report${level}`))];
   }
 
   /**
@@ -134,6 +164,16 @@ export class ContentAccess {
 
   /** What the principal may read of one type in a deployment (see ReadScope and `readable`). */
   async readScope(principal: Principal, deploymentId: number, type: Exclude<ContentType, 'Dashboard'>): Promise<ReadScope> {
+    const own = await this.ownReadScope(principal, deploymentId, type);
+    if (type !== 'Report' || own.kind === 'all') return own;
+    // A report is also read through its workbook (see ContentItem).
+    const workbooks = await this.ownReadScope(principal, deploymentId, 'Workbook');
+    if (workbooks.kind === 'none') return own;
+    const base = own.kind === 'some' ? own : { kind: 'some' as const, ownerId: null, folderIds: [], itemIds: [] };
+    return { ...base, workbooks };
+  }
+
+  private async ownReadScope(principal: Principal, deploymentId: number, type: Exclude<ContentType, 'Dashboard'>): Promise<ReadScope> {
     if (!reaches(principal, deploymentId)) return { kind: 'none' };
     if (holds(principal, contentPermission(type, 'Read'), deploymentId)) return { kind: 'all' };
     const subjects = this.subjectsOf(principal);
@@ -160,15 +200,21 @@ export class ContentAccess {
    * The WHERE condition of a ReadScope over one content table (`folder`, `report`, `workbook`):
    * for folders the folder itself counts as "below" a folder it reaches.
    */
-  readable(table: 'folder' | 'report' | 'workbook', scope: ReadScope) {
+  readable(table: 'folder' | 'report' | 'workbook', scope: ReadScope): RawBuilder<boolean> {
     if (scope.kind === 'all') return sql<boolean>`true`;
     if (scope.kind === 'none') return sql<boolean>`false`;
     const col = (name: string) => sql.ref(`${table}.${name}`);
     const where = table === 'folder' ? 'id' : 'folder_id';
-    const terms = [sql<boolean>`${col('created_by')} = ${scope.ownerId}`];
+    const terms = [];
+    if (scope.ownerId !== null) terms.push(sql<boolean>`${col('created_by')} = ${scope.ownerId}`);
     if (scope.folderIds.length) terms.push(sql<boolean>`${col(where)} in (${sql.join(scope.folderIds)})`);
     if (scope.itemIds.length) terms.push(sql<boolean>`${col('id')} in (${sql.join(scope.itemIds)})`);
-    return sql<boolean>`(${sql.join(terms, sql` or `)})`;
+    if (table === 'report' && scope.workbooks) {
+      terms.push(
+        sql<boolean>`${col('workbook_id')} in (select workbook.id from workbook where ${this.readable('workbook', scope.workbooks)})`,
+      );
+    }
+    return terms.length ? sql<boolean>`(${sql.join(terms, sql` or `)})` : sql<boolean>`false`;
   }
 
   /** The folder and every folder above it, nearest first. */

@@ -44,11 +44,19 @@ export async function findContent(
         .executeTakeFirst();
       return item(row);
     }
-    case 'Report':
-    case 'Workbook': {
-      const table = type === 'Report' ? 'report' : 'workbook';
+    case 'Report': {
+      // A report in a workbook is reached through it too (content-access.ts).
       const row = await db
-        .selectFrom(table)
+        .selectFrom('report')
+        .select(['deployment_id', 'created_by', 'folder_id', 'workbook_id'])
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return item(row, row?.workbook_id ?? undefined);
+    }
+    case 'Workbook': {
+      const row = await db
+        .selectFrom('workbook')
         .select(['deployment_id', 'created_by', 'folder_id'])
         .where('account_id', '=', accountId)
         .where('id', '=', id)

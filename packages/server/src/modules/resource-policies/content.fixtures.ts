@@ -22,14 +22,14 @@ export function contentIn(server: TestServer, accountId: number, deploymentId: n
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id,
-    report: async (createdBy: number | null, folderId: number | null = null) =>
+    report: async (createdBy: number | null, folderId: number | null = null, workbookId: number | null = null) =>
       (
         await db
           .insertInto('report')
           .values({
             ...base,
             folder_id: folderId,
-            workbook_id: null,
+            workbook_id: workbookId,
             public_id: randomBytes(6).toString('hex'),
             name: name('report'),
             title: null,

@@ -7,6 +7,7 @@ import { transactionWithRetry } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
 import { assertMayOpenDashboard } from '../embed/public.js';
 import type { PublishDashboardInput } from './dashboard-schemas.js';
+import { WorkbookRepo } from './repo.js';
 import { itemOf, type WorkbookService } from './service.js';
 import type { ContentItem } from '../resource-policies/public.js';
 import { checkDashboard, type DashboardConfigValue } from './validate.js';
@@ -60,8 +61,12 @@ export class DashboardService {
     const title = input.title ?? config.title ?? null;
     const description = input.description ?? config.description ?? null;
 
-    const dashboardId = await transactionWithRetry(this.ctx.db, async (db) => {
-      let dashboard = await this.repo.dashboardForUpdate(row.id);
+    // The lock and the next number are read in the transaction, so concurrent publishes queue on
+    // the dashboard row and each answers with the version it made (a first publish's racing insert
+    // of the dashboard fails on its unique workbook and is retried, then finds the row).
+    const published = await transactionWithRetry(this.ctx.db, async (db) => {
+      const repo = new WorkbookRepo(db);
+      let dashboard = await repo.dashboardForUpdate(row.id);
       if (input.dashboardId != null && input.dashboardId !== dashboard?.id) {
         throw badRequest(`dashboardId: ${input.dashboardId} is not the dashboard of workbook ${workbookId}`);
       }
@@ -79,26 +84,28 @@ export class DashboardService {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await db
+      const version = await db
         .insertInto('dashboard_version')
         .values({
           dashboard_id: dashboard.id,
-          version_number: await this.repo.nextVersionNumber(dashboard.id),
+          version_number: await repo.nextVersionNumber(dashboard.id),
           title,
           description,
           config: JSON.stringify(config),
           report_snapshots: JSON.stringify(snapshots),
           published_by: principal.userId,
         })
-        .execute();
-      await db
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const updated = await db
         .updateTable('dashboard')
         .set({ status: 'published', title, description, updated_at: new Date() })
         .where('id', '=', dashboard.id)
-        .execute();
-      return dashboard.id;
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { dashboard: updated, version };
     });
-    return this.viewOf(row.id, dashboardId);
+    return dashboardView(published);
   }
 
   /** Turns embedding of a published dashboard on or off; needs Manage on its workbook (admins hold it). */
