@@ -57,7 +57,12 @@ export class FastLanes {
   private answer(request: IncomingMessage, response: ServerResponse): boolean {
     const started = performance.now();
     let bytes: Buffer | undefined;
-    for (const lane of this.lanes) if ((bytes = lane(request)) !== undefined) break;
+    try {
+      for (const lane of this.lanes) if ((bytes = lane(request)) !== undefined) break;
+    } catch {
+      // A throw here is outside Fastify's error handling and would end the process: decline instead.
+      return false;
+    }
     if (bytes === undefined) return false;
     this.answered += 1;
     const reqId = randomUUID();
