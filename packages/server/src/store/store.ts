@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import { preparingPool } from './prepared.js';
+import { introspectingSchema } from './schema-introspector.js';
 import { inContext } from './transaction.js';
 import { WriteWatchPlugin, type ChangedAccounts, type WatchedWrites } from './write-watch.js';
 import type { Database } from './schema.js';
@@ -58,7 +59,8 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
   pool.on('error', () => {});
   if (schema !== 'public') await createSchema(pool, schema);
   const writes = new WriteWatchPlugin();
-  const db = new Kysely<Database>({ dialect: inContext(new PostgresDialect({ pool: preparingPool(pool) })), plugins: [writes] });
+  const dialect = introspectingSchema(inContext(new PostgresDialect({ pool: preparingPool(pool) })), schema);
+  const db = new Kysely<Database>({ dialect, plugins: [writes] });
   const listeners = new PostgresListeners(url);
   return {
     kind: 'postgres',
