@@ -14,6 +14,9 @@ export default defineConfig({
     setupFiles: ['packages/server/src/test-support/pg-overlap.ts'],
     // PGlite (WASM) and DuckDB (native) are happier in child processes than in worker threads.
     pool: 'forks',
+    // Most test time is spent waiting on PostgreSQL, child processes and sockets, so two forks on
+    // CI's two cores finish the suite in far less than the one fork vitest picks there (cores - 1).
+    poolOptions: { forks: { maxForks: 2 } },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
