@@ -54,6 +54,12 @@ const CASES: Array<{ name: string; query: Query; sql: (t: (name: string) => stri
       LEFT JOIN ${t('orders')} o ON o.customer_id = c.id LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
   },
   {
+    name: 'two fanned-out cubes by a far-side dimension, a count sharing its input with the primary key',
+    query: { measures: ['customers.count', 'orders.count', 'orders.customer_count'], dimensions: ['line_items.quantity'] },
+    sql: (t) => `SELECT li.quantity, count(DISTINCT c.id), count(DISTINCT o.id), count(DISTINCT o.customer_id) FROM ${t('customers')} c
+      LEFT JOIN ${t('orders')} o ON o.customer_id = c.id LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
+  },
+  {
     name: 'a measure filter over a pre-aggregated measure',
     query: {
       measures: ['customers.count', 'orders.count'],

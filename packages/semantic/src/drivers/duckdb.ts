@@ -11,6 +11,14 @@ export interface DuckDBOptions {
 }
 
 /**
+ * DuckDB 1.5's common-subplan optimizer merges subplans that differ only in which columns they read
+ * and answers one's rows for both (duckdb/duckdb#25819, #24781): a fan-out plan counting two cubes'
+ * distinct keys over the same join got the first cube's count for both. 1.5.6 is the newest release,
+ * so the optimizer is off until a release with the fixes; `fan-out.test.ts` holds the query.
+ */
+const SAFE_OPTIMIZERS = { disabled_optimizers: 'common_subplan' };
+
+/**
  * DuckDB in-process. A connection runs one statement at a time, so idle connections are kept in a
  * small pool, each with the statements it has prepared; `interrupt()` on the running connection is
  * how a query is cancelled.
@@ -23,7 +31,7 @@ export class DuckDBWarehouse implements Warehouse {
   private constructor(readonly instance: DuckDBInstance) {}
 
   static async open(options: DuckDBOptions = {}): Promise<DuckDBWarehouse> {
-    const config: Record<string, string> = options.readOnly ? { access_mode: 'READ_ONLY' } : {};
+    const config: Record<string, string> = { ...SAFE_OPTIMIZERS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) };
     return new DuckDBWarehouse(await DuckDBInstance.create(options.path ?? ':memory:', config));
   }
 
