@@ -192,19 +192,23 @@ function multiStage(spec: SelectSpec): string {
       );
     }
     const partAlias = `q_${parts.length}`;
-    const inputs = measures.map((measure, index) => {
+    // One column per distinct input expression: a count's input is the primary key itself, and every
+    // extra column widens the DISTINCT that dominates this query's cost.
+    const inputColumns = new Map<string, string>([[primaryKey, quote('pk')]]);
+    const columns = measures.map((measure, index) => {
       if (measure.type === 'number' || measure.type === 'string' || measure.type === 'time' || measure.type === 'boolean') {
         throw new QueryError(
           `Measure ${measure.path} aggregates in its own SQL and cannot be computed across the one-to-many join of this query; define it from sum/count/avg measures instead`,
         );
       }
-      return `${renderer.measureInput(measure)} ${quote(`v${index}`)}`;
-    });
-    const keys = `SELECT DISTINCT\n  ${[...dimensionSelect, `${primaryKey} ${quote('pk')}`, ...inputs].join(',\n  ')}\n${from}${where}`;
-    const columns = measures.map((measure, index) => {
+      const input = renderer.measureInput(measure);
+      const inputColumn = inputColumns.get(input) ?? quote(`v${inputColumns.size - 1}`);
+      inputColumns.set(input, inputColumn);
       leafColumn.set(measure.path, `${quote(partAlias)}.${quote(`m${index}`)}`);
-      return `${renderer.aggregate(measure, quote(`v${index}`))} ${quote(`m${index}`)}`;
+      return `${renderer.aggregate(measure, inputColumn)} ${quote(`m${index}`)}`;
     });
+    const keyColumns = [...inputColumns].map(([input, column]) => `${input} ${column}`);
+    const keys = `SELECT DISTINCT\n  ${[...dimensionSelect, ...keyColumns].join(',\n  ')}\n${from}${where}`;
     const dimensionColumns = spec.dimensions.map((_, index) => quote(`d${index}`));
     parts.push(
       `SELECT\n  ${[...dimensionColumns, ...columns].join(',\n  ')}\nFROM (\n${keys}\n) AS ${quote('keys')}${groupBy(spec.dimensions.length)}`,

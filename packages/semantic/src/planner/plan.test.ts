@@ -33,6 +33,10 @@ const FEATURES: Record<string, Query> = {
   },
   'many-to-one join': { measures: ['line_items.revenue'], dimensions: ['products.category'] },
   'fan-out across one-to-many': { measures: ['customers.count', 'orders.count'], dimensions: ['customers.country'] },
+  'distinct rows of fanned-out cubes, one column per distinct input': {
+    measures: ['customers.count', 'orders.count', 'orders.customer_count'],
+    dimensions: ['line_items.quantity'],
+  },
   segment: { measures: ['customers.count'], segments: ['customers.in_usa'] },
   'filters and nested or': {
     measures: ['orders.count'],
