@@ -34,7 +34,7 @@ const prepared = await direct.prepare(plan.sql);
 
 const steps: Record<string, () => Promise<unknown>> = {
   engine: () => load(model, entry.query, { warehouse, caller: ADMIN }),
-  plan: async () => planQuery(model, entry.query, { dialect: duckdbDialect, caller: ADMIN }),
+  plan: async () => planQuery(model, entry.query, { dialect: duckdbDialect, caller: ADMIN, cache: false }),
   driver: () => warehouse.query(plan.sql, plan.params),
   // The driver's work as the @duckdb/node-api calls it could make: parse, prepare and run per query,
   // or run a statement prepared once.

@@ -2,6 +2,7 @@ import { QueryError } from './errors.js';
 import type { Caller, DataModel } from './model.js';
 import { fanOut, pivotQueryOf, type FannedOut, type PivotQuery, type QueryType } from './planner/fan-out.js';
 import { buildLogicalQuery } from './planner/logical.js';
+import { planOnce } from './planner/plan-cache.js';
 import { EVERYONE } from './planner/policy.js';
 import type { Annotation } from './planner/annotation.js';
 import { planLogicalQuery, planQuery, type QueryPlan, type ResultColumn } from './planner/plan.js';
@@ -144,8 +145,11 @@ export async function loadRequest(
     throw new QueryError(`'${fannedOut.queryType}' query type is not supported by the client. Please update the client.`);
   }
   const caller = options.caller ?? EVERYONE;
+  const { dialect } = options.warehouse;
   const plans = fannedOut.queries.map((query) =>
-    planLogicalQuery(buildLogicalQuery(model, query, { caller, now }), options.warehouse.dialect),
+    planOnce(model, dialect, caller, query, now, (clock) =>
+      planLogicalQuery(buildLogicalQuery(model, query, { caller, now: clock }), dialect),
+    ),
   );
   const results = await Promise.all(plans.map((plan, index) => runPlan(plan, options, rowDecoration(fannedOut, fannedOut.queries[index]))));
   if (options.queryType !== 'multi') return results[0] as LoadResponse;

@@ -10,7 +10,7 @@ import { normalizeQuery, type Query } from './query.js';
 const model = compile(sampleModelFiles()).model;
 const ADMIN = { groups: ['admin'], userAttributes: {}, securityContext: {} };
 const NOW = new Date('2024-05-15T12:00:00Z');
-const logicalOf = (query: Query) => buildLogicalQuery(model, normalizeQuery(query), { caller: ADMIN, now: NOW });
+const logicalOf = (query: Query) => buildLogicalQuery(model, normalizeQuery(query), { caller: ADMIN, now: () => NOW });
 
 describe('logical query', () => {
   it('holds date ranges as wall-clock bounds in the query zone, not SQL', () => {

@@ -99,8 +99,11 @@ export interface LogicalDateRange {
 
 export interface LogicalOptions {
   readonly caller: Caller;
-  /** The instant relative date ranges are computed from. */
-  readonly now: Date;
+  /**
+   * The instant relative and open-ended date ranges are computed from, read only by a query that has
+   * one: a plan that never read it holds at any time (see plan-cache.ts).
+   */
+  readonly now: () => Date;
 }
 
 /** Binds a normalized query to the model. Throws QueryError for members, joins or dates that do not exist. */
@@ -144,12 +147,12 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     timeDimensions.push({ path: timeDimension.dimension, granularity, key, alias: aliasOf(key), resolved, alsoUnderPath });
   }
 
-  const now = options.now.getTime();
   const dateRanges: LogicalDateRange[] = [];
   for (const { timeDimension, resolved } of queriedTimeDimensions) {
     const range = timeDimension.dateRange;
     if (!range) continue;
-    const [from, to] = typeof range === 'string' ? relativeRange(range, query.timezone, now) : [boundFrom(range[0]), boundTo(range[1])];
+    const [from, to] =
+      typeof range === 'string' ? relativeRange(range, query.timezone, options.now().getTime()) : [boundFrom(range[0]), boundTo(range[1])];
     dateRanges.push({ path: timeDimension.dimension, resolved, from, to });
   }
 

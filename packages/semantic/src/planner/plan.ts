@@ -3,6 +3,7 @@ import type { Caller, DataModel } from '../model.js';
 import type { Annotation } from './annotation.js';
 import { pushdownFilters } from './context-sql.js';
 import { buildLogicalQuery, type LogicalQuery } from './logical.js';
+import { planOnce } from './plan-cache.js';
 import { EVERYONE } from './policy.js';
 import { normalizeQuery, type NormalizedQuery, type Query } from './query.js';
 import { Params, Renderer } from './render.js';
@@ -16,6 +17,8 @@ export interface PlanOptions {
   readonly caller?: Caller;
   /** The instant relative date ranges are computed from; defaults to now. */
   readonly now?: Date;
+  /** `false` plans afresh and keeps nothing, e.g. to time the planner itself. */
+  readonly cache?: boolean;
 }
 
 export interface QueryPlan {
@@ -28,10 +31,16 @@ export interface QueryPlan {
   readonly query: NormalizedQuery;
 }
 
-/** Cube query in, SQL and bound parameters out. Throws QueryError for anything the caller got wrong. */
+/**
+ * Cube query in, SQL and bound parameters out. Throws QueryError for anything the caller got wrong.
+ * The same query from the same caller is planned once per model (plan-cache.ts); the plan is frozen.
+ */
 export function planQuery(model: DataModel, input: Query | unknown, options: PlanOptions): QueryPlan {
-  const logical = buildLogicalQuery(model, normalizeQuery(input), { caller: options.caller ?? EVERYONE, now: options.now ?? new Date() });
-  return planLogicalQuery(logical, options.dialect);
+  const caller = options.caller ?? EVERYONE;
+  const plan = (now: () => Date): QueryPlan =>
+    planLogicalQuery(buildLogicalQuery(model, normalizeQuery(input), { caller, now }), options.dialect);
+  if (options.cache === false) return plan(() => options.now ?? new Date());
+  return planOnce(model, options.dialect, caller, input, options.now, plan);
 }
 
 /** Renders a logical query for one warehouse. */
