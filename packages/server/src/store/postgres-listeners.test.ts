@@ -58,8 +58,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL: one query at a time on e
       await settled();
       expect(warnings).toEqual([]);
     } finally {
-      await server.app.close();
-      await server.store.close();
+      await server.close();
     }
   });
 });

@@ -83,8 +83,7 @@ beforeAll(async () => {
   server = await startTestServer('pglite');
 });
 afterAll(async () => {
-  await server.app.close();
-  await server.store.close();
+  await server.close();
 });
 
 /** Like the CLI's operations.test.ts for commands: a new operation fails here until the suite covers it. */

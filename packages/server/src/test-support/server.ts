@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type PlinthApp } from '../app.js';
@@ -22,6 +25,8 @@ export interface TestServer {
   jobs: JobRunner;
   /** A fresh account with an admin and a member, each holding an API key. */
   newAccount(): Promise<TestAccount>;
+  /** Closes the app and the store, and removes the data dir the server was given unless the test named one. */
+  close(): Promise<void>;
 }
 
 export interface TestUser {
@@ -81,8 +86,7 @@ export function describeOnStores(name: string, body: (server: () => TestServer) 
       server = await startTestServer(kind, configOverrides);
     });
     afterAll(async () => {
-      await server?.app.close();
-      await server?.store.close();
+      await server?.close();
     });
     body(() => {
       if (!server) throw new Error('test server not started');
@@ -91,14 +95,33 @@ export function describeOnStores(name: string, body: (server: () => TestServer) 
   });
 }
 
-export async function startTestServer(kind: StoreKind, configOverrides?: Record<string, string>): Promise<TestServer> {
-  const config = testConfig(configOverrides);
+/**
+ * A server on a store of its own, with a data dir of its own unless `configOverrides` names one:
+ * deployment ids restart with every store, and a deployment's embedded warehouse is a file named by
+ * its id, so two servers sharing a dir would share (and delete) each other's warehouses.
+ */
+export async function startTestServer(kind: StoreKind, configOverrides: Record<string, string> = {}): Promise<TestServer> {
+  const ownDataDir = configOverrides.PLINTH_DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), 'plinth-test-')) : undefined;
+  const config = testConfig({ ...(ownDataDir ? { PLINTH_DATA_DIR: ownDataDir } : {}), ...configOverrides });
   const store = await openTestStore(kind);
   const services = await createServices(store, config);
   const app = await buildApp({ config, store, services, log: false });
   await app.ready();
   const jobs = createJobRunner({ store, services, config });
-  return { kind, app, store, services, config, jobs, newAccount: () => createTestAccount(app, services) };
+  return {
+    kind,
+    app,
+    store,
+    services,
+    config,
+    jobs,
+    newAccount: () => createTestAccount(app, services),
+    async close() {
+      await app.close();
+      await store.close();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function createTestAccount(app: PlinthApp, services: Services): Promise<TestAccount> {

@@ -27,8 +27,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
   afterAll(async () => {
     await Promise.all(runners.map((r) => r.stop()));
     await second?.close();
-    await first?.app.close();
-    await first?.store.close();
+    await first?.close();
   });
 
   it('build concurrently queued branches, each build exactly once, all built', async () => {

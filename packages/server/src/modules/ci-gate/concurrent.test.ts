@@ -22,8 +22,7 @@ describe.skipIf(!process.env.DATABASE_URL)('CI gate runs across two server proce
   });
   afterAll(async () => {
     await second?.close();
-    await first?.app.close();
-    await first?.store.close();
+    await first?.close();
   });
 
   it('of runs started at once in both processes exactly one gets the lease', async () => {
