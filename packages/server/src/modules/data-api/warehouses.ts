@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { DuckDBWarehouse, PostgresWarehouse, type Warehouse } from '@plinth/semantic';
 import { badRequest } from '../../http/errors.js';
@@ -72,6 +72,19 @@ export class Warehouses {
       throw badRequest(`CUBEJS_DB_DUCKDB_DATABASE_PATH must name a file under ${root}, the directory of this account's DuckDB files`);
     }
     return DuckDBWarehouse.open({ path: resolve(config.path) });
+  }
+
+  /**
+   * A deleted deployment's warehouse: closed in this process, and its embedded DuckDB file removed
+   * with the write-ahead log beside it. A file the deployment's variables named under the account's
+   * directory is the account's, not the deployment's, and stays.
+   */
+  async discard(deploymentId: number): Promise<void> {
+    const known = this.open.get(deploymentId);
+    this.open.delete(deploymentId);
+    await (await known?.warehouse.catch(() => undefined))?.close();
+    const file = this.pathOf(deploymentId);
+    await Promise.all([rm(file, { force: true }), rm(`${file}.wal`, { force: true })]);
   }
 
   async close(): Promise<void> {

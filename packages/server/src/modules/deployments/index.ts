@@ -11,7 +11,11 @@ declare module '../module.js' {
 
 export const deploymentsModule: PlinthModule = {
   name: 'deployments',
-  services: { deployments: ({ db, config }: ServiceContext) => new DeploymentService(db, config) },
+  services: {
+    // dataApi is read when a deployment is deleted, not here: the data API's service reads this one.
+    deployments: ({ db, config, services }: ServiceContext) =>
+      new DeploymentService(db, config, (deploymentId) => services.dataApi.warehouses.discard(deploymentId)),
+  },
   tables: ['deployment', 'engine_version_run'],
   schemas: deploymentSchemas,
   routes: deploymentRoutes,

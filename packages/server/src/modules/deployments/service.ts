@@ -41,6 +41,8 @@ export class DeploymentService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly config: Pick<Config, 'releaseChannels' | 'imageRepo' | 'regions' | 'baseDomain' | 'publicUrl'>,
+    /** What lives outside the store and goes with a deleted deployment: its embedded warehouse's file. */
+    private readonly discardOutsideStore: (deploymentId: number) => Promise<void> = async () => {},
   ) {
     this.history = new VersionHistory(db);
   }
@@ -113,10 +115,14 @@ export class DeploymentService {
     return this.settingsView(updated, baseUrl);
   }
 
-  /** Branches, files, builds, logs and embed sessions go with it (their foreign keys cascade). */
+  /**
+   * Branches, files, builds, logs and embed sessions go with it (their foreign keys cascade), and so
+   * does its embedded warehouse, once the row is gone: a deployment id is never handed out again.
+   */
   async delete(accountId: number, id: number): Promise<void> {
     const deleted = await this.db.deleteFrom('deployment').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     if (Number(deleted.numDeletedRows) === 0) throw notFound(`Deployment ${id} not found`);
+    await this.discardOutsideStore(id);
   }
 
   async versions(accountId: number, id: number) {

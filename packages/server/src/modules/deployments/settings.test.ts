@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 
@@ -63,6 +64,20 @@ describeOnStores(
       const again = await account.request({ method: 'DELETE', url: `/api/v1/deployments/${id}`, as: account.admin });
       expect(again.status).toBe(404);
       expect(again.body.error).toBe(`Deployment ${id} not found`);
+    });
+
+    it("deleteDeployment removes its embedded warehouse's file, closed first; another deployment's stays and still answers", async () => {
+      const account = await server().newAccount();
+      const [doomed, kept] = [await create(account), await create(account)];
+      const { warehouses } = server().services.dataApi;
+      for (const id of [doomed, kept]) await (await warehouses.get(account.id, id)).query('create table t as select 1 as n', []);
+      expect(existsSync(warehouses.pathOf(doomed))).toBe(true);
+      const deleted = await account.request({ method: 'DELETE', url: `/api/v1/deployments/${doomed}`, as: account.admin });
+      expect(deleted.status).toBe(204);
+      expect(existsSync(warehouses.pathOf(doomed))).toBe(false);
+      expect(existsSync(`${warehouses.pathOf(doomed)}.wal`)).toBe(false);
+      expect(existsSync(warehouses.pathOf(kept))).toBe(true);
+      expect((await (await warehouses.get(account.id, kept)).query('select n from t', [])).rows).toEqual([{ n: 1 }]);
     });
 
     it('a missing deployment is 404 for every operation', async () => {
