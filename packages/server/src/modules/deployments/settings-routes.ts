@@ -33,7 +33,7 @@ export const deploymentSettingsRoutes: FastifyPluginAsyncTypebox = async (app) =
       operationId: 'deleteDeployment',
       tags,
       summary: 'Delete a deployment',
-      description: 'Its branches, files, builds, logs and embed sessions go with it.',
+      description: 'Its branches, files, builds, logs and embed sessions go with it, and so does its embedded DuckDB warehouse.',
       params: DeploymentParams,
       response: { 204: NoContent },
     },
