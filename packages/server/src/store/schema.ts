@@ -693,8 +693,10 @@ export type CiRunRow = Selectable<CiRunTable>;
 export interface GithubConnectionTable {
   deployment_id: number;
   account_id: number;
-  /** `owner/repo` with an installation, else a URL or path git understands. */
+  /** `owner/repo` with an installation, else a URL or path git understands (without credentials since migration 0031). */
   repository: string;
+  /** An https URL's `user:password`, sealed (SecretBox), as JSON `{username, password}`; null without (migration 0031). */
+  repository_credentials: string | null;
   installation_id: number | null;
   branch: string;
   /** The folder of the repository that holds the data model; null: `model/`. */

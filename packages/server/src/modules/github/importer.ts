@@ -1,4 +1,5 @@
-import { listRemoteRefs } from '../../git/checkout.js';
+import { listRemoteRefs, type GitAuth } from '../../git/checkout.js';
+import type { SecretBox } from '../../lib/secrets.js';
 import { ApiError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { transaction } from '../../store/transaction.js';
@@ -6,7 +7,7 @@ import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import type { GithubClient } from './client.js';
 import type { GithubConnectionRepo, GithubConnectionRow } from './repo.js';
-import { fetchModel, isTransient, resolveClone, type ConnectionSource, type FetchedModel } from './source.js';
+import { fetchModel, isTransient, resolveClone, splitCredentials, type ConnectionSource, type FetchedModel } from './source.js';
 
 /** The trigger builds of an import carry (model_build.trigger). */
 export const BUILD_TRIGGER = 'github';
@@ -19,12 +20,20 @@ export interface CommittedModel {
   buildId: number | null;
 }
 
-export const sourceOf = (row: GithubConnectionRow): ConnectionSource => ({
-  repository: row.repository,
-  installationId: row.installation_id === null ? null : Number(row.installation_id),
-  branch: row.branch,
-  directory: row.directory,
-});
+/** A stored connection as the import reads it; a row from before migration 0031 has its credentials in the URL. */
+export function sourceOf(row: GithubConnectionRow, secrets: SecretBox): ConnectionSource {
+  const { repository, credentials } =
+    row.repository_credentials === null
+      ? splitCredentials(row.repository)
+      : { repository: row.repository, credentials: JSON.parse(secrets.open(row.repository_credentials)) as GitAuth };
+  return {
+    repository,
+    credentials,
+    installationId: row.installation_id === null ? null : Number(row.installation_id),
+    branch: row.branch,
+    directory: row.directory,
+  };
+}
 
 /**
  * Makes a fetched model the deploy branch's tree in one commit with a build queued, through the
@@ -78,7 +87,7 @@ export async function importConnection(
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const row = await repo.find(accountId, deploymentId);
     if (!row) return { skipped: `deployment ${deploymentId} is no longer connected` };
-    const source = sourceOf(row);
+    const source = sourceOf(row, ctx.secrets);
     let fetched: FetchedModel;
     try {
       fetched = await fetchModel(github, source, signal);

@@ -37,10 +37,17 @@ export class GithubConnectionRepo {
       .execute();
   }
 
-  /** Connecting again replaces the source and forgets the last import's outcome. */
-  upsert(accountId: number, deploymentId: number, source: ConnectionSource, imported: { commitSha: string; buildId: number | null }) {
+  /** Connecting again replaces the source and forgets the last import's outcome. `sealedCredentials`: the source's, sealed. */
+  upsert(
+    accountId: number,
+    deploymentId: number,
+    source: ConnectionSource,
+    sealedCredentials: string | null,
+    imported: { commitSha: string; buildId: number | null },
+  ) {
     const values = {
       repository: source.repository,
+      repository_credentials: sealedCredentials,
       installation_id: source.installationId,
       branch: source.branch,
       directory: source.directory,

@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { badRequest } from '../../http/errors.js';
 import { NOT_CONFIGURED } from './client.js';
-import type { ConnectionSource } from './source.js';
+import { splitCredentials, type ConnectionSource } from './source.js';
 
 export interface ConnectInput {
   repository: string;
@@ -33,7 +33,8 @@ export function checkSource(input: ConnectInput, configured: boolean): Connectio
         'for owner/repo of a GitHub App installation, give installationId',
     );
   }
-  return { repository, installationId, branch: checkRef(input.branch), directory: checkDirectory(input.directory) };
+  const { repository: url, credentials } = installationId === null ? splitCredentials(repository) : { repository, credentials: null };
+  return { repository: url, credentials, installationId, branch: checkRef(input.branch), directory: checkDirectory(input.directory) };
 }
 
 function checkRef(branch: string): string {

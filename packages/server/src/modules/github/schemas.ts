@@ -86,7 +86,8 @@ export const ConnectGithubBody = Type.Object(
       minLength: 1,
       maxLength: 2048,
       description:
-        '`owner/repo` of the installation, or (without installationId) any URL or path git understands: https, ssh, a local path.',
+        '`owner/repo` of the installation, or (without installationId) any URL or path git understands: https, ssh, a local path. ' +
+        "An https URL's user and password (or token) are stored sealed and never shown; the connection keeps the URL without them.",
     }),
     installationId: Type.Optional(InstallationId),
     branch: Type.String({ minLength: 1, maxLength: 255, description: 'The branch to import from, now and on every push.' }),

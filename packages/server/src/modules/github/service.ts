@@ -6,7 +6,7 @@ import { JobQueue } from '../../store/jobs.js';
 import { transactionWithRetry } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
 import { GithubClient } from './client.js';
-import { commitModel, importConnection, importMessage, sourceOf } from './importer.js';
+import { commitModel, importConnection, importMessage } from './importer.js';
 import { GithubConnectionRepo, type GithubConnectionRow } from './repo.js';
 import { checkSource, type ConnectInput } from './rules.js';
 import { DEFAULT_DIRECTORY, fetchModel, withoutCredentials, type ConnectionSource } from './source.js';
@@ -113,7 +113,11 @@ export class GithubService {
         importMessage(source, fetched.commitSha),
         false,
       );
-      const row = await this.repo.upsert(accountId, deploymentId, source, { commitSha: fetched.commitSha, buildId: committed.buildId });
+      const sealed = source.credentials === null ? null : this.ctx.secrets.seal(JSON.stringify(source.credentials));
+      const row = await this.repo.upsert(accountId, deploymentId, source, sealed, {
+        commitSha: fetched.commitSha,
+        buildId: committed.buildId,
+      });
       await this.ctx.services.deployments.update(accountId, deploymentId, { creationMethod: creationMethodOf(source) }, '');
       return { connection: this.view(row), commitSha: fetched.commitSha, ...committed, files: fetched.files.size };
     });
@@ -186,14 +190,14 @@ export class GithubService {
   }
 
   private view(row: GithubConnectionRow) {
-    const source = sourceOf(row);
+    const installationId = row.installation_id === null ? null : Number(row.installation_id);
     return {
       deploymentId: row.deployment_id,
       repository: withoutCredentials(row.repository),
-      installationId: source.installationId,
+      installationId,
       branch: row.branch,
       directory: row.directory === '' ? '.' : (row.directory ?? DEFAULT_DIRECTORY),
-      cloneUrl: cloneUrlOf(this.client.apiUrl, source),
+      cloneUrl: cloneUrlOf(this.client.apiUrl, { installationId, repository: row.repository }),
       lastCommitSha: row.last_commit_sha,
       lastBuildId: row.last_build_id === null ? null : Number(row.last_build_id),
       lastImportedAt: toIsoOrNull(row.last_imported_at),
@@ -215,7 +219,7 @@ function creationMethodOf(source: ConnectionSource): 'github' | 'ssh' {
  * Where an installation's repository is cloned from, without asking GitHub: github.com for the
  * public API, the Enterprise host (the API URL without `/api/v3`) otherwise.
  */
-function cloneUrlOf(apiUrl: string, source: ConnectionSource): string {
+function cloneUrlOf(apiUrl: string, source: Pick<ConnectionSource, 'installationId' | 'repository'>): string {
   if (source.installationId === null) return withoutCredentials(source.repository);
   const api = new URL(apiUrl);
   const host =

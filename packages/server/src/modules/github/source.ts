@@ -3,9 +3,11 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import { checkContent, checkPath } from '../data-model/public.js';
 import { badGateway, type GithubClient } from './client.js';
 
-/** Where a connection's files come from, as stored. */
+/** Where a connection's files come from. */
 export interface ConnectionSource {
+  /** Without credentials: an https URL's user and password are in `credentials`. */
   repository: string;
+  credentials: GitAuth | null;
   installationId: number | null;
   branch: string;
   /** null: `model`. */
@@ -30,7 +32,7 @@ const MODEL_ROOT = 'model';
  * one, the URL or path as the user gave it, which git alone resolves (ssh keys, a local path).
  */
 export async function resolveClone(github: GithubClient, source: ConnectionSource): Promise<{ url: string; auth?: GitAuth }> {
-  if (source.installationId === null) return { url: source.repository };
+  if (source.installationId === null) return { url: source.repository, ...(source.credentials ? { auth: source.credentials } : {}) };
   const repo = await github.getRepository(source.installationId, source.repository);
   const token = await github.installationToken(source.installationId);
   return { url: repo.clone_url, auth: { username: 'x-access-token', password: token } };
@@ -74,6 +76,32 @@ export function isTransient(error: unknown): boolean {
 
 export function displayName(source: Pick<ConnectionSource, 'repository'>): string {
   return withoutCredentials(source.repository);
+}
+
+// The authority's last `@` ends the user information: a password may hold an unencoded `@`.
+const HTTP_USER_INFO = /^(https?:\/\/)([^/?#]*)@([^/?#]*)/i;
+
+/**
+ * An http(s) URL's user and password, taken out of it: they travel to git as a header and are
+ * stored sealed, while the URL (what views, messages and webhook matching use) carries none. A
+ * token alone (`https://<token>@host/…`) is a user without a password, as GitHub takes it.
+ */
+export function splitCredentials(repository: string): { repository: string; credentials: GitAuth | null } {
+  const match = HTTP_USER_INFO.exec(repository);
+  if (!match) return { repository, credentials: null };
+  const [whole, scheme, userInfo, host] = match;
+  const colon = userInfo!.indexOf(':');
+  const [username, password] = colon < 0 ? [userInfo!, ''] : [userInfo!.slice(0, colon), userInfo!.slice(colon + 1)];
+  const credentials = { username: decodeUserInfo(username), password: decodeUserInfo(password) };
+  return { repository: `${scheme}${host}${repository.slice(whole!.length)}`, credentials };
+}
+
+function decodeUserInfo(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    throw badRequest('The user or password in the repository URL has a malformed %-escape');
+  }
 }
 
 /** A URL as messages and views show it: a password in it never leaves the server. */

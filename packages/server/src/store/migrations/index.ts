@@ -29,6 +29,7 @@ import * as workspaceContent from './0027_workspace_content.js';
 import * as accountAdmin from './0028_account_admin.js';
 import * as oidcOAuthTokens from './0029_oidc_oauth_tokens.js';
 import * as agents from './0030_agents.js';
+import * as githubCredentials from './0031_github_credentials.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0028_account_admin': accountAdmin,
   '0029_oidc_oauth_tokens': oidcOAuthTokens,
   '0030_agents': agents,
+  '0031_github_credentials': githubCredentials,
 };
