@@ -56,6 +56,9 @@ describeOnStores('dbt integration and sync API', (server) => {
     const secret = await put({ repository: 'https://x-access-token:ghs_secret@github.example/acme/dbt.git' });
     expect([secret.status, JSON.stringify(secret.body).includes('ghs_secret')]).toEqual([400, false]);
     expect(secret.body.error).toMatch(/^repository must not carry a password or token in its URL/);
+    const tokenAsUser = await put({ repository: 'https://ghp_secret@github.example/acme/dbt.git' });
+    expect([tokenAsUser.status, JSON.stringify(tokenAsUser.body).includes('ghp_secret')]).toEqual([400, false]);
+    expect(tokenAsUser.body.error).toMatch(/^repository must not carry a password or token in its URL/);
     const unknown = await put({ repository: source.dir, token: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain('token');

@@ -34,7 +34,8 @@ export class DbtService {
     const repository = input.repository.trim();
     if (repository === '') throw badRequest('repository is empty; give a Git URL or a local path');
     // A password or token in the URL would be stored and shown with the integration: refused, not kept.
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(repository)) {
+    // Over http(s) a user alone is a token too (`https://<token>@host/…`); over ssh it is a login name.
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(repository) || /^https?:\/\/[^/?#]*@/i.test(repository)) {
       throw badRequest("repository must not carry a password or token in its URL; use an SSH URL with the server's key, or a public URL");
     }
     const folder = checkFolder(input.folder);
