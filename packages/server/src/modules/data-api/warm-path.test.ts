@@ -135,14 +135,20 @@ describeOnStores(
         const path = `/d/${deploymentId}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(QUERY))}`;
         // node:http, since fetch may not set Host, and the account is the Host's.
         const get = () => overHttp(port, path, { host: account.host, authorization: token });
-        const first = await get();
+        let first = await get();
         expect(first.status, first.text).toBe(200);
-        const before = lanes.answered;
-        const again = await get();
+        // On PostgreSQL the notification of setup's own writes can arrive after the first request and
+        // drop the entry it warmed (it failed so once in CI under load): the next request warms it again.
+        let before = lanes.answered;
+        let again = await get();
+        for (let tries = 1; lanes.answered === before && tries < 3; tries++) {
+          [first, before] = [again, lanes.answered];
+          again = await get();
+        }
         expect(again.status).toBe(200);
         expect(again.text).toBe(first.text);
         expect(lanes.answered).toBe(before + 1);
-        expect(full()).toBe(1);
+        expect(full()).toBeGreaterThanOrEqual(1);
         const names = (headers: Record<string, unknown>) =>
           Object.keys(headers)
             .filter((name) => name !== 'date')
