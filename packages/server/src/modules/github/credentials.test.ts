@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cube } from '../builds/test-fixtures.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { splitCredentials } from './source.js';
-import { connectedDeployment, githubFixture, newDeployment, signedDelivery } from './test-fixtures.js';
+import { connect, connectedDeployment, filesOf, githubFixture, newDeployment, signedDelivery } from './test-fixtures.js';
 
 const fixture = await githubFixture();
 afterAll(() => fixture.close());
@@ -35,30 +35,25 @@ describe('splitCredentials', () => {
 describeOnStores(
   'GitHub connection by a URL with a token in it',
   (server) => {
-    const connect = (account: TestAccount, id: number, body: unknown) =>
-      account.request({ method: 'POST', url: `/api/v1/deployments/${id}/github`, as: account.admin, body });
-    const filesOf = async (account: TestAccount, id: number) => {
-      const main = await server().services.dataModel.branch(account.id, id, 'main');
-      return Object.fromEntries(await server().services.dataModel.filesAt(account.id, Number(main.head_commit_id)));
-    };
     const rowOf = (id: number) =>
       server().store.db.selectFrom('github_connection').selectAll().where('deployment_id', '=', id).executeTakeFirstOrThrow();
-    /** A token the stand-in takes for the installation's repositories, as a personal access token would be. */
-    const freshToken = async (account: TestAccount) => {
+    /**
+     * A deployment, a new repository of the installation, its URL without credentials, and the same URL
+     * with a token the stand-in takes for it (issued to the installation, as a personal token would be).
+     */
+    const tokenedRepository = async (account: TestAccount, prefix: string) => {
+      const name = `${prefix}-${server().kind}`;
+      const repo = await fixture.addRepository(name, { 'model/orders.yml': cube('orders') });
       await connectedDeployment(account);
-      return fixture.standIn.tokens.at(-1)!;
+      const token = fixture.standIn.tokens.at(-1)!;
+      const plain = `${fixture.standIn.url}/acme/${name}.git`;
+      return { name, repo, token, plain, withToken: plain.replace('://', `://x-access-token:${token}@`), id: await newDeployment(account) };
     };
-    const withUserInfo = (url: string, userInfo: string) => url.replace('://', `://${userInfo}@`);
 
     it('clones with the token, stores it sealed, shows it nowhere, and a push naming the plain URL imports with it', async () => {
       const account = await server().newAccount();
-      const name = `tokened-${server().kind}`;
-      const repo = await fixture.addRepository(name, { 'model/orders.yml': cube('orders') });
-      const plain = `${fixture.standIn.url}/acme/${name}.git`;
-      const token = await freshToken(account);
-      const id = await newDeployment(account);
-
-      const connected = await connect(account, id, { repository: withUserInfo(plain, `x-access-token:${token}`), branch: 'main' });
+      const { name, repo, token, plain, withToken, id } = await tokenedRepository(account, 'tokened');
+      const connected = await connect(account, id, { repository: withToken, branch: 'main' });
       expect(connected.status).toBe(201);
       expect(connected.body.connection).toMatchObject({ repository: plain, cloneUrl: plain, installationId: null });
       const row = await rowOf(id);
@@ -83,21 +78,16 @@ describeOnStores(
       expect(received.body).toMatchObject({ status: 'queued', imports: [{ deploymentId: id }] });
       await server().jobs.runUntilIdle();
       expect(await rowOf(id)).toMatchObject({ last_commit_sha: sha, last_error: null });
-      expect(Object.keys(await filesOf(account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
+      expect(Object.keys(await filesOf(server(), account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
     });
 
     it('a connection stored before credentials were sealed still imports with the token in its URL', async () => {
       const account = await server().newAccount();
-      const name = `legacy-${server().kind}`;
-      const repo = await fixture.addRepository(name, { 'model/orders.yml': cube('orders') });
-      const plain = `${fixture.standIn.url}/acme/${name}.git`;
-      const token = await freshToken(account);
-      const id = await newDeployment(account);
-      expect((await connect(account, id, { repository: withUserInfo(plain, `x-access-token:${token}`), branch: 'main' })).status).toBe(201);
-      const legacy = withUserInfo(plain, `x-access-token:${token}`);
+      const { repo, token, plain, withToken, id } = await tokenedRepository(account, 'legacy');
+      expect((await connect(account, id, { repository: withToken, branch: 'main' })).status).toBe(201);
       await server()
         .store.db.updateTable('github_connection')
-        .set({ repository: legacy, repository_credentials: null })
+        .set({ repository: withToken, repository_credentials: null })
         .where('deployment_id', '=', id)
         .execute();
 
@@ -115,7 +105,7 @@ describeOnStores(
       const account = await server().newAccount();
       const plain = `${fixture.standIn.url}/acme/shop.git`;
       const id = await newDeployment(account);
-      const refused = await connect(account, id, { repository: withUserInfo(plain, 'x-access-token:ghs_wrong'), branch: 'main' });
+      const refused = await connect(account, id, { repository: plain.replace('://', '://x-access-token:ghs_wrong@'), branch: 'main' });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toMatch(/Authentication .* failed/);
       expect(refused.text).not.toContain('ghs_wrong');

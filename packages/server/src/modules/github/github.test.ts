@@ -4,9 +4,19 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cube } from '../builds/test-fixtures.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
-import { describeOnStores, type TestAccount } from '../../test-support/server.js';
+import { describeOnStores } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
-import { githubFixture, INSTALLATION, newDeployment, pushPayload, REPOSITORY, signedDelivery, WEBHOOK_SECRET } from './test-fixtures.js';
+import {
+  connect,
+  filesOf,
+  githubFixture,
+  INSTALLATION,
+  newDeployment,
+  pushPayload,
+  REPOSITORY,
+  signedDelivery,
+  WEBHOOK_SECRET,
+} from './test-fixtures.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -16,12 +26,6 @@ afterAll(() => fixture.close());
 describeOnStores(
   'GitHub connection',
   (server) => {
-    const connect = (account: TestAccount, id: number, body: unknown) =>
-      account.request({ method: 'POST', url: `/api/v1/deployments/${id}/github`, as: account.admin, body });
-    const filesOf = async (account: TestAccount, id: number) => {
-      const main = await server().services.dataModel.branch(account.id, id, 'main');
-      return Object.fromEntries(await server().services.dataModel.filesAt(account.id, Number(main.head_commit_id)));
-    };
     const buildStatus = async (buildId: number) =>
       (await server().store.db.selectFrom('model_build').select('status').where('id', '=', buildId).executeTakeFirstOrThrow()).status;
     const commitCount = async (id: number) =>
@@ -99,7 +103,7 @@ describeOnStores(
       });
       expect(connected.body.connection.cloneUrl).toBe(`${fixture.standIn.url}/acme/shop.git`);
       // Only the data model folder: README.md and ci/ stay in the repository.
-      expect(await filesOf(account, id)).toEqual({ 'model/cubes/orders.yml': cube('orders') });
+      expect(await filesOf(server(), account, id)).toEqual({ 'model/cubes/orders.yml': cube('orders') });
       expect(await commitCount(id)).toBe(before + 1);
       await server().jobs.runUntilIdle();
       expect(await buildStatus(connected.body.buildId)).toBe('built');
@@ -122,7 +126,7 @@ describeOnStores(
         directory: 'analytics/model',
       };
       expect((await connect(account, id, body)).status).toBe(201);
-      expect(await filesOf(account, id)).toEqual({ 'model/items.yml': cube('items') });
+      expect(await filesOf(server(), account, id)).toEqual({ 'model/items.yml': cube('items') });
 
       const local = await newDeployment(account);
       const byPath = await connect(account, local, { repository: repo.dir, branch: 'trunk', directory: 'analytics' });
@@ -133,7 +137,7 @@ describeOnStores(
         cloneUrl: repo.dir,
         directory: 'analytics',
       });
-      expect(await filesOf(account, local)).toEqual({ 'model/model/items.yml': cube('items') });
+      expect(await filesOf(server(), account, local)).toEqual({ 'model/model/items.yml': cube('items') });
     });
 
     it('a signed push to the connected branch imports the new commit and builds it; a push changing nothing outside the folder builds nothing', async () => {
@@ -155,7 +159,7 @@ describeOnStores(
       expect(received.status, received.text).toBe(202);
       expect(received.body).toMatchObject({ event: 'push', status: 'queued', imports: [{ deploymentId: id, jobId: expect.any(Number) }] });
       await server().jobs.runUntilIdle();
-      expect(Object.keys(await filesOf(account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
+      expect(Object.keys(await filesOf(server(), account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
       const shown = (await account.request({ method: 'GET', url: `/api/v1/deployments/${id}/github`, as: account.admin })).body;
       expect(shown).toMatchObject({ lastCommitSha: sha, lastError: null });
       expect(await buildStatus(shown.lastBuildId)).toBe('built');
@@ -244,7 +248,7 @@ describeOnStores(
       });
       expect(received.body).toMatchObject({ status: 'queued', imports: [{ deploymentId: id }] });
       await server().jobs.runUntilIdle();
-      expect(Object.keys(await filesOf(account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
+      expect(Object.keys(await filesOf(server(), account, id)).sort()).toEqual(['model/items.yml', 'model/orders.yml']);
 
       // The branch is gone: the import fails on the user's side, is recorded, and the model stays.
       await repo.branch('other');
@@ -253,7 +257,7 @@ describeOnStores(
       await server().jobs.runUntilIdle();
       const shown = (await account.request({ method: 'GET', url: `/api/v1/deployments/${id}/github`, as: account.admin })).body;
       expect(shown).toMatchObject({ lastCommitSha: sha, lastError: expect.stringMatching(/Branch or tag "main" not found/) });
-      expect(Object.keys(await filesOf(account, id))).toHaveLength(2);
+      expect(Object.keys(await filesOf(server(), account, id))).toHaveLength(2);
     });
 
     it('sync queues one github.import per deployment at a time and imports the head', async () => {
@@ -269,7 +273,7 @@ describeOnStores(
       const second = await account.request({ method: 'POST', url, as: account.admin });
       expect(second.body).toEqual({ deploymentId: id, jobId: first.body.jobId, queued: false });
       await server().jobs.runUntilIdle();
-      expect((await filesOf(account, id))['model/orders.yml']).toContain('orders_v2');
+      expect((await filesOf(server(), account, id))['model/orders.yml']).toContain('orders_v2');
       expect(
         (await account.request({ method: 'GET', url: `/api/v1/deployments/${id}/github`, as: account.admin })).body.lastCommitSha,
       ).toBe(sha);
@@ -361,7 +365,7 @@ describeOnStores(
         body: { error: `Deployment ${id} has no GitHub connection` },
       });
       expect((await account.request({ method: 'POST', url: `${url}/sync`, as: account.admin })).status).toBe(404);
-      expect(await filesOf(account, id)).toEqual({ 'model/cubes/orders.yml': cube('orders') });
+      expect(await filesOf(server(), account, id)).toEqual({ 'model/cubes/orders.yml': cube('orders') });
       expect(await account.request({ method: 'GET', url: '/api/v1/deployments/424242/github', as: account.admin })).toMatchObject({
         status: 404,
         body: { error: 'Deployment 424242 not found' },

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { cube } from '../builds/test-fixtures.js';
 import { createGitRepo, type TestGitRepo } from '../../git/test-repos.js';
-import type { TestAccount } from '../../test-support/server.js';
+import type { TestAccount, TestServer } from '../../test-support/server.js';
 import { startGithubStandIn, type GithubStandIn } from './stand-in.js';
 
 /** For the GitHub tests: the installation and repository every fixture serves. */
@@ -104,4 +104,14 @@ export function pushPayload(fullName: string, branch: string, after: string, ins
     installation: { id: installationId },
     sender: { login: 'dev' },
   };
+}
+
+/** connectGithub as the account's admin. */
+export const connect = (account: TestAccount, id: number, body: unknown) =>
+  account.request({ method: 'POST', url: `/api/v1/deployments/${id}/github`, as: account.admin, body });
+
+/** The deploy branch's files of a deployment, path to content. */
+export async function filesOf(server: TestServer, account: TestAccount, id: number): Promise<Record<string, string>> {
+  const main = await server.services.dataModel.branch(account.id, id, 'main');
+  return Object.fromEntries(await server.services.dataModel.filesAt(account.id, Number(main.head_commit_id)));
 }
