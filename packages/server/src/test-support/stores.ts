@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore, type Store, type StoreKind } from '../store/store.js';
 
@@ -33,6 +34,33 @@ export async function openTestStore(kind: StoreKind): Promise<Store> {
       const cleanup = await openStore({ kind: 'postgres', url, poolSize: 1 });
       await cleanup.db.schema.dropSchema(schema).ifExists().cascade().execute();
       await cleanup.close();
+    },
+  };
+}
+
+/**
+ * A migrated store in a PostgreSQL database of its own, dropped on close (PGlite is always alone).
+ * For a test that reads a plan depending on vacuum's visibility map: a transaction open anywhere
+ * else in the same database (another test file's, in a schema of its own) holds back the horizon,
+ * so vacuum cannot mark the pages all-visible and the planner rightly turns away from an
+ * index-only scan. Transactions in other databases do not hold back this one's tables.
+ */
+export async function openTestStoreInOwnDatabase(kind: StoreKind): Promise<Store> {
+  if (kind === 'pglite') return openTestStore(kind);
+  const serverUrl = process.env.DATABASE_URL!;
+  const database = `plinth_test_${randomBytes(6).toString('hex')}`;
+  const admin = await openStore({ kind: 'postgres', url: serverUrl, poolSize: 1 });
+  await sql.raw(`create database ${database}`).execute(admin.db);
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  const store = await openStore({ kind: 'postgres', url: url.toString(), poolSize: 2 });
+  await migrateToLatest(store);
+  return {
+    ...store,
+    async close() {
+      await store.close();
+      await sql.raw(`drop database if exists ${database} with (force)`).execute(admin.db);
+      await admin.close();
     },
   };
 }

@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openTestStore, storeKinds } from '../../test-support/stores.js';
+import { openTestStoreInOwnDatabase, storeKinds } from '../../test-support/stores.js';
 
-const plan = async (store: Awaited<ReturnType<typeof openTestStore>>, query: ReturnType<typeof sql>) =>
+const plan = async (store: Awaited<ReturnType<typeof openTestStoreInOwnDatabase>>, query: ReturnType<typeof sql>) =>
   JSON.stringify((await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${query}`.execute(store.db)).rows[0]!['QUERY PLAN']);
 
 describe.each(storeKinds)('migration 0014 [%s]', (kind) => {
   it('a deep page of live users is index-only scan of app_user_live_page', async () => {
-    const store = await openTestStore(kind);
+    const store = await openTestStoreInOwnDatabase(kind);
     try {
       const account = await sql<{ id: number }>`insert into account (name) values ('m14') returning id`.execute(store.db);
       const accountId = account.rows[0]!.id;
