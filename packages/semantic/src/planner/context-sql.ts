@@ -149,10 +149,10 @@ function memberCondition(renderer: Renderer, filter: MemberFilter, member: Membe
   const dateOperator = ['inDateRange', 'notInDateRange', 'beforeDate', 'beforeOrOnDate', 'afterDate', 'afterOrOnDate'].includes(
     filter.operator,
   );
-  const args = values.map((v, i) => {
-    const text = String(v);
+  const args = values.map((value, position) => {
+    const text = String(value);
     if (!dateOperator) return renderer.params.add(text);
-    return renderer.params.add(utc(i === 1 && filter.operator.endsWith('DateRange') ? boundTo(text, zone) : boundFrom(text, zone)));
+    return renderer.params.add(utc(position === 1 && filter.operator.endsWith('DateRange') ? boundTo(text, zone) : boundFrom(text, zone)));
   });
   return lambdaSql(column, args);
 }

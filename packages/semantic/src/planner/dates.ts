@@ -61,10 +61,10 @@ export function formatWall(wall: number): string {
 }
 
 export function startOf(wall: number, unit: Unit): number {
-  const d = new Date(wall);
-  const y = d.getUTCFullYear(),
-    m = d.getUTCMonth(),
-    day = d.getUTCDate();
+  const date = new Date(wall);
+  const year = date.getUTCFullYear(),
+    month = date.getUTCMonth(),
+    day = date.getUTCDate();
   switch (unit) {
     case 'second':
       return Math.floor(wall / 1000) * 1000;
@@ -73,35 +73,35 @@ export function startOf(wall: number, unit: Unit): number {
     case 'hour':
       return Math.floor(wall / 3_600_000) * 3_600_000;
     case 'day':
-      return Date.UTC(y, m, day);
+      return Date.UTC(year, month, day);
     case 'week':
-      return Date.UTC(y, m, day - ((d.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
+      return Date.UTC(year, month, day - ((date.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
     case 'month':
-      return Date.UTC(y, m, 1);
+      return Date.UTC(year, month, 1);
     case 'quarter':
-      return Date.UTC(y, m - (m % 3), 1);
+      return Date.UTC(year, month - (month % 3), 1);
     case 'year':
-      return Date.UTC(y, 0, 1);
+      return Date.UTC(year, 0, 1);
   }
 }
 
-export function add(wall: number, n: number, unit: Unit): number {
+export function add(wall: number, amount: number, unit: Unit): number {
   const fixed: Partial<Record<Unit, number>> = { second: 1000, minute: 60_000, hour: 3_600_000, day: 86_400_000, week: 604_800_000 };
   const ms = fixed[unit];
-  if (ms !== undefined) return wall + n * ms;
-  const months = unit === 'month' ? n : unit === 'quarter' ? 3 * n : 12 * n;
-  const d = new Date(wall);
-  const targetMonth = d.getUTCMonth() + months;
+  if (ms !== undefined) return wall + amount * ms;
+  const months = unit === 'month' ? amount : unit === 'quarter' ? 3 * amount : 12 * amount;
+  const date = new Date(wall);
+  const targetMonth = date.getUTCMonth() + months;
   // Like moment: Jan 31 plus one month is the last day of February, not March 3.
-  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
+  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
   return Date.UTC(
-    d.getUTCFullYear(),
+    date.getUTCFullYear(),
     targetMonth,
-    Math.min(d.getUTCDate(), lastDay),
-    d.getUTCHours(),
-    d.getUTCMinutes(),
-    d.getUTCSeconds(),
-    d.getUTCMilliseconds(),
+    Math.min(date.getUTCDate(), lastDay),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+    date.getUTCMilliseconds(),
   );
 }
 
@@ -129,9 +129,9 @@ export interface AbsoluteDate {
  * Cube tests the unpadded text with that pattern and reads anything else, `' 2024-01-31 '` included, as an instant.
  */
 export function parseAbsolute(text: string): AbsoluteDate | undefined {
-  const m = ABSOLUTE.exec(text.trim());
-  if (!m) return undefined;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => Number(part ?? 0)) as [
+  const match = ABSOLUTE.exec(text.trim());
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
     number,
     number,
     number,
@@ -139,14 +139,14 @@ export function parseAbsolute(text: string): AbsoluteDate | undefined {
     number,
     number,
   ];
-  const millisecond = Number((m[7] ?? '').padEnd(3, '0').slice(0, 3));
+  const millisecond = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   // As in moment and ISO 8601, 24:00 is the midnight that ends the day.
   const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
   const wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
-  const zone = m[8];
+  const zone = match[8];
   if (zone === undefined) return { wall, wholeDay: BARE_DATE.test(text) };
   const offsetMinutes = zoneOffsetMinutes(zone);
   return offsetMinutes === undefined ? undefined : { wall, wholeDay: false, offsetMinutes };

@@ -23,19 +23,19 @@ export interface FilterContext {
 export const ALWAYS_TRUE = '1 = 1';
 export const ALWAYS_FALSE = '1 = 0';
 
-export function isMemberFilter(f: Filter): f is MemberFilter {
-  return 'member' in f;
+export function isMemberFilter(filter: Filter): filter is MemberFilter {
+  return 'member' in filter;
 }
 
 /** Members a filter tree names, to decide between WHERE and HAVING and to join their cubes. */
-export function filterMembers(f: Filter, into: string[] = []): string[] {
-  if (isMemberFilter(f)) into.push(f.member);
-  else for (const sub of 'and' in f ? f.and : f.or) filterMembers(sub, into);
+export function filterMembers(filter: Filter, into: string[] = []): string[] {
+  if (isMemberFilter(filter)) into.push(filter.member);
+  else for (const sub of 'and' in filter ? filter.and : filter.or) filterMembers(sub, into);
   return into;
 }
 
-export function renderFilter(f: Filter, ctx: FilterContext): string {
-  return renderPart(f, ctx) ?? ALWAYS_TRUE;
+export function renderFilter(filter: Filter, ctx: FilterContext): string {
+  return renderPart(filter, ctx) ?? ALWAYS_TRUE;
 }
 
 /**
@@ -43,76 +43,77 @@ export function renderFilter(f: Filter, ctx: FilterContext): string {
  * such a group out of its parent (BaseGroupFilter returns no SQL), so `{or: [x, {and: []}]}` is `x`,
  * and a query whose only filter is `{or: []}` is not filtered at all.
  */
-function renderPart(f: Filter, ctx: FilterContext): string | undefined {
-  if (isMemberFilter(f)) return renderCondition(f, ctx.target(f.member), ctx);
-  const isAnd = 'and' in f;
-  const parts = (isAnd ? f.and : f.or).flatMap((sub) => {
+function renderPart(filter: Filter, ctx: FilterContext): string | undefined {
+  if (isMemberFilter(filter)) return renderCondition(filter, ctx.target(filter.member), ctx);
+  const isAnd = 'and' in filter;
+  const parts = (isAnd ? filter.and : filter.or).flatMap((sub) => {
     const sql = renderPart(sub, ctx);
     return sql === undefined ? [] : [`(${sql})`];
   });
   return parts.length === 0 ? undefined : parts.join(isAnd ? ' AND ' : ' OR ');
 }
 
-function paramType(t: FilterTarget['type']): ParamType {
-  return t === 'time' ? 'timestamp' : t;
+function paramType(type: FilterTarget['type']): ParamType {
+  return type === 'time' ? 'timestamp' : type;
 }
 
 function utcParam(ctx: FilterContext, wall: number): string {
   return ctx.dialect.castParam(ctx.params.add(formatWall(wallToUtc(wall, ctx.timezone))), 'timestamp');
 }
 
-function escapeLike(v: string): string {
-  return v.replace(/[\\%_]/g, (c) => `\\${c}`);
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** Values are bound as text and cast where they are compared, so a number or a boolean reads the same on every warehouse. */
-function text(v: FilterValue): string {
-  return String(v);
+function text(value: FilterValue): string {
+  return String(value);
 }
 
 const COMPARISONS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
 /** The operators that take no values; Cube refuses a filter with any other operator and no `values` key. */
 const WITHOUT_VALUES: ReadonlySet<string> = new Set(['set', 'notSet', 'measureFilter']);
 
-function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): string {
-  if (f.values === undefined && !WITHOUT_VALUES.has(f.operator)) {
-    throw new QueryError(`Filter on ${f.member} with operator ${f.operator} needs values`);
+function renderCondition(filter: MemberFilter, target: FilterTarget, ctx: FilterContext): string {
+  if (filter.values === undefined && !WITHOUT_VALUES.has(filter.operator)) {
+    throw new QueryError(`Filter on ${filter.member} with operator ${filter.operator} needs values`);
   }
-  const all = f.values ?? [];
+  const all = filter.values ?? [];
   const values = all.filter((v): v is Exclude<FilterValue, null> => v !== null);
   const hasNull = values.length < all.length;
-  // Date operators and comparisons of time compare the raw UTC column; reading the local value (t.sql) would
+  // Date operators and comparisons of time compare the raw UTC column; reading the local value (target.sql) would
   // bind the query's zone as a parameter the SQL never uses, which both warehouses refuse.
   const col =
-    t.rawTimeSql !== undefined && (DATE_OPERATORS.has(f.operator) || (t.type === 'time' && COMPARISONS.has(f.operator)))
-      ? t.rawTimeSql
-      : t.sql;
-  const cast = (v: FilterValue): string => {
-    const p = ctx.params.add(text(v));
+    target.rawTimeSql !== undefined && (DATE_OPERATORS.has(filter.operator) || (target.type === 'time' && COMPARISONS.has(filter.operator)))
+      ? target.rawTimeSql
+      : target.sql;
+  const cast = (value: FilterValue): string => {
+    const placeholder = ctx.params.add(text(value));
     // A string member may sit on a column of another type (a numeric code): left uncast, the
     // warehouse reads the text as the column's type instead of refusing the comparison.
-    return t.type === 'string' ? p : ctx.dialect.castParam(p, paramType(t.type));
+    return target.type === 'string' ? placeholder : ctx.dialect.castParam(placeholder, paramType(target.type));
   };
   const first = (): string => {
-    const v = values[0];
-    if (v === undefined) throw new QueryError(`Filter on ${f.member} with operator ${f.operator} needs a value`);
-    return cast(v);
+    const value = values[0];
+    if (value === undefined) throw new QueryError(`Filter on ${filter.member} with operator ${filter.operator} needs a value`);
+    return cast(value);
   };
   const orNull = (add: boolean): string => (add ? ` OR ${col} IS NULL` : '');
   const like = (not: boolean, pre: string, post: string): string => {
     if (values.length === 0) return hasNull ? (not ? `${col} IS NOT NULL` : `${col} IS NULL`) : ALWAYS_TRUE;
-    const parts = values.map((v) =>
-      ctx.dialect.ilike(col, `${pre}${ctx.dialect.castParam(ctx.params.add(escapeLike(text(v))), 'string')}${post}`, not),
+    const parts = values.map((value) =>
+      ctx.dialect.ilike(col, `${pre}${ctx.dialect.castParam(ctx.params.add(escapeLike(text(value))), 'string')}${post}`, not),
     );
     return `${parts.join(not ? ' AND ' : ' OR ')}${orNull(not ? !hasNull : hasNull)}`;
   };
-  const timeCol = t.rawTimeSql ?? col;
-  const dateValue = (i: number): string => {
-    const v = values[i];
-    if (typeof v !== 'string') throw new QueryError(`Filter on ${f.member} with operator ${f.operator} needs a date as value ${i + 1}`);
-    return v;
+  const timeCol = target.rawTimeSql ?? col;
+  const dateValue = (position: number): string => {
+    const value = values[position];
+    if (typeof value !== 'string')
+      throw new QueryError(`Filter on ${filter.member} with operator ${filter.operator} needs a date as value ${position + 1}`);
+    return value;
   };
-  switch (f.operator) {
+  switch (filter.operator) {
     case 'equals':
       if (values.length === 0) return hasNull ? `${col} IS NULL` : ALWAYS_FALSE;
       if (values.length === 1) return `${col} = ${first()}${orNull(hasNull)}`;
@@ -137,8 +138,8 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
     case 'gte':
     case 'lt':
     case 'lte': {
-      const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[f.operator];
-      if (t.type === 'time') return `${timeCol} ${op} ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
+      const op = { gt: '>', gte: '>=', lt: '<', lte: '<=' }[filter.operator];
+      if (target.type === 'time') return `${timeCol} ${op} ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
       return `${col} ${op} ${first()}`;
     }
     case 'set':
@@ -159,7 +160,8 @@ function renderCondition(f: MemberFilter, t: FilterTarget, ctx: FilterContext): 
     case 'afterOrOnDate':
       return `${timeCol} >= ${utcParam(ctx, boundFrom(dateValue(0), ctx.timezone))}`;
     case 'measureFilter':
-      if (t.measureConditions === undefined) throw new QueryError(`Operator measureFilter needs a measure, and ${f.member} is not one`);
-      return t.measureConditions;
+      if (target.measureConditions === undefined)
+        throw new QueryError(`Operator measureFilter needs a measure, and ${filter.member} is not one`);
+      return target.measureConditions;
   }
 }

@@ -19,7 +19,7 @@ export interface PolicyConditions {
   readonly members: readonly Member[];
   /** View join paths the conditions on view members need (a view's filter member may sit on a cube not yet joined). */
   readonly joinPaths: ReadonlyArray<readonly string[]>;
-  render(targetOf: (m: Member) => FilterTarget, ctx: FilterContext): string[];
+  render(targetOf: (member: Member) => FilterTarget, ctx: FilterContext): string[];
 }
 
 function ownerMember(model: DataModel, owner: Cube | View, name: string): Member | undefined {
@@ -27,9 +27,9 @@ function ownerMember(model: DataModel, owner: Cube | View, name: string): Member
   return owner.measures.get(name) ?? owner.dimensions.get(name) ?? owner.segments.get(name);
 }
 
-function policyMembers(f: PolicyFilter, into: string[] = []): string[] {
-  if (f.member) into.push(f.member);
-  for (const x of [...(f.and ?? []), ...(f.or ?? [])]) policyMembers(x, into);
+function policyMembers(filter: PolicyFilter, into: string[] = []): string[] {
+  if (filter.member) into.push(filter.member);
+  for (const sub of [...(filter.and ?? []), ...(filter.or ?? [])]) policyMembers(sub, into);
   return into;
 }
 
@@ -52,11 +52,11 @@ export function policyConditions(
     if (name !== undefined) names.add(name);
     byOwner.set(owner, names);
   };
-  for (const u of used) {
-    note(u.owner, u.ownerMember);
-    if (u.owner.kind === 'view') {
-      const cube = model.cubes.get(u.member.cube);
-      if (cube) note(cube, u.member.name);
+  for (const resolved of used) {
+    note(resolved.owner, resolved.ownerMember);
+    if (resolved.owner.kind === 'view') {
+      const cube = model.cubes.get(resolved.member.cube);
+      if (cube) note(cube, resolved.member.name);
     }
   }
   for (const name of treeCubes) {
@@ -70,11 +70,11 @@ export function policyConditions(
   }
   const members: Member[] = [];
   const joinPaths: Array<readonly string[]> = [];
-  for (const res of restrictions) {
-    for (const name of res.filters.flatMap((f) => policyMembers(f))) {
-      const member = ownerMember(model, res.owner, name);
+  for (const restriction of restrictions) {
+    for (const name of restriction.filters.flatMap((f) => policyMembers(f))) {
+      const member = ownerMember(model, restriction.owner, name);
       if (member) members.push(member);
-      const viewMember = res.owner.kind === 'view' ? res.owner.members.get(name) : undefined;
+      const viewMember = restriction.owner.kind === 'view' ? restriction.owner.members.get(name) : undefined;
       if (viewMember && viewMember.joinPath.length > 1) joinPaths.push(viewMember.joinPath);
     }
   }
@@ -82,22 +82,22 @@ export function policyConditions(
     members,
     joinPaths,
     render(targetOf, ctx) {
-      return restrictions.map((res) => {
-        const walk = (f: PolicyFilter): string => {
-          if (f.and) return f.and.length === 0 ? ALWAYS_TRUE : f.and.map((x) => `(${walk(x)})`).join(' AND ');
-          if (f.or) return f.or.length === 0 ? ALWAYS_FALSE : f.or.map((x) => `(${walk(x)})`).join(' OR ');
-          const member = ownerMember(model, res.owner, f.member ?? '');
-          const values = policyValues(f.values, caller);
+      return restrictions.map((restriction) => {
+        const walk = (filter: PolicyFilter): string => {
+          if (filter.and) return filter.and.length === 0 ? ALWAYS_TRUE : filter.and.map((x) => `(${walk(x)})`).join(' AND ');
+          if (filter.or) return filter.or.length === 0 ? ALWAYS_FALSE : filter.or.map((x) => `(${walk(x)})`).join(' OR ');
+          const member = ownerMember(model, restriction.owner, filter.member ?? '');
+          const values = policyValues(filter.values, caller);
           // A missing attribute or a value that is not a scalar closes the door rather than opening it, and so
           // does an empty list for an operator that takes values: `notEquals []` would otherwise show every
           // row (Cube's own planner fails on an empty list, which shows none either).
           if (!member || values === undefined || !values.every(isScalar)) return ALWAYS_FALSE;
-          if (values.length === 0 && !VALUELESS_OPERATORS.has(f.operator ?? 'equals')) return ALWAYS_FALSE;
-          const key = `${res.owner.name}.${f.member ?? ''}`;
+          if (values.length === 0 && !VALUELESS_OPERATORS.has(filter.operator ?? 'equals')) return ALWAYS_FALSE;
+          const key = `${restriction.owner.name}.${filter.member ?? ''}`;
           const sub: FilterContext = { ...ctx, target: () => targetOf(member) };
-          return renderFilter({ member: key, operator: (f.operator ?? 'equals') as Operator, values: values.map(scalar) }, sub);
+          return renderFilter({ member: key, operator: (filter.operator ?? 'equals') as Operator, values: values.map(scalar) }, sub);
         };
-        return res.filters.map((f) => `(${walk(f)})`).join(' AND ');
+        return restriction.filters.map((f) => `(${walk(f)})`).join(' AND ');
       });
     },
   };
@@ -137,20 +137,20 @@ export function joinTreeWithPolicies(
 function dedupe(paths: ReadonlyArray<readonly string[]>): string[][] {
   const seen = new Set<string>();
   const out: string[][] = [];
-  for (const p of paths) {
-    const key = p.join('.');
+  for (const path of paths) {
+    const key = path.join('.');
     if (!seen.has(key)) {
       seen.add(key);
-      out.push([...p]);
+      out.push([...path]);
     }
   }
   return out;
 }
 
-function isScalar(v: unknown): boolean {
-  return v === null || ['string', 'number', 'boolean'].includes(typeof v);
+function isScalar(value: unknown): boolean {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-function scalar(v: unknown): FilterValue {
-  return v as FilterValue;
+function scalar(value: unknown): FilterValue {
+  return value as FilterValue;
 }

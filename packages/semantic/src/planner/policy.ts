@@ -3,14 +3,14 @@ import type { AccessPolicy, Caller, ConditionExpr, PolicyFilter } from '../model
 export const EVERYONE: Caller = { groups: [], userAttributes: {}, securityContext: {} };
 
 /** A policy applies when the caller is in one of its groups and every one of its conditions holds. */
-export function policyApplies(p: AccessPolicy, caller: Caller): boolean {
-  const inGroup = p.groups.includes('*') || p.groups.some((g) => caller.groups.includes(g));
-  return inGroup && (p.conditions ?? []).every((c) => truthy(evaluateCondition(c, caller)));
+export function policyApplies(policy: AccessPolicy, caller: Caller): boolean {
+  const inGroup = policy.groups.includes('*') || policy.groups.some((g) => caller.groups.includes(g));
+  return inGroup && (policy.conditions ?? []).every((c) => truthy(evaluateCondition(c, caller)));
 }
 
-function grants(p: AccessPolicy, member: string): boolean {
-  if (p.excludes.includes('*') || p.excludes.includes(member)) return false;
-  return p.includes === '*' || p.includes.includes(member);
+function grants(policy: AccessPolicy, member: string): boolean {
+  if (policy.excludes.includes('*') || policy.excludes.includes(member)) return false;
+  return policy.includes === '*' || policy.includes.includes(member);
 }
 
 /** Whether a cube or view with these policies is visible at all: some policy applies. */
@@ -89,8 +89,14 @@ function compare(op: Extract<ConditionExpr, { kind: 'compare' }>['op'], left: un
   // Ordering compares numbers with numbers and strings with strings; anything else is false, not an error.
   const comparable = (typeof left === 'number' && typeof right === 'number') || (typeof left === 'string' && typeof right === 'string');
   if (!comparable) return false;
-  const [a, b] = [left as number | string, right as number | string];
-  return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+  const [leftValue, rightValue] = [left as number | string, right as number | string];
+  return op === '<'
+    ? leftValue < rightValue
+    : op === '<='
+      ? leftValue <= rightValue
+      : op === '>'
+        ? leftValue > rightValue
+        : leftValue >= rightValue;
 }
 
 const PLACEHOLDER = /\{\s*(userAttributes|securityContext|user_attributes|security_context)\.([A-Za-z0-9_.]+)\s*\}/g;
@@ -109,24 +115,24 @@ function rootOf(name: string | undefined): 'securityContext' | 'userAttributes' 
 export function policyValues(values: readonly unknown[] | undefined, caller: Caller): unknown[] | undefined {
   if (values === undefined) return [];
   const out: unknown[] = [];
-  for (const v of values) {
-    if (typeof v !== 'string' || !v.includes('{')) {
-      out.push(v);
+  for (const value of values) {
+    if (typeof value !== 'string' || !value.includes('{')) {
+      out.push(value);
       continue;
     }
-    const whole = WHOLE_PLACEHOLDER.exec(v);
+    const whole = WHOLE_PLACEHOLDER.exec(value);
     if (whole) {
-      const value = contextValue(caller, rootOf(whole[1]), (whole[2] ?? '').split('.'));
-      if (value === undefined || value === null) return undefined;
-      if (Array.isArray(value)) out.push(...(value as unknown[]));
-      else out.push(value);
+      const attribute = contextValue(caller, rootOf(whole[1]), (whole[2] ?? '').split('.'));
+      if (attribute === undefined || attribute === null) return undefined;
+      if (Array.isArray(attribute)) out.push(...(attribute as unknown[]));
+      else out.push(attribute);
       continue;
     }
     let missing = false;
-    const text = v.replace(PLACEHOLDER, (_, root: string, path: string) => {
-      const value = contextValue(caller, rootOf(root), path.split('.'));
-      if (value === undefined || value === null || typeof value === 'object') missing = true;
-      return String(value);
+    const text = value.replace(PLACEHOLDER, (_, root: string, path: string) => {
+      const attribute = contextValue(caller, rootOf(root), path.split('.'));
+      if (attribute === undefined || attribute === null || typeof attribute === 'object') missing = true;
+      return String(attribute);
     });
     if (missing) return undefined;
     out.push(text);

@@ -18,18 +18,18 @@ function shifted(nowUtc: number, count: number, unit: Unit, tz: string): number 
 export function relativeRange(phrase: string, tz: string, nowUtc: number): [number, number] {
   const text = phrase.toLowerCase().trim();
   const now = utcToWall(nowUtc, tz);
-  let m = new RegExp(`(this|last|next)\\s+${UNIT}`).exec(text);
-  if (m) {
-    const unit = m[2] as Unit;
-    const at = shifted(nowUtc, m[1] === 'last' ? -1 : m[1] === 'next' ? 1 : 0, unit, tz);
+  let match = new RegExp(`(this|last|next)\\s+${UNIT}`).exec(text);
+  if (match) {
+    const unit = match[2] as Unit;
+    const at = shifted(nowUtc, match[1] === 'last' ? -1 : match[1] === 'next' ? 1 : 0, unit, tz);
     return [startOf(at, unit), endOf(at, unit)];
   }
-  m = new RegExp(`(last|next)\\s+(\\d+)\\s+${UNIT}`).exec(text);
-  if (m) {
-    const n = Number(m[2]);
-    const unit = m[3] as Unit;
+  match = new RegExp(`(last|next)\\s+(\\d+)\\s+${UNIT}`).exec(text);
+  if (match) {
+    const amount = Number(match[2]);
+    const unit = match[3] as Unit;
     // As in Cube: `last 7 days` ends yesterday; `next 3 months` starts next month.
-    const [first, last] = m[1] === 'last' ? [-n, -1] : [1, n];
+    const [first, last] = match[1] === 'last' ? [-amount, -1] : [1, amount];
     return [startOf(shifted(nowUtc, first, unit, tz), unit), endOf(shifted(nowUtc, last, unit, tz), unit)];
   }
   // Cube looks for these words anywhere in the phrase, before it tries `from … to …`.
@@ -64,6 +64,6 @@ function pointInTime(text: string, now: number, tz: string): number {
   throw new QueryError(`Can't parse date: '${text}'`);
 }
 
-function count(v: string | undefined): number {
-  return v === 'a' || v === 'an' ? 1 : Number(v);
+function count(word: string | undefined): number {
+  return word === 'a' || word === 'an' ? 1 : Number(word);
 }

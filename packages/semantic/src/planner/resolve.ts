@@ -44,13 +44,21 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
     : Boolean(cube?.measures.has(name) || cube?.dimensions.has(name) || cube?.segments.has(name));
   if (exists && !ownerVisible(owner.accessPolicy, caller)) throw hiddenMember(path);
   if (view) {
-    const vm = view.members.get(name);
+    const viewMember = view.members.get(name);
     // A view does not widen access: the underlying cube's policies still decide too.
-    const targetCube = vm ? model.cubes.get(vm.target.cube) : undefined;
-    if (!vm || !vm.public) throw notFound();
-    if (!memberVisible(policiesOf(view), name, caller) || !memberVisible(targetCube?.accessPolicy, vm.target.name, caller))
+    const targetCube = viewMember ? model.cubes.get(viewMember.target.cube) : undefined;
+    if (!viewMember || !viewMember.public) throw notFound();
+    if (!memberVisible(policiesOf(view), name, caller) || !memberVisible(targetCube?.accessPolicy, viewMember.target.name, caller))
       throw hiddenMember(path);
-    return { path, member: vm.target, owner: view, ownerMember: name, joinPath: vm.joinPath, title: vm.title, shortTitle: vm.shortTitle };
+    return {
+      path,
+      member: viewMember.target,
+      owner: view,
+      ownerMember: name,
+      joinPath: viewMember.joinPath,
+      title: viewMember.title,
+      shortTitle: viewMember.shortTitle,
+    };
   }
   const ownerCube = cube as Cube;
   const member = ownerCube.measures.get(name) ?? ownerCube.dimensions.get(name) ?? ownerCube.segments.get(name);

@@ -66,10 +66,10 @@ export function widenedRange(windows: readonly WindowRange[]): WindowRange {
   const lowers = windows.map((w) => w.lower);
   const uppers = windows.map((w) => w.upper);
   const lower = lowers.every((l) => l !== undefined)
-    ? lowers.reduce((a, b) => (b.wall < a.wall || (b.wall === a.wall && b.inclusive) ? b : a))
+    ? lowers.reduce((earliest, edge) => (edge.wall < earliest.wall || (edge.wall === earliest.wall && edge.inclusive) ? edge : earliest))
     : undefined;
   const upper = uppers.every((u) => u !== undefined)
-    ? uppers.reduce((a, b) => (b.wall > a.wall || (b.wall === a.wall && b.inclusive) ? b : a))
+    ? uppers.reduce((latest, edge) => (edge.wall > latest.wall || (edge.wall === latest.wall && edge.inclusive) ? edge : latest))
     : undefined;
   return { ...(lower ? { lower } : {}), ...(upper ? { upper } : {}) };
 }
@@ -118,11 +118,11 @@ export interface RollingSource {
 export function rollingSelect(source: RollingSource, measure: Measure, measureAlias: string, rowKey?: string): string {
   const window = measure.rollingWindow;
   if (!window) throw new QueryError(`Internal error: ${measure.path} has no rolling window`);
-  const r = source.renderer;
-  const q = (id: string): string => r.dialect.quote(id);
-  const input = r.measureInput(measure);
+  const renderer = source.renderer;
+  const quote = (id: string): string => renderer.dialect.quote(id);
+  const input = renderer.measureInput(measure);
   const time = source.time;
-  const groupBy = (n: number): string => (n > 0 ? `\nGROUP BY ${Array.from({ length: n }, (_, i) => i + 1).join(', ')}` : '');
+  const groupBy = (count: number): string => (count > 0 ? `\nGROUP BY ${Array.from({ length: count }, (_, i) => i + 1).join(', ')}` : '');
   const whereSql = (conditions: readonly string[]): string =>
     conditions.length > 0 ? `\nWHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : '';
 
@@ -134,13 +134,16 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
       conditions.push(...utcRangeConditions(time, range));
     }
     if (rowKey === undefined) {
-      const select = [...source.dimensions.map((d) => `${d.expr} ${q(d.alias)}`), `${r.aggregate(measure, input)} ${q(measureAlias)}`];
+      const select = [
+        ...source.dimensions.map((d) => `${d.expr} ${quote(d.alias)}`),
+        `${renderer.aggregate(measure, input)} ${quote(measureAlias)}`,
+      ];
       return `SELECT\n  ${select.join(',\n  ')}\n${source.from}${whereSql(conditions)}${groupBy(source.dimensions.length)}`;
     }
     // Rows repeated by a one-to-many join count once: one row per (dimensions, primary key), as Cube does.
-    const keyed = `SELECT DISTINCT\n  ${[...source.dimensions.map((d) => `${d.expr} ${q(d.alias)}`), `${rowKey} ${q('k')}`, `${input === '*' ? '1' : input} ${q('v')}`].join(',\n  ')}\n${source.from}${whereSql(conditions)}`;
-    const select = [...source.dimensions.map((d) => q(d.alias)), `${r.aggregate(measure, q('v'))} ${q(measureAlias)}`];
-    return `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${keyed}\n) AS ${q('keys')}${groupBy(source.dimensions.length)}`;
+    const keyed = `SELECT DISTINCT\n  ${[...source.dimensions.map((d) => `${d.expr} ${quote(d.alias)}`), `${rowKey} ${quote('k')}`, `${input === '*' ? '1' : input} ${quote('v')}`].join(',\n  ')}\n${source.from}${whereSql(conditions)}`;
+    const select = [...source.dimensions.map((d) => quote(d.alias)), `${renderer.aggregate(measure, quote('v'))} ${quote(measureAlias)}`];
+    return `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${keyed}\n) AS ${quote('keys')}${groupBy(source.dimensions.length)}`;
   }
   if (!time.range) throw new QueryError("Time series queries without dateRange aren't supported");
   const localTime = time.expr;
@@ -154,25 +157,27 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
   const baseWhere = [...source.where, ...utcRangeConditions(time, widened)];
   const plain = source.dimensions.filter((d) => !d.series);
   const value = rowValue(measure, input);
-  const keyColumn = rowKey === undefined ? [] : [`${rowKey} ${q('k')}`];
+  const keyColumn = rowKey === undefined ? [] : [`${rowKey} ${quote('k')}`];
   const base =
-    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${q(d.alias)}`), ...keyColumn, `${localTime} ${q('t')}`, `${value} ${q('v')}`].join(',\n  ')}\n` +
+    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${quote(d.alias)}`), ...keyColumn, `${localTime} ${quote('t')}`, `${value} ${quote('v')}`].join(',\n  ')}\n` +
     `${source.from}${whereSql(baseWhere)}`;
-  const rows = periods.map((p, i) => {
-    const w = windows[i] ?? {};
-    const edge = (e: WindowEdge | undefined): string => (e ? timestampLiteral(e.wall) : 'NULL');
-    return `(${timestampLiteral(p.from)}, ${edge(w.lower)}, ${edge(w.upper)})`;
+  const rows = periods.map((period, index) => {
+    const periodWindow = windows[index] ?? {};
+    const edge = (windowEdge: WindowEdge | undefined): string => (windowEdge ? timestampLiteral(windowEdge.wall) : 'NULL');
+    return `(${timestampLiteral(period.from)}, ${edge(periodWindow.lower)}, ${edge(periodWindow.upper)})`;
   });
-  const seriesTable = `(VALUES ${rows.join(', ')}) AS ${q('series')}(${q('date_from')}, ${q('window_from')}, ${q('window_to')})`;
-  const on = rangeConditions(`${q('base')}.${q('t')}`, edgesOf(windows), (which) =>
-    which === 'lower' ? `${q('series')}.${q('window_from')}` : `${q('series')}.${q('window_to')}`,
+  const seriesTable = `(VALUES ${rows.join(', ')}) AS ${quote('series')}(${quote('date_from')}, ${quote('window_from')}, ${quote('window_to')})`;
+  const on = rangeConditions(`${quote('base')}.${quote('t')}`, edgesOf(windows), (which) =>
+    which === 'lower' ? `${quote('series')}.${quote('window_from')}` : `${quote('series')}.${quote('window_to')}`,
   );
-  const select = source.dimensions.map((d) =>
-    d.series ? `${q('series')}.${q('date_from')} ${q(d.alias)}` : `${q('base')}.${q(d.alias)} ${q(d.alias)}`,
+  const select = source.dimensions.map((dimension) =>
+    dimension.series
+      ? `${quote('series')}.${quote('date_from')} ${quote(dimension.alias)}`
+      : `${quote('base')}.${quote(dimension.alias)} ${quote(dimension.alias)}`,
   );
-  select.push(`${reaggregate(r.dialect, measure, `${q('base')}.${q('v')}`)} ${q(measureAlias)}`);
+  select.push(`${reaggregate(renderer.dialect, measure, `${quote('base')}.${quote('v')}`)} ${quote(measureAlias)}`);
   return (
-    `SELECT\n  ${select.join(',\n  ')}\nFROM ${seriesTable}\nLEFT JOIN (\n${base}\n) AS ${q('base')} ON ${on.length > 0 ? on.join(' AND ') : '1 = 1'}` +
+    `SELECT\n  ${select.join(',\n  ')}\nFROM ${seriesTable}\nLEFT JOIN (\n${base}\n) AS ${quote('base')} ON ${on.length > 0 ? on.join(' AND ') : '1 = 1'}` +
     `${empty ? '\nWHERE 1 = 0' : ''}${groupBy(source.dimensions.length)}`
   );
 }
