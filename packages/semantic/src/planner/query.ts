@@ -215,8 +215,13 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
   if (responseFormat !== undefined && !(RESPONSE_FORMATS as readonly unknown[]).includes(responseFormat)) {
     throw new QueryError(`"responseFormat" must be one of ${RESPONSE_FORMATS.join(', ')}, not ${JSON.stringify(responseFormat)}`);
   }
+  const measures = stringArray(query['measures'], 'measures');
+  // Segments, filters or a date range alone select nothing: Cube's gateway refuses such a query.
+  if (measures.length === 0 && allDimensions.length === 0 && !timeDimensions.some((timeDimension) => timeDimension.granularity)) {
+    throw new QueryError('Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid');
+  }
   return {
-    measures: stringArray(query['measures'], 'measures'),
+    measures,
     dimensions,
     segments: stringArray(query['segments'], 'segments'),
     timeDimensions,
