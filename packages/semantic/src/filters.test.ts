@@ -117,6 +117,38 @@ const OPERATORS: Array<{ op: string; cube: 'customers' | 'orders'; filter: Filte
     filter: { member: 'orders.completed_count', operator: 'measureFilter' },
     where: "status = 'completed'",
   },
+  // A boolean dimension is an expression (`status = 'completed'`): compared without parentheses it read as
+  // `status = 'completed' = $1`, a syntax error on both warehouses.
+  {
+    op: 'equals true on a boolean expression',
+    cube: 'orders',
+    filter: { member: 'orders.is_completed', operator: 'equals', values: [true] },
+    where: "status = 'completed'",
+  },
+  {
+    op: 'equals "false" on a boolean expression',
+    cube: 'orders',
+    filter: { member: 'orders.is_completed', operator: 'equals', values: ['false'] },
+    where: "status <> 'completed'",
+  },
+  {
+    op: 'equals with several values on a boolean expression',
+    cube: 'orders',
+    filter: { member: 'orders.is_completed', operator: 'equals', values: ['true', 'false'] },
+    where: 'status IS NOT NULL',
+  },
+  {
+    op: 'notEquals on a boolean expression',
+    cube: 'orders',
+    filter: { member: 'orders.is_completed', operator: 'notEquals', values: [true] },
+    where: "status <> 'completed' OR status IS NULL",
+  },
+  {
+    op: 'notSet on a boolean expression',
+    cube: 'orders',
+    filter: { member: 'orders.is_completed', operator: 'notSet' },
+    where: 'status IS NULL',
+  },
   {
     op: 'and / or',
     cube: 'orders',

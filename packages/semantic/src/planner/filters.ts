@@ -70,6 +70,17 @@ function text(value: FilterValue): string {
   return String(value);
 }
 
+const COLUMN_REFERENCE = /^(?:"[^"]*"|\w+)(?:\.(?:"[^"]*"|\w+))*$/;
+
+/**
+ * A member's SQL as one operand: a column reference as it is, any other expression in parentheses. A boolean
+ * dimension is an expression such as `status = 'completed'`, which `= $1`, `IN (…)` or `IS NULL` would
+ * otherwise split (a syntax error, or a comparison of the wrong parts).
+ */
+function operand(sql: string): string {
+  return COLUMN_REFERENCE.test(sql) ? sql : `(${sql})`;
+}
+
 const COMPARISONS: ReadonlySet<string> = new Set(['gt', 'gte', 'lt', 'lte']);
 /** The operators that take no values; Cube refuses a filter with any other operator and no `values` key. */
 const WITHOUT_VALUES: ReadonlySet<string> = new Set(['set', 'notSet', 'measureFilter']);
@@ -83,10 +94,11 @@ function renderCondition(filter: MemberFilter, target: FilterTarget, ctx: Filter
   const hasNull = values.length < all.length;
   // Date operators and comparisons of time compare the raw UTC column; reading the local value (target.sql) would
   // bind the query's zone as a parameter the SQL never uses, which both warehouses refuse.
-  const col =
+  const col = operand(
     target.rawTimeSql !== undefined && (DATE_OPERATORS.has(filter.operator) || (target.type === 'time' && COMPARISONS.has(filter.operator)))
       ? target.rawTimeSql
-      : target.sql;
+      : target.sql,
+  );
   const cast = (value: FilterValue): string => {
     const placeholder = ctx.params.add(text(value));
     // A string member may sit on a column of another type (a numeric code): left uncast, the
@@ -106,7 +118,7 @@ function renderCondition(filter: MemberFilter, target: FilterTarget, ctx: Filter
     );
     return `${parts.join(not ? ' AND ' : ' OR ')}${orNull(not ? !hasNull : hasNull)}`;
   };
-  const timeCol = target.rawTimeSql ?? col;
+  const timeCol = target.rawTimeSql === undefined ? col : operand(target.rawTimeSql);
   const dateValue = (position: number): string => {
     const value = values[position];
     if (typeof value !== 'string')
