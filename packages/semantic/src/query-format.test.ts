@@ -147,12 +147,38 @@ describe.each(sampleTargets())('query format on $name', (target) => {
     ['an empty query', {}],
     ['filters alone', { filters: [{ member: 'orders.status', operator: 'equals', values: ['completed'] }] }],
     ['a segment alone', { segments: ['orders.completed'] }],
-    ['a time dimension without granularity', { timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2023-01-01', '2023-01-31'] }] }],
+    [
+      'a time dimension without granularity',
+      { timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2023-01-01', '2023-01-31'] }] },
+    ],
     ['empty member lists', { measures: [], dimensions: [], timeDimensions: [] }],
   ])('refuses %s, as Cube does', async (_name, query) => {
     await expect(load(db.model, query, options())).rejects.toThrow(
       new QueryError('Query should contain either measures, dimensions or timeDimensions with granularities in order to be valid'),
     );
+  });
+
+  // Cube's message; the engine left the filter out of its SQL and answered every row.
+  it.each<[string, Record<string, unknown>]>([
+    [
+      'a filter on a selected measure',
+      { measures: ['orders.count'], filters: [{ member: 'orders.count', operator: 'gt', values: ['1'] }] },
+    ],
+    ['a filter on a measure in an or group', { filters: [{ or: [{ member: 'line_items.revenue', operator: 'lt', values: [10] }] }] }],
+  ])('refuses an ungrouped query with %s', async (_name, extra) => {
+    const query = { dimensions: ['orders.id'], ungrouped: true, ...extra };
+    await expect(load(db.model, query, options())).rejects.toThrow(new QueryError("Measure filters aren't allowed in ungrouped query"));
+  });
+
+  it('answers an ungrouped query with measureFilter, which filters rows rather than groups', async () => {
+    const query = {
+      dimensions: ['orders.id'],
+      ungrouped: true,
+      filters: [{ member: 'orders.completed_count', operator: 'measureFilter' }],
+    };
+    const response = await load(db.model, query, options());
+    const direct = await db.warehouse.query(`SELECT count(*) AS n FROM ${db.table('orders')} WHERE status = 'completed'`, []);
+    expect(response.data).toHaveLength(Number(direct.rows[0]?.['n']));
   });
 
   it('accepts a query whose only member is a time dimension with a granularity', async () => {

@@ -178,6 +178,8 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
   }
 
   const [rowFilters, measureFilters] = splitFilters(filters, filterResolved);
+  // An ungrouped query has no groups to filter by an aggregate: the filter would be dropped without a word.
+  if (query.ungrouped && measureFilters.length > 0) throw new QueryError("Measure filters aren't allowed in ungrouped query");
   const used: Resolved[] = [
     ...measures.map((measure) => measure.resolved),
     ...dimensions.map((dimension) => dimension.resolved),
