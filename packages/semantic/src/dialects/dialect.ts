@@ -1,6 +1,10 @@
 import type { Granularity } from '../planner/query.js';
 
-export type ParamType = 'string' | 'number' | 'integer' | 'boolean' | 'timestamp';
+/**
+ * `wholeNumber` is a number written without a fraction or exponent: compared exactly, whatever its size,
+ * where `number` may be a binary floating-point type (2^53 + 1 is not a double).
+ */
+export type ParamType = 'string' | 'number' | 'wholeNumber' | 'integer' | 'boolean' | 'timestamp';
 
 /**
  * Everything warehouse-specific the planner needs. A further warehouse implements this and a

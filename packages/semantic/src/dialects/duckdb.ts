@@ -4,6 +4,7 @@ import type { Dialect, ParamType } from './dialect.js';
 const TYPES: Record<ParamType, string> = {
   string: 'VARCHAR',
   number: 'DOUBLE',
+  wholeNumber: 'HUGEINT',
   integer: 'BIGINT',
   boolean: 'BOOLEAN',
   timestamp: 'TIMESTAMP',

@@ -4,6 +4,7 @@ import type { Dialect, ParamType } from './dialect.js';
 const TYPES: Record<ParamType, string> = {
   string: 'text',
   number: 'numeric',
+  wholeNumber: 'numeric',
   integer: 'bigint',
   boolean: 'boolean',
   timestamp: 'timestamptz',

@@ -53,8 +53,12 @@ function renderPart(filter: Filter, ctx: FilterContext): string | undefined {
   return parts.length === 0 ? undefined : parts.join(isAnd ? ' AND ' : ' OR ');
 }
 
-function paramType(type: FilterTarget['type']): ParamType {
-  return type === 'time' ? 'timestamp' : type;
+const WHOLE_NUMBER = /^[+-]?\d+$/;
+
+/** The type a value is bound as: a whole number as one, so a big integer id is not rounded to a double. */
+function paramType(type: FilterTarget['type'], value: string): ParamType {
+  if (type === 'time') return 'timestamp';
+  return type === 'number' && WHOLE_NUMBER.test(value) ? 'wholeNumber' : type;
 }
 
 function utcParam(ctx: FilterContext, wall: number): string {
@@ -100,10 +104,11 @@ function renderCondition(filter: MemberFilter, target: FilterTarget, ctx: Filter
       : target.sql,
   );
   const cast = (value: FilterValue): string => {
-    const placeholder = ctx.params.add(text(value));
+    const valueText = text(value);
+    const placeholder = ctx.params.add(valueText);
     // A string member may sit on a column of another type (a numeric code): left uncast, the
     // warehouse reads the text as the column's type instead of refusing the comparison.
-    return target.type === 'string' ? placeholder : ctx.dialect.castParam(placeholder, paramType(target.type));
+    return target.type === 'string' ? placeholder : ctx.dialect.castParam(placeholder, paramType(target.type, valueText));
   };
   const first = (): string => {
     const value = values[0];
