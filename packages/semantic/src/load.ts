@@ -91,8 +91,11 @@ export function shapeRow(row: Readonly<Record<string, unknown>>, columns: readon
 }
 
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?)?/;
-/** A whole value that is a date or a zone-less timestamp, as both drivers return them. */
-const TIMESTAMP_VALUE = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?)?$/;
+/**
+ * A whole value that is a date or a timestamp, as both drivers return them; a TIMESTAMPTZ comes with
+ * the session's zone, which both drivers set to UTC (`+00`).
+ */
+const TIMESTAMP_VALUE = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]00(?::?00)?|Z)?)?$/;
 
 /**
  * Numbers as strings (Cube's convention, safe for big integers), times as local ISO without zone.

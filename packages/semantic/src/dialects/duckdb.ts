@@ -16,8 +16,9 @@ export const duckdbDialect: Dialect = {
   param: (i) => `$${i}`,
   castParam: (p, type) => `CAST(${p} AS ${TYPES[type]})`,
   truncate: (g: Granularity, expr) => `date_trunc('${g}', ${expr})`,
-  // Naive timestamps are UTC by convention; ICU's timezone() gives the local wall-clock time.
-  convertTz: (expr, zone) => `timezone(${zone}, (${expr}) AT TIME ZONE 'UTC')`,
+  // Sessions run in UTC (see the driver), so the cast reads a zone-less timestamp or a date as UTC and
+  // keeps a TIMESTAMPTZ's instant; ICU's timezone() gives the local wall-clock time of that instant.
+  convertTz: (expr, zone) => `timezone(${zone}, CAST(${expr} AS TIMESTAMPTZ))`,
   ilike: (expr, pattern, not) => `${expr}${not ? ' NOT' : ''} ILIKE ${pattern} ESCAPE '\\'`,
   countDistinctApprox: (expr) => `approx_count_distinct(${expr})`,
 };

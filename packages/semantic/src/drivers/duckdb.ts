@@ -32,7 +32,17 @@ export class DuckDBWarehouse implements Warehouse {
 
   static async open(options: DuckDBOptions = {}): Promise<DuckDBWarehouse> {
     const config: Record<string, string> = { ...SAFE_OPTIMIZERS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) };
-    return new DuckDBWarehouse(await DuckDBInstance.create(options.path ?? ':memory:', config));
+    const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
+    // Zone-less timestamps are UTC by convention, as on PostgreSQL: sessions run in UTC, not in the
+    // server's zone, which DuckDB takes by default and applies to TIMESTAMPTZ values, casts and
+    // date_trunc. ICU is loaded with the first connection, so the setting cannot go in `config`.
+    const connection = await instance.connect();
+    try {
+      await connection.run("SET GLOBAL TimeZone = 'UTC'");
+    } finally {
+      connection.closeSync();
+    }
+    return new DuckDBWarehouse(instance);
   }
 
   async query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult> {
