@@ -77,6 +77,36 @@ const CASES: Case[] = [
     keys: ['orders.count'],
     sql: (t) => `SELECT count(*) FROM ${t('orders')} WHERE created_at < TIMESTAMP '2023-02-01' OR created_at >= TIMESTAMP '2023-03-01'`,
   },
+  // Cube's gateway reads a relative phrase as its range: the start for beforeDate and afterOrOnDate, the
+  // end for beforeOrOnDate and afterDate (NOW is Wednesday 15 March; last week is 6 to 12 March).
+  {
+    name: 'beforeDate with a relative phrase',
+    query: { measures: ['orders.count'], filters: [{ member: 'orders.created_at', operator: 'beforeDate', values: ['last week'] }] },
+    keys: ['orders.count'],
+    sql: (t) => `SELECT count(*) FROM ${t('orders')} WHERE created_at < TIMESTAMP '2023-03-06'`,
+  },
+  {
+    name: 'afterOrOnDate with a relative phrase',
+    query: { measures: ['orders.count'], filters: [{ member: 'orders.created_at', operator: 'afterOrOnDate', values: ['last week'] }] },
+    keys: ['orders.count'],
+    sql: (t) => `SELECT count(*) FROM ${t('orders')} WHERE created_at >= TIMESTAMP '2023-03-06'`,
+  },
+  {
+    name: 'beforeOrOnDate with a relative phrase',
+    query: { measures: ['orders.count'], filters: [{ member: 'orders.created_at', operator: 'beforeOrOnDate', values: ['last week'] }] },
+    keys: ['orders.count'],
+    sql: (t) => `SELECT count(*) FROM ${t('orders')} WHERE created_at < TIMESTAMP '2023-03-13'`,
+  },
+  {
+    name: 'afterDate with a relative phrase in a time zone',
+    query: {
+      measures: ['orders.count'],
+      timezone: 'Asia/Tokyo',
+      filters: [{ member: 'orders.created_at', operator: 'afterDate', values: ['last week'] }],
+    },
+    keys: ['orders.count'],
+    sql: (t) => `SELECT count(*) FROM ${t('orders')} WHERE created_at >= TIMESTAMP '2023-03-12 15:00:00'`,
+  },
   {
     name: 'a one-date dateRange is that day',
     query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2023-03-01'] }] },
