@@ -122,6 +122,18 @@ describe.each(sampleTargets())('multi-query load on $name', (target) => {
       });
     });
 
+    // Cube pivots on the granularity of the first query that has one; the engine took the first query's,
+    // or 'day' when it had none, so the client looked for time.day in rows that carry time.month.
+    it('pivots on the granularity of the first query that has one', async () => {
+      const [withGranularity] = queries;
+      const request = [{ measures: ['customers.count'] }, withGranularity];
+      const response = (await loadRequest(db.model, request, options())) as MultiLoadResponse;
+      expect(response.pivotQuery.timeDimensions).toEqual([{ dimension: 'time', granularity: 'month' }]);
+      const customers = await db.warehouse.query(`SELECT count(*) AS n FROM ${db.table('customers')}`, []);
+      expect(rowsOf(response.results[0] as LoadResponse)).toEqual([{ 'customers.count': String(customers.rows[0]?.['n']) }]);
+      expect(rowsOf(response.results[1] as LoadResponse).every((row) => row['time.month'] === row['orders.created_at.month'])).toBe(true);
+    });
+
     it.each([
       [
         'granularities differ',

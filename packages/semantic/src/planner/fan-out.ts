@@ -54,7 +54,9 @@ export function pivotQueryOf(queryType: QueryType, answered: readonly Normalized
   if (!first) throw new QueryError('A load request needs at least one query');
   if (queryType === 'blendingQuery') {
     const union = (key: 'measures' | 'dimensions'): string[] => [...new Set(answered.flatMap((query) => query[key]))];
-    const granularity = first.timeDimensions[0]?.granularity ?? 'day';
+    // As Cube: the granularity of the first query that has one (blend() checked that they all agree).
+    const [granularity] = answered.flatMap((query) => query.timeDimensions[0]?.granularity ?? []);
+    if (!granularity) throw new QueryError('Data blending query without granularity is not supported');
     return {
       measures: union('measures'),
       dimensions: union('dimensions'),
