@@ -107,6 +107,19 @@ const CASES: Case[] = [
     keys: ['orders.count'],
     sql: (t) => `SELECT count(*) FROM ${t('orders')} WHERE created_at >= TIMESTAMP '2023-03-12 15:00:00'`,
   },
+  // Cube reads a missing or empty zone as its default (UTC): `query.timezone || defaultTimezone`.
+  {
+    name: 'a null time zone is UTC',
+    query: { measures: ['orders.count'], dimensions: ['orders.created_at.year'], timezone: null },
+    keys: ['orders.created_at.year', 'orders.count'],
+    sql: (t) => `SELECT date_trunc('year', created_at), count(*) FROM ${t('orders')} GROUP BY 1 ORDER BY 1`,
+  },
+  {
+    name: 'an empty time zone is UTC',
+    query: { measures: ['orders.count'], dimensions: ['orders.created_at.year'], timezone: '' },
+    keys: ['orders.created_at.year', 'orders.count'],
+    sql: (t) => `SELECT date_trunc('year', created_at), count(*) FROM ${t('orders')} GROUP BY 1 ORDER BY 1`,
+  },
   {
     name: 'a one-date dateRange is that day',
     query: { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2023-03-01'] }] },

@@ -179,7 +179,8 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
     if (mode !== undefined && !(CACHE_MODES as readonly unknown[]).includes(mode))
       throw new QueryError(`"${key}" must be one of ${CACHE_MODES.join(', ')}`);
   }
-  const timezone = query['timezone'] === undefined ? 'UTC' : query['timezone'];
+  // As Cube: no zone, null or an empty one is the default zone.
+  const timezone = query['timezone'] === undefined || query['timezone'] === null || query['timezone'] === '' ? 'UTC' : query['timezone'];
   if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) throw new QueryError(`Unknown time zone: ${String(timezone)}`);
   const limit = query['limit'] === undefined || query['limit'] === null ? DEFAULT_LIMIT : query['limit'];
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) throw new QueryError('"limit" must be a non-negative integer');
