@@ -52,6 +52,7 @@ describe('plans kept per model', () => {
       { filters: [{ member: 'orders.created_at', operator: 'inDateRange', values: ['2024-01-01'] }] },
     ],
     ['a relative inDateRange filter', { filters: [{ member: 'orders.created_at', operator: 'inDateRange', values: ['this month'] }] }],
+    ['a relative afterDate filter', { filters: [{ member: 'orders.created_at', operator: 'afterDate', values: ['last month'] }] }],
   ])('plans a query with %s again each time, from the time of asking', (_name, dates) => {
     const model = freshModel();
     const query = { measures: ['orders.count'], ...dates };
