@@ -69,6 +69,24 @@ const OPERATORS: Array<{ op: string; cube: 'customers' | 'orders'; filter: Filte
     filter: { member: 'customers.city', operator: 'contains', values: ['%'] },
     where: '1 = 0',
   },
+  {
+    // As a LIKE wildcard, _ would match customer11@…, customer12@…
+    op: 'contains treats _ literally',
+    cube: 'customers',
+    filter: { member: 'customers.email', operator: 'contains', values: ['r_1'] },
+    where: "strpos(email, 'r_1') > 0",
+  },
+  {
+    op: 'startsWith and endsWith treat % literally',
+    cube: 'customers',
+    filter: {
+      or: [
+        { member: 'customers.email', operator: 'startsWith', values: ['%1'] },
+        { member: 'customers.email', operator: 'endsWith', values: ['%.com'] },
+      ],
+    },
+    where: '1 = 0',
+  },
   { op: 'gt', cube: 'customers', filter: { member: 'customers.id', operator: 'gt', values: ['100'] }, where: 'id > 100' },
   { op: 'gte', cube: 'customers', filter: { member: 'customers.id', operator: 'gte', values: ['100'] }, where: 'id >= 100' },
   { op: 'lt', cube: 'customers', filter: { member: 'customers.id', operator: 'lt', values: ['100'] }, where: 'id < 100' },

@@ -240,6 +240,16 @@ describe.each(sampleTargets())('query format on $name', (target) => {
     expect(response.total).toBe(Number(direct.rows[0]?.['n']));
   });
 
+  it('answers no rows for limit 0 or an offset past the end, and total still counts them all', async () => {
+    const query = { dimensions: ['orders.status'], total: true };
+    const direct = await db.warehouse.query(`SELECT count(DISTINCT status) AS n FROM ${db.table('orders')}`, []);
+    for (const page of [{ limit: 0 }, { offset: 1000 }, { limit: 3, offset: Number(direct.rows[0]?.['n']) }]) {
+      const response = await load(db.model, { ...query, ...page }, options());
+      expect(response.data, JSON.stringify(page)).toEqual([]);
+      expect(response.total).toBe(Number(direct.rows[0]?.['n']));
+    }
+  });
+
   it('limits to 10,000 rows by default and refuses more than 50,000', async () => {
     const many = await load(db.model, { dimensions: ['line_items.id'], ungrouped: true }, options());
     expect(many.data).toHaveLength(10_000);
