@@ -44,6 +44,33 @@ const CASES: Case[] = [
     ordered: true,
   },
   {
+    // 12 March 2023 has 23 hours in New York: it starts at 05:00 UTC and ends at 04:00 UTC.
+    name: 'days across the spring-forward change in New York',
+    query: {
+      measures: ['orders.count'],
+      timezone: 'America/New_York',
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'day', dateRange: ['2023-03-10', '2023-03-13'] }],
+    },
+    sql: (t) => `SELECT CASE WHEN created_at >= TIMESTAMP '2023-03-13 04:00:00' THEN TIMESTAMP '2023-03-13 00:00:00'
+        WHEN created_at >= TIMESTAMP '2023-03-12 05:00:00' THEN TIMESTAMP '2023-03-12 00:00:00'
+        WHEN created_at >= TIMESTAMP '2023-03-11 05:00:00' THEN TIMESTAMP '2023-03-11 00:00:00'
+        ELSE TIMESTAMP '2023-03-10 00:00:00' END, count(*) FROM ${t('orders')}
+      WHERE created_at >= TIMESTAMP '2023-03-10 05:00:00' AND created_at < TIMESTAMP '2023-03-14 04:00:00' GROUP BY 1 ORDER BY 1`,
+    ordered: true,
+  },
+  {
+    // The year ends 8 hours later in Los Angeles than in UTC.
+    name: 'months across a year end in Los Angeles',
+    query: {
+      measures: ['orders.count'],
+      timezone: 'America/Los_Angeles',
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', dateRange: ['2023-12-01', '2024-01-31'] }],
+    },
+    sql: (t) => `SELECT date_trunc('month', created_at - INTERVAL '8 hours'), count(*) FROM ${t('orders')}
+      WHERE created_at >= TIMESTAMP '2023-12-01 08:00:00' AND created_at < TIMESTAMP '2024-02-01 08:00:00' GROUP BY 1 ORDER BY 1`,
+    ordered: true,
+  },
+  {
     name: 'weeks start on Monday',
     query: {
       measures: ['orders.count'],
