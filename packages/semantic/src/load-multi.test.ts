@@ -141,6 +141,17 @@ describe.each(sampleTargets())('multi-query load on $name', (target) => {
         'Data blending query granularities must match',
       ],
       ['no granularity', [{ measures: ['orders.count'] }], 'Data blending query without granularity is not supported'],
+      [
+        'a query compares date ranges',
+        [
+          queries[0],
+          {
+            ...queries[1],
+            timeDimensions: [{ dimension: 'orders.created_at', granularity: 'month', compareDateRange: ['last month', 'this month'] }],
+          },
+        ],
+        'compareDateRange is not supported in a data blending query (an array of queries): send it as a query of its own',
+      ],
     ])('is refused when %s', async (_name, request, message) => {
       await expect(loadRequest(db.model, request, options())).rejects.toThrow(new QueryError(message));
     });

@@ -71,6 +71,10 @@ export function pivotQueryOf(queryType: QueryType, answered: readonly Normalized
 /** Blended queries must share one granularity on their first time dimension, which the pivot puts on one `time` axis. */
 function blend(queries: NormalizedQuery[]): FannedOut {
   if (queries.length === 0) throw new QueryError('A blending query needs at least one query');
+  // Cube fans out compareDateRange only for a single query; inside an array it would answer the whole table.
+  if (queries.some((query) => query.timeDimensions.some((timeDimension) => timeDimension.compareDateRange))) {
+    throw new QueryError('compareDateRange is not supported in a data blending query (an array of queries): send it as a query of its own');
+  }
   const granularities = [...new Set(queries.flatMap((query) => query.timeDimensions[0]?.granularity ?? []))];
   if (granularities.length > 1) throw new QueryError('Data blending query granularities must match');
   const [granularity] = granularities;
