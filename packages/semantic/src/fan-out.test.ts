@@ -102,6 +102,7 @@ describe.each(sampleTargets())('fan-out plans on $name', (target) => {
         sql: id
         type: number
         primary_key: true
+        public: true
     measures:
       - name: count
         type: count

@@ -89,6 +89,8 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
       let shortTitle: string;
       try {
         const r = resolveMember(model, `${owner.name}.${name}`, caller);
+        // As Cube's meta: a member its API hides is not listed (a query can still filter on it).
+        if (!r.visible) continue;
         member = r.member;
         title = r.title;
         shortTitle = r.shortTitle;

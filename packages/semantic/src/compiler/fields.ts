@@ -41,3 +41,12 @@ export function stringList(v: unknown): string[] | undefined {
 }
 
 export const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Whether Cube shows a cube, view or member in its API: `public`, else the older `shown`, else the
+ * default (a primary key is hidden unless it says otherwise, as in Cube's meta transformer).
+ */
+export function isPublic(v: Obj, byDefault = true): boolean {
+  for (const key of ['public', 'shown']) if (typeof v[key] === 'boolean') return v[key] as boolean;
+  return byDefault;
+}

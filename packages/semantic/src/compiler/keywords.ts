@@ -85,7 +85,7 @@ const COMMON_OWNER = {
   name: supported(),
   title: supported(),
   description: supported(),
-  public: flag(),
+  public: flag('false: left out of /meta, and a query selecting its members is refused (filters may use them)'),
   shown: flag('older spelling of `public`'),
   meta: META,
   extends: supported(
@@ -108,7 +108,9 @@ const COMMON_MEMBER = {
   name: supported(),
   title: supported(),
   description: supported(),
-  public: flag(),
+  public: flag(
+    'false: left out of /meta, and a query selecting it is refused; filters, segments, order and model SQL still use it; a view shows every member it includes',
+  ),
   shown: flag('older spelling of `public`'),
   meta: META,
   aliases: unsupported(),
@@ -186,7 +188,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     type: supported('string, number, time, boolean, geo'),
     sql: supported(),
     format: supported('a string format (imageUrl, link, currency, percent, number, id)'),
-    primary_key: flag(),
+    primary_key: flag('hidden from /meta and from selection unless `public: true`, as in Cube'),
     case: supported(undefined, within('object', 'case')),
     sub_query: flag('a dimension computed from measures of other cubes, per primary key of its cube'),
     propagate_filters_to_sub_query: flag("the query's row filters on the subquery's cubes apply inside it too"),

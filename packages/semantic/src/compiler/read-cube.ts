@@ -1,7 +1,7 @@
 import { DIMENSION_TYPES, MEASURE_TYPES } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
 import type { DraftCube, DraftJoin, DraftMember } from './draft.js';
-import { isObj, NAME, namedList, pick, str, stringList, type Obj } from './fields.js';
+import { isObj, isPublic, NAME, namedList, pick, str, stringList, type Obj } from './fields.js';
 import { readGeo, readRollingWindow } from './member-features.js';
 import { parseTemplate, type RawTemplate } from './template.js';
 import { snakeCase } from './keywords.js';
@@ -88,7 +88,7 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     at: entry.locate([]),
     title: str(v['title']),
     description: str(v['description']),
-    public: v['public'] !== false && v['shown'] !== false,
+    public: isPublic(v),
     meta: v['meta'],
     sqlTable,
     sql: sqlText ? parseTemplate(sqlText) : undefined,
@@ -121,6 +121,7 @@ function readMember(
     return undefined;
   }
   const path = `${cube}.${name}`;
+  const primaryKey = kind === 'dimension' && pick(v, 'primary_key') === true;
   // Cube's JavaScript spelling of types is camelCase (`countDistinct`); YAML's is snake_case.
   const declaredType = snakeCase(str(v['type']) ?? '');
   const where = { path, file, at, diagnostics };
@@ -168,10 +169,10 @@ function readMember(
     sql,
     filters,
     caseWhen,
-    primaryKey: pick(v, 'primary_key') === true,
+    primaryKey,
     title: str(v['title']),
     description: str(v['description']),
-    public: v['public'] !== false && v['shown'] !== false,
+    public: isPublic(v, !primaryKey),
     meta: v['meta'],
     format: str(v['format']),
     drillMembers: kind === 'measure' ? readDrillMembers(v['drill_members'], path, file, at, diagnostics) : undefined,

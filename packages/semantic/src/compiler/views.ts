@@ -1,6 +1,6 @@
 import type { Cube, Hierarchy, Member, View, ViewMember } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
-import { isObj, NAME, pick, str } from './fields.js';
+import { isObj, isPublic, NAME, pick, str } from './fields.js';
 import { readFolders, readHierarchies, type GroupingOwner } from './hierarchies.js';
 import { readPolicies } from './policies.js';
 import { titleize } from './titles.js';
@@ -113,7 +113,8 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
         title: `${viewTitle} ${shortTitle}`,
         shortTitle,
         description: target.description,
-        public: target.public,
+        // As in Cube, which copies neither `public` nor `primary_key` into a view: a hidden cube member is shown through the view.
+        public: true,
       });
     }
   });
@@ -150,7 +151,7 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     fileName: file,
     title: viewTitle,
     description: str(v['description']),
-    public: v['public'] !== false && v['shown'] !== false,
+    public: isPublic(v),
     meta: v['meta'],
     members,
     accessPolicy,

@@ -10,7 +10,7 @@ import { preAggregatedJoins, type PreAggregatedJoin } from './pre-aggregated-joi
 import { planSubQueries, type SubQueryDimension } from './sub-queries.js';
 import type { Filter, Granularity, NormalizedQuery } from './query.js';
 import { relativeRange } from './relative-dates.js';
-import { resolveDimension, resolveMeasure, resolveMember, resolveSegment, type Resolved } from './resolve.js';
+import { hiddenMember, resolveDimension, resolveMeasure, resolveMember, resolveSegment, type Resolved } from './resolve.js';
 
 /**
  * A query after every name is bound to the model and every decision that does not depend on the
@@ -145,6 +145,14 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     if (timeDimensions.some((existing) => existing.key === key)) continue;
     const alsoUnderPath = !query.dimensions.includes(timeDimension.dimension);
     timeDimensions.push({ path: timeDimension.dimension, granularity, key, alias: aliasOf(key), resolved, alsoUnderPath });
+  }
+
+  // Cube's data API refuses a selected member it hides (in the order of the result's columns); filters,
+  // segments and order may still use it.
+  for (const selected of [...dimensions, ...timeDimensions, ...measures]) {
+    if (selected.resolved.visible) continue;
+    const cubeAlias = 'granularity' in selected ? `${aliasOf(selected.path)}_${selected.granularity}` : selected.alias;
+    throw hiddenMember(selected.path, cubeAlias);
   }
 
   const dateRanges: LogicalDateRange[] = [];

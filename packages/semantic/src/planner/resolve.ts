@@ -13,6 +13,11 @@ export interface Resolved<M extends Member = Member> {
   readonly joinPath?: readonly string[];
   readonly title: string;
   readonly shortTitle: string;
+  /**
+   * Whether Cube's API shows the member (`public`, a primary key hidden by default, a hidden cube or
+   * view). A hidden member works in filters, segments and order; a query may not select it.
+   */
+  readonly visible: boolean;
 }
 
 function policiesOf(owner: Cube | View): readonly AccessPolicy[] | undefined {
@@ -20,16 +25,19 @@ function policiesOf(owner: Cube | View): readonly AccessPolicy[] | undefined {
 }
 
 /**
- * Cube's answer for a member that exists but that the caller may not use (member-level access policy):
- * the hidden-member error, naming the member by its column alias as Cube does.
+ * Cube's answer for a member that exists but that the caller may not use (member-level access policy)
+ * or select (not public): the hidden-member error, naming the member by its column alias as Cube does.
  */
-export function hiddenMember(path: string): QueryError {
+export function hiddenMember(path: string, alias = path.replace(/\./g, '__')): QueryError {
   return new QueryError(
-    `You requested hidden member: '${path.replace(/\./g, '__')}'. Please make it visible using \`shown: true\`. Please note primaryKey fields are \`shown: false\` by default: https://cube.dev/docs/schema/reference/joins#setting-a-primary-key.`,
+    `You requested hidden member: '${alias}'. Please make it visible using \`shown: true\`. Please note primaryKey fields are \`shown: false\` by default: https://cube.dev/docs/schema/reference/joins#setting-a-primary-key.`,
   );
 }
 
-/** Finds `cube.member` for a caller; members the caller's access policies hide get Cube's hidden-member error. */
+/**
+ * Finds `cube.member` for a caller; members the caller's access policies hide get Cube's hidden-member
+ * error. A member that is not public resolves, marked not visible: the query decides whether it may use it.
+ */
 export function resolveMember(model: DataModel, path: string, caller: Caller): Resolved {
   const dot = path.indexOf('.');
   const ownerName = dot < 0 ? path : path.slice(0, dot);
@@ -38,7 +46,7 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
   const cube = view ? undefined : model.cubes.get(ownerName);
   const owner = view ?? cube;
   const notFound = (): QueryError => new QueryError(`'${name}' not found for path '${path}'`);
-  if (!owner || !owner.public) throw new QueryError(`Cube '${ownerName}' not found for path '${path}'`);
+  if (!owner) throw new QueryError(`Cube '${ownerName}' not found for path '${path}'`);
   const exists = view
     ? view.members.has(name)
     : Boolean(cube?.measures.has(name) || cube?.dimensions.has(name) || cube?.segments.has(name));
@@ -47,9 +55,10 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
     const viewMember = view.members.get(name);
     // A view does not widen access: the underlying cube's policies still decide too.
     const targetCube = viewMember ? model.cubes.get(viewMember.target.cube) : undefined;
-    if (!viewMember || !viewMember.public) throw notFound();
+    if (!viewMember) throw notFound();
     if (!memberVisible(policiesOf(view), name, caller) || !memberVisible(targetCube?.accessPolicy, viewMember.target.name, caller))
       throw hiddenMember(path);
+    const visible = view.public && viewMember.public;
     return {
       path,
       member: viewMember.target,
@@ -58,13 +67,15 @@ export function resolveMember(model: DataModel, path: string, caller: Caller): R
       joinPath: viewMember.joinPath,
       title: viewMember.title,
       shortTitle: viewMember.shortTitle,
+      visible,
     };
   }
   const ownerCube = cube as Cube;
   const member = ownerCube.measures.get(name) ?? ownerCube.dimensions.get(name) ?? ownerCube.segments.get(name);
-  if (!member || !member.public) throw notFound();
+  if (!member) throw notFound();
   if (!memberVisible(policiesOf(ownerCube), name, caller)) throw hiddenMember(path);
-  return { path, member, owner: ownerCube, ownerMember: name, title: member.title, shortTitle: member.shortTitle };
+  const visible = ownerCube.public && member.public;
+  return { path, member, owner: ownerCube, ownerMember: name, title: member.title, shortTitle: member.shortTitle, visible };
 }
 
 export function resolveMeasure(model: DataModel, path: string, caller: Caller): Resolved<Measure> {

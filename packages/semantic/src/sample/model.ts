@@ -1,4 +1,7 @@
-/** The data model that goes with the sample dataset: joins both ways, a view, segments, a policy. */
+/**
+ * The data model that goes with the sample dataset: joins both ways, a view, segments, a policy. Its
+ * primary keys say `public: true`, since Cube hides a primary key from queries and meta otherwise.
+ */
 export function sampleModelYaml(schema?: string): string {
   const t = (name: string): string => (schema ? `${schema}.${name}` : name);
   return `cubes:
@@ -13,6 +16,7 @@ export function sampleModelYaml(schema?: string): string {
         sql: id
         type: number
         primary_key: true
+        public: true
       - name: name
         sql: name
         type: string
@@ -57,6 +61,7 @@ export function sampleModelYaml(schema?: string): string {
         sql: id
         type: number
         primary_key: true
+        public: true
       - name: customer_id
         sql: customer_id
         type: number
@@ -114,6 +119,7 @@ export function sampleModelYaml(schema?: string): string {
         sql: id
         type: number
         primary_key: true
+        public: true
       - name: quantity
         sql: quantity
         type: number
@@ -153,6 +159,7 @@ export function sampleModelYaml(schema?: string): string {
         sql: id
         type: number
         primary_key: true
+        public: true
       - name: name
         sql: name
         type: string

@@ -76,7 +76,7 @@ export function accessModelYaml(table: (name: string) => string): string {
   - name: products
     sql_table: '${table('products')}'
     dimensions:
-      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: id, sql: id, type: number, primary_key: true, public: true }
       - { name: name, sql: name, type: string }
       - { name: category, sql: category, type: string }
       - { name: price, sql: price, type: number }

@@ -11,7 +11,7 @@ export const SAMPLE_MODEL_JS: Record<string, string> = {
     orders: { relationship: \`hasMany\`, sql: \`\${CUBE}.id = \${orders}.customer_id\` },
   },
   dimensions: {
-    id: { sql: \`id\`, type: \`number\`, primaryKey: true },
+    id: { sql: \`id\`, type: \`number\`, primaryKey: true, public: true },
     name: { sql: \`name\`, type: \`string\` },
     email: { sql: \`email\`, type: \`string\` },
     city: { sql: \`city\`, type: \`string\` },
@@ -41,7 +41,7 @@ cube(\`orders\`, {
     line_items: { relationship: \`one_to_many\`, sql: \`\${CUBE}.id = \${line_items}.order_id\` },
   },
   dimensions: {
-    id: { sql: \`id\`, type: \`number\`, primaryKey: true },
+    id: { sql: \`id\`, type: \`number\`, primaryKey: true, public: true },
     customer_id: { sql: \`customer_id\`, type: \`number\` },
     status: { sql: \`status\`, type: \`string\` },
     status_group: {
@@ -76,7 +76,7 @@ cube(\`orders\`, {
     products: { relationship: 'belongs_to', sql: \`\${CUBE}.product_id = \${products.id}\` },
   },
   dimensions: {
-    id: { sql: 'id', type: 'number', primaryKey: true },
+    id: { sql: 'id', type: 'number', primaryKey: true, public: true },
     quantity: { sql: 'quantity', type: 'number' },
     price: { sql: 'price', type: 'number' },
   },
@@ -93,7 +93,7 @@ cube(\`orders\`, {
   'model/cubes/products.js': `cube('products', {
   sqlTable: \`\${COMPILE_CONTEXT.prefix}products\`,
   dimensions: {
-    id: { sql: 'id', type: 'number', primaryKey: true },
+    id: { sql: 'id', type: 'number', primaryKey: true, public: true },
     name: { sql: 'name', type: 'string' },
     category: { sql: 'category', type: 'string' },
     price: { sql: 'price', type: 'number' },

@@ -54,7 +54,7 @@ ${admin}
     sql: >
       SELECT * FROM ${t('orders')} WHERE {SECURITY_CONTEXT.statuses.filter('status')}
     dimensions:
-      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: id, sql: id, type: number, primary_key: true, public: true }
       - { name: status, sql: status, type: string }
       - { name: customer_id, sql: customer_id, type: number }
     measures:
@@ -64,7 +64,7 @@ ${admin}
     sql: >
       SELECT * FROM ${t('orders')} WHERE customer_id = {SECURITY_CONTEXT.customer_id}
     dimensions:
-      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: id, sql: id, type: number, primary_key: true, public: true }
       - { name: status, sql: status, type: string }
     measures:
       - { name: count, type: count }
