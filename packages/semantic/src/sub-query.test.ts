@@ -58,6 +58,12 @@ function buyersModel(db: SampleDb): DataModel {
         type: count
         rolling_window:
           trailing: 7 day
+    access_policy:
+      - group: admin
+      - group: "*"
+        row_level:
+          filters:
+            - { member: status, operator: equals, values: [completed] }
 `,
   });
   if (!compiled.valid) throw new Error(JSON.stringify(compiled.errors));
@@ -128,6 +134,24 @@ describe.each(sampleTargets())('sub_query dimensions on $name', (target) => {
       [...rows].sort((left, right) => (JSON.stringify(left) < JSON.stringify(right) ? -1 : 1));
     expect(expected.length).toBeGreaterThan(0);
     expect(sorted(engine)).toEqual(sorted(expected));
+  });
+
+  it('reads only the rows the access policies of the subquery’s cubes let the caller see', async () => {
+    const everyone: Caller = { groups: [], userAttributes: {}, securityContext: {} };
+    const perBuyer = (where: string): string => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${db.table('customers')} c
+      LEFT JOIN ${db.table('orders')} o ON o.customer_id = c.id ${where} GROUP BY 1) AS per_buyer GROUP BY 1`;
+    const sorted = (rows: ReadonlyArray<Record<string, unknown>>): string[] =>
+      normalizeRows(rows)
+        .map((row) => JSON.stringify(Object.values(row)))
+        .sort();
+    const answer = async (dimension: string, who: Caller): Promise<string[]> =>
+      sorted((await load(model, { measures: ['buyers.count'], dimensions: [dimension] }, { warehouse: db.warehouse, caller: who })).data);
+    const completedOnly = sorted((await db.warehouse.query(perBuyer("AND o.status = 'completed'"), [])).rows);
+    expect(await answer('buyers.purchase_count', everyone)).toEqual(completedOnly);
+    expect(await answer('buyers.completed_purchase_count', everyone)).toEqual(completedOnly);
+    // The admin's policy opens every row, so the same dimension then counts every purchase.
+    expect(await answer('buyers.purchase_count', ADMIN)).toEqual(sorted((await db.warehouse.query(perBuyer(''), [])).rows));
+    expect(completedOnly).not.toEqual(await answer('buyers.purchase_count', ADMIN));
   });
 
   it('refuses a sub_query dimension beside a rolling window measure, naming the dimension', async () => {

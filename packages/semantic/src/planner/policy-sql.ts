@@ -14,12 +14,21 @@ interface Restriction {
   readonly filters: readonly PolicyFilter[];
 }
 
+/** One cube's or view's row-level condition, and the cubes its members read. */
+export interface RenderedRestriction {
+  readonly owner: string;
+  readonly cubes: ReadonlySet<string>;
+  readonly sql: string;
+}
+
 /** Row-level security for a query: which members the conditions need and how to write them. */
 export interface PolicyConditions {
   readonly members: readonly Member[];
   /** View join paths the conditions on view members need (a view's filter member may sit on a cube not yet joined). */
   readonly joinPaths: ReadonlyArray<readonly string[]>;
   render(targetOf: (member: Member) => FilterTarget, ctx: FilterContext): string[];
+  /** The same conditions, each with its owner and the cubes it reads, for a caller that places them itself. */
+  renderEach(targetOf: (member: Member) => FilterTarget, ctx: FilterContext): RenderedRestriction[];
 }
 
 function ownerMember(model: DataModel, owner: Cube | View, name: string): Member | undefined {
@@ -78,11 +87,19 @@ export function policyConditions(
       if (viewMember && viewMember.joinPath.length > 1) joinPaths.push(viewMember.joinPath);
     }
   }
-  return {
+  const policy: PolicyConditions = {
     members,
     joinPaths,
     render(targetOf, ctx) {
+      return policy.renderEach(targetOf, ctx).map((restriction) => restriction.sql);
+    },
+    renderEach(targetOf, ctx) {
       return restrictions.map((restriction) => {
+        const cubes = new Set<string>();
+        for (const name of restriction.filters.flatMap((filter) => policyMembers(filter))) {
+          const member = ownerMember(model, restriction.owner, name);
+          if (member) memberCubes(model, member, cubes);
+        }
         const walk = (filter: PolicyFilter): string => {
           if (filter.and) return filter.and.length === 0 ? ALWAYS_TRUE : filter.and.map((x) => `(${walk(x)})`).join(' AND ');
           if (filter.or) return filter.or.length === 0 ? ALWAYS_FALSE : filter.or.map((x) => `(${walk(x)})`).join(' OR ');
@@ -97,25 +114,27 @@ export function policyConditions(
           const sub: FilterContext = { ...ctx, target: () => targetOf(member) };
           return renderFilter({ member: key, operator: (filter.operator ?? 'equals') as Operator, values: values.map(scalar) }, sub);
         };
-        return restriction.filters.map((f) => `(${walk(f)})`).join(' AND ');
+        return { owner: restriction.owner.name, cubes, sql: restriction.filters.map((f) => `(${walk(f)})`).join(' AND ') };
       });
     },
   };
+  return policy;
 }
 
 /**
  * The join tree and the row-level conditions together: the conditions depend on which cubes the tree
  * holds, and a condition on a member of a cube not yet joined (a view's filter, a policy member whose SQL
  * references another cube) widens the tree, so the two are computed until neither changes. Cubes are
- * joined along view paths and join hints first.
+ * joined along view paths and join hints first; `cubes` are joined besides those the members reach.
  */
 export function joinTreeWithPolicies(
   model: DataModel,
   used: readonly Resolved[],
   caller: Caller,
   joinHints: ReadonlyArray<readonly string[]>,
+  cubes: Iterable<string> = [],
 ): { joinTree: JoinTree; policy: PolicyConditions } {
-  const wanted = new Set<string>();
+  const wanted = new Set<string>(cubes);
   for (const resolved of used) memberCubes(model, resolved.member, wanted);
   const required = dedupe([...used.flatMap((resolved) => (resolved.joinPath ? [resolved.joinPath] : [])), ...joinHints]);
   for (const path of required) for (const cube of path) wanted.add(cube);

@@ -154,15 +154,31 @@ function dateRangeCondition(renderer: Renderer, range: LogicalDateRange): string
   return `${column} >= ${bound(range.from)} AND ${column} <= ${bound(range.to)}`;
 }
 
-/** A sub_query dimension's subquery, grouped by its cube's primary key and joined back on it. */
+/**
+ * A sub_query dimension's subquery, grouped by its cube's primary key and joined back on it. A joined
+ * cube's row-level policy goes into its join condition, so the subquery aggregates the rows the caller
+ * may see as if they were all there are: a key without any counts 0, as one without rows at all does.
+ */
 function subQueryJoin(renderer: Renderer, subQuery: SubQueryDimension, filterContext: FilterContext): string {
   const quote = (name: string): string => renderer.dialect.quote(name);
   const key = renderer.primaryKey(renderer.cube(subQuery.dimension.cube)) ?? '';
-  const from = [
-    `FROM ${renderer.from(renderer.cube(subQuery.tree.root))}`,
-    ...subQuery.tree.joins.map((join) => `LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`),
-  ].join('\n');
-  const conditions = subQuery.filters.map((filter) => `(${renderFilter(filter, filterContext)})`);
+  const restrictions = subQuery.policy.renderEach((member) => filterTarget(renderer, member), filterContext);
+  const placed = new Set<(typeof restrictions)[number]>();
+  const joined = new Set([subQuery.tree.root]);
+  const joins = subQuery.tree.joins.map((join) => {
+    joined.add(join.to);
+    const own = restrictions.filter(
+      (restriction) => restriction.owner === join.to && [...restriction.cubes].every((cube) => joined.has(cube)),
+    );
+    for (const restriction of own) placed.add(restriction);
+    const on = [renderer.template(join.sql), ...own.map((restriction) => restriction.sql)];
+    return `LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${on.length > 1 ? on.map((condition) => `(${condition})`).join(' AND ') : on[0]}`;
+  });
+  const from = [`FROM ${renderer.from(renderer.cube(subQuery.tree.root))}`, ...joins].join('\n');
+  const conditions = [
+    ...subQuery.filters.map((filter) => renderFilter(filter, filterContext)),
+    ...restrictions.filter((restriction) => !placed.has(restriction)).map((restriction) => restriction.sql),
+  ].map((condition) => `(${condition})`);
   const where = conditions.length > 0 ? `\nWHERE ${conditions.join(' AND ')}` : '';
   const select = `SELECT\n  ${key} ${quote('k')},\n  ${renderer.subQueryValue(subQuery.dimension)} ${quote('v')}\n${from}${where}\nGROUP BY 1`;
   const alias = quote(subQueryAlias(subQuery.dimension));

@@ -1,8 +1,9 @@
 import { QueryError } from '../errors.js';
-import type { DataModel, Dimension, Member } from '../model.js';
+import type { Caller, DataModel, Dimension, Member } from '../model.js';
 import { filterMembers } from './filters.js';
-import { buildJoinTree, isMultiplied, type JoinTree } from './joins.js';
+import { isMultiplied, type JoinTree } from './joins.js';
 import { leafMeasures, memberCubes, memberNamed, primaryKeyDimension, referencedCubes } from './model-lookup.js';
+import { joinTreeWithPolicies, type PolicyConditions } from './policy-sql.js';
 import type { Filter } from './query.js';
 import type { Resolved } from './resolve.js';
 
@@ -16,6 +17,8 @@ export interface SubQueryDimension {
   readonly tree: JoinTree;
   /** With `propagate_filters_to_sub_query`: the query's row filters on the subquery's cubes. */
   readonly filters: readonly Filter[];
+  /** The row-level access policies of the subquery's cubes: the rows it aggregates are the caller's only. */
+  readonly policy: PolicyConditions;
 }
 
 export function subQueryAlias(dimension: Dimension): string {
@@ -28,6 +31,7 @@ export function planSubQueries(
   rowMembers: readonly Member[],
   rowFilters: readonly Filter[],
   filterResolved: ReadonlyMap<string, Resolved>,
+  caller: Caller,
 ): SubQueryDimension[] {
   const planned = new Map<string, SubQueryDimension>();
   for (const member of rowMembers) {
@@ -38,7 +42,8 @@ export function planSubQueries(
     }
     const cubes = new Set([member.cube]);
     referencedCubes(model, member.sql, cubes);
-    const tree = buildJoinTree(model, [...cubes], [[member.cube]]);
+    // The subquery reads its cubes' rows itself, so their row-level policies apply inside it (they may join more cubes).
+    const { joinTree: tree, policy } = joinTreeWithPolicies(model, [], caller, [[member.cube]], cubes);
     for (const part of member.sql?.parts ?? []) {
       if (typeof part === 'string' || part.kind !== 'member') continue;
       const referenced = memberNamed(model, part.cube, part.member);
@@ -60,7 +65,7 @@ export function planSubQueries(
         return [...reached].every((name) => cubes.has(name) || tree.joins.some((join) => join.to === name));
       });
     const filters = member.propagateFiltersToSubQuery ? rowFilters.filter(inTree) : [];
-    planned.set(member.path, { dimension: member, tree, filters });
+    planned.set(member.path, { dimension: member, tree, filters, policy });
   }
   return [...planned.values()];
 }
