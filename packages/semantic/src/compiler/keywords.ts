@@ -279,7 +279,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     allow_all: flag(),
   },
   policy_filter: {
-    member: supported(),
+    member: supported('a dimension of the cube or view (a measure or segment is a compile error)'),
     operator: supported(),
     values: supported(),
     and: supported(undefined, within('list', 'policy_filter')),

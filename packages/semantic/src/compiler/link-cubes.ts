@@ -123,13 +123,12 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       }
       if (j.sql) joins.set(j.to, { from: draft.name, to: j.to, relationship: j.relationship, sql: resolve(j.sql, j.at) });
     }
-    const memberNames = new Set(seen);
     const accessPolicy = readPolicies(
       draft.accessPolicy,
       draft.name,
       draft.fileName,
       draft.locate(['access_policy']),
-      (n) => memberNames.has(n),
+      (name) => (measures.get(name) ?? dimensions.get(name) ?? segments.get(name))?.kind,
       diagnostics,
     );
     let sqlTable = draft.sqlTable;

@@ -13,6 +13,8 @@ const cube = (policy: string): Record<string, string> => ({
       - { name: status, sql: status, type: string }
     measures:
       - { name: count, type: count }
+    segments:
+      - { name: done, sql: "{CUBE}.status = 'completed'" }
     access_policy:
 ${policy}`,
 });
@@ -75,6 +77,17 @@ describe('access_policy keys the compiler refuses, each named', () => {
       name: 'a condition calling a function',
       policy: '      - group: "*"\n        conditions:\n          - if: "{ securityContext.x.startswith(\'a\') }"\n',
       message: 'function calls are not supported in conditions',
+    },
+    {
+      name: 'a row_level filter on a measure (it has no value per row)',
+      policy: '      - group: "*"\n        row_level:\n          filters:\n            - { member: count, operator: gt, values: [3] }\n',
+      message: 'A row_level filter of orders names count, a measure: row_level filters name dimensions',
+    },
+    {
+      name: 'a row_level filter on a segment',
+      policy:
+        '      - group: "*"\n        row_level:\n          filters:\n            - { member: done, operator: equals, values: [true] }\n',
+      message: 'A row_level filter of orders names done, a segment: row_level filters name dimensions',
     },
     {
       name: 'allow_all with filters',

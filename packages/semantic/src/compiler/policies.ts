@@ -23,11 +23,14 @@ const field = (obj: Obj, key: string): unknown => {
 const VALUE_REFERENCE = /\{\s*([^}]*?)\s*\}/g;
 const VALID_VALUE_REFERENCE = /^(userAttributes|securityContext|user_attributes|security_context)(\.[A-Za-z0-9_]+)+$/;
 
+/** What a member name of the policy's owner is, or undefined when the owner has no such member. */
+export type MemberKindOf = (name: string) => 'measure' | 'dimension' | 'segment' | undefined;
+
 interface Reader {
   readonly owner: string;
   readonly fileName: string;
   readonly at: Location | undefined;
-  readonly hasMember: (name: string) => boolean;
+  readonly kindOf: MemberKindOf;
   readonly diagnostics: Diagnostics;
 }
 
@@ -40,11 +43,11 @@ export function readPolicies(
   owner: string,
   fileName: string,
   at: Location | undefined,
-  hasMember: (name: string) => boolean,
+  kindOf: MemberKindOf,
   diagnostics: Diagnostics,
 ): AccessPolicy[] | undefined {
   if (raw === undefined || raw === null) return undefined;
-  const reader: Reader = { owner, fileName, at, hasMember, diagnostics };
+  const reader: Reader = { owner, fileName, at, kindOf, diagnostics };
   const error = (message: string): void => diagnostics.error(fileName, message, at);
   if (!Array.isArray(raw)) {
     error(`\`access_policy\` of ${owner} must be a list`);
@@ -131,7 +134,7 @@ function readMemberList(raw: unknown, key: string, reader: Reader): '*' | string
     return key === 'includes' ? [] : ['*'];
   }
   for (const name of names) {
-    if (!reader.hasMember(stripOwner(name, reader.owner))) {
+    if (reader.kindOf(stripOwner(name, reader.owner)) === undefined) {
       reader.diagnostics.error(
         reader.fileName,
         `Access policy of ${reader.owner} names member ${name}, which ${reader.owner} does not have`,
@@ -188,8 +191,12 @@ function readFilter(f: unknown, reader: Reader): PolicyFilter {
   }
   const member = str(f['member']);
   const operator = str(f['operator']);
-  if (!member || !reader.hasMember(stripOwner(member, owner))) {
+  const kind = member ? reader.kindOf(stripOwner(member, owner)) : undefined;
+  if (!member || !kind) {
     diagnostics.error(fileName, `A row_level filter of ${owner} names member ${member ?? '(none)'}, which ${owner} does not have`, at);
+  } else if (kind !== 'dimension') {
+    // A measure or segment has no value per row to compare; the planner would write an empty comparison.
+    diagnostics.error(fileName, `A row_level filter of ${owner} names ${member}, a ${kind}: row_level filters name dimensions`, at);
   }
   if (!operator || !OPERATORS.has(operator)) {
     diagnostics.error(fileName, `A row_level filter of ${owner} has unknown operator '${operator ?? ''}'`, at);

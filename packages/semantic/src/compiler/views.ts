@@ -123,7 +123,7 @@ export function readView(entry: RawEntry, cubes: ReadonlyMap<string, Cube>, diag
     name,
     file,
     entry.locate(['access_policy']),
-    (n) => members.has(n),
+    (memberName) => members.get(memberName)?.kind,
     diagnostics,
   );
   const grouping: GroupingOwner = {
