@@ -144,6 +144,11 @@ describe('hierarchies and folders', () => {
       yaml: MODEL.replace('- name: Numbers', '- name: Numbers\n        icon: hash'),
       message: /Folder 'Numbers' of people has unknown key `icon`/,
     },
+    {
+      name: 'a quoted boolean for public',
+      yaml: MODEL.replace('title: User location', 'title: User location\n        public: "false"'),
+      message: /Hierarchy users\.location: public must be true or false, not "false"/,
+    },
     { name: 'a hierarchy without levels', yaml: MODEL.replace(/levels: \[.*\]/, 'levels: []'), message: /needs `levels`/ },
     {
       name: 'a view folder naming a cube member instead of a view member',

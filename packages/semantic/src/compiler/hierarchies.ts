@@ -54,6 +54,15 @@ export function readHierarchies(raw: unknown, owner: GroupingOwner, at: Location
         at,
       );
     }
+    const shown = item.value['public'];
+    if (shown !== undefined && typeof shown !== 'boolean') {
+      // A quoted "false" would otherwise read as true.
+      diagnostics.error(
+        owner.fileName,
+        `Hierarchy ${owner.name}.${item.name}: public must be true or false, not ${JSON.stringify(shown)}`,
+        at,
+      );
+    }
     const rawLevels = item.value['levels'];
     if (!Array.isArray(rawLevels) || rawLevels.length === 0 || !rawLevels.every((l) => typeof l === 'string')) {
       diagnostics.error(owner.fileName, `Hierarchy ${owner.name}.${item.name} needs \`levels\`, a list of dimension names`, at);

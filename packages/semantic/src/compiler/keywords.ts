@@ -39,6 +39,7 @@ const flag = (note?: string): Keyword => ({ support: 'supported', note, boolean:
 const within = (shape: Nested['shape'], context: ContextName): Nested => ({ shape, context });
 const META: Keyword = { support: 'supported', note: 'free-form, returned by /meta', opaque: true };
 const CACHING = 'caching hint: Plinth has no query cache, so it changes nothing';
+const VIEW_MEMBERS = 'members defined in the view itself; list cube members under `cubes[].includes`';
 
 export type ContextName =
   | 'cube'
@@ -140,6 +141,12 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
   view: {
     ...COMMON_OWNER,
     cubes: supported(undefined, within('list', 'view_cube')),
+    // Cube's schema lets a view hold members of its own that proxy cube members (its older form of views).
+    measures: unsupported(VIEW_MEMBERS),
+    dimensions: unsupported(VIEW_MEMBERS),
+    segments: unsupported(VIEW_MEMBERS),
+    joins: unsupported('joins of a view; a view reaches its cubes along `join_path`'),
+    pre_aggregations: unsupported('pre-aggregations of a view'),
     folders: { support: 'supported', note: 'name, includes (member names, `"*"` or nested folders); shown by /meta', opaque: true },
   },
   view_cube: {
