@@ -28,6 +28,7 @@ export const PRELUDE = String.raw`
   // so a JavaScript model and a YAML model go through the same code and bind their values the same way.
   const SECURITY_ROOTS = new Set(['SECURITY_CONTEXT', 'securityContext', 'security_context', 'USER_CONTEXT']);
   const CONTEXT_ROOTS = new Set([...SECURITY_ROOTS, 'FILTER_PARAMS', 'FILTER_GROUP']);
+  const CALLER_ROOTS = new Set([...SECURITY_ROOTS, 'userAttributes', 'user_attributes']);
   // The YAML reader takes Python string literals without escapes: pick a quote the text does not hold.
   const QUOTES = ["'", '"', "'".repeat(3), '"'.repeat(3)];
   const pythonString = (text, prefix) => {
@@ -109,7 +110,9 @@ export const PRELUDE = String.raw`
     }
     if ((typeof value === 'object' || typeof value === 'function') && value[REF]) {
       const path = value[REF].join('.');
-      return key === 'sql' ? '{' + path + '}' : path;
+      if (key === 'sql') return '{' + path + '}';
+      // A policy's securityContext.x or userAttributes.x is read per query: the YAML placeholder, not the name as text.
+      return CALLER_ROOTS.has(value[REF][0]) ? '{ ' + path + ' }' : path;
     }
     if (typeof value === 'function') return plain(value(...parameters(value).map((p) => reference([p]))), key, depth + 1);
     if (value instanceof Promise) throw new TypeError(String(key) + ' is asynchronous; model files must define everything synchronously');

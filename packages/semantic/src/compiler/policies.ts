@@ -112,8 +112,15 @@ function readConditions(raw: unknown, reader: Reader): ConditionExpr[] | undefin
     return [{ kind: 'literal', value: false }];
   }
   return (raw as unknown[]).map((c) => {
-    const text = isObj(c) && Object.keys(c).length === 1 ? str(c['if']) : undefined;
-    const parsed = text === undefined ? `each condition must be {if: "{ securityContext.x }"}` : parseCondition(text);
+    const condition = isObj(c) && Object.keys(c).length === 1 ? c['if'] : undefined;
+    const text = typeof condition === 'string' ? condition : undefined;
+    const parsed =
+      condition !== undefined && text === undefined
+        ? // A JavaScript model's comparison is computed once, when the model is compiled: its result would hold for every caller.
+          `\`if\` is ${JSON.stringify(condition)}, not an expression over the security context (write it as text, e.g. "{ securityContext.clearance >= 3 }")`
+        : text === undefined
+          ? `each condition must be {if: "{ securityContext.x }"}`
+          : parseCondition(text);
     if (typeof parsed !== 'string') return parsed;
     reader.diagnostics.error(reader.fileName, `${where} cannot be read: ${parsed}${text ? ` (in ${text})` : ''}`, reader.at);
     // The model is invalid anyway; a condition that never holds keeps what was compiled closed.
