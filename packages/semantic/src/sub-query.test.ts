@@ -58,6 +58,10 @@ function buyersModel(db: SampleDb): DataModel {
         type: count
         rolling_window:
           trailing: 7 day
+    segments:
+      # Not status: the sample gives all of a customer's orders one status, which would hide a segment left out.
+      - name: even
+        sql: "{CUBE}.id % 2 = 0"
     access_policy:
       - group: admin
       - group: "*"
@@ -88,25 +92,65 @@ const CASES: Array<{ name: string; query: Query; sql: (t: (name: string) => stri
       LEFT JOIN ${t('orders')} o ON o.customer_id = c.id GROUP BY 1, 2) AS per_customer WHERE n >= 12 GROUP BY 1, 2`,
   },
   {
+    // Filters on the order id, not its status: the sample gives all of a customer's orders one status.
     name: 'without propagation the subquery counts every purchase',
     query: {
       measures: ['buyers.count'],
       dimensions: ['buyers.purchase_count'],
-      filters: [{ member: 'purchases.status', operator: 'equals', values: ['returned'] }],
+      filters: [{ member: 'purchases.id', operator: 'lt', values: ['1500'] }],
     },
     sql: (t) => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${t('customers')} c
       LEFT JOIN ${t('orders')} o ON o.customer_id = c.id GROUP BY 1) AS per_customer
-      WHERE id IN (SELECT customer_id FROM ${t('orders')} WHERE status = 'returned') GROUP BY 1`,
+      WHERE id IN (SELECT customer_id FROM ${t('orders')} WHERE id < 1500) GROUP BY 1`,
   },
   {
     name: 'with propagate_filters_to_sub_query the filter applies inside the subquery too',
     query: {
       measures: ['buyers.count'],
       dimensions: ['buyers.completed_purchase_count'],
-      filters: [{ member: 'purchases.status', operator: 'equals', values: ['returned'] }],
+      filters: [{ member: 'purchases.id', operator: 'lt', values: ['1500'] }],
     },
     sql: (t) => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${t('customers')} c
-      JOIN ${t('orders')} o ON o.customer_id = c.id WHERE o.status = 'returned' GROUP BY 1) AS per_customer GROUP BY 1`,
+      JOIN ${t('orders')} o ON o.customer_id = c.id WHERE o.id < 1500 GROUP BY 1) AS per_customer GROUP BY 1`,
+  },
+  {
+    name: 'a filter on another sub_query dimension is not taken into the subquery, whose result it reads',
+    query: {
+      measures: ['buyers.count'],
+      dimensions: ['buyers.completed_purchase_count'],
+      filters: [{ member: 'buyers.purchase_count', operator: 'gte', values: ['12'] }],
+    },
+    sql: (t) => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${t('customers')} c
+      LEFT JOIN ${t('orders')} o ON o.customer_id = c.id GROUP BY 1) AS per_customer WHERE n >= 12 GROUP BY 1`,
+  },
+  {
+    name: 'with propagate_filters_to_sub_query a date range on the subquery’s cube applies inside it too, as in Cube',
+    query: {
+      measures: ['buyers.count'],
+      dimensions: ['buyers.completed_purchase_count'],
+      timeDimensions: [{ dimension: 'purchases.created_at', dateRange: ['2023-01-01', '2023-03-31'] }],
+    },
+    sql: (t) => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${t('customers')} c
+      JOIN ${t('orders')} o ON o.customer_id = c.id
+      WHERE o.created_at >= TIMESTAMP '2023-01-01' AND o.created_at < TIMESTAMP '2023-04-01' GROUP BY 1) AS per_customer GROUP BY 1`,
+  },
+  {
+    name: 'without propagation the date range only picks the buyers',
+    query: {
+      measures: ['buyers.count'],
+      dimensions: ['buyers.purchase_count'],
+      timeDimensions: [{ dimension: 'purchases.created_at', dateRange: ['2023-01-01', '2023-03-31'] }],
+    },
+    sql: (t) => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${t('customers')} c
+      LEFT JOIN ${t('orders')} o ON o.customer_id = c.id GROUP BY 1) AS per_customer
+      WHERE id IN (SELECT customer_id FROM ${t('orders')} WHERE created_at >= TIMESTAMP '2023-01-01' AND created_at < TIMESTAMP '2023-04-01')
+      GROUP BY 1`,
+  },
+  {
+    name: 'with propagate_filters_to_sub_query a segment of the subquery’s cube applies inside it too, as in Cube',
+    query: { measures: ['buyers.count'], dimensions: ['buyers.completed_purchase_count'], segments: ['purchases.even'] },
+    sql: (t) => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${t('customers')} c
+      JOIN ${t('orders')} o ON o.customer_id = c.id WHERE o.id % 2 = 0 GROUP BY 1) AS per_customer GROUP BY 1`,
   },
 ];
 

@@ -230,7 +230,7 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     if (MULTIPLIABLE.has(leaf.type) && isMultiplied(leaf.cube, repeatingJoins)) multiplied.add(leaf.path);
   }
 
-  const subQueryDimensions = planSubQueries(model, rowMembers, rowFilters, filterResolved, caller);
+  const subQueryDimensions = planSubQueries(model, rowMembers, { filters: rowFilters, filterResolved, dateRanges, segments }, caller);
   if (rolling && subQueryDimensions.length > 0) {
     throw new QueryError(
       `A sub_query dimension (${subQueryDimensions.map((subQuery) => subQuery.dimension.path).join(', ')}) cannot be combined with rolling_window measures in one query yet`,

@@ -176,6 +176,8 @@ function subQueryJoin(renderer: Renderer, subQuery: SubQueryDimension, filterCon
   });
   const from = [`FROM ${renderer.from(renderer.cube(subQuery.tree.root))}`, ...joins].join('\n');
   const conditions = [
+    ...subQuery.segments.map((segment) => renderer.segment(segment.member)),
+    ...subQuery.dateRanges.map((range) => dateRangeCondition(renderer, range)),
     ...subQuery.filters.map((filter) => renderFilter(filter, filterContext)),
     ...restrictions.filter((restriction) => !placed.has(restriction)).map((restriction) => restriction.sql),
   ].map((condition) => `(${condition})`);
