@@ -158,8 +158,11 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
   const plain = source.dimensions.filter((d) => !d.series);
   const value = rowValue(measure, input);
   const keyColumn = rowKey === undefined ? [] : [`${rowKey} ${quote('k')}`];
+  // A repeated row counts once per key and period, as Cube groups such a measure's base rows (a key with two
+  // far-side rows in one day counts once that day). The period divides every window edge, so no row changes window.
+  const baseTime = rowKey === undefined ? localTime : renderer.dialect.truncate(keyedGranularity(window, time.granularity), localTime);
   const base =
-    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${quote(d.alias)}`), ...keyColumn, `${localTime} ${quote('t')}`, `${value} ${quote('v')}`].join(',\n  ')}\n` +
+    `SELECT${rowKey === undefined ? '' : ' DISTINCT'}\n  ${[...plain.map((d) => `${d.expr} ${quote(d.alias)}`), ...keyColumn, `${baseTime} ${quote('t')}`, `${value} ${quote('v')}`].join(',\n  ')}\n` +
     `${source.from}${whereSql(baseWhere)}`;
   const rows = periods.map((period, index) => {
     const periodWindow = windows[index] ?? {};
@@ -179,6 +182,24 @@ export function rollingSelect(source: RollingSource, measure: Measure, measureAl
   return (
     `SELECT\n  ${select.join(',\n  ')}\nFROM ${seriesTable}\nLEFT JOIN (\n${base}\n) AS ${quote('base')} ON ${on.length > 0 ? on.join(' AND ') : '1 = 1'}` +
     `${empty ? '\nWHERE 1 = 0' : ''}${groupBy(source.dimensions.length)}`
+  );
+}
+
+const UNITS: readonly Unit[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
+
+/** Cube's minGranularity: the finer of two units; a week and a month (or coarser) have only days in common. */
+function finer(left: Unit, right: Unit): Unit {
+  const [fine, coarse] = UNITS.indexOf(left) <= UNITS.indexOf(right) ? [left, right] : [right, left];
+  return fine === 'week' && coarse !== 'week' ? 'day' : fine;
+}
+
+/** The periods Cube groups a cumulative measure's base rows by: the finer of the window's units and the query's granularity. */
+function keyedGranularity(window: RollingWindow, granularity: Unit): Unit {
+  if (window.kind === 'to_date') return finer(window.granularity, granularity);
+  if (window.kind === 'running_total') return granularity;
+  return [window.trailing, window.leading].reduce<Unit>(
+    (unit, bound) => (bound === undefined || bound === 'unbounded' ? unit : finer(unit, bound.unit)),
+    granularity,
   );
 }
 
