@@ -44,6 +44,91 @@ describe('Jinja in YAML model files', () => {
     expect(second.model.cubes.get('orders')?.sqlTable).toBe('b.orders');
   });
 
+  // Cube renders with minijinja's defaults (no trim_blocks, no lstrip_blocks): a block tag's newline stays,
+  // and templates written for it, with `{%- ... %}` on lines of their own, depend on that.
+  it('keeps the newline after a block tag, as Cube’s engine does: a loop building SQL', () => {
+    const result = compile({
+      'model/people.yml': `{%- set columns = [
+  "country",
+  "city",
+  "segment"
+] -%}
+
+cubes:
+  - name: people
+    sql: >
+      SELECT
+        id
+      {%- for column in columns %},
+        {{ column }}
+      {%- endfor %}
+      FROM customers
+    measures:
+      - name: count
+        type: count
+`,
+    });
+    expect(result.errors).toEqual([]);
+    const people = result.model.cubes.get('people');
+    expect(people?.sql?.text).toBe('SELECT\n  id,\n  country,\n  city,\n  segment\nFROM customers\n');
+    expect([...(people?.measures.keys() ?? [])]).toEqual(['count']);
+  });
+
+  it('keeps the newline after a block tag: measures from a loop over a mapping', () => {
+    const result = compile({
+      'model/orders.yml': `{%- set windows = {
+  "last_week": 7,
+  "last_month": 30
+} %}
+
+cubes:
+  - name: orders
+    sql_table: orders
+
+    measures:
+      {%- for name, days in windows | items %}
+      - name: {{ name | safe }}
+        type: count
+        rolling_window:
+          trailing: {{ days }} day
+      {% endfor %}
+`,
+    });
+    expect(result.errors).toEqual([]);
+    const measures = result.model.cubes.get('orders')?.measures;
+    expect([...(measures?.keys() ?? [])]).toEqual(['last_week', 'last_month']);
+    expect(measures?.get('last_month')?.rollingWindow).toEqual({ kind: 'window', offset: 'end', trailing: { count: 30, unit: 'day' } });
+  });
+
+  it('keeps the newline after a block tag: dimensions from a macro', () => {
+    const result = compile({
+      'model/orders.yml': `{# A macro must be declared before it is used. #}
+{%- macro column(name, type='string', key=False) -%}
+      - name: {{ name }}
+        sql: {{ name }}
+        type: {{ type }}
+        {% if key -%}
+        primary_key: true
+        {% endif -%}
+{% endmacro -%}
+
+cubes:
+  - name: orders
+    sql_table: orders
+
+    dimensions:
+      {{ column('id', 'number', key=True) }}
+      {{ column('status') }}
+      {{ column('created_at', 'time') }}
+`,
+    });
+    expect(result.errors).toEqual([]);
+    const orders = result.model.cubes.get('orders');
+    expect([...(orders?.dimensions.keys() ?? [])]).toEqual(['id', 'status', 'created_at']);
+    expect(orders?.primaryKey).toBe('id');
+    expect(orders?.dimensions.get('created_at')?.type).toBe('time');
+  });
+
   it('leaves files without Jinja alone, so their YAML line numbers stay exact', () => {
     const result = compile({
       'model/a.yml': 'cubes:\n  - name: a\n    sql_table: a\n    measures:\n      - name: m\n        type: median\n',

@@ -1,4 +1,39 @@
-import { Template } from '@huggingface/jinja';
+import { Environment, Interpreter, parse, tokenize } from '@huggingface/jinja';
+
+type Program = ReturnType<typeof parse>;
+
+/**
+ * A template as Cube's engine (minijinja with its defaults) reads it: no trim_blocks, no lstrip_blocks,
+ * so a block tag's own newline and indentation stay unless `-` says otherwise. The package's Template
+ * class turns both on (chat templates want them), so the program is built from its parts.
+ */
+function parseTemplate(text: string): Program {
+  return parse(tokenize(text, { trim_blocks: false, lstrip_blocks: false }));
+}
+
+/** The globals the package's Template sets, and the compile context. */
+function renderTemplate(program: Program, compileContext: unknown): string {
+  const environment = new Environment();
+  for (const [name, value] of Object.entries({ true: true, false: false, none: null, True: true, False: false, None: null })) {
+    environment.set(name, value);
+  }
+  environment.set('range', range);
+  environment.set('raise_exception', (message: unknown) => {
+    throw new Error(String(message));
+  });
+  environment.set('COMPILE_CONTEXT', compileContext ?? {});
+  const result = new Interpreter(environment).run(program);
+  return String(result.value);
+}
+
+/** Python's range(). */
+function range(start: number, stop?: number, step = 1): number[] {
+  const [from, to] = stop === undefined ? [0, start] : [start, stop];
+  if (step === 0) throw new Error('range() step must not be zero');
+  const values: number[] = [];
+  for (let value = from; step > 0 ? value < to : value > to; value += step) values.push(value);
+  return values;
+}
 import type { Diagnostics } from './diagnostics.js';
 
 const DELIMITERS = /\{\{|\{%|\{#/;
@@ -7,8 +42,7 @@ const PYTHON_BLOCK = /\{%-?\s*python\b/;
 /**
  * Renders Jinja in a YAML model file before it is parsed, as Cube does, with `COMPILE_CONTEXT`
  * as a template variable. Files without Jinja delimiters are returned as they are, so their line
- * numbers stay exact. Like Cube's engine, block tags on their own line leave no blank line behind
- * (trim_blocks and lstrip_blocks). Returns undefined, with the error reported, when the template fails.
+ * numbers stay exact. Returns undefined, with the error reported, when the template fails.
  */
 export function renderJinja(fileName: string, text: string, compileContext: unknown, diagnostics: Diagnostics): string | undefined {
   if (!DELIMITERS.test(text)) return text;
@@ -22,9 +56,9 @@ export function renderJinja(fileName: string, text: string, compileContext: unkn
     );
     return undefined;
   }
-  let template: Template;
+  let program: Program;
   try {
-    template = new Template(text);
+    program = parseTemplate(text);
   } catch (error) {
     const line = syntaxErrorLine(text);
     const where = line === undefined ? '' : ` at line ${line}`;
@@ -34,7 +68,7 @@ export function renderJinja(fileName: string, text: string, compileContext: unkn
     return undefined;
   }
   try {
-    return template.render({ COMPILE_CONTEXT: compileContext ?? {} });
+    return renderTemplate(program, compileContext);
   } catch (error) {
     diagnostics.error(fileName, `Jinja error while rendering: ${messageOf(error)}`);
     return undefined;
@@ -91,7 +125,7 @@ function syntaxErrorLine(text: string): number | undefined {
 
 function parses(source: string): boolean {
   try {
-    new Template(source);
+    parseTemplate(source);
     return true;
   } catch {
     return false;
