@@ -4,7 +4,7 @@ import { meta } from './meta.js';
 import type { Caller, DataModel } from './model.js';
 import type { Query } from './planner/query.js';
 import { caller, compileAccessModel } from './test-support/access-model.js';
-import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
+import { sampleTargets, sortedValues, type SampleDb } from './test-support/sample-warehouses.js';
 
 const HIDDEN = /^You requested hidden member: '([a-z_]+)'\. Please make it visible using `shown: true`/;
 
@@ -19,14 +19,9 @@ describe.each(sampleTargets())('access policies on $name', (target) => {
     await db?.close();
   });
 
-  /** Rows as sorted lists of normalized values, so engine answers and hand-written SQL compare directly. */
-  const sorted = (rows: ReadonlyArray<Record<string, unknown>>): string[] =>
-    normalizeRows(rows)
-      .map((row) => JSON.stringify(Object.values(row)))
-      .sort();
   const engine = async (query: Query, who: Caller): Promise<string[]> =>
-    sorted((await load(model, query, { warehouse: db.warehouse, caller: who })).data);
-  const handWritten = async (sql: string): Promise<string[]> => sorted((await db.warehouse.query(sql, [])).rows);
+    sortedValues((await load(model, query, { warehouse: db.warehouse, caller: who })).data);
+  const handWritten = async (sql: string): Promise<string[]> => sortedValues((await db.warehouse.query(sql, [])).rows);
   const t = (name: string): string => db.table(name);
 
   describe('which cubes’ row-level policies apply (item 7)', () => {

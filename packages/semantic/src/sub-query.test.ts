@@ -4,7 +4,7 @@ import { QueryError } from './errors.js';
 import { load } from './load.js';
 import type { Caller, DataModel } from './model.js';
 import type { Query } from './planner/query.js';
-import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
+import { normalizeRows, sampleTargets, sortedValues, type SampleDb } from './test-support/sample-warehouses.js';
 
 const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: {} };
 
@@ -184,17 +184,15 @@ describe.each(sampleTargets())('sub_query dimensions on $name', (target) => {
     const everyone: Caller = { groups: [], userAttributes: {}, securityContext: {} };
     const perBuyer = (where: string): string => `SELECT n, count(*) FROM (SELECT c.id, count(o.id) AS n FROM ${db.table('customers')} c
       LEFT JOIN ${db.table('orders')} o ON o.customer_id = c.id ${where} GROUP BY 1) AS per_buyer GROUP BY 1`;
-    const sorted = (rows: ReadonlyArray<Record<string, unknown>>): string[] =>
-      normalizeRows(rows)
-        .map((row) => JSON.stringify(Object.values(row)))
-        .sort();
     const answer = async (dimension: string, who: Caller): Promise<string[]> =>
-      sorted((await load(model, { measures: ['buyers.count'], dimensions: [dimension] }, { warehouse: db.warehouse, caller: who })).data);
-    const completedOnly = sorted((await db.warehouse.query(perBuyer("AND o.status = 'completed'"), [])).rows);
+      sortedValues(
+        (await load(model, { measures: ['buyers.count'], dimensions: [dimension] }, { warehouse: db.warehouse, caller: who })).data,
+      );
+    const completedOnly = sortedValues((await db.warehouse.query(perBuyer("AND o.status = 'completed'"), [])).rows);
     expect(await answer('buyers.purchase_count', everyone)).toEqual(completedOnly);
     expect(await answer('buyers.completed_purchase_count', everyone)).toEqual(completedOnly);
     // The admin's policy opens every row, so the same dimension then counts every purchase.
-    expect(await answer('buyers.purchase_count', ADMIN)).toEqual(sorted((await db.warehouse.query(perBuyer(''), [])).rows));
+    expect(await answer('buyers.purchase_count', ADMIN)).toEqual(sortedValues((await db.warehouse.query(perBuyer(''), [])).rows));
     expect(completedOnly).not.toEqual(await answer('buyers.purchase_count', ADMIN));
   });
 

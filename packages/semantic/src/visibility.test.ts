@@ -5,7 +5,7 @@ import { load } from './load.js';
 import { meta } from './meta.js';
 import type { DataModel } from './model.js';
 import type { Query } from './planner/query.js';
-import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
+import { sampleTargets, sortedValues, type SampleDb } from './test-support/sample-warehouses.js';
 
 /**
  * Cube's `public` as its meta transformer and data API apply it: a primary key is hidden unless it
@@ -100,12 +100,8 @@ describe.each(sampleTargets())('hidden members in queries on $name', (target) =>
     await db?.close();
   });
 
-  const sorted = (rows: ReadonlyArray<Record<string, unknown>>): string[] =>
-    normalizeRows(rows)
-      .map((row) => JSON.stringify(Object.values(row)))
-      .sort();
-  const engine = async (query: Query): Promise<string[]> => sorted((await load(model, query, { warehouse: db.warehouse })).data);
-  const handWritten = async (sql: string): Promise<string[]> => sorted((await db.warehouse.query(sql, [])).rows);
+  const engine = async (query: Query): Promise<string[]> => sortedValues((await load(model, query, { warehouse: db.warehouse })).data);
+  const handWritten = async (sql: string): Promise<string[]> => sortedValues((await db.warehouse.query(sql, [])).rows);
   const t = (name: string): string => db.table(name);
 
   it.each([

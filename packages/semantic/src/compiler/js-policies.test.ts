@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { load } from '../load.js';
 import type { Caller, DataModel } from '../model.js';
 import { caller } from '../test-support/access-model.js';
-import { normalizeRows, sampleTargets, type SampleDb } from '../test-support/sample-warehouses.js';
+import { sampleTargets, sortedValues, type SampleDb } from '../test-support/sample-warehouses.js';
 import { compile } from './compile.js';
 
 /**
@@ -91,14 +91,10 @@ describe.each(sampleTargets())('access policies of a JavaScript model on $name',
 
   const rows = async (who: Caller): Promise<unknown> => {
     const query = { measures: ['orders.count'], dimensions: ['orders.status'] };
-    return sorted((await load(fromJs, query, { warehouse: db.warehouse, caller: who })).data);
+    return sortedValues((await load(fromJs, query, { warehouse: db.warehouse, caller: who })).data);
   };
-  const sorted = (data: ReadonlyArray<Record<string, unknown>>): string[] =>
-    normalizeRows(data)
-      .map((row) => JSON.stringify(row))
-      .sort();
   const handWritten = async (where: string): Promise<unknown> =>
-    sorted(
+    sortedValues(
       (
         await db.warehouse.query(
           `SELECT status AS "orders.status", count(*) AS "orders.count" FROM ${db.table('orders')} WHERE ${where} GROUP BY 1`,

@@ -68,6 +68,13 @@ export function sampleTargets(): SampleTarget[] {
   return targets;
 }
 
+/** Rows as sorted lists of normalized values, so an engine answer and hand-written SQL compare whatever their column names. */
+export function sortedValues(rows: ReadonlyArray<Record<string, unknown>>): string[] {
+  return normalizeRows(rows)
+    .map((row) => JSON.stringify(Object.values(row)))
+    .sort();
+}
+
 /** Makes driver output comparable: numbers rounded, timestamps in one format. */
 export function normalizeRows(rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, normalizeValue(v)])));
