@@ -134,3 +134,17 @@ describe('geo dimensions', () => {
     expect(found?.fileName).toBe('model/a.yml');
   });
 });
+
+describe('sub_query dimensions', () => {
+  it('refuse propagate_filters_to_sub_query without sub_query: true, which it would change nothing on', () => {
+    const result = compile({
+      'model/a.yml': dimension('        type: number\n        sql: "{CUBE}.amount"\n        propagate_filters_to_sub_query: true\n'),
+    });
+    expect(result.errors).toMatchObject([
+      {
+        fileName: 'model/a.yml',
+        message: 'orders.d has propagate_filters_to_sub_query but no `sub_query: true`, without which it does nothing',
+      },
+    ]);
+  });
+});

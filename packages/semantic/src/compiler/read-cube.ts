@@ -137,6 +137,9 @@ function readMember(
       at,
     );
   }
+  if (kind === 'dimension' && v['propagate_filters_to_sub_query'] === true && v['sub_query'] !== true) {
+    diagnostics.error(file, `${path} has propagate_filters_to_sub_query but no \`sub_query: true\`, without which it does nothing`, at);
+  }
   if (v['format'] !== undefined && typeof v['format'] !== 'string') {
     diagnostics.error(file, `${path}: a \`format\` given as a mapping (a link with a label) is not supported by Plinth yet`, at);
   }
