@@ -38,7 +38,10 @@ const accepted = (note: string): Keyword => ({ support: 'accepted', note, opaque
 const flag = (note?: string): Keyword => ({ support: 'supported', note, boolean: true });
 const within = (shape: Nested['shape'], context: ContextName): Nested => ({ shape, context });
 const META: Keyword = { support: 'supported', note: 'free-form, returned by /meta', opaque: true };
-const CACHING = 'caching hint: Plinth has no query cache, so it changes nothing';
+// The data API's result cache keeps an answer for its configured time (PLINTH_RESULT_CACHE_TTL_MS)
+// whatever a refresh key says, and no rollup is built yet: say so rather than claim there is no cache.
+const REFRESH_KEY = 'the data API reuses a result for PLINTH_RESULT_CACHE_TTL_MS (or until the next build), whatever the refresh key says';
+const ROLLUP_OPTION = 'rollup option: Plinth builds no rollups yet, so queries read the source tables';
 const VIEW_MEMBERS = 'members defined in the view itself; list cube members under `cubes[].includes`';
 
 export type ContextName =
@@ -94,7 +97,7 @@ const COMMON_OWNER = {
   ),
   sql_alias: accepted('alias of the cube in generated SQL; Plinth picks its own aliases'),
   data_source: unsupported('one warehouse per model'),
-  refresh_key: accepted(CACHING),
+  refresh_key: accepted(REFRESH_KEY),
   rewrite_queries: accepted('query rewriting hint for pre-aggregations'),
   hierarchies: {
     support: 'supported',
@@ -263,7 +266,10 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
         'segment_references',
       ],
     ].flatMap((names, group) =>
-      names.map((name): [string, Keyword] => [name, accepted(group === 0 ? 'checked against the model; not used for planning' : CACHING)]),
+      names.map((name): [string, Keyword] => [
+        name,
+        accepted(group === 0 ? 'checked against the model; not used for planning' : ROLLUP_OPTION),
+      ]),
     ),
   ),
   access_policy: {
