@@ -1,5 +1,5 @@
 import type { Caller, Cube, DataModel, Folder, Member, View } from './model.js';
-import { measureType } from './planner/annotation.js';
+import { drillMembersOf, measureType } from './planner/annotation.js';
 import { EVERYONE } from './planner/policy.js';
 import { resolveMember } from './planner/resolve.js';
 
@@ -19,6 +19,7 @@ export interface MetaMember {
   public: boolean;
   meta?: unknown;
   drillMembers?: string[];
+  drillMembersGrouped?: { measures: string[]; dimensions: string[] };
 }
 
 export interface MetaHierarchy {
@@ -53,13 +54,6 @@ export interface MetaCube {
   hierarchies: MetaHierarchy[];
   folders: MetaFolder[];
   nestedFolders: MetaNestedFolder[];
-}
-
-/** A view lists the drill members it includes, under its own names; the others cannot be queried through it. */
-function drillMembersOf(owner: Cube | View, paths: readonly string[]): string[] {
-  if (owner.kind === 'cube') return [...paths];
-  const byTarget = new Map([...owner.members.values()].map((member) => [member.target.path, member.path]));
-  return paths.flatMap((path) => byTarget.get(path) ?? []);
 }
 
 /** The `/cubejs-api/v1/meta` body: only what this caller may query. */
@@ -115,7 +109,7 @@ export function meta(model: DataModel, caller: Caller = EVERYONE): { cubes: Meta
           cumulative: member.rollingWindow !== undefined,
           cumulativeTotal: member.rollingWindow !== undefined,
           ...(member.format ? { format: member.format } : {}),
-          ...(member.drillMembers ? { drillMembers: drillMembersOf(owner, member.drillMembers) } : {}),
+          ...(member.drillMembers ? drillMembersOf(model, owner, member) : {}),
         });
       else if (member.kind === 'dimension')
         entry.dimensions.push({

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { duckdbDialect } from '../dialects/duckdb.js';
 import { meta } from '../meta.js';
+import { planQuery } from '../planner/plan.js';
 import type { Caller } from '../model.js';
 import { compile } from './compile.js';
 
@@ -32,6 +34,28 @@ describe('drill_members', () => {
     const count = (owner: string): unknown => body.cubes.find((c) => c.name === owner)?.measures.find((m) => m.name === `${owner}.count`);
     expect(count('orders')).toMatchObject({ drillMembers: ['orders.id', 'orders.created_at', 'users.name'] });
     expect(count('order_facts')).toMatchObject({ drillMembers: ['order_facts.id'] });
+  });
+
+  it("are grouped by kind in /meta and in a load's annotation, where @cubejs-client/core's drillDown reads them", () => {
+    const withMeasure = ORDERS_JS.replace('[id, CUBE.created_at, users.name]', '[id, CUBE.created_at, users.name, CUBE.count]');
+    const result = compile({ 'model/users.js': USERS_JS, 'model/orders.js': withMeasure });
+    expect(result.errors).toEqual([]);
+    const grouped = {
+      drillMembers: ['orders.id', 'orders.created_at', 'users.name', 'orders.count'],
+      drillMembersGrouped: { measures: ['orders.count'], dimensions: ['orders.id', 'orders.created_at', 'users.name'] },
+    };
+    const viewGrouped = {
+      drillMembers: ['order_facts.id', 'order_facts.count'],
+      drillMembersGrouped: { measures: ['order_facts.count'], dimensions: ['order_facts.id'] },
+    };
+    const body = meta(result.model, ADMIN);
+    const count = (owner: string): unknown => body.cubes.find((c) => c.name === owner)?.measures.find((m) => m.name === `${owner}.count`);
+    expect(count('orders')).toMatchObject(grouped);
+    expect(count('order_facts')).toMatchObject(viewGrouped);
+    const annotated = (path: string) =>
+      planQuery(result.model, { measures: [path] }, { dialect: duckdbDialect, caller: ADMIN }).annotation.measures[path];
+    expect(annotated('orders.count')).toMatchObject(grouped);
+    expect(annotated('order_facts.count')).toMatchObject(viewGrouped);
   });
 
   it('rejects a drill member that does not exist, naming the file and the member', () => {

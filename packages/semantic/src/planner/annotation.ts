@@ -1,4 +1,4 @@
-import type { Dimension, Measure, Segment } from '../model.js';
+import type { Cube, DataModel, Dimension, Measure, Segment, View } from '../model.js';
 import type { Granularity } from './query.js';
 import type { Resolved } from './resolve.js';
 
@@ -38,8 +38,36 @@ function base(resolved: Resolved, type: string): MemberAnnotation {
   };
 }
 
-export function measureAnnotation(resolved: Resolved<Measure>): MemberAnnotation {
-  return { ...base(resolved, measureType(resolved.member)), drillMembers: [], drillMembersGrouped: { measures: [], dimensions: [] } };
+export function measureAnnotation(model: DataModel, resolved: Resolved<Measure>): MemberAnnotation {
+  return { ...base(resolved, measureType(resolved.member)), ...drillMembersOf(model, resolved.owner, resolved.member) };
+}
+
+/**
+ * A measure's drill members as Cube lists them in /meta and in a load's annotation, where
+ * @cubejs-client/core's `drillDown` reads them: named as the cube or view the query addressed
+ * names them (a view lists only those it includes), and grouped into measures and dimensions.
+ */
+export function drillMembersOf(
+  model: DataModel,
+  owner: Cube | View,
+  measure: Measure,
+): Required<Pick<MemberAnnotation, 'drillMembers' | 'drillMembersGrouped'>> {
+  const drillMembers: string[] = [];
+  const drillMembersGrouped = { measures: [] as string[], dimensions: [] as string[] };
+  const throughView =
+    owner.kind === 'view' ? new Map([...owner.members.values()].map((member) => [member.target.path, member])) : undefined;
+  for (const path of measure.drillMembers ?? []) {
+    const [cubeName = '', name = ''] = path.split('.');
+    const viewMember = throughView?.get(path);
+    if (throughView && !viewMember) continue;
+    const cube = model.cubes.get(cubeName);
+    const kind = viewMember?.kind ?? (cube?.measures.has(name) ? 'measure' : cube?.dimensions.has(name) ? 'dimension' : undefined);
+    const listed = viewMember?.path ?? path;
+    drillMembers.push(listed);
+    if (kind === 'measure') drillMembersGrouped.measures.push(listed);
+    else if (kind === 'dimension') drillMembersGrouped.dimensions.push(listed);
+  }
+  return { drillMembers, drillMembersGrouped };
 }
 
 export function dimensionAnnotation(resolved: Resolved<Dimension>): MemberAnnotation {

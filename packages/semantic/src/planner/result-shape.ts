@@ -32,7 +32,7 @@ export function describeResult(logical: LogicalQuery): { columns: ResultColumn[]
   }
   for (const measure of logical.measures) {
     columns.push({ alias: measure.alias, keys: [measure.path], type: measureType(measure.resolved.member), kind: 'measure' });
-    annotation.measures[measure.path] = measureAnnotation(measure.resolved);
+    annotation.measures[measure.path] = measureAnnotation(logical.model, measure.resolved);
   }
   for (const segment of logical.segments) annotation.segments[segment.path] = segmentAnnotation(segment);
   return { columns, annotation };
