@@ -41,6 +41,11 @@ const REFUSED: Array<[string, Record<string, unknown>, string]> = [
   ['a limit over the maximum', { limit: 50_001 }, 'The query limit has been exceeded: the maximum is 50000'],
   ['a negative limit', { limit: -1 }, '"limit" must be a non-negative integer'],
   ['a fractional offset', { offset: 1.5 }, '"offset" must be a non-negative integer'],
+  [
+    'an offset past 2^53, no longer the integer sent',
+    { offset: 2 ** 53 },
+    '"offset" must be a non-negative integer no larger than 9007199254740991',
+  ],
   ['total that is not a boolean', { total: 'yes' }, '"total" must be true or false'],
   ['ungrouped that is not a boolean', { ungrouped: 1 }, '"ungrouped" must be true or false'],
   ['renewQuery that is not a boolean', { renewQuery: 'now' }, '"renewQuery" must be true or false'],

@@ -186,8 +186,9 @@ export function normalizeQuery(input: unknown): NormalizedQuery {
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 0) throw new QueryError('"limit" must be a non-negative integer');
   if (limit > MAX_LIMIT) throw new QueryError(`The query limit has been exceeded: the maximum is ${MAX_LIMIT}`);
   const offset = query['offset'];
-  if (offset !== undefined && (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0))
-    throw new QueryError('"offset" must be a non-negative integer');
+  // Past 2^53 a JSON number is no longer the integer sent, and past 2^63 the warehouses cannot hold it.
+  if (offset !== undefined && (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0))
+    throw new QueryError(`"offset" must be a non-negative integer no larger than ${Number.MAX_SAFE_INTEGER}`);
   const total = optionalBoolean(query, 'total');
   const ungrouped = optionalBoolean(query, 'ungrouped');
   const renewQuery = optionalBoolean(query, 'renewQuery');
