@@ -15,6 +15,7 @@ export { openWarehouse } from './drivers/open.js';
 export {
   load,
   loadRequest,
+  planFannedOut,
   type CompactData,
   type DataRows,
   type LoadOptions,
@@ -22,6 +23,6 @@ export {
   type LoadResponse,
   type MultiLoadResponse,
 } from './load.js';
-export type { PivotQuery, QueryType } from './planner/fan-out.js';
+export { fanOut, pivotQueryOf, type FannedOut, type PivotQuery, type QueryType } from './planner/fan-out.js';
 export { meta, type MetaCube, type MetaMember } from './meta.js';
 export { writeSample, sampleModelFiles, type SampleOptions } from './sample/sample.js';

@@ -7,6 +7,7 @@ import { EVERYONE } from './planner/policy.js';
 import type { Annotation } from './planner/annotation.js';
 import { planLogicalQuery, planQuery, type QueryPlan, type ResultColumn } from './planner/plan.js';
 import type { NormalizedQuery } from './planner/query.js';
+import type { Dialect } from './dialects/dialect.js';
 import type { QueryOptions, Warehouse } from './drivers/warehouse.js';
 
 export interface LoadOptions extends QueryOptions {
@@ -147,13 +148,7 @@ export async function loadRequest(
   if (fannedOut.queryType !== 'regularQuery' && options.queryType !== 'multi') {
     throw new QueryError(`'${fannedOut.queryType}' query type is not supported by the client. Please update the client.`);
   }
-  const caller = options.caller ?? EVERYONE;
-  const { dialect } = options.warehouse;
-  const plans = fannedOut.queries.map((query) =>
-    planOnce(model, dialect, caller, query, now, (clock) =>
-      planLogicalQuery(buildLogicalQuery(model, query, { caller, now: clock }), dialect),
-    ),
-  );
+  const plans = planFannedOut(model, fannedOut, { dialect: options.warehouse.dialect, caller: options.caller, now });
   const results = await Promise.all(plans.map((plan, index) => runPlan(plan, options, rowDecoration(fannedOut, fannedOut.queries[index]))));
   if (options.queryType !== 'multi') return results[0] as LoadResponse;
   const pivotQuery = pivotQueryOf(
@@ -161,6 +156,24 @@ export async function loadRequest(
     results.map((result) => result.query),
   );
   return { queryType: fannedOut.queryType, results, pivotQuery, slowQuery: false };
+}
+
+/**
+ * The plans of a request's queries, as a load runs them: the data API's `/v1/sql` and `/v1/dry-run`
+ * show these, so they take every query shape load takes (blending, compareDateRange).
+ */
+export function planFannedOut(
+  model: DataModel,
+  fannedOut: FannedOut,
+  options: { readonly dialect: Dialect; readonly caller?: Caller; readonly now: Date },
+): QueryPlan[] {
+  const { dialect, now } = options;
+  const caller = options.caller ?? EVERYONE;
+  return fannedOut.queries.map((query) =>
+    planOnce(model, dialect, caller, query, now, (clock) =>
+      planLogicalQuery(buildLogicalQuery(model, query, { caller, now: clock }), dialect),
+    ),
+  );
 }
 
 /** As Cube: compared rows name their range (`from - to`), blended rows carry their time value under `time.<granularity>`. */
