@@ -1,42 +1,51 @@
-import { planQuery, QueryError, type QueryPlan } from '@plinth/semantic';
+import { fanOut, pivotQueryOf, planFannedOut, type QueryPlan, type QueryType } from '@plinth/semantic';
 import type { Served } from './service.js';
 
 /**
- * `/v1/sql` and `/v1/dry-run`: what a load would run, without running it. A single query, or an
- * array planned query by query (Cube's data blending); the query types that split one query into
- * several (compareDateRange) are answered by load only.
+ * `/v1/sql` and `/v1/dry-run`: what a load would run, without running it. They take every query
+ * shape load takes, as Cube's gateway normalizes all three alike: a single query, an array
+ * (blending: its granularities must match) and a compareDateRange query (one plan per range), and
+ * refuse what load refuses. Unlike load, they need no `queryType: "multi"` to answer several.
  */
-function plansOf(served: Served, request: unknown): QueryPlan[] {
-  const queries = Array.isArray(request) ? request : [request];
-  if (queries.length === 0) throw new QueryError('A request needs at least one query');
-  return queries.map((query) => planQuery(served.model, query, { dialect: served.warehouse.dialect, caller: served.caller }));
+function plansOf(served: Served, request: unknown): { queryType: QueryType; plans: QueryPlan[] } {
+  const now = new Date();
+  const fannedOut = fanOut(request, now);
+  const plans = planFannedOut(served.model, fannedOut, { dialect: served.warehouse.dialect, caller: served.caller, now });
+  return { queryType: fannedOut.queryType, plans };
 }
 
-const queryTypeOf = (request: unknown) => (Array.isArray(request) ? 'blendingQuery' : 'regularQuery');
+/** Cube's order of a planned query: member → `asc` or `desc`, in the order the SQL sorts by. */
+const orderOf = (plan: QueryPlan) => Object.fromEntries(plan.query.order.map((order) => [order.id, order.desc ? 'desc' : 'asc']));
 
-/** Cube's `{sql: {sql: [text, params], ...}}`; an array answers one entry per query. */
+/**
+ * Cube's `{sql: {sql: [text, params], order, ...}}`; a blending or compareDateRange query answers
+ * an array of them, one per query, which @cubejs-client/core turns into one SqlQuery each.
+ */
 export function sqlOf(served: Served, request: unknown) {
-  const entries = plansOf(served, request).map((plan) => ({
-    sql: [plan.sql, [...plan.params]] as [string, unknown[]],
-    order: plan.query.order,
+  const { queryType, plans } = plansOf(served, request);
+  const entries = plans.map((plan) => ({
+    sql: {
+      sql: [plan.sql, [...plan.params]] as [string, unknown[]],
+      order: orderOf(plan),
+      dataSource: 'default',
+      preAggregations: [] as unknown[],
+      rollupMatchResults: [] as unknown[],
+      external: false,
+    },
     dataSource: 'default',
-    preAggregations: [] as unknown[],
-    rollupMatchResults: [] as unknown[],
-    external: false,
   }));
-  return Array.isArray(request) ? { queryType: queryTypeOf(request), sql: entries } : { sql: entries[0]! };
+  return queryType === 'regularQuery' ? entries[0]! : entries;
 }
 
 /** Cube's dry-run: the normalized queries, their order and the pivot query, nothing run. */
 export function dryRunOf(served: Served, request: unknown) {
-  const queries = plansOf(served, request).map((plan) => plan.query);
-  const queryType = queryTypeOf(request);
-  const [first] = queries;
+  const { queryType, plans } = plansOf(served, request);
+  const queries = plans.map((plan) => plan.query);
   return {
     queryType,
     normalizedQueries: queries,
-    queryOrder: queries.map((query) => Object.fromEntries(query.order.map((o) => [o.id, o.desc ? 'desc' : 'asc']))),
-    pivotQuery: { ...first!, queryType },
+    queryOrder: plans.map(orderOf),
+    pivotQuery: pivotQueryOf(queryType, queries),
     transformedQueries: queries.map(() => null),
   };
 }

@@ -7,7 +7,18 @@ import { deploymentParam, requires } from '../../http/requirement.js';
 import { INVALID_TOKEN } from './caller.js';
 import { cubesqlRoute } from './cubesql/routes.js';
 import { parseQueryParam } from './query-input.js';
-import { BranchParams, DeploymentParams, LoadBody, LoadQuerystring, LoadResponse, MetaResponse, PlanResponse } from './schemas.js';
+import {
+  BranchParams,
+  DeploymentParams,
+  LoadBody,
+  LoadQuerystring,
+  LoadResponse,
+  MetaQuerystring,
+  MetaResponse,
+  PlanBody,
+  PlanQuerystring,
+  PlanResponse,
+} from './schemas.js';
 import { toBadRequest, type Served } from './service.js';
 import { WarmAnswers } from './warm-path.js';
 
@@ -23,8 +34,9 @@ const PREFIXES = [
   { path: '/d/:deploymentId/dev-mode/:branch/cubejs-api/v1', params: BranchParams, idPrefix: 'branch', where: ' of a branch' },
 ];
 
-/** A GET's `query`, malformed JSON being the caller's 400. */
-function queryParam(raw: string): unknown {
+/** A GET's `query`, or a POST's given as JSON text; malformed JSON being the caller's 400. */
+function queryParam(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
   try {
     return parseQueryParam(raw);
   } catch (error) {
@@ -85,7 +97,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       handler: async (request, reply) => {
         const query = queryParam(request.query.query);
         const from = await served(request);
-        const loaded = await app.services.dataApi.loadKeyed(from, query, request.query.queryType);
+        const loaded = await app.services.dataApi.loadKeyed(from, query, request.query.queryType, request.query.cache);
         const text = answerJson(reply, loaded.answer);
         warm.remember(request, principalOf(request), from.servedBy, loaded, text);
         return text;
@@ -102,8 +114,10 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: LoadBody,
         response: { 200: Type.Ref(LoadResponse) },
       },
-      handler: async (request, reply) =>
-        answerJson(reply, await app.services.dataApi.load(await served(request), request.body.query, request.body.queryType)),
+      handler: async (request, reply) => {
+        const { query, queryType, cache } = request.body;
+        return answerJson(reply, await app.services.dataApi.load(await served(request), queryParam(query), queryType, cache));
+      },
     });
 
     for (const [verb, name, run] of [
@@ -118,7 +132,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags: ['Data API'],
           summary: `${what}${where} would run (GET)`,
           params,
-          querystring: LoadQuerystring,
+          querystring: PlanQuerystring,
           response: { 200: Type.Ref(PlanResponse) },
         },
         handler: async (request) => run(await served(request), queryParam(request.query.query)),
@@ -130,10 +144,10 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
           tags: ['Data API'],
           summary: `${what}${where} would run`,
           params,
-          body: LoadBody,
+          body: PlanBody,
           response: { 200: Type.Ref(PlanResponse) },
         },
-        handler: async (request) => run(await served(request), request.body.query),
+        handler: async (request) => run(await served(request), queryParam(request.body.query)),
       });
     }
 
@@ -144,11 +158,13 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['Data API'],
         summary: `The cubes, views and members${where} the caller may query`,
         params,
+        querystring: MetaQuerystring,
         response: { 200: Type.Ref(MetaResponse) },
       },
       handler: async (request) => {
         const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
-        return app.services.dataApi.meta(await app.services.dataApi.serveModel(principalOf(request), deploymentId, branch));
+        const served = await app.services.dataApi.serveModel(principalOf(request), deploymentId, branch);
+        return app.services.dataApi.meta(served, request.query);
       },
     });
   }

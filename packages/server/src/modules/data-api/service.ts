@@ -17,7 +17,7 @@ import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { dryRunOf, sqlOf } from './plans.js';
-import { cacheControls, capLimit, stableJson } from './query-input.js';
+import { assertWithinBounds, cacheControls, capLimit, renewsCache, stableJson, type CacheMode } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
 /** What a data API request is served from: the branch's latest successful build, compiled. */
@@ -134,19 +134,27 @@ export class DataApiService {
    * `/v1/load`: a query or an array, in the single or (queryType multi) the multi shape. Identical
    * queries share one execution and a cached result; past the continue-wait timeout the answer is
    * `Continue wait` while the query runs on. `renewQuery: true` (or the cache modes `must-revalidate`
-   * and `no-cache`) runs the query again instead of serving the cached answer, under the rules of
-   * RunOptions.renew.
+   * and `no-cache`, in a query or as the request's `cache`) runs the query again instead of serving
+   * the cached answer, under the rules of RunOptions.renew.
    */
-  async load(served: Served, request: unknown, queryType?: 'multi'): Promise<unknown> {
-    return (await this.loadKeyed(served, request, queryType)).answer;
+  async load(served: Served, request: unknown, queryType?: 'multi', cacheMode?: CacheMode): Promise<unknown> {
+    return (await this.loadKeyed(served, request, queryType, cacheMode)).answer;
   }
 
   /** As load, with the result cache's key and whether the query asked for fresh data. */
-  async loadKeyed(served: Served, request: unknown, queryType?: 'multi'): Promise<{ answer: unknown; key: string; renew: boolean }> {
+  async loadKeyed(
+    served: Served,
+    request: unknown,
+    queryType?: 'multi',
+    cacheMode?: CacheMode,
+  ): Promise<{ answer: unknown; key: string; renew: boolean }> {
     let capped: unknown;
-    const { query, renew } = cacheControls(request);
+    let renew: boolean;
     try {
-      capped = capLimit(query, this.ctx.config.dataApiMaxLimit);
+      assertWithinBounds(request);
+      const controls = cacheControls(request);
+      renew = controls.renew || renewsCache(cacheMode);
+      capped = capLimit(controls.query, this.ctx.config.dataApiMaxLimit);
     } catch (error) {
       return toBadRequest(error);
     }
@@ -173,6 +181,7 @@ export class DataApiService {
   /** `/v1/sql`: the SQL and parameters a load would run. */
   sql(served: Served, request: unknown) {
     try {
+      assertWithinBounds(request);
       return sqlOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
     } catch (error) {
       return toBadRequest(error);
@@ -182,15 +191,17 @@ export class DataApiService {
   /** `/v1/dry-run`: the normalized queries a load would run. */
   dryRun(served: Served, request: unknown) {
     try {
+      assertWithinBounds(request);
       return dryRunOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
     } catch (error) {
       return toBadRequest(error);
     }
   }
 
-  /** `/v1/meta`: the cubes and views this caller may query. */
-  meta(served: Pick<Served, 'model' | 'caller'>) {
-    return meta(served.model, served.caller);
+  /** `/v1/meta`: the cubes and views this caller may query; only the views with `onlyViews`, as Cube's `?onlyViews=true`. */
+  meta(served: Pick<Served, 'model' | 'caller'>, { onlyViews = false } = {}) {
+    const answer = meta(served.model, served.caller);
+    return onlyViews ? { ...answer, cubes: answer.cubes.filter((cube) => cube.type === 'view') } : answer;
   }
 
   async close(): Promise<void> {
