@@ -222,6 +222,28 @@ describe('relative date ranges (local wall times, as Cube computes them)', () =>
     expect(() => relativeRange(phrase, 'UTC', NOW)).toThrow(/^Can't parse date: '.+'$/);
   });
 
+  it.each([
+    'last 1000000 days',
+    'next 8000 years',
+    'last 99999999999999 years',
+    'from 2025 years ago to now',
+    'in 7976 years',
+    'next 7976 years',
+  ])('refuses %s, which leaves the years 0001 to 9999, naming it', (phrase) => {
+    expect(() => relativeRange(phrase, 'UTC', NOW)).toThrow(
+      new QueryError(`Date range '${phrase}' reaches outside the years 0001 to 9999`),
+    );
+  });
+
+  it.each([
+    ['from 2023 years ago to now', 'UTC', '0001-05-15T00:00:00.000'],
+    ['next 7975 years', 'UTC', '9999-12-31T23:59:59.999'],
+    // Date.UTC alone reads the years 0 to 99 as 1900 to 1999.
+    ['from 1974 years ago to now', 'America/New_York', '0050-05-15T00:00:00.000'],
+  ])('keeps %s, which ends inside the years 0001 to 9999', (phrase, tz, edge) => {
+    expect(relativeRange(phrase, tz, NOW).map(formatWall)).toContain(edge);
+  });
+
   it('names the part of a range it cannot read', () => {
     expect(() => relativeRange('from 3 weeks ago to later', 'UTC', NOW)).toThrow(new QueryError("Can't parse date: 'later'"));
   });
@@ -279,6 +301,10 @@ describe('calendar arithmetic', () => {
     ['1969-12-31T23:59:59.500', 'second', '1969-12-31T23:59:59.000', '1969-12-31T23:59:59.999'],
     ['1969-12-31T23:59:30.000', 'minute', '1969-12-31T23:59:00.000', '1969-12-31T23:59:59.999'],
     ['1969-12-31T23:30:00.000', 'hour', '1969-12-31T23:00:00.000', '1969-12-31T23:59:59.999'],
+    // Date.UTC alone reads the years 0 to 99 as 1900 to 1999.
+    ['0050-05-15T12:00:00.000', 'week', '0050-05-09T00:00:00.000', '0050-05-15T23:59:59.999'],
+    ['0099-12-31T23:00:00.000', 'quarter', '0099-10-01T00:00:00.000', '0099-12-31T23:59:59.999'],
+    ['0001-01-01T00:00:00.000', 'year', '0001-01-01T00:00:00.000', '0001-12-31T23:59:59.999'],
   ])('%s: the %s runs from %s to %s', (at, unit, start, end) => {
     expect(formatWall(startOf(wall(at), unit))).toBe(start);
     expect(formatWall(endOf(wall(at), unit))).toBe(end);
@@ -336,6 +362,8 @@ describe('absolute dates', () => {
     expect(parseAbsolute('2024-01-31')).toEqual({ wall: wall('2024-01-31T00:00:00.000'), wholeDay: true });
     expect(parseAbsolute('2024-01-31T00:00:00.000')).toEqual({ wall: wall('2024-01-31T00:00:00.000'), wholeDay: false });
     expect(parseAbsolute(' 2024-01-31')).toEqual({ wall: wall('2024-01-31T00:00:00.000'), wholeDay: false });
+    expect(parseAbsolute('0050-02-28')).toEqual({ wall: wall('0050-02-28T00:00:00.000'), wholeDay: true });
+    expect(parseAbsolute('0048-02-29T10:00:00.000')).toEqual({ wall: wall('0048-02-29T10:00:00.000'), wholeDay: false });
   });
 
   it.each([

@@ -24,6 +24,18 @@ function formatter(tz: string): Intl.DateTimeFormat {
   return created;
 }
 
+/** 400 Gregorian years, to the millisecond: the calendar repeats after them. */
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+
+/**
+ * `Date.UTC` for every year: `Date.UTC` reads the years 0 to 99 as 1900 to 1999, so `2023 years ago`
+ * landed in 1901. Those years are computed 400 years on, where the calendar is the same, and moved back.
+ */
+function utcWall(year: number, monthIndex: number, day = 1, hour = 0, minute = 0, second = 0, millisecond = 0): number {
+  if (year < 0 || year > 99) return Date.UTC(year, monthIndex, day, hour, minute, second, millisecond);
+  return Date.UTC(year + 400, monthIndex, day, hour, minute, second, millisecond) - FOUR_CENTURIES_MS;
+}
+
 /** The wall time in `tz` at a UTC instant. */
 export function utcToWall(utcMs: number, tz: string): number {
   // UTC walls are the instants themselves; formatToParts showed up in every UTC query's profile.
@@ -34,7 +46,7 @@ export function utcToWall(utcMs: number, tz: string): number {
       .map((part) => [part.type, Number(part.value)]),
   );
   const field = (type: Intl.DateTimeFormatPartTypes): number => fields.get(type) ?? 0;
-  const wall = Date.UTC(field('year'), field('month') - 1, field('day'), field('hour'), field('minute'), field('second'));
+  const wall = utcWall(field('year'), field('month') - 1, field('day'), field('hour'), field('minute'), field('second'));
   // The formatter stops at seconds; milliseconds carry over unchanged (also before 1970, where % is negative).
   return wall + (((utcMs % 1000) + 1000) % 1000);
 }
@@ -73,15 +85,15 @@ export function startOf(wall: number, unit: Unit): number {
     case 'hour':
       return Math.floor(wall / 3_600_000) * 3_600_000;
     case 'day':
-      return Date.UTC(year, month, day);
+      return utcWall(year, month, day);
     case 'week':
-      return Date.UTC(year, month, day - ((date.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
+      return utcWall(year, month, day - ((date.getUTCDay() + 6) % 7)); // ISO weeks start on Monday
     case 'month':
-      return Date.UTC(year, month, 1);
+      return utcWall(year, month, 1);
     case 'quarter':
-      return Date.UTC(year, month - (month % 3), 1);
+      return utcWall(year, month - (month % 3), 1);
     case 'year':
-      return Date.UTC(year, 0, 1);
+      return utcWall(year, 0, 1);
   }
 }
 
@@ -93,8 +105,8 @@ export function add(wall: number, amount: number, unit: Unit): number {
   const date = new Date(wall);
   const targetMonth = date.getUTCMonth() + months;
   // Like moment: Jan 31 plus one month is the last day of February, not March 3.
-  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
-  return Date.UTC(
+  const lastDay = new Date(utcWall(date.getUTCFullYear(), targetMonth + 1, 0)).getUTCDate();
+  return utcWall(
     date.getUTCFullYear(),
     targetMonth,
     Math.min(date.getUTCDate(), lastDay),
@@ -140,12 +152,12 @@ export function parseAbsolute(text: string): AbsoluteDate | undefined {
     number,
   ];
   const millisecond = Number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const daysInMonth = new Date(utcWall(year, month, 0)).getUTCDate();
   // As in moment and ISO 8601, 24:00 is the midnight that ends the day.
   const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   if ((hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  const wall = utcWall(year, month - 1, day, hour, minute, second, millisecond);
   const zone = match[8];
   if (zone === undefined) return { wall, wholeDay: BARE_DATE.test(text) };
   const offsetMinutes = zoneOffsetMinutes(zone);

@@ -14,8 +14,24 @@ function shifted(nowUtc: number, count: number, unit: Unit, tz: string): number 
   return ms === undefined ? add(utcToWall(nowUtc, tz), count, unit) : utcToWall(nowUtc + count * ms, tz);
 }
 
-/** Cube's relative date ranges (`last 7 days`, `this month`, `from 7 days ago to now`) as local wall times. */
+/** The first and last instants of the years 0001 to 9999, which both warehouses and ISO text can hold. */
+const EARLIEST_WALL = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_WALL = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * Cube's relative date ranges (`last 7 days`, `this month`, `from 7 days ago to now`) as local wall
+ * times. A range that leaves the years 0001 to 9999 (`last 1000000 days`) is refused by name: past
+ * them JavaScript's dates end ("Invalid time value") and PostgreSQL refuses the zone conversion.
+ */
 export function relativeRange(phrase: string, tz: string, nowUtc: number): [number, number] {
+  const range = rangeOf(phrase, tz, nowUtc);
+  if (!range.every((wall) => wall >= EARLIEST_WALL && wall <= LATEST_WALL)) {
+    throw new QueryError(`Date range '${phrase}' reaches outside the years 0001 to 9999`);
+  }
+  return range;
+}
+
+function rangeOf(phrase: string, tz: string, nowUtc: number): [number, number] {
   const text = phrase.toLowerCase().trim();
   const now = utcToWall(nowUtc, tz);
   let match = new RegExp(`(this|last|next)\\s+${UNIT}`).exec(text);
