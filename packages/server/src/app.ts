@@ -10,6 +10,7 @@ import { tenancyPlugin } from './http/tenancy.js';
 import { deploymentHostsPlugin, rewriteDeploymentHost } from './http/deployment-hosts.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
+import { installLazySerializers } from './http/schema-compilers.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { openApiPlugin } from './http/openapi.js';
 import { FastLanes } from './http/fast-lane.js';
@@ -102,6 +103,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   app.removeContentTypeParser('text/plain');
 
   installValidation(app);
+  installLazySerializers(app);
   installErrorHandling(app);
   app.addSchema(PlatformError);
   app.addSchema(Deleted);

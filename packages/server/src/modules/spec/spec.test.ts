@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BODY_EXAMPLES } from '../../http/examples.js';
 import { serverOf, TAGS } from '../../http/openapi.js';
 import { makeAjv } from '../../http/validation.js';
+import { compileAllSchemas } from '../../http/schema-compilers.js';
 import { describeOnStores, testConfig } from '../../test-support/server.js';
 
 type Operation = {
@@ -80,6 +81,10 @@ describeOnStores('GET /api/v1/spec', (server) => {
       if ((op.security ?? []).length > 0) expect(Object.keys(op.responses!), where).toContain('401');
     }
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(expect.arrayContaining(['OAuth Integrations', 'Embed', 'Embed Tenants']));
+  });
+
+  it("compiles every route's validators and response serializers (they compile lazily when served)", () => {
+    expect(() => compileAllSchemas(server().app)).not.toThrow();
   });
 
   it('contains every registered route, and nothing else', () => {
