@@ -12,11 +12,15 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts'],
     // On PostgreSQL, overlapping queries on one pg client fail the test file.
     setupFiles: ['packages/server/src/test-support/pg-overlap.ts'],
+    // One migrated PGlite data directory per run, which every test store loads.
+    globalSetup: ['packages/server/src/test-support/global-setup.ts'],
     // PGlite (WASM) and DuckDB (native) are happier in child processes than in worker threads.
     pool: 'forks',
     // Most test time is spent waiting on PostgreSQL, child processes and sockets, so two forks on
     // CI's two cores finish the suite in far less than the one fork vitest picks there (cores - 1).
     poolOptions: { forks: { maxForks: 2 } },
+    // The default output, and every file's time in test-times.txt (slowest first).
+    reporters: ['default', './packages/server/src/test-support/timing-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

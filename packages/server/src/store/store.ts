@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import { preparingPool } from './prepared.js';
@@ -29,7 +30,12 @@ export interface Store {
 }
 
 export type StoreOptions =
-  | { kind: 'pglite'; dataDir?: string | undefined }
+  | {
+      kind: 'pglite';
+      dataDir?: string | undefined;
+      /** A data directory dumped by PGlite's dumpDataDir to start from (tests load a migrated one). */
+      template?: Blob | undefined;
+    }
   | { kind: 'postgres'; url: string; schema?: string | undefined; poolSize?: number | undefined };
 
 // The one place where the two drivers' differences are normalised: `pg` returns int8 (count(*),
@@ -45,7 +51,7 @@ const pgTypes = {
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.kind === 'postgres') return openPostgres(options.url, options.schema ?? 'public', options.poolSize);
-  return openPGlite(options.dataDir);
+  return openPGlite(options.dataDir, options.template);
 }
 
 async function openPostgres(url: string, schema: string, poolSize = 20): Promise<Store> {
@@ -78,10 +84,14 @@ async function openPostgres(url: string, schema: string, poolSize = 20): Promise
   };
 }
 
-async function openPGlite(dataDir: string | undefined): Promise<Store> {
+async function openPGlite(dataDir: string | undefined, template: Blob | undefined): Promise<Store> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pglite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  return pgliteStore(await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) }));
+}
+
+/** A store over an open PGlite, which it closes on close. */
+export function pgliteStore(pglite: PGlite): Store {
   const writes = new WriteWatchPlugin();
   const db = new Kysely<Database>({ dialect: inContext(new PGliteDialect(pglite)), plugins: [writes] });
   return {

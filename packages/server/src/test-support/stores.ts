@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { sql } from 'kysely';
+import { inject } from 'vitest';
 import { migrateToLatest } from '../store/migrate.js';
 import { openStore, type Store, type StoreKind } from '../store/store.js';
 
@@ -13,12 +15,31 @@ export const storeKinds: StoreKind[] = process.env.PLINTH_TEST_STORES
   ? defaultKinds.filter((kind) => process.env.PLINTH_TEST_STORES!.split(',').includes(kind))
   : defaultKinds;
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated PGlite data directory (a tar file) that every test store of the run starts from. */
+    pgliteTemplate: string;
+  }
+}
+
+let templateBlob: Promise<Blob | undefined> | undefined;
+
+/** The migrated data directory that global-setup.ts made for this run (absent in runs without it). */
+function pgliteTemplate(): Promise<Blob | undefined> {
+  return (templateBlob ??= (async () => {
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })());
+}
+
 /**
  * A migrated store of its own for one test file. On PostgreSQL it lives in a fresh schema that is
  * dropped on close, so test files running side by side on one database never see each other.
  */
 export async function openTestStore(kind: StoreKind): Promise<Store> {
   if (kind === 'pglite') {
+    const template = await pgliteTemplate();
+    if (template) return openStore({ kind: 'pglite', template });
     const store = await openStore({ kind: 'pglite' });
     await migrateToLatest(store);
     return store;

@@ -1,0 +1,40 @@
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { TestProject } from 'vitest/node';
+import { migrateToLatest } from '../store/migrate.js';
+import { pgliteStore } from '../store/store.js';
+import { BUILT_PROJECTS } from './built.js';
+import type {} from './stores.js';
+
+/**
+ * Runs once per `vitest run`, before any test file: migrating a fresh PGlite costs seconds of
+ * WASM start-up and initdb, loading a migrated copy a fraction of that, and some three hundred
+ * test stores are opened per run. The migration tests still migrate stores of their own.
+ */
+export async function setup(project: TestProject) {
+  buildEntryPoints();
+  const dir = mkdtempSync(join(tmpdir(), 'plinth-pglite-template-'));
+  const file = join(dir, 'migrated.tar');
+  const pglite = await PGlite.create();
+  const store = pgliteStore(pglite);
+  await migrateToLatest(store);
+  writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
+  await store.close();
+  project.provide('pgliteTemplate', file);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Brings dist/ up to date (`tsc -b`, as `npm run build`; nearly free when nothing changed), so
+ * processes the tests start run this checkout's code without compiling it each time, and tells
+ * the test processes so (engine worker threads then load the build too).
+ */
+function buildEntryPoints() {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-b', ...BUILT_PROJECTS], { stdio: 'inherit' });
+  process.env.PLINTH_TEST_BUILT = '1';
+}
