@@ -7,11 +7,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootstrap } from '../../server/src/modules/accounts/bootstrap.js';
 import { demoOnFirstStart } from '../../server/src/modules/demo/service.js';
+import { BUILT } from '../../server/src/test-support/built.js';
 import { startTestServer, type TestServer } from '../../server/src/test-support/server.js';
 import { storeKinds } from '../../server/src/test-support/stores.js';
 
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 /** The address the README uses; the test's server listens on a free port instead. */
 const README_URL = 'http://127.0.0.1:4000';
 
@@ -69,12 +69,11 @@ function sh(script: string, cwd: string, env: Record<string, string>): Promise<{
   });
 }
 
-/** `plinth` on PATH runs this checkout's sources, so the tests never run a stale build; an empty home. */
+/** `plinth` on PATH runs this checkout's build, brought up to date before the run; an empty home. */
 async function plinthOnPath(dir: string) {
   const bin = join(dir, 'bin');
   await mkdir(bin);
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  await writeFile(join(bin, 'plinth'), `#!/bin/sh\nexec "${process.execPath}" --import "${tsx}" "${MAIN}" "$@"\n`);
+  await writeFile(join(bin, 'plinth'), `#!/bin/sh\nexec "${process.execPath}" "${BUILT.cli}" "$@"\n`);
   await chmod(join(bin, 'plinth'), 0o755);
   const home = join(dir, 'home');
   await mkdir(home);

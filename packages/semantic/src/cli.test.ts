@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-// `--import tsx` resolves from the working directory, so run from this package.
+// The build of this checkout, brought up to date before the run (server/src/test-support/global-setup.ts).
+const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'plinth-semantic-cli-'));
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: PACKAGE }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: PACKAGE }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });
   });

@@ -3,13 +3,13 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUILT } from './test-support/built.js';
 import { storeKinds } from './test-support/stores.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const CLI = fileURLToPath(new URL('../../cli/src/main.ts', import.meta.url));
+const MAIN = BUILT.server;
+const CLI = BUILT.cli;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -27,7 +27,7 @@ async function start(
   until: RegExp,
   databaseUrl?: string,
 ): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH!,
       PORT: String(port),
@@ -95,7 +95,7 @@ describe.each(storeKinds)('the first start [%s]', (kind) => {
       const bin = join(dir, 'bin');
       mkdirSync(bin);
       const plinth = join(bin, 'plinth');
-      writeFileSync(plinth, `#!/bin/sh\nexec "${process.execPath}" --import tsx "${CLI}" "$@"\n`);
+      writeFileSync(plinth, `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
       chmodSync(plinth, 0o755);
 
       // The first start's last line names where the key was saved; the demo's line comes before it.

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { openStore } from './store/store.js';
+import { BUILT } from './test-support/built.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const MAIN = BUILT.server;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -26,7 +26,7 @@ it(
   { timeout: 180_000 },
   async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, [MAIN], {
       env: {
         PATH: process.env.PATH!,
         PORT: String(port),

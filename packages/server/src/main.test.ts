@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { BUILT } from './test-support/built.js';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const MAIN = BUILT.server;
 
 interface Running {
   child: ChildProcess;
@@ -24,10 +24,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `plinth-server` as a real process (TypeScript through tsx) and waits for its ready line, or its exit. */
+/** Starts `plinth-server` as a real process (the build of this checkout) and waits for its ready line, or its exit. */
 async function startServer(env: Record<string, string>): Promise<Running> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     // The demo deployment has a test of its own (main-demo.test.ts); these starts stay quick without it.
     env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', PLINTH_DEMO: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,7 +49,7 @@ async function startServer(env: Record<string, string>): Promise<Running> {
 
 /** Runs `plinth-server <args>` to its end: an operator command. */
 async function runBinary(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, [MAIN, ...args], {
     env: { PATH: process.env.PATH!, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

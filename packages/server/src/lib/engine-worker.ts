@@ -7,11 +7,14 @@ import { Worker } from 'node:worker_threads';
  * `moduleUrl`, the `import.meta.url` of a file in `src/modules/<module>/`. Under vitest that file
  * runs as TypeScript, so the thread runs the script through tsx with the engine's sources, as the
  * tests do; from dist it runs the compiled script and the built package. The script reads the
- * engine's specifier from `workerData.semantic`.
+ * engine's specifier from `workerData.semantic`. A test run that has brought dist/ up to date
+ * (PLINTH_TEST_BUILT, set by the test set-up after `tsc -b`) starts the built script instead:
+ * compiling the engine through tsx cost every thread seconds.
  */
 export function startEngineWorker(moduleUrl: string, name: string): Worker {
-  if (!moduleUrl.endsWith('.ts')) {
-    return new Worker(new URL(`./${name}.js`, moduleUrl), { workerData: { semantic: '@plinth/semantic' } });
+  if (!moduleUrl.endsWith('.ts') || process.env.PLINTH_TEST_BUILT === '1') {
+    const url = moduleUrl.endsWith('.ts') ? moduleUrl.replace('/packages/server/src/', '/packages/server/dist/') : moduleUrl;
+    return new Worker(new URL(`./${name}.js`, url), { workerData: { semantic: '@plinth/semantic' } });
   }
   // A worker's execArgv cannot load tsx's hooks on Node 20, so a small bootstrap registers them first.
   const tsx = pathToFileURL(createRequire(moduleUrl).resolve('tsx/esm/api')).href;

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BUILT } from '../test-support/built.js';
 import { DataDirLockedError, LOCK_FILE, lockDataDir } from './data-dir-lock.js';
 
-const LOCK_MODULE = fileURLToPath(new URL('./data-dir-lock.ts', import.meta.url));
+const LOCK_MODULE = BUILT.serverModule('store/data-dir-lock.js');
 
 /**
  * A process that waits for `go` to exist, tries to lock `dir`, prints `won <pid>` or the refusal,
@@ -22,7 +22,7 @@ function locker(dir: string, go: string, done: string) {
     catch (error) { console.log('lost ' + error.message); }
     await wait(${JSON.stringify(done)});
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let errors = '';
   child.stderr.on('data', (chunk) => (errors += chunk));

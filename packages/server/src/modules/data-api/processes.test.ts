@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DuckDBWarehouse } from '@plinth/semantic';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUILT } from '../../test-support/built.js';
 
-const MAIN = fileURLToPath(new URL('../../main.ts', import.meta.url));
+const MAIN = BUILT.server;
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const API_KEY = `sk-${randomBytes(16).toString('hex')}`;
@@ -50,7 +50,7 @@ async function freePort(): Promise<number> {
 /** A real `plinth-server` process, once it prints its ready line. */
 async function start(env: Record<string, string>): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, [MAIN], {
     env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
