@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { openStore } from '../store/store.js';
+import { openTestStoreAgain } from '../test-support/stores.js';
 import { describeOnStores, TEST_BASE_DOMAIN } from '../test-support/server.js';
 
 describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
@@ -63,7 +63,7 @@ describeOnStores('tenancy from the Host header (DESIGN.md)', (server) => {
     const account = await server().newAccount();
     const domain = `elsewhere.${account.name}.example.org`;
     expect((await me(domain, account.admin.apiKey)).statusCode).toBe(421);
-    const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 1 });
+    const other = await openTestStoreAgain(store, 1);
     try {
       await other.db.updateTable('account').set({ custom_domain: domain }).where('id', '=', account.id).execute();
     } finally {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestStore, storeKinds } from '../test-support/stores.js';
+import { openTestStore, openTestStoreAgain, storeKinds } from '../test-support/stores.js';
 import { JobQueue } from './jobs.js';
-import { openStore, type Store } from './store.js';
+import type { Store } from './store.js';
 
 describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]', (kind) => {
   let store: Store;
@@ -69,10 +69,7 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
   it('two workers claiming at once never get the same job (SKIP LOCKED)', async () => {
     const k = kindName();
     // On PostgreSQL a second handle on the same schema: two processes' pools racing for rows.
-    const other =
-      kind === 'postgres'
-        ? await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 5 })
-        : store;
+    const other = kind === 'postgres' ? await openTestStoreAgain(store, 5) : store;
     try {
       const [a, b] = [queueOf(), queueOf(other.db)];
       for (let i = 0; i < 40; i++) await a.enqueue({ kind: k });

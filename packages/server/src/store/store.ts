@@ -36,7 +36,14 @@ export type StoreOptions =
       /** A data directory dumped by PGlite's dumpDataDir to start from (tests load a migrated one). */
       template?: Blob | undefined;
     }
-  | { kind: 'postgres'; url: string; schema?: string | undefined; poolSize?: number | undefined };
+  | {
+      kind: 'postgres';
+      url: string;
+      schema?: string | undefined;
+      poolSize?: number | undefined;
+      /** Settings of every session (`SET name = value`), such as the tests' synchronous_commit. */
+      settings?: Record<string, string> | undefined;
+    };
 
 // The one place where the two drivers' differences are normalised: `pg` returns int8 (count(*),
 // bigint ids) and numeric as strings, PGlite returns int8 as a number. Plinth never stores an int8
@@ -50,17 +57,15 @@ const pgTypes = {
 } as pg.CustomTypesConfig;
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.kind === 'postgres') return openPostgres(options.url, options.schema ?? 'public', options.poolSize);
+  if (options.kind === 'postgres') return openPostgres(options.url, options.schema ?? 'public', options.poolSize, options.settings);
   return openPGlite(options.dataDir, options.template);
 }
 
-async function openPostgres(url: string, schema: string, poolSize = 20): Promise<Store> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    types: pgTypes,
-    ...(schema === 'public' ? {} : { options: `-c search_path=${quoteIdent(schema)}` }),
-  });
+async function openPostgres(url: string, schema: string, poolSize = 20, settings: Record<string, string> = {}): Promise<Store> {
+  const options = Object.entries({ ...(schema === 'public' ? {} : { search_path: quoteIdent(schema) }), ...settings })
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes, ...(options ? { options } : {}) });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   if (schema !== 'public') await createSchema(pool, schema);

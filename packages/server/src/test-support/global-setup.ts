@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +7,10 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest } from '../store/migrate.js';
-import { pgliteStore } from '../store/store.js';
+import pg from 'pg';
+import { openStore, pgliteStore } from '../store/store.js';
 import { BUILT_PROJECTS } from './built.js';
+import { databaseUrl } from './database-url.js';
 import type {} from './stores.js';
 
 /**
@@ -25,7 +28,34 @@ export async function setup(project: TestProject) {
   writeFileSync(file, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
   await store.close();
   project.provide('pgliteTemplate', file);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const postgres = process.env.DATABASE_URL ? await postgresTemplate() : undefined;
+  if (postgres) project.provide('postgresTemplate', postgres.name);
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await postgres?.drop();
+  };
+}
+
+/**
+ * A migrated database on DATABASE_URL's server, which test stores copy (CREATE DATABASE …
+ * TEMPLATE). A run killed before its teardown leaves it behind: another run may be using its own,
+ * so none is dropped but this run's.
+ */
+async function postgresTemplate(): Promise<{ name: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const name = `plinth_template_${randomBytes(6).toString('hex')}`;
+  await admin.query(`create database ${name}`);
+  const store = await openStore({ kind: 'postgres', url: databaseUrl(name), poolSize: 1 });
+  await migrateToLatest(store);
+  await store.close();
+  return {
+    name,
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../store/store.js';
+import { openTestStoreAgain } from '../../test-support/stores.js';
 import { describeOnStores, TEST_BASE_DOMAIN, type TestServer } from '../../test-support/server.js';
 import { CommandError } from '../command.js';
 import { accountsVerb } from './index.js';
@@ -82,7 +82,7 @@ describeOnStores('plinth-server accounts', (server) => {
       if (server().kind !== 'postgres') skip();
       const name = newName();
       expect((await me(name, 'sk-none')).statusCode).toBe(404); // the server now remembers that no account has that name
-      const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: server().store.schema, poolSize: 1 });
+      const other = await openTestStoreAgain(server().store, 1);
       try {
         const key = (await run(server(), ['create', name], other.db))[1]!.split(': ')[1]!;
         await vi.waitFor(async () => expect((await me(name, key)).statusCode).toBe(200), { timeout: 3_000, interval: 50 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStoreAgain } from '../../test-support/stores.js';
 import { createJobRunner } from '../../jobs/index.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { createServices } from '../../services.js';
-import { openStore, type Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
 import { adminOf, commitFiles, createBranch, cube, newDeployment } from './test-fixtures.js';
 
@@ -20,7 +21,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
 
   beforeAll(async () => {
     first = await startTestServer('postgres', { PLINTH_JOB_POLL_MS: '20' });
-    second = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: first.store.schema, poolSize: 5 });
+    second = await openTestStoreAgain(first.store, 5);
     const secondServices = await createServices(second, first.config);
     runners.push(first.jobs, createJobRunner({ store: second, services: secondServices, config: first.config }));
   });

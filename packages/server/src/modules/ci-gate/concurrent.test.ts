@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestStoreAgain } from '../../test-support/stores.js';
 import { ApiError } from '../../http/errors.js';
 import { createServices, type Services } from '../../services.js';
-import { openStore, type Store } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
 import { adminOf, newDeployment } from '../builds/test-fixtures.js';
 
@@ -17,7 +18,7 @@ describe.skipIf(!process.env.DATABASE_URL)('CI gate runs across two server proce
 
   beforeAll(async () => {
     first = await startTestServer('postgres');
-    second = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: first.store.schema, poolSize: 5 });
+    second = await openTestStoreAgain(first.store, 5);
     secondServices = await createServices(second, first.config);
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect, it, vi } from 'vitest';
-import { openStore } from '../../store/store.js';
+import { openTestStoreAgain } from '../../test-support/stores.js';
 import { describeOnStores } from '../../test-support/server.js';
 import { embedAccount, mintClaims, type EmbedAccount } from '../embed/test-fixtures.js';
 
@@ -23,7 +23,7 @@ describeOnStores('embedding lookups', (server) => {
       await statement.execute(store.db);
       return;
     }
-    const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 1 });
+    const other = await openTestStoreAgain(store, 1);
     await statement.execute(other.db);
     await other.close();
   };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../store/store.js';
+import { openTestStoreAgain } from '../../test-support/stores.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { cases, integration } from './authorization.cases.js';
@@ -168,7 +168,7 @@ describeOnStores('oauth integrations: remembered reads stay exact', (server) => 
     if (store.kind === 'pglite') {
       await rename.execute(store.db); // raw SQL bypasses the in-process write watch: only NOTIFY can tell
     } else {
-      const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 1 });
+      const other = await openTestStoreAgain(store, 1);
       await rename.execute(other.db);
       await other.close();
     }

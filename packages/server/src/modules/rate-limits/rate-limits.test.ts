@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { openStore, type Store } from '../../store/store.js';
+import { openTestStoreAgain } from '../../test-support/stores.js';
+import type { Store } from '../../store/store.js';
 import { describeOnStores } from '../../test-support/server.js';
 import { clientAddress } from './client-address.js';
 import { delayAfter, type DelayPolicy, type WindowPolicy } from './policies.js';
@@ -14,7 +15,7 @@ describeOnStores('rate limits in the metadata store (issue 10, security 5)', (se
   async function secondProcess(): Promise<{ limits: RateLimitService; close: () => Promise<void> }> {
     const { store } = server();
     if (store.kind === 'pglite') return { limits: new RateLimitService(store.db, 1000), close: async () => {} };
-    const other: Store = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 2 });
+    const other: Store = await openTestStoreAgain(store, 2);
     return { limits: new RateLimitService(other.db, 1000), close: () => other.close() };
   }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
-import { openStore } from '../../store/store.js';
+import { openTestStoreAgain } from '../../test-support/stores.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
@@ -147,7 +147,7 @@ async function behindOurBack(server: TestServer, statement: ReturnType<typeof sq
     await statement.execute(store.db);
     return;
   }
-  const other = await openStore({ kind: 'postgres', url: process.env.DATABASE_URL!, schema: store.schema, poolSize: 1 });
+  const other = await openTestStoreAgain(store, 1);
   await statement.execute(other.db);
   await other.close();
 }
