@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -16,9 +17,9 @@ export default defineConfig({
     globalSetup: ['packages/server/src/test-support/global-setup.ts'],
     // PGlite (WASM) and DuckDB (native) are happier in child processes than in worker threads.
     pool: 'forks',
-    // Most test time is spent waiting on PostgreSQL, child processes and sockets, so two forks on
-    // CI's two cores finish the suite in far less than the one fork vitest picks there (cores - 1).
-    poolOptions: { forks: { maxForks: 2 } },
+    // A fork per core: while one waits on PostgreSQL, a child process or a socket, the server's
+    // work of the other keeps the cores busy (vitest's default, cores - 1, is one fork on CI's two).
+    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism()) } },
     // Files share their fork's loaded modules instead of importing the server's graph again for
     // each (about 3 s a file). Every file makes its own store, app and accounts, so they share no
     // data; process-wide patches (pg-overlap.ts) are installed once per process.

@@ -11,7 +11,7 @@
 # The key needs exactly SchemaUpdate, SchemaRead, SchemaUpdateDevBranches and DeploymentRead on the
 # deployment (see README.md). Runs of one key take turns: the server holds a lease per run.
 # GATE_TIMEOUT (900 s) bounds the waits for the sync, the build and the query; GATE_WAIT (300 s)
-# the wait for another run of the same key.
+# the wait for another run of the same key; GATE_POLL (1 s) is the pause between two polls.
 set -euo pipefail
 
 usage() { echo "usage: PLINTH_API_URL=… PLINTH_API_KEY=… $0 <deployment_id> <ref> <query.json> [expected.json]" >&2; exit 2; }
@@ -49,7 +49,7 @@ fail() { echo "[$STEP] FAILED: $*" >&2; exit 1; }
 
 waiting() {
   (($(date +%s) < DEADLINE)) || fail "timed out waiting for $1 (GATE_TIMEOUT=${GATE_TIMEOUT:-900})"
-  sleep "${2:-1}"
+  sleep "${2:-${GATE_POLL:-1}}"
 }
 
 # Runs however the script ends (success, a failed step, Ctrl-C, SIGTERM): dev mode is exited

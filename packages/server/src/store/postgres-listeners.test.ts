@@ -27,8 +27,8 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL: one query at a time on e
     process.off('warning', onWarning);
     pg.Client.prototype.query = query;
   });
-  /** Warnings are emitted on the next tick; give them a moment to arrive before looking. */
-  const settled = () => new Promise((resolve) => setTimeout(resolve, 50));
+  /** process.emitWarning emits on the next tick, so every warning of what ran has arrived by the next turn of the loop. */
+  const settled = () => new Promise((resolve) => setImmediate(resolve));
 
   it('channels added together are all listened to, with no overlapping queries', async () => {
     const store = await openTestStore('postgres');

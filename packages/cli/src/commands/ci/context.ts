@@ -48,6 +48,8 @@ export interface Gate {
   signal: AbortSignal;
   /** When waiting steps give up (--timeout), as a Date.now() value. */
   deadline: number;
+  /** The pause between two polls of the sync and the build (--poll). */
+  pollMs: number;
   state: GateState;
 }
 

@@ -21,7 +21,8 @@ const gateOn = (ctx: CliServer, deploymentId: number, generatedBranch: string): 
   const client = new HttpClient({ url: ctx.url, credential: ctx.admin.apiKey, scheme: 'api-key', source: 'test' }, 'test', async () => {});
   const state = { ...newState(), generatedBranch };
   const deadline = Date.now() + 60_000;
-  return { client, output: new Output(io, false), deploymentId, ref: 'r', signal: new AbortController().signal, deadline, state, notices };
+  const signal = new AbortController().signal;
+  return { client, output: new Output(io, false), deploymentId, ref: 'r', signal, deadline, pollMs: 50, state, notices };
 };
 
 describeCli('plinth ci dbt-gate', (ctx, home) => {
@@ -36,6 +37,8 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
       [['--ref', 'main', '--query', '{'], '--query is not valid JSON'],
       [['--ref', 'main', '--expect', '{"a":1}'], '--expect must be a JSON array of rows'],
       [['--ref', 'main', '--timeout', '0'], '--timeout must be a whole number of seconds'],
+      [['--ref', 'main', '--poll', '0'], '--poll must be a number of seconds above 0 and at most 60'],
+      [['--ref', 'main', '--poll', 'soon'], '--poll must be a number of seconds above 0 and at most 60'],
     ] as const) {
       const result = await plinth(['ci', 'dbt-gate', '1', '--query', query, ...args], { env: env() });
       expect(result.code, result.stderr).toBe(2);
@@ -60,7 +63,7 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
     const principal = await adminKey(ctx());
     // A dev-mode session left over by an earlier, killed run: the gate always exits dev mode.
     await ctx().server.services.dataModel.devMode.enter(principal, deploymentId, 'main');
-    const args = ['ci', 'dbt-gate', String(deploymentId), '--ref', 'main', '--query', query, '--json'];
+    const args = ['ci', 'dbt-gate', String(deploymentId), '--ref', 'main', '--query', query, '--poll', '0.05', '--json'];
     const result = await plinth(args, { env: env() });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('gate failed at step "sync"');

@@ -29,6 +29,7 @@ export const dbtGate = defineVerb({
     { flags: '--expect <json>', description: 'The expected `data` array (JSON, or @file): rows compare as a set, numbers by value' },
     { flags: '--timeout <seconds>', description: 'Give up waiting for the sync, the build or the query after this long (default 900)' },
     { flags: '--wait <seconds>', description: 'Wait this long for another run of this credential to finish (default 300)' },
+    { flags: '--poll <seconds>', description: 'Pause between two polls of the sync and the build (default 1; fractions allowed)' },
   ],
   examples: [
     `plinth ci dbt-gate 3 --ref feature/orders --query '{"measures":["orders.count"]}' --expect '[{"orders.count":"42"}]'`,
@@ -44,6 +45,7 @@ export const dbtGate = defineVerb({
     if (typeof expected === 'string') throw new UsageError(`--expect ${expected}`);
     const timeout = seconds(opts.timeout, '--timeout', 900);
     const wait = seconds(opts.wait, '--wait', 300, true);
+    const poll = pollSeconds(opts.poll);
     const client = await f.client();
     const controller = new AbortController();
     const stopListening = onInterrupt(f.io, (reason) => controller.abort(reason));
@@ -54,6 +56,7 @@ export const dbtGate = defineVerb({
       ref: opts.ref,
       signal: controller.signal,
       deadline: Date.now() + timeout * 1000,
+      pollMs: poll * 1000,
       state: newState(),
     };
     let failure: StepError | undefined;
@@ -116,6 +119,13 @@ function gateError(failure: StepError, gate: Gate): CliError {
   if (cause instanceof AuthError) return new AuthError(message, hint);
   if (cause instanceof NetworkError) return new NetworkError(message, hint);
   return new CliError(message, hint);
+}
+
+function pollSeconds(value: string | undefined): number {
+  if (value === undefined) return 1;
+  if (!/^\d*\.?\d+$/.test(value) || Number(value) <= 0 || Number(value) > 60)
+    throw new UsageError(`--poll must be a number of seconds above 0 and at most 60, got "${value}"`);
+  return Number(value);
 }
 
 function seconds(value: string | undefined, flag: string, fallback: number, zeroAllowed = false): number {

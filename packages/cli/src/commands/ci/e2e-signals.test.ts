@@ -34,7 +34,7 @@ describeCli('the CI gate interrupted (4.8 rule 8)', (ctx, home) => {
     'SIGTERM to dbt-gate.sh mid-run: the trap exits dev mode and finishes the lease before the script ends',
     async () => {
       const s = await shop();
-      const env = { ...s.env, GATE_TIMEOUT: '120' };
+      const env = { ...s.env, GATE_TIMEOUT: '120', GATE_POLL: '0.05' };
       const args = { deploymentId: s.deploymentId, ref: 'main', query: QUERY, expect: s.expected };
       const result = await withRunner(ctx(), () => runGateScript(env, args, { when: '[dev-mode] dev branch', signal: 'SIGTERM' }));
       expect(result.code).toBe(143);

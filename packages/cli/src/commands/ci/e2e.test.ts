@@ -95,7 +95,7 @@ describeCli('the CI gate end to end (4.8 rule 8)', (ctx, home) => {
     'examples/ci/dbt-gate.sh does the same with curl and jq: passes and cleans up, or fails keeping the branch',
     async () => {
       const s = await shop();
-      const env = { ...s.env, GATE_TIMEOUT: '120' };
+      const env = { ...s.env, GATE_TIMEOUT: '120', GATE_POLL: '0.05' };
       const passed = await withRunner(ctx(), () =>
         runGateScript(env, { deploymentId: s.deploymentId, ref: 'main', query: QUERY, expect: s.expected }),
       );

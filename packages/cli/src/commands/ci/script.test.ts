@@ -12,7 +12,13 @@ const adminKey = async (ctx: CliServer): Promise<ApiKeyPrincipal> => {
 
 /** examples/ci/dbt-gate.sh run for real (bash, curl, jq) against a listening server. */
 describeCli('examples/ci/dbt-gate.sh', (ctx) => {
-  const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey, GATE_WAIT: '0', GATE_TIMEOUT: '120' });
+  const env = () => ({
+    PLINTH_API_URL: ctx().url,
+    PLINTH_API_KEY: ctx().admin.apiKey,
+    GATE_WAIT: '0',
+    GATE_TIMEOUT: '120',
+    GATE_POLL: '0.05',
+  });
   const query = { measures: ['a.count'] };
 
   it('refuses to run without its arguments and settings', async () => {

@@ -2,8 +2,6 @@ import { errorLine, type BuildBody } from '../deployments/build-lines.js';
 import { apiPath, buildPath, done, pauseOrStop, progress, StepError, type Gate } from './context.js';
 import { loadRows } from './query.js';
 
-const BUILD_POLL_MS = 1000;
-
 /** Step 2: dev mode on the generated branch forks this credential's own dev branch of it. */
 export async function enterDevMode(gate: Gate): Promise<void> {
   const { data } = await gate.client.request<{ branchName: string }>('POST', buildPath(gate, '/dev-mode'), {
@@ -29,7 +27,7 @@ export async function waitForDevBuild(gate: Gate): Promise<void> {
   while (build.status === 'building') {
     if (last !== build.status) progress(gate, 'build', `build ${build.buildId} of ${branch}: ${build.status}`);
     last = build.status;
-    await pauseOrStop(gate, 'build', BUILD_POLL_MS, `the build of ${branch}`);
+    await pauseOrStop(gate, 'build', gate.pollMs, `the build of ${branch}`);
     build = (await status()).data;
   }
   gate.state.buildId = build.buildId;

@@ -19,7 +19,6 @@ interface SyncStatus {
   files?: Array<{ path: string; cube: string }>;
 }
 
-const POLL_MS = 1000;
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 const stageLine = (stage: Stage) =>
@@ -60,6 +59,6 @@ export async function syncRef(gate: Gate): Promise<void> {
       );
       return;
     }
-    await pauseOrStop(gate, 'sync', POLL_MS, `sync job ${syncJobId}`);
+    await pauseOrStop(gate, 'sync', gate.pollMs, `sync job ${syncJobId}`);
   }
 }

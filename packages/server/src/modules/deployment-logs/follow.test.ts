@@ -158,10 +158,14 @@ it.each([
     ({ id, at: '', source: 'production', pod: 'p', container: 'builder', level: 'info', buildId: null, message: `m${id}` }) as const;
   // What the table shows: id 2 committed first; id 1 (an append of another process) commits later.
   const visible = [line(2)];
+  let polls = 0;
   const stream = new FollowStream({
     backlog: [],
     cursor: 0,
-    read: async (after) => visible.filter((l) => l.id > after),
+    read: async (after) => {
+      polls += 1;
+      return visible.filter((l) => l.id > after);
+    },
     pollMs: 5,
     heartbeatMs: 60_000,
     settleMs,
@@ -172,7 +176,9 @@ it.each([
   visible.unshift(line(1));
   visible.push(line(3));
   await until(() => text.includes('m3'));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // A few more polls: any line still to come (m1, with no settling time) would have come by then.
+  const seen = polls;
+  await until(() => polls >= seen + 3);
   stream.destroy();
   expect(
     text

@@ -1,5 +1,5 @@
 import type { OperationCase } from '../../test-support/authorization.js';
-import { connectedDeployment, INSTALLATION, newDeployment, REPOSITORY } from './test-fixtures.js';
+import { connectedDeployment, INSTALLATION, newDeployment, REPOSITORY, sharedConnectedDeployment } from './test-fixtures.js';
 
 /**
  * The GitHub module's operations, for the shared authorisation suite (run by github.test.ts, whose
@@ -37,7 +37,7 @@ export const cases: OperationCase[] = [
   {
     operation: 'getGithubConnection',
     method: 'GET',
-    prepare: async (account) => ({ url: `/api/v1/deployments/${await connectedDeployment(account)}/github` }),
+    prepare: async (account) => ({ url: `/api/v1/deployments/${await sharedConnectedDeployment(account)}/github` }),
   },
   {
     operation: 'disconnectGithub',

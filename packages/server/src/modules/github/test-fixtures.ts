@@ -78,6 +78,18 @@ export async function connectedDeployment(account: TestAccount): Promise<number>
   return id;
 }
 
+const connectedOnce = new WeakMap<TestAccount, Promise<number>>();
+
+/**
+ * One connected deployment per account, for operations that only read it: connecting clones the
+ * repository, and the authorisation suite prepares a request many times per account.
+ */
+export function sharedConnectedDeployment(account: TestAccount): Promise<number> {
+  let id = connectedOnce.get(account);
+  if (!id) connectedOnce.set(account, (id = connectedDeployment(account)));
+  return id;
+}
+
 /** Headers GitHub sends with a delivery, signed with `secret`. */
 export function signedDelivery(event: string, payload: unknown, secret = WEBHOOK_SECRET) {
   const body = JSON.stringify(payload);

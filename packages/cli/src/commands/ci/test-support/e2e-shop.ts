@@ -54,6 +54,8 @@ export async function shopOn(ctx: CliServer, plinth: ReturnType<typeof cliRunner
     JSON.stringify(QUERY),
     '--expect',
     JSON.stringify(expect),
+    '--poll',
+    '0.05',
     '--json',
   ];
   const gate = (ref: string, expect: unknown, options: Parameters<typeof plinth>[1] = {}) => plinth(args(ref, expect), { ...options, env });

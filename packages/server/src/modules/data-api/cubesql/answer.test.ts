@@ -1,4 +1,4 @@
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { describeOnStores } from '../../../test-support/server.js';
 import { dataDirOverride, gatedWarehouse, sampleDeployment, serviceOn, tokenOf } from '../test-fixtures.js';
 import type { DataApiService } from '../service.js';
@@ -27,14 +27,15 @@ describeOnStores(
       const served = await service.serve(principal, deploymentId);
       const gated = gatedWarehouse(served.warehouse);
       gated.hold();
+      let periods = 0;
       const answer = cubesqlAnswer(
         service,
         { ...served, warehouse: gated.warehouse },
         { query: 'SELECT MEASURE(count) FROM orders' },
-        () => false,
+        () => (periods += 1) < 0,
       );
-      // Several continue-wait periods pass while the warehouse holds the query.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Several continue-wait periods pass while the warehouse holds the query (each asks whether the client left).
+      await vi.waitFor(() => expect(periods).toBeGreaterThanOrEqual(3), { timeout: 10_000, interval: 5 });
       gated.release();
       expect(rowsOf(await answer)).toEqual([[expect.any(String)]]);
       expect(gated.counter.executions).toBe(1);
