@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openTestStoreAgain } from '../../test-support/stores.js';
 import { ApiError } from '../../http/errors.js';
 import { createServices, type Services } from '../../services.js';
@@ -51,7 +51,10 @@ describe.skipIf(!process.env.DATABASE_URL)('CI gate runs across two server proce
     const waiting = secondServices.ciGate.start(principal, deploymentId, { ref: 'waiting', waitSeconds: 60 });
     let settled = false;
     void waiting.finally(() => (settled = true));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The waiter has found the lease held and sleeps until woken (its waker registered), not settled.
+    const { wakers } = secondServices.ciGate as unknown as { wakers: Map<string, Set<() => void>> };
+    const sleeping = () => [...wakers.values()].reduce((count, set) => count + set.size, 0);
+    await vi.waitFor(() => expect(sleeping()).toBe(1), { timeout: 10_000, interval: 5 });
     expect(settled).toBe(false);
     await first.services.ciGate.finish(principal, deploymentId, holder.runId, 'passed');
     const turn = await waiting;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CONTINUE_WAIT, RedisRunner, StoredQueryError, type QueryRunner } from './inflight.js';
 
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -27,6 +27,8 @@ function slowQuery<T>(value: T) {
 describe('Redis-shared query runner', () => {
   const runners: QueryRunner[] = [];
   const redis = new Redis(REDIS_URL);
+  /** How many answers a runner is waiting for from another process's run. */
+  const listening = (runner: QueryRunner) => (runner as unknown as { listeners: Map<string, unknown> }).listeners.size;
   const make = (options: Partial<ConstructorParameters<typeof RedisRunner>[0]> = {}) => {
     const runner = new RedisRunner({ url: REDIS_URL, prefix, waitMs: 50, ttlMs: 60_000, ...options });
     runners.push(runner);
@@ -59,7 +61,12 @@ describe('Redis-shared query runner', () => {
     const [a, b] = [make({ waitMs: 10_000 }), make({ waitMs: 10_000 })];
     const query = slowQuery('answer');
     const calls = Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).run('q100', query.execute));
-    setTimeout(() => query.release(), 200);
+    // The query is released once one process runs it and the other listens for its answer.
+    await vi.waitFor(() => expect([query.counter.executions, listening(a) + listening(b)]).toEqual([1, 1]), {
+      timeout: 10_000,
+      interval: 5,
+    });
+    query.release();
     expect(new Set(await Promise.all(calls))).toEqual(new Set(['answer']));
     expect(query.counter.executions).toBe(1);
   });
