@@ -29,8 +29,8 @@ describe('referencedSchemas', () => {
     expect([...found.keys()]).toEqual(['Other']);
   });
 
-  it('ignores local and unknown references', () => {
-    expect(referencedSchemas({ $ref: '#/definitions/x', items: { $ref: 'Nowhere' } }, shared).size).toBe(0);
+  it('ignores local and unknown references, and names the object prototype has', () => {
+    expect(referencedSchemas({ $ref: '#/definitions/x', items: { $ref: 'Nowhere' }, not: { $ref: 'constructor' } }, shared).size).toBe(0);
   });
 });
 
@@ -56,6 +56,9 @@ describe('lazy compilers', () => {
     const good = await app.inject({ method: 'POST', url: '/things', payload: { name: 'xy' } });
     expect(good.statusCode).toBe(200);
     expect(good.json()).toEqual({ name: 'xy' });
+    // The validator's errors are its own call's: a bad body after a good one is still refused.
+    expect((await app.inject({ method: 'POST', url: '/things', payload: {} })).statusCode).toBe(400);
+    expect(compileAllSchemas(app)).toBe(2);
     await app.close();
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import fastJsonStringify from 'fast-json-stringify';
 
 type SharedSchemas = Record<string, unknown>;
@@ -23,7 +23,7 @@ export function referencedSchemas(schema: unknown, shared: SharedSchemas): Map<s
       // A property named `$ref` (SCIM's members) holds a schema, not a reference: only a string refers.
       if (key === '$ref' && typeof value === 'string') {
         const id = value.split('#')[0]!;
-        if (id && !found.has(id) && shared[id] !== undefined) {
+        if (id && !found.has(id) && Object.hasOwn(shared, id)) {
           found.set(id, shared[id]);
           pending.push(shared[id]);
         }
@@ -34,53 +34,56 @@ export function referencedSchemas(schema: unknown, shared: SharedSchemas): Map<s
 }
 
 /**
- * Compiles on first use instead of at `ready()`: a server answers its first request after
- * compiling only what that request needs, and a test file that calls ten routes never pays for
- * the other two hundred. `compileAll` on the app forces every one (the spec test does), so a
- * schema that cannot compile still fails a test rather than its first caller.
+ * Validators and serializers compile on first use instead of at `ready()`: a server answers its
+ * first request after compiling only what that request needs, and a test file that calls ten
+ * routes never pays for the other two hundred. `compileAllSchemas` forces every one (the spec test
+ * does), so a schema that cannot compile still fails a test rather than its first caller.
  */
-function lazily<F extends (...args: never[]) => unknown>(compile: () => F, register: (force: () => void) => void): F {
-  let compiled: F | undefined;
+const pendingCompilations = new WeakMap<FastifyInstance, Array<() => unknown>>();
+
+/** Compiles every validator and serializer not compiled yet, and says how many the app has. */
+export function compileAllSchemas(app: FastifyInstance): number {
+  const all = pendingCompilations.get(app) ?? [];
+  for (const force of all) force();
+  return all.length;
+}
+
+/** `compile`, run once on first use; the app's list lets compileAllSchemas run it earlier. */
+function once<T>(app: FastifyInstance, compile: () => T): () => T {
+  let compiled: T | undefined;
   const get = () => (compiled ??= compile());
-  register(get);
-  const call = function (this: unknown, ...args: Parameters<F>) {
-    const inner = get();
-    const result = inner.apply(this, args);
-    // Fastify reads a validator's errors from the function it called.
-    (call as unknown as { errors?: unknown }).errors = (inner as unknown as { errors?: unknown }).errors;
-    return result;
-  };
-  return call as unknown as F;
-}
-
-const pendingCompilations = new WeakMap<FastifyInstance, Array<() => void>>();
-
-/** Compiles every validator and serializer not compiled yet: for tests that check all schemas compile. */
-export function compileAllSchemas(app: FastifyInstance): void {
-  for (const force of pendingCompilations.get(app) ?? []) force();
-}
-
-function registrar(app: FastifyInstance): (force: () => void) => void {
   let list = pendingCompilations.get(app);
   if (!list) pendingCompilations.set(app, (list = []));
-  return (force) => list.push(force);
+  list.push(get);
+  return get;
 }
+
+type Validator = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null | undefined };
 
 /** A validator compiler that compiles each route's schema on its first request. */
 export function lazyValidatorCompiler(app: FastifyInstance, compile: FastifySchemaCompiler<object>): FastifySchemaCompiler<object> {
-  const register = registrar(app);
-  return (route) => lazily(() => compile(route) as (data: unknown) => boolean, register);
+  return (route) => {
+    const compiled = once(app, () => compile(route) as Validator);
+    const validate: Validator = (data) => {
+      const inner = compiled();
+      const valid = inner(data);
+      // Fastify reads a validator's errors from the function it called.
+      validate.errors = inner.errors;
+      return valid;
+    };
+    return validate;
+  };
 }
 
 /** Response serializers by fast-json-stringify, compiled on first use with only the shared schemas they refer to. */
 export function installLazySerializers(app: FastifyInstance): void {
-  const register = registrar(app);
-  app.setSerializerCompiler(({ schema }) =>
-    lazily(() => {
+  app.setSerializerCompiler(({ schema }) => {
+    const compiled = once(app, () => {
       const external = Object.fromEntries(referencedSchemas(schema, app.getSchemas()));
       const id = (schema as { $id?: string }).$id;
       if (id) delete external[id];
       return fastJsonStringify(schema as object, { schema: external as Record<string, fastJsonStringify.Schema> });
-    }, register),
-  );
+    });
+    return (data) => compiled()(data);
+  });
 }

@@ -84,7 +84,8 @@ describeOnStores('GET /api/v1/spec', (server) => {
   });
 
   it("compiles every route's validators and response serializers (they compile lazily when served)", () => {
-    expect(() => compileAllSchemas(server().app)).not.toThrow();
+    // Every operation has a response serializer at least, so the count says the app's compilers were all reached.
+    expect(compileAllSchemas(server().app)).toBeGreaterThan(operationsOf(doc).length);
   });
 
   it('contains every registered route, and nothing else', () => {
