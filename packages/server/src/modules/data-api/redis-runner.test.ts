@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +7,9 @@ import { CONTINUE_WAIT, RedisRunner, StoredQueryError, type QueryRunner } from '
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Its own prefix per test run: parallel runs share the one Redis. */
 const prefix = `plinth:dataapi:test-${randomBytes(6).toString('hex')}:`;
+
+/** Where the runner keeps a key's result, lease and channel. */
+const idOf = (key: string) => `${prefix}${createHash('sha256').update(key).digest('hex')}`;
 
 /** A query that runs until released, counting how often it runs. */
 function slowQuery<T>(value: T) {
@@ -74,12 +77,18 @@ describe('Redis-shared query runner', () => {
   it('a failed query’s error reaches the waiters and the retry, without running it again', async () => {
     const [a, b] = [make({ waitMs: 5_000 }), make({ waitMs: 5_000 })];
     let executions = 0;
+    let fail: () => void = () => undefined;
+    const failed = new Promise<void>((resolve) => (fail = resolve));
     const failing = async () => {
       executions += 1;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await failed;
       throw new Error('Conversion Error: Could not convert string "x" to INT32');
     };
-    const results = await Promise.allSettled([a.run('qerr', failing), b.run('qerr', failing)]);
+    const settled = Promise.allSettled([a.run('qerr', failing), b.run('qerr', failing)]);
+    // It fails once one process runs it and the other waits for its outcome.
+    await vi.waitFor(() => expect([executions, listening(a) + listening(b)]).toEqual([1, 1]), { timeout: 10_000, interval: 5 });
+    fail();
+    const results = await settled;
     for (const result of results) {
       expect(result).toMatchObject({ status: 'rejected', reason: { message: 'Conversion Error: Could not convert string "x" to INT32' } });
     }
@@ -87,10 +96,31 @@ describe('Redis-shared query runner', () => {
     expect(executions).toBe(1);
   });
 
+  it('a waiter that reads no result just before the owner finishes takes its outcome, not the lease and a second run', async () => {
+    const waiter = make({ waitMs: 5_000 });
+    const id = idOf('qrace');
+    await redis.set(`${id}:lease`, 'other-owner', 'PX', 60_000);
+    // The owner finishes between the waiter's read of the result and its attempt at the lease.
+    const connection = (waiter as unknown as { redis: { get: (key: string) => Promise<string | null> } }).redis;
+    const get = connection.get.bind(connection);
+    let reads = 0;
+    connection.get = async (key) => {
+      const value = await get(key);
+      if (key === `${id}:result` && ++reads === 2) {
+        await redis.set(`${id}:result`, JSON.stringify({ value: 'from the owner' }), 'PX', 60_000);
+        await redis.del(`${id}:lease`);
+      }
+      return value;
+    };
+    let executions = 0;
+    expect(await waiter.run('qrace', async () => ++executions)).toBe('from the owner');
+    expect([reads, executions]).toEqual([3, 0]);
+  });
+
   it('an owner that dies loses its lease, and the next caller runs the query', async () => {
     const runner = make({ waitMs: 5_000, leaseMs: 300, pollMs: 50 });
     // A lease as a dead process leaves it: never renewed, no result ever published.
-    const id = `${prefix}${(await import('node:crypto')).createHash('sha256').update('qdead').digest('hex')}`;
+    const id = idOf('qdead');
     await redis.set(`${id}:lease`, 'dead-owner', 'PX', 300);
     let executions = 0;
     expect(await runner.run('qdead', async () => ++executions)).toBe(1);

@@ -115,16 +115,9 @@ export class RedisRunner implements QueryRunner {
       const stored = await this.stored(id, renew);
       if (stored) return stored;
       const token = randomBytes(12).toString('hex');
-      if (await this.claim(id, token)) {
-        // Finished between the read above and the claim: that execution is the one to give.
-        const finished = await this.stored(id, renew);
-        if (finished) {
-          await this.redis.eval(RELEASE, 1, `${id}:lease`, token);
-          return finished;
-        }
-        return await this.own(id, token, execute);
-      }
-      return await this.waitForOwner(key, id, token, execute, renew);
+      const claimed = await this.claimUnlessFinished(id, token, renew);
+      if (claimed === true) return await this.own(id, token, execute);
+      return claimed ?? (await this.waitForOwner(key, id, token, execute, renew));
     } catch (error) {
       this.markDown(error);
       return this.runLocally(key, execute, renew);
@@ -144,8 +137,18 @@ export class RedisRunner implements QueryRunner {
     return outcomeOf(() => this.local.run(key, execute, { renew }, 2 ** 31 - 1));
   }
 
-  private async claim(id: string, token: string): Promise<boolean> {
-    return (await this.redis.set(`${id}:lease`, token, 'PX', this.leaseMs, 'NX')) === 'OK';
+  /**
+   * Takes the lease (true), or finds the outcome of an owner that finished and released it since
+   * `stored` was last read, or null while another process holds the lease. Without the second
+   * read, a caller that read nothing just before the owner finished would run the query again.
+   */
+  private async claimUnlessFinished(id: string, token: string, renew: boolean): Promise<true | Outcome | null> {
+    const lease = `${id}:lease`;
+    if ((await this.redis.set(lease, token, 'PX', this.leaseMs, 'NX')) !== 'OK') return null;
+    const finished = await this.stored(id, renew);
+    if (!finished) return true;
+    await this.redis.eval(RELEASE, 1, lease, token);
+    return finished;
   }
 
   /** Runs the query while renewing the lease, then stores and publishes the outcome and releases the lease at once. */
@@ -193,8 +196,9 @@ export class RedisRunner implements QueryRunner {
         checking = true;
         try {
           const stored = await this.stored(id, renew);
-          if (stored) finish(stored);
-          else if (await this.claim(id, token)) finish(this.own(id, token, execute));
+          const claimed = stored ?? (await this.claimUnlessFinished(id, token, renew));
+          if (claimed === true) finish(this.own(id, token, execute));
+          else if (claimed) finish(claimed);
         } catch (error) {
           this.markDown(error);
           finish(this.runLocally(key, execute, renew));
