@@ -291,6 +291,7 @@ async function commandTree(): Promise<Map<string, string>> {
     platform: 'linux',
     homedir: '/nonexistent',
     background: () => {},
+    wait: async () => {},
   };
   const commands = new Map<string, string>();
   const walk = (command: Command, path: string[]) => {

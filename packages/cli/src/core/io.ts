@@ -23,6 +23,11 @@ export interface IO {
   /** Starts work that must never delay the command (telemetry, update check). */
   background(job: BackgroundJob): void;
   /**
+   * Pauses between two polls of the server. The real one waits on the clock; a test waits on the
+   * event the poll is for, so it never sleeps through an interval.
+   */
+  wait(ms: number): Promise<void>;
+  /**
    * A signal aborted when the person interrupts the command (Ctrl-C, SIGINT). Only a command that
    * runs until interrupted (`logs --follow`) asks for it; it then ends normally, with exit code 0.
    * Absent: nothing interrupts.
@@ -57,6 +62,7 @@ export async function processIO(): Promise<IO> {
     stderrIsTTY: process.stderr.isTTY === true,
     platform: process.platform,
     homedir: homedir(),
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     background: (job) => {
       // A detached child does the work, so this process exits as soon as the command is done.
       void import('node:child_process').then(({ spawn }) => {

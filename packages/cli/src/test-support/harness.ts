@@ -45,6 +45,8 @@ export interface RunOptions {
   onStdout?: (text: string) => void;
   /** Stands for Ctrl-C: aborting it interrupts a command that runs until interrupted. */
   interrupt?: AbortSignal;
+  /** Replaces the pause between polls (the clock by default) with a wait on the event polled for. */
+  wait?: (ms: number) => Promise<void>;
 }
 
 /** Runs the real command tree in-process with captured streams and a private config directory. */
@@ -81,6 +83,7 @@ export function cliRunner(configHome: () => string) {
       platform: 'linux',
       homedir: configHome(),
       background: (job) => jobs.push(job),
+      wait: options.wait ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       interrupted: () => options.interrupt ?? new AbortController().signal,
     };
     const code = await run(argv, io);

@@ -12,23 +12,33 @@ describeCli('plinth login, contexts and credentials', (ctx, home) => {
     expect(login.code, login.stderr).toBe(0);
     return login;
   };
-  /** The member's login by the device flow, approved (or denied) on the verification page as the code appears. */
+  /**
+   * The member's login by the device flow, approved (or denied) on the verification page as the
+   * code appears. The CLI's pause before each poll waits for that answer instead of the clock;
+   * every pause it asks for is the server's interval.
+   */
   const loginByDevice = async (decision: 'approve' | 'deny' = 'approve', name = 'device') => {
-    ctx().server.services.login.device.settings.intervalSeconds = 1;
+    ctx().server.services.login.device.settings.intervalSeconds = 3;
     await ctx().server.services.login.signIn.setPassword(ctx().accountId, ctx().member.id, 'member password 1');
-    let answered = false;
-    return plinth(['login', '--url', ctx().url, '--name', name], {
+    let answered: Promise<unknown> | undefined;
+    const pauses: number[] = [];
+    const login = await plinth(['login', '--url', ctx().url, '--name', name], {
       onStderr: (text) => {
         const code = /one-time code: ([A-Z]{4}-[A-Z]{4})/.exec(text)?.[1];
         if (!code || answered) return;
-        answered = true;
-        void fetch(`${ctx().url}/login/device`, {
+        answered = fetch(`${ctx().url}/login/device`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ user_code: code, email: ctx().member.email, password: 'member password 1', decision }),
-        });
+        }).then((page) => page.text());
+      },
+      wait: async (ms) => {
+        pauses.push(ms);
+        await answered;
       },
     });
+    expect(pauses).toEqual([3_000]);
+    return login;
   };
   const loggedInByDevice = async () => {
     const login = await loginByDevice();

@@ -5,7 +5,6 @@ import type { Factory } from '../../core/factory.js';
 import type { Whoami } from './whoami.js';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * RFC 8628 from the client's side: ask for a device code, show the URL and the user code, then
@@ -33,7 +32,7 @@ export async function deviceLogin(f: Factory, url: string): Promise<Context> {
   let interval = Math.max(1, device.interval) * 1000;
   const deadline = Date.now() + device.expires_in * 1000;
   for (;;) {
-    await sleep(interval);
+    await f.io.wait(interval);
     const poll = await client.request('POST', '/api/v1/auth/token', {
       anonymous: true,
       allowErrors: true,

@@ -96,8 +96,6 @@ export function seconds(value: string | undefined, fallback: number): number {
   return Number(value);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Polls a sync until it has finished, printing each stage on stderr as it starts and ends (a
  * stage's line again when its status changes). Answers the terminal status.
@@ -114,6 +112,6 @@ export async function waitForSync(f: Factory, path: string, intervalSeconds: num
       printed.set(stage.name, stage.status);
     }
     if (TERMINAL.has(sync.status)) return sync;
-    await sleep(intervalSeconds * 1000);
+    await f.io.wait(intervalSeconds * 1000);
   }
 }

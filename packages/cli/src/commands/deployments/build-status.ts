@@ -4,8 +4,6 @@ import type { Response } from '../../core/http.js';
 import { id } from '../../core/rest.js';
 import { errorLine, statusLine, TERMINAL, type BuildBody } from './build-lines.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export const buildStatus = defineVerb({
   name: 'build-status',
   summary: "Show the build status of a branch's head; --wait polls until it is built, failed or cancelled (getDeploymentBuildStatus)",
@@ -34,7 +32,7 @@ export const buildStatus = defineVerb({
         if (line !== last) f.output.notice(line);
         last = line;
         if (TERMINAL.has(response.data.status)) break;
-        await sleep(interval * 1000);
+        await f.io.wait(interval * 1000);
         response = await fetchStatus();
       }
     }
