@@ -1,49 +1,26 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT } from './test-support/built.js';
+import { freePort, startServerProcess } from './test-support/server-process.js';
 import { storeKinds } from './test-support/stores.js';
 
-const MAIN = BUILT.server;
 const CLI = BUILT.cli;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** `npm start` as a real process on `dataDir`, resolved once its output matches `until` (or it exited). */
-async function start(
-  dataDir: string,
-  port: number,
-  until: RegExp,
-  databaseUrl?: string,
-): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [MAIN], {
-    env: {
-      PATH: process.env.PATH!,
+function start(dataDir: string, port: number, until: RegExp, databaseUrl?: string) {
+  return startServerProcess(
+    {
       PORT: String(port),
-      HOST: '127.0.0.1',
       PLINTH_DATA_DIR: dataDir,
       PLINTH_JOB_POLL_MS: '100',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  while (!until.test(output) && child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
-  return { child, output: () => output, exited };
+    { until },
+  );
 }
 
 /** A shell line as a newcomer types it, with `plinth` on PATH running this checkout's client. */

@@ -1,51 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT } from './test-support/built.js';
+import { startServerProcess } from './test-support/server-process.js';
 
 const MAIN = BUILT.server;
-
-interface Running {
-  child: ChildProcess;
-  port: number;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts `plinth-server` as a real process (the build of this checkout) and waits for its ready line, or its exit. */
-async function startServer(env: Record<string, string>): Promise<Running> {
-  const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, [MAIN], {
-    // The demo deployment has a test of its own (main-demo.test.ts); these starts stay quick without it.
-    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', PLINTH_DEMO: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  // The server prints this line once it listens (main.ts); the test's timeout bounds the wait.
-  const ready = new Promise<void>((resolve) => {
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Plinth is ready at ')) resolve();
-    });
-    child.on('exit', () => resolve());
-  });
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await ready;
-  return { child, port, output: () => output, exited };
-}
 
 /** Runs `plinth-server <args>` to its end: an operator command. */
 async function runBinary(args: string[], env: Record<string, string>) {
@@ -67,16 +29,14 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('starts on the embedded defaults, prints the key once, serves it, and keeps secrets out of its logs', async () => {
-    const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir });
     try {
       const saved = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8'));
       expect(statSync(join(dataDir, 'bootstrap.json')).mode & 0o777).toBe(0o600);
       expect(saved.tenant).toBe('demo');
       // The key follows the ready line in a write of its own.
-      await vi.waitFor(() => expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`), {
-        timeout: 10_000,
-        interval: 20,
-      });
+      await server.waitFor(`Admin API key (shown once): ${saved.apiKey}`);
+      expect(server.output()).toContain(`Admin API key (shown once): ${saved.apiKey}`);
 
       const headers = { authorization: `Api-Key ${saved.apiKey}`, 'content-type': 'application/json' };
       const base = `http://127.0.0.1:${server.port}`;
@@ -120,14 +80,15 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
   });
 
   it('on restart with the same data dir creates nothing and prints no key', async () => {
-    const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir });
     try {
       expect((await fetch(`http://127.0.0.1:${server.port}/readyz`)).status).toBe(200);
       expect(server.output()).not.toContain('Admin API key');
       // Every start says where it is ready, not only the first (issue 10, newcomer 9).
       expect(server.output()).toContain(`Plinth is ready at http://127.0.0.1:${server.port} (account "demo").\n`);
       // Buffered log lines still reach the log while the server runs, not only when it stops.
-      await vi.waitFor(() => expect(server.output()).toContain('"path":"/readyz"'), { timeout: 10_000, interval: 100 });
+      await server.waitFor('"path":"/readyz"');
+      expect(server.output()).toContain('"path":"/readyz"');
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -135,7 +96,7 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
   });
 
   it('SIGTERM finishes the request in flight with its real response, then exits 0', async () => {
-    const server = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir });
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { apiKey: string };
     const socket = connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
@@ -151,9 +112,10 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
         `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n` +
         body.slice(0, 5),
     );
-    await vi.waitFor(() => expect(reply).toContain('100 Continue'), { timeout: 10_000, interval: 20 });
+    await new Promise<void>((resolve) => socket.on('data', () => reply.includes('100 Continue') && resolve()));
     server.child.kill('SIGTERM');
-    await vi.waitFor(() => expect(server.output()).toContain('finishing in-flight requests'), { timeout: 10_000, interval: 20 });
+    await server.waitFor('finishing in-flight requests');
+    expect(server.output()).toContain('finishing in-flight requests');
     expect(reply).toBe('HTTP/1.1 100 Continue\r\n\r\n');
     socket.write(body.slice(5));
     await closed;
@@ -163,12 +125,12 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
   });
 
   it('a second server, or an accounts command, on a data dir in use refuses with one line naming it and the holder (issue 10, security 2)', async () => {
-    const first = await startServer({ PLINTH_DATA_DIR: dataDir });
+    const first = await startServerProcess({ PLINTH_DATA_DIR: dataDir });
     const refusal =
       `plinth-server: The data directory ${dataDir} is in use by process ${first.child.pid} (lock file ${join(dataDir, 'plinth.lock')}); ` +
       'stop it first, or use PostgreSQL (DATABASE_URL) to run several servers';
     try {
-      const second = await startServer({ PLINTH_DATA_DIR: dataDir });
+      const second = await startServerProcess({ PLINTH_DATA_DIR: dataDir });
       expect(await second.exited).toBe(1);
       expect(second.output().trim()).toBe(refusal);
       const command = await runBinary(['accounts', 'list'], { PLINTH_DATA_DIR: dataDir });
@@ -190,13 +152,13 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
     expect(listed.stdout).toMatch(/^acme +active /m);
     expect(listed.stdout).not.toContain(key);
 
-    const unknown = await startServer({ PLINTH_DATA_DIR: dataDir, PLINTH_TENANT: 'acmee' });
+    const unknown = await startServerProcess({ PLINTH_DATA_DIR: dataDir, PLINTH_TENANT: 'acmee' });
     expect(await unknown.exited).toBe(2);
     expect(unknown.output().trim()).toBe(
       'plinth-server: PLINTH_TENANT "acmee" names no account in this store (it has demo, acme); ' +
         'create it with `plinth-server accounts create acmee` or set PLINTH_TENANT to an existing account',
     );
-    const server = await startServer({ PLINTH_DATA_DIR: dataDir, PLINTH_TENANT: 'acme' });
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir, PLINTH_TENANT: 'acme' });
     try {
       expect(server.output()).toContain(`Plinth is ready at http://127.0.0.1:${server.port} (account "acme").`);
       const me = await fetch(`http://127.0.0.1:${server.port}/api/v1/users/me`, { headers: { authorization: `Api-Key ${key}` } });
@@ -208,7 +170,7 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
   });
 
   it('a bad setting stops the server at start with one line naming it', async () => {
-    const server = await startServer({ PLINTH_DATA_DIR: dataDir, PORT: 'not-a-port' });
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir, PORT: 'not-a-port' });
     expect(await server.exited).toBe(2);
     expect(server.output().trim()).toBe('plinth-server: Invalid setting PORT: "not-a-port" is not a whole number');
   });

@@ -96,11 +96,15 @@ describe.each(storeKinds)('transaction() carried by the async context [%s]', (ki
   });
 
   it('leaves work scheduled from inside it, once it has ended, to run outside it', async () => {
+    let ended: () => void = () => undefined;
+    const end = new Promise<void>((resolve) => (ended = resolve));
     let later!: Promise<string[]>;
     await transaction(store.db, async () => {
       await add('tx-a');
-      later = new Promise((resolve, reject) => setTimeout(() => void names().then(resolve, reject), 20));
+      // Scheduled here, in the transaction's context; it runs once the transaction has committed.
+      later = end.then(() => names());
     });
+    ended();
     expect(await later).toEqual(['tx-a']);
   });
 

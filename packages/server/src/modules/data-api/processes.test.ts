@@ -1,15 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBWarehouse } from '@plinth/semantic';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILT } from '../../test-support/built.js';
+import { startServerProcess, type ServerProcess } from '../../test-support/server-process.js';
 
-const MAIN = BUILT.server;
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const API_KEY = `sk-${randomBytes(16).toString('hex')}`;
@@ -32,41 +29,6 @@ const SLOW_CUBE = `cubes:
         type: sum
 `;
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** A real `plinth-server` process, once it prints its ready line. */
-async function start(env: Record<string, string>): Promise<Running> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH!, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolve) => {
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      if (output.includes('Plinth is ready at ')) resolve();
-    });
-    child.on('exit', () => resolve());
-  });
-  if (child.exitCode !== null) throw new Error(`plinth-server exited: ${output}`);
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output };
-}
-
 async function call(base: string, method: string, path: string, authorization: string, body?: unknown) {
   const response = await fetch(base + path, {
     method,
@@ -81,7 +43,13 @@ async function call(base: string, method: string, path: string, authorization: s
 // Two real processes on one PostgreSQL store and one Redis; the embedded store cannot be shared, so this needs DATABASE_URL.
 describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing Redis (issue 14)', { timeout: 240_000 }, () => {
   const database = `plinth_redis_${randomBytes(5).toString('hex')}`;
-  const running: Running[] = [];
+  const running: ServerProcess[] = [];
+  const start = async (env: Record<string, string>) => {
+    const server = await startServerProcess(env);
+    running.push(server);
+    if (server.child.exitCode !== null) throw new Error(`plinth-server exited: ${server.output()}`);
+    return server;
+  };
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: DATABASE_URL });
     await client.connect();
@@ -93,9 +61,7 @@ describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing Redis (issue
   };
   afterAll(async () => {
     for (const { child } of running) child.kill('SIGTERM');
-    await Promise.all(
-      running.map(({ child }) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.on('exit', resolve)))),
-    );
+    await Promise.all(running.map(({ exited }) => exited));
     await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   });
 
@@ -115,9 +81,7 @@ describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing Redis (issue
     };
     const dirA = mkdtempSync(join(tmpdir(), 'plinth-proc-a-'));
     const a = await start({ ...env, PLINTH_DATA_DIR: dirA });
-    running.push(a);
     const b = await start({ ...env, PLINTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'plinth-proc-b-')) });
-    running.push(b);
     const key = `Api-Key ${API_KEY}`;
 
     const { id } = await call(a.url, 'POST', '/api/v1/deployments', key, { name: 'Slow' });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleModelFiles, type Warehouse } from '@plinth/semantic';
 import { Redis } from 'ioredis';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { buildApp } from '../../app.js';
 import { createServices } from '../../services.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
@@ -96,7 +96,8 @@ describeOnStores(
       for (const result of multi.results) expect(result.lastRefreshTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       const single = (await service.load(served, QUERY)) as any;
       expect(single.lastRefreshTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      // A query run again from now on would carry a later time.
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(single.lastRefreshTime)), { interval: 1 });
       const other = make({ continueWaitMs: 60_000 });
       expect(((await other.load(served, QUERY)) as any).lastRefreshTime).toBe(single.lastRefreshTime);
     });
