@@ -91,6 +91,7 @@ export async function deploySample(server: Plinth, dataDir: string): Promise<num
     platform: process.platform,
     homedir: dataDir,
     background: () => {},
+    wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
   const code = await run(['deploy', String(id), '--directory', project], io);
   if (code !== 0) throw new Error(`plinth deploy exited ${code}`);

@@ -84,6 +84,7 @@ const io: IO = {
   platform: process.platform,
   homedir: data,
   background: () => {},
+  wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
 async function deploy() {
