@@ -96,12 +96,17 @@ describe('git checkout', () => {
     expect(bytes.message).toBe(`${repo.dir} is larger than 0 MiB`);
   });
 
-  it('reads text files under a folder, skipping symbolic links and binary files, and refuses a folder outside', async () => {
+  it('reads text files under a folder, skipping binary files, and refuses a link or a folder outside', async () => {
     const local = await createGitRepo({ 'model/a.yml': 'a: 1\n' });
     try {
       await writeFile(join(local.dir, 'model', 'logo.png'), Buffer.from([0x89, 0x50, 0x00, 0x01]));
-      await symlink('/etc/passwd', join(local.dir, 'model', 'passwd.yml'));
       expect(Object.fromEntries(await readFiles(local.dir, 'model/'))).toEqual({ 'a.yml': 'a: 1\n' });
+      // A link out of the checkout is refused by name, not skipped: the import would silently miss a file.
+      await symlink('/etc/passwd', join(local.dir, 'model', 'passwd.yml'));
+      expect(await failure(readFiles(local.dir, 'model/'))).toMatchObject({
+        reason: 'invalid',
+        message: 'The path "model/passwd.yml" is a link to outside the repository',
+      });
       expect((await failure(readFiles(local.dir, '../etc'))).reason).toBe('invalid');
       expect((await failure(readFiles(local.dir, 'absent'))).message).toBe('Folder "absent" does not exist in the repository');
     } finally {

@@ -1,4 +1,5 @@
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
+import { CheckoutFiles, CheckoutPathError } from './checkout-files.js';
 import { join, posix } from 'node:path';
 import { GitSourceError } from './run-git.js';
 
@@ -26,29 +27,34 @@ export async function measureTree(dir: string, limits: TreeLimits, remote: strin
 }
 
 /**
- * The text files under `folder` of a checkout: path relative to `folder` → content. Symbolic
- * links are skipped (one could point outside the checkout), and so are files that are not UTF-8
- * text; `folder` may not climb out of the checkout.
+ * The text files under `folder` of a checkout: path relative to `folder` → content. Files that are
+ * not UTF-8 text are skipped; `folder` may not climb out of the checkout, and neither may a link
+ * anywhere on the way (CheckoutFiles refuses it, naming the path).
  */
 export async function readFiles(dir: string, folder = '', limits: Partial<TreeLimits> = {}): Promise<Map<string, string>> {
   const { maxBytes, maxFiles } = { ...DEFAULT_LIMITS, ...limits };
   const base = normalizeFolder(folder);
-  const start = base === '' ? dir : join(dir, base);
-  const root = await lstat(start).catch(() => null);
-  if (!root?.isDirectory()) throw new GitSourceError('missing-folder', `Folder "${base || '.'}" does not exist in the repository`);
-  const files = new Map<string, string>();
-  let bytes = 0;
-  for await (const entry of walk(start, '')) {
-    if (files.size >= maxFiles) throw new GitSourceError('limit', `Folder "${base || '.'}" has more than ${maxFiles} files`);
-    bytes += entry.size;
-    if (bytes > maxBytes) throw new GitSourceError('limit', `Folder "${base || '.'}" is larger than ${mib(maxBytes)}`);
-    const content = await readFile(entry.absolute);
-    if (content.includes(0)) continue;
-    const text = content.toString('utf8');
-    if (text.includes('\uFFFD')) continue;
-    files.set(entry.relative, text);
+  const shown = `Folder "${base || '.'}"`;
+  try {
+    const checkout = await CheckoutFiles.open(dir, base);
+    if (!(await checkout.isDirectory())) throw new GitSourceError('missing-folder', `${shown} does not exist in the repository`);
+    const files = new Map<string, string>();
+    let bytes = 0;
+    for (const entry of await checkout.list()) {
+      if (files.size >= maxFiles) throw new GitSourceError('limit', `${shown} has more than ${maxFiles} files`);
+      bytes += entry.size;
+      if (bytes > maxBytes) throw new GitSourceError('limit', `${shown} is larger than ${mib(maxBytes)}`);
+      const content = (await checkout.readBytes(entry.path))!;
+      if (content.includes(0)) continue;
+      const text = content.toString('utf8');
+      if (text.includes('\uFFFD')) continue;
+      files.set(entry.path, text);
+    }
+    return files;
+  } catch (error) {
+    if (error instanceof CheckoutPathError) throw new GitSourceError('invalid', error.message);
+    throw error;
   }
-  return files;
 }
 
 /** A folder inside the repository, in / form without leading or trailing slashes; `..` is refused. */

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cube } from '../builds/test-fixtures.js';
@@ -139,6 +141,28 @@ describeOnStores(
       });
       expect(await filesOf(server(), account, local)).toEqual({ 'model/model/items.yml': cube('items') });
     });
+
+    it.each([
+      ['a folder through a link to / (l/etc)', 'l', '/', 'l/etc', 'The path "l/etc" is a link to outside the repository'],
+      ['a link to / as the folder itself', 'model', '/etc', 'model', 'The path "model" is a link to outside the repository'],
+      ['a link out inside the folder', 'model/passwd.yml', '/etc/passwd', 'model', 'The path "model/passwd.yml" is a link to outside'],
+    ])(
+      'a repository with %s is a 400 naming the link, and none of the server’s files are imported',
+      async (_, link, target, directory, message) => {
+        const account = await server().newAccount();
+        const repo = await fixture.addRepository(`links-${link.replace(/\W/g, '-')}-${server().kind}`, { 'model/a.yml': cube('a') });
+        await rm(join(repo.dir, link), { recursive: true, force: true });
+        await symlink(target, join(repo.dir, link));
+        await repo.commit({}, 'a link out of the repository');
+        const id = await newDeployment(account);
+        const commits = await commitCount(id);
+        const refused = await connect(account, id, { repository: repo.dir, branch: 'main', directory });
+        expect(refused.status, refused.text).toBe(400);
+        expect(refused.body.error).toContain(message);
+        expect(await commitCount(id)).toBe(commits);
+        expect(JSON.stringify(await filesOf(server(), account, id))).not.toContain('root:');
+      },
+    );
 
     it('a signed push to the connected branch imports the new commit and builds it; a push changing nothing outside the folder builds nothing', async () => {
       const account = await server().newAccount();
