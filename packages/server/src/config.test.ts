@@ -66,6 +66,13 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_REDIS_NAMESPACE', 'a b', /Invalid setting PLINTH_REDIS_NAMESPACE/],
     ['PLINTH_TELEMETRY_RETENTION_DAYS', '0', /Invalid setting PLINTH_TELEMETRY_RETENTION_DAYS/],
     ['PLINTH_DEMO', 'maybe', /Invalid setting PLINTH_DEMO: "maybe" is not one of 1, true, 0, false/],
+    [
+      'PLINTH_EGRESS_ALLOW',
+      'git.internal, http://10.0.0.1',
+      /^Invalid setting PLINTH_EGRESS_ALLOW: "http:\/\/10\.0\.0\.1" is not a host, an address or a CIDR range; give a comma-separated/,
+    ],
+    ['PLINTH_EGRESS_ALLOW', '10.0.0.0/33', /Invalid setting PLINTH_EGRESS_ALLOW: "10\.0\.0\.0\/33" is not a CIDR range/],
+    ['PLINTH_ALLOW_LOCAL_REPOSITORIES', 'yes', /Invalid setting PLINTH_ALLOW_LOCAL_REPOSITORIES: "yes" is not one of/],
   ])('a bad %s (%j) fails with one line naming the setting', (name, value, message) => {
     let thrown: unknown;
     try {
@@ -83,6 +90,16 @@ describe('configuration from the environment (issue 2 point 2)', () => {
       /Invalid setting PLINTH_TENANT: "team-2" ends in - and digits/,
     );
     expect(loadConfig({ PLINTH_TENANT: 'team-2' }).defaultTenant).toBe('team-2');
+  });
+
+  it('lets tenants reach only public addresses unless the operator names exceptions', () => {
+    expect(loadConfig({}).egress).toEqual({ allow: [], allowLocalRepositories: false });
+    expect(
+      loadConfig({ PLINTH_EGRESS_ALLOW: ' git.internal, *.corp.example ,10.0.0.0/8,::1', PLINTH_ALLOW_LOCAL_REPOSITORIES: '1' }).egress,
+    ).toEqual({
+      allow: ['git.internal', '*.corp.example', '10.0.0.0/8', '::1'],
+      allowLocalRepositories: true,
+    });
   });
 
   it('creates the demo deployment unless PLINTH_DEMO is 0 or false (issue 14, first start)', () => {

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { allowEntryProblem, type EgressSettings } from './egress/settings.js';
 
 export interface Config {
   port: number;
@@ -48,6 +49,8 @@ export interface Config {
   warehouseConnectTimeoutMs: number;
   /** The GitHub App the server connects repositories through (PLINTH_GITHUB_*); see githubConfig below. */
   github: GithubAppConfig;
+  /** Internal hosts and local repositories tenants may reach (PLINTH_EGRESS_ALLOW, PLINTH_ALLOW_LOCAL_REPOSITORIES). */
+  egress: EgressSettings;
 }
 
 /** A GitHub App's credentials; GitHub Enterprise Server works through `apiUrl` (`https://host/api/v3`). */
@@ -134,6 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: flag(env, 'PLINTH_DEMO', true),
     warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     github: githubConfig(env),
+    egress: {
+      allow: egressAllow(optional(env, 'PLINTH_EGRESS_ALLOW')),
+      allowLocalRepositories: flag(env, 'PLINTH_ALLOW_LOCAL_REPOSITORIES', false),
+    },
   };
 }
 
@@ -249,6 +256,19 @@ function releaseChannels(raw: string | undefined): Record<string, string[]> {
     if (!/^[a-z][a-z0-9-]{0,30}$/.test(name) || !valid) fail('PLINTH_RELEASE_CHANNELS', `${problem} (channel "${name}")`);
   }
   return parsed as Record<string, string[]>;
+}
+
+/** Comma-separated hosts (`git.internal`, `*.corp.example`), addresses and CIDR ranges. */
+function egressAllow(raw: string | undefined): string[] {
+  const list = (raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const problem = allowEntryProblem(entry);
+    if (problem) fail('PLINTH_EGRESS_ALLOW', `${problem}; give a comma-separated list of hosts, addresses and CIDR ranges`);
+  }
+  return list;
 }
 
 function regions(raw: string | undefined): string[] {

@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import { EgressPolicy } from './egress/policy.js';
 import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
@@ -16,7 +17,8 @@ export type { Services };
 /** Builds every module's services, then keeps every module's caches fresh before the first request can fill them. */
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
-  const services = assembleServices(modules, { store, db: store.db, config, secrets });
+  const egress = new EgressPolicy(config.egress);
+  const services = assembleServices(modules, { store, db: store.db, config, secrets, egress });
   await keepCachesFresh(store, services);
   return services;
 }

@@ -2,9 +2,13 @@ import { existsSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EgressPolicy } from '../egress/policy.js';
 import { GitSourceError, listRemoteRefs, readFiles, refProblem, withCheckout } from './checkout.js';
 import { startTestGitHost, type TestGitHost } from './test-http.js';
 import { createGitRepo, type TestGitRepo } from './test-repos.js';
+
+/** Test repositories are local paths, and the smart-HTTP host listens on loopback. */
+const egress = new EgressPolicy({ allow: ['127.0.0.0/8'], allowLocalRepositories: true });
 
 async function failure(promise: Promise<unknown>): Promise<GitSourceError> {
   const error = await promise.then(
@@ -30,7 +34,7 @@ describe('git checkout', () => {
   afterAll(() => repo.remove());
 
   it('lists branches, tags (peeled) and the remote HEAD', async () => {
-    const refs = await listRemoteRefs(repo.dir);
+    const refs = await listRemoteRefs(egress, repo.dir);
     expect([...refs.branches.keys()].sort()).toEqual(['feature/x', 'main']);
     expect(refs.tags.get('v1')).toBe(v1);
     expect(refs.head).toBe('main');
@@ -38,10 +42,10 @@ describe('git checkout', () => {
 
   it('checks out a branch, answers its commit and files, and removes the directory afterwards', async () => {
     let seen = '';
-    const files = await withCheckout({ url: repo.dir, ref: 'feature/x' }, async (checkout) => {
+    const files = await withCheckout({ egress, url: repo.dir, ref: 'feature/x' }, async (checkout) => {
       seen = checkout.dir;
       expect(checkout.refKind).toBe('branch');
-      expect(checkout.commitSha).toBe((await listRemoteRefs(repo.dir)).branches.get('feature/x'));
+      expect(checkout.commitSha).toBe((await listRemoteRefs(egress, repo.dir)).branches.get('feature/x'));
       return readFiles(checkout.dir);
     });
     expect(Object.fromEntries(files)).toEqual({ 'model/orders.yml': 'cubes: [x]\n' });
@@ -49,7 +53,7 @@ describe('git checkout', () => {
   });
 
   it('checks out a tag', async () => {
-    const sha = await withCheckout({ url: repo.dir, ref: 'v1' }, async (checkout) => {
+    const sha = await withCheckout({ egress, url: repo.dir, ref: 'v1' }, async (checkout) => {
       expect(checkout.refKind).toBe('tag');
       return checkout.commitSha;
     });
@@ -59,7 +63,7 @@ describe('git checkout', () => {
   it('removes the directory when the work throws', async () => {
     let seen = '';
     await expect(
-      withCheckout({ url: repo.dir, ref: 'main' }, async (checkout) => {
+      withCheckout({ egress, url: repo.dir, ref: 'main' }, async (checkout) => {
         seen = checkout.dir;
         throw new Error('boom');
       }),
@@ -78,21 +82,24 @@ describe('git checkout', () => {
   });
 
   it('names a missing branch, an unreachable repository and a forbidden transport', async () => {
-    const missing = await failure(withCheckout({ url: repo.dir, ref: 'nope' }, async () => 0));
+    const missing = await failure(withCheckout({ egress, url: repo.dir, ref: 'nope' }, async () => 0));
     expect([missing.reason, missing.message]).toEqual(['missing-ref', `Branch or tag "nope" not found in ${repo.dir}`]);
-    const unreachable = await failure(withCheckout({ url: join(repo.dir, 'absent'), ref: 'main' }, async () => 0));
+    const unreachable = await failure(withCheckout({ egress, url: join(repo.dir, 'absent'), ref: 'main' }, async () => 0));
     expect(unreachable.reason).toBe('unreachable');
     expect(unreachable.message).toMatch(/^Repository .*absent cannot be reached: /);
     const marker = join(repo.dir, '..', `ext-ran-${process.pid}`);
-    const ext = await failure(listRemoteRefs(`ext::sh -c touch% ${marker}`));
-    expect(ext.reason).toBe('unreachable');
+    const ext = await failure(listRemoteRefs(egress, `ext::sh -c touch% ${marker}`));
+    expect([ext.reason, ext.message]).toEqual([
+      'refused',
+      `The repository "ext::sh -c touch% ${marker}" uses git's ext:: transport, which is not allowed`,
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it('refuses a checkout past its file or size limit', async () => {
-    const files = await failure(withCheckout({ url: repo.dir, ref: 'main', limits: { maxFiles: 1 } }, async () => 0));
+    const files = await failure(withCheckout({ egress, url: repo.dir, ref: 'main', limits: { maxFiles: 1 } }, async () => 0));
     expect([files.reason, files.message]).toEqual(['limit', `${repo.dir} has more than 1 files`]);
-    const bytes = await failure(withCheckout({ url: repo.dir, ref: 'main', limits: { maxBytes: 5 } }, async () => 0));
+    const bytes = await failure(withCheckout({ egress, url: repo.dir, ref: 'main', limits: { maxBytes: 5 } }, async () => 0));
     expect(bytes.message).toBe(`${repo.dir} is larger than 0 MiB`);
   });
 
@@ -129,15 +136,15 @@ describe('git checkout', () => {
 
     it('sends the credentials and clones', async () => {
       const auth = { username: 'x-access-token', password: 'secret-token' };
-      const files = await withCheckout({ url, ref: 'main', auth }, async (checkout) => readFiles(checkout.dir, 'model'));
+      const files = await withCheckout({ egress, url, ref: 'main', auth }, async (checkout) => readFiles(checkout.dir, 'model'));
       expect(Object.fromEntries(files)).toEqual({ 'orders.yml': 'cubes: []\n' });
     });
 
     it('fails with an authentication error, never a prompt, on a bad token or none', async () => {
-      const bad = await failure(listRemoteRefs(url, { username: 'x-access-token', password: 'wrong' }));
+      const bad = await failure(listRemoteRefs(egress, url, { username: 'x-access-token', password: 'wrong' }));
       expect(bad.reason).toBe('auth');
       expect(bad.message).toMatch(new RegExp(`^Authentication to ${url} failed: `));
-      expect((await failure(listRemoteRefs(url))).reason).toBe('auth');
+      expect((await failure(listRemoteRefs(egress, url))).reason).toBe('auth');
     });
   });
 });

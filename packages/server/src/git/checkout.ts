@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EgressPolicy } from '../egress/policy.js';
 import { measureTree } from './files.js';
+import { remoteAccess } from './remote-access.js';
 import { GitSourceError, displayUrl, runGit, type GitAuth } from './run-git.js';
 
 export { GitSourceError, type GitAuth, type GitFailure } from './run-git.js';
@@ -17,6 +19,8 @@ export interface CheckoutLimits {
 export const DEFAULT_CHECKOUT_LIMITS: CheckoutLimits = { timeoutMs: 120_000, maxBytes: 200 * 1024 * 1024, maxFiles: 20_000 };
 
 export interface CheckoutRequest {
+  /** What the remote may be: a local path or an internal host only where the operator allows it. */
+  egress: EgressPolicy;
   /** Any URL git understands (https, ssh, git, file) or a local path. */
   url: string;
   /** A branch or tag name; never a commit SHA (section 4.8 rule 5). */
@@ -55,9 +59,16 @@ export function refProblem(ref: string): GitSourceError | null {
 }
 
 /** Branches and tags of a remote, read without cloning, to check a ref before any work starts. */
-export async function listRemoteRefs(url: string, auth?: GitAuth, signal?: AbortSignal, timeoutMs = 30_000): Promise<RemoteRefs> {
+export async function listRemoteRefs(
+  egress: EgressPolicy,
+  url: string,
+  auth?: GitAuth,
+  signal?: AbortSignal,
+  timeoutMs = 30_000,
+): Promise<RemoteRefs> {
   const remote = displayUrl(url);
-  const output = await runGit({ args: ['ls-remote', '--symref', '--', url], auth, signal, timeoutMs, remote });
+  const pins = await remoteAccess(egress, url);
+  const output = await runGit({ args: ['ls-remote', '--symref', '--', url], auth, signal, timeoutMs, remote, pins });
   const refs: RemoteRefs = { branches: new Map(), tags: new Map(), head: null };
   for (const line of output.split('\n')) {
     const symref = /^ref: refs\/heads\/(\S+)\s+HEAD$/.exec(line);
@@ -89,14 +100,16 @@ export async function withCheckout<T>(request: CheckoutRequest, fn: (checkout: C
   if (problem) throw problem;
   const remote = displayUrl(request.url);
   const deadline = Date.now() + limits.timeoutMs;
-  const refs = await listRemoteRefs(request.url, request.auth, request.signal, limits.timeoutMs);
+  const refs = await listRemoteRefs(request.egress, request.url, request.auth, request.signal, limits.timeoutMs);
+  // Checked again for the clone: the answer of the name's resolver may have changed since.
+  const pins = await remoteAccess(request.egress, request.url);
   const refKind = refs.branches.has(request.ref) ? 'branch' : refs.tags.has(request.ref) ? 'tag' : null;
   if (refKind === null) throw new GitSourceError('missing-ref', `Branch or tag "${request.ref}" not found in ${remote}`);
   const dir = await mkdtemp(join(tmpdir(), 'plinth-checkout-'));
   try {
     const args = ['clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', request.ref, '--', request.url, dir];
     const timeoutMs = Math.max(1_000, deadline - Date.now());
-    await runGit({ args, auth: request.auth, signal: request.signal, timeoutMs, remote });
+    await runGit({ args, auth: request.auth, signal: request.signal, timeoutMs, remote, pins });
     const commitSha = (await runGit({ args: ['rev-parse', 'HEAD'], cwd: dir, timeoutMs: 10_000, remote })).trim();
     const { files, bytes } = await measureTree(dir, limits, remote);
     return await fn({ dir, commitSha, ref: request.ref, refKind, files, bytes });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { RemotePins } from './remote-access.js';
 
 /** HTTP(S) credentials for a remote: sent as a basic-auth header, never written to disk or logs. */
 export interface GitAuth {
@@ -7,7 +8,7 @@ export interface GitAuth {
 }
 
 export type GitFailure =
-  'invalid' | 'unreachable' | 'auth' | 'missing-ref' | 'missing-folder' | 'sha-ref' | 'limit' | 'timeout' | 'cancelled';
+  'invalid' | 'refused' | 'unreachable' | 'auth' | 'missing-ref' | 'missing-folder' | 'sha-ref' | 'limit' | 'timeout' | 'cancelled';
 
 /** A git source that could not be read, with a message meant for the user who named it. */
 export class GitSourceError extends Error {
@@ -34,6 +35,8 @@ export interface GitRun {
   signal?: AbortSignal;
   /** Names the remote in messages (the URL without credentials). */
   remote: string;
+  /** How the egress policy lets git reach the remote (remoteAccess); absent for local work in a checkout. */
+  pins?: RemotePins;
 }
 
 /**
@@ -42,28 +45,26 @@ export interface GitRun {
  * travel in the environment (GIT_CONFIG_*), not argv, so other users' `ps` never shows them.
  */
 export function runGit(run: GitRun): Promise<string> {
+  const ssh = ['ssh', '-o', 'BatchMode=yes', '-o', 'ConnectTimeout=15'];
+  if (run.pins?.sshHostName) ssh.push('-o', `HostName=${run.pins.sshHostName}`);
+  const config: Array<[string, string]> = [['credential.helper', ''], ...(run.pins?.config ?? [])];
+  if (run.auth) {
+    const basic = Buffer.from(`${run.auth.username}:${run.auth.password}`).toString('base64');
+    config.push(['http.extraHeader', `Authorization: Basic ${basic}`]);
+  }
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     GIT_TERMINAL_PROMPT: '0',
     GIT_ASKPASS: 'false',
     SSH_ASKPASS: 'false',
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes -o ConnectTimeout=15',
+    GIT_SSH_COMMAND: ssh.join(' '),
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS,
-    GIT_CONFIG_COUNT: '1',
-    GIT_CONFIG_KEY_0: 'credential.helper',
-    GIT_CONFIG_VALUE_0: '',
+    GIT_CONFIG_COUNT: String(config.length),
   };
-  if (run.auth) {
-    const basic = Buffer.from(`${run.auth.username}:${run.auth.password}`).toString('base64');
-    Object.assign(env, {
-      GIT_CONFIG_COUNT: '2',
-      GIT_CONFIG_KEY_1: 'http.extraHeader',
-      GIT_CONFIG_VALUE_1: `Authorization: Basic ${basic}`,
-    });
-  }
+  for (const [i, [key, value]] of config.entries()) Object.assign(env, { [`GIT_CONFIG_KEY_${i}`]: key, [`GIT_CONFIG_VALUE_${i}`]: value });
   return new Promise((resolve, reject) => {
     if (run.signal?.aborted) return reject(new GitSourceError('cancelled', 'The git operation was cancelled'));
     const child = spawn('git', run.args, { cwd: run.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

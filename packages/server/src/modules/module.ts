@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { PlinthApp } from '../app.js';
 import type { JobKind } from '../jobs/kind.js';
 import type { Config } from '../config.js';
+import type { EgressPolicy } from '../egress/policy.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { AccountScopedCache } from '../store/account-caches.js';
 import type { CacheDeclaration } from '../store/cache-declaration.js';
@@ -42,6 +43,8 @@ export interface ServiceContext {
   db: Store['db'];
   config: Config;
   secrets: SecretBox;
+  /** What tenant-chosen URLs and paths may reach: every outbound request or clone goes through it. */
+  egress: EgressPolicy;
   /** Every module's services; reading one builds it if it is not built yet. */
   services: Services;
 }

@@ -66,11 +66,18 @@ export interface TestResponse {
   text: string;
 }
 
+/** What tests let tenants reach: this machine's loopback addresses. */
+export const LOCAL_EGRESS = '127.0.0.0/8,::1,localhost';
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     PLINTH_BASE_DOMAIN: TEST_BASE_DOMAIN,
     PLINTH_TENANT: 'demo',
     PLINTH_DATA_DIR: '/tmp/plinth-test-unused',
+    // The stand-ins for GitHub, issuers, providers and LLMs listen on this machine, and test
+    // repositories are local paths; the egress tests turn both off again.
+    PLINTH_EGRESS_ALLOW: LOCAL_EGRESS,
+    PLINTH_ALLOW_LOCAL_REPOSITORIES: '1',
     ...overrides,
   });
 }

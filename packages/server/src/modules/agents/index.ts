@@ -21,7 +21,7 @@ const routes: FastifyPluginAsync = async (app) => {
 export const agentsModule: PlinthModule = {
   name: 'agents',
   services: {
-    agentLlms: ({ db, secrets }: ServiceContext) => new AgentLlmService(new AgentRepo(db), secrets),
+    agentLlms: ({ db, secrets, egress }: ServiceContext) => new AgentLlmService(new AgentRepo(db), secrets, egress),
     agents: ({ db, services }: ServiceContext) => new AgentService(new AgentRepo(db), services.agentLlms, services),
   },
   tables: ['agent_llm', 'agent'],

@@ -1,3 +1,5 @@
+import { demandAllowedUrl } from '../../egress/saved-url.js';
+import type { EgressPolicy } from '../../egress/policy.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { SecretBox } from '../../lib/secrets.js';
@@ -15,6 +17,7 @@ export class AgentLlmService {
   constructor(
     private readonly repo: AgentRepo,
     private readonly secrets: SecretBox,
+    private readonly egress: EgressPolicy,
   ) {}
 
   async list(accountId: number): Promise<AgentLlmView[]> {
@@ -26,6 +29,7 @@ export class AgentLlmService {
   }
 
   async create(accountId: number, userId: number, input: CreateAgentLlmInput): Promise<AgentLlmView> {
+    await demandAllowedUrl(this.egress, 'baseUrl', checkBaseUrl(input.baseUrl));
     const row = await uniqueName(input.name, () =>
       this.repo.insertLlm({
         account_id: accountId,
@@ -41,6 +45,7 @@ export class AgentLlmService {
 
   async update(accountId: number, id: number, input: UpdateAgentLlmInput): Promise<AgentLlmView> {
     await this.row(accountId, id);
+    if (input.baseUrl !== undefined) await demandAllowedUrl(this.egress, 'baseUrl', checkBaseUrl(input.baseUrl));
     const row = await uniqueName(input.name ?? '', () =>
       this.repo.updateLlm(accountId, id, {
         ...(input.name !== undefined ? { name: checkName(input.name) } : {}),

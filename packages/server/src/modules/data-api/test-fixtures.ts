@@ -57,5 +57,12 @@ export function gatedWarehouse(inner: Warehouse) {
 /** A service built by hand on the test server's store (the module is not served before the token verifier exists). */
 export function serviceOn(server: TestServer, overrides: Record<string, unknown> = {}): DataApiService {
   const config = { ...server.config, ...overrides };
-  return new DataApiService({ store: server.store, db: server.store.db, config, secrets: undefined as never, services: server.services });
+  return new DataApiService({
+    store: server.store,
+    db: server.store.db,
+    config,
+    secrets: undefined as never,
+    egress: undefined as never,
+    services: server.services,
+  });
 }

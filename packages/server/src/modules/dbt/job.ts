@@ -37,28 +37,31 @@ async function runSync(job: Job<DbtSyncPayload>, context: JobContext): Promise<u
   const stages = new StageRecorder(repo, row, context);
   try {
     await stages.start('clone', `Cloning ${row.ref} of ${row.repository}`);
-    const { generated, commitSha } = await withCheckout({ url: row.repository, ref: row.ref, signal: context.signal }, async (checkout) => {
-      const sha7 = checkout.commitSha.slice(0, 7);
-      const cloned = `Cloned ${checkout.refKind} ${row.ref} at ${sha7}: ${counted(checkout.files, 'file')}, ${kib(checkout.bytes)}`;
-      const progress = { done: checkout.files, total: checkout.files };
-      await stages.done('clone', cloned, progress, { commit_sha: checkout.commitSha });
+    const { generated, commitSha } = await withCheckout(
+      { egress: context.services.dbt.egress, url: row.repository, ref: row.ref, signal: context.signal },
+      async (checkout) => {
+        const sha7 = checkout.commitSha.slice(0, 7);
+        const cloned = `Cloned ${checkout.refKind} ${row.ref} at ${sha7}: ${counted(checkout.files, 'file')}, ${kib(checkout.bytes)}`;
+        const progress = { done: checkout.files, total: checkout.files };
+        await stages.done('clone', cloned, progress, { commit_sha: checkout.commitSha });
 
-      await stages.start('parse', `Reading the dbt project in ${row.folder || 'the repository root'}`);
-      const project = await readDbtProject(checkout.dir, row.folder);
-      const models = project.models.length;
-      const read = `Project ${project.name}: ${counted(models, 'model')} from ${project.source === 'manifest' ? 'target/manifest.json' : 'the model files'}`;
-      await stages.done('parse', read, { done: models, total: models });
+        await stages.start('parse', `Reading the dbt project in ${row.folder || 'the repository root'}`);
+        const project = await readDbtProject(checkout.dir, row.folder);
+        const models = project.models.length;
+        const read = `Project ${project.name}: ${counted(models, 'model')} from ${project.source === 'manifest' ? 'target/manifest.json' : 'the model files'}`;
+        await stages.done('parse', read, { done: models, total: models });
 
-      await stages.start('generate');
-      const generated = generateCubes(project);
-      await stages.done(
-        'generate',
-        generatedSummary(generated),
-        { done: generated.cubes.length, total: models },
-        { files: fileList(generated) },
-      );
-      return { generated, commitSha: checkout.commitSha };
-    });
+        await stages.start('generate');
+        const generated = generateCubes(project);
+        await stages.done(
+          'generate',
+          generatedSummary(generated),
+          { done: generated.cubes.length, total: models },
+          { files: fileList(generated) },
+        );
+        return { generated, commitSha: checkout.commitSha };
+      },
+    );
     const written = await writeBranch(context, row, stages, generated, commitSha);
     return { status: 'written', branchName: written.branchName, buildId: written.buildId };
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Principal } from '../../http/principal.js';
 import { JobQueue } from '../../store/jobs.js';
 import type { DbtSyncRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
+import type { EgressPolicy } from '../../egress/policy.js';
 import type { ServiceContext } from '../module.js';
 import { DBT_SYNC_JOB, DBT_SYNC_MAX_ATTEMPTS, type DbtSyncPayload } from './kind.js';
 import { checkFolder, checkRefName, syncRef } from './refs.js';
@@ -29,6 +30,11 @@ export class DbtService {
     this.repo = new DbtRepo(ctx.db);
   }
 
+  /** What a dbt repository may be; the sync job clones through it too. */
+  get egress(): EgressPolicy {
+    return this.ctx.egress;
+  }
+
   async connect(accountId: number, deploymentId: number, input: ConnectInput) {
     await this.deployment(accountId, deploymentId);
     const repository = input.repository.trim();
@@ -40,7 +46,7 @@ export class DbtService {
     }
     const folder = checkFolder(input.folder);
     if (input.branch !== undefined) checkRefName(input.branch, 'branch');
-    const refs = await remoteRefs(repository);
+    const refs = await remoteRefs(this.ctx.egress, repository);
     let branch = input.branch;
     if (branch === undefined) {
       const found = remoteDefaultBranch(refs);
@@ -64,7 +70,7 @@ export class DbtService {
   async startSync(accountId: number, deploymentId: number, input: { ref?: string }) {
     const integration = await this.integration(accountId, deploymentId, true);
     const ref = syncRef(input.ref, integration.branch);
-    checkRefExists(await remoteRefs(integration.repository), integration.repository, ref, 'branch or tag');
+    checkRefExists(await remoteRefs(this.ctx.egress, integration.repository), integration.repository, ref, 'branch or tag');
     const row = await transaction(this.ctx.db, async () => {
       const inserted = await this.repo.insertSync({
         accountId,

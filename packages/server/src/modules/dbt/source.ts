@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '../../egress/policy.js';
 import { badRequest } from '../../http/errors.js';
 import { GitSourceError, listRemoteRefs, type RemoteRefs } from '../../git/checkout.js';
 import { displayUrl } from '../../git/run-git.js';
@@ -6,9 +7,9 @@ import { displayUrl } from '../../git/run-git.js';
 export const REMOTE_TIMEOUT_MS = 30_000;
 
 /** The remote's branches and tags; an unreachable repository or bad credentials are a 400 with git's reason. */
-export async function remoteRefs(url: string): Promise<RemoteRefs> {
+export async function remoteRefs(egress: EgressPolicy, url: string): Promise<RemoteRefs> {
   try {
-    return await listRemoteRefs(url, undefined, undefined, REMOTE_TIMEOUT_MS);
+    return await listRemoteRefs(egress, url, undefined, undefined, REMOTE_TIMEOUT_MS);
   } catch (error) {
     if (error instanceof GitSourceError) throw badRequest(error.message);
     throw error;

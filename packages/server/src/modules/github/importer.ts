@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '../../egress/policy.js';
 import { listRemoteRefs, type GitAuth } from '../../git/checkout.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { ApiError } from '../../http/errors.js';
@@ -90,7 +91,7 @@ export async function importConnection(
     const source = sourceOf(row, ctx.secrets);
     let fetched: FetchedModel;
     try {
-      fetched = await fetchModel(github, source, signal);
+      fetched = await fetchModel(github, ctx.egress, source, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       await repo.record(row, { error: message });
@@ -106,17 +107,17 @@ export async function importConnection(
       return result;
     });
     imported.push({ commitSha: fetched.commitSha, buildId: committed.buildId });
-    const head = await headOf(github, source, signal);
+    const head = await headOf(github, ctx.egress, source, signal);
     if (head === null || head === fetched.commitSha) break;
   }
   return { imported };
 }
 
 /** The branch's head now, to tell whether a push arrived while the import ran; null when it cannot be read. */
-async function headOf(github: GithubClient, source: ConnectionSource, signal?: AbortSignal): Promise<string | null> {
+async function headOf(github: GithubClient, egress: EgressPolicy, source: ConnectionSource, signal?: AbortSignal): Promise<string | null> {
   try {
     const { url, auth } = await resolveClone(github, source);
-    const refs = await listRemoteRefs(url, auth, signal);
+    const refs = await listRemoteRefs(egress, url, auth, signal);
     return refs.branches.get(source.branch) ?? null;
   } catch {
     return null;

@@ -102,7 +102,7 @@ export class GithubService {
     const accountId = principal.accountId;
     await this.assertDeployment(accountId, deploymentId);
     const source = checkSource(input, this.client.configured);
-    const fetched = await fetchModel(this.client, source);
+    const fetched = await fetchModel(this.client, this.ctx.egress, source);
     return transactionWithRetry(this.ctx.db, async () => {
       const committed = await commitModel(
         this.ctx,

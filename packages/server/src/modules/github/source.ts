@@ -1,4 +1,5 @@
 import { GitSourceError, readFiles, withCheckout, type GitAuth } from '../../git/checkout.js';
+import type { EgressPolicy } from '../../egress/policy.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 import { checkContent, checkPath } from '../data-model/public.js';
 import { badGateway, type GithubClient } from './client.js';
@@ -43,22 +44,30 @@ export async function resolveClone(github: GithubClient, source: ConnectionSourc
  * goes wrong reading the source (unreachable, refused credentials, no such branch or folder, no
  * files, a path or file the data model cannot hold) is a 400 naming it, before anything is written.
  */
-export async function fetchModel(github: GithubClient, source: ConnectionSource, signal?: AbortSignal): Promise<FetchedModel> {
+export async function fetchModel(
+  github: GithubClient,
+  egress: EgressPolicy,
+  source: ConnectionSource,
+  signal?: AbortSignal,
+): Promise<FetchedModel> {
   const { url, auth } = await resolveClone(github, source);
   const folder = source.directory ?? DEFAULT_DIRECTORY;
   try {
-    return await withCheckout({ url, ref: source.branch, ...(auth ? { auth } : {}), ...(signal ? { signal } : {}) }, async (checkout) => {
-      const read = await readFiles(checkout.dir, folder);
-      const where = `folder "${folder || '.'}" of ${displayName(source)} at branch ${source.branch}`;
-      if (read.size === 0) throw badRequest(`No data model files in ${where}`);
-      const files = new Map<string, string>();
-      for (const [path, content] of read) {
-        const target = checkPath(`${MODEL_ROOT}/${path}`);
-        checkContent(target, content);
-        files.set(target, content);
-      }
-      return { commitSha: checkout.commitSha, cloneUrl: withoutCredentials(url), files };
-    });
+    return await withCheckout(
+      { egress, url, ref: source.branch, ...(auth ? { auth } : {}), ...(signal ? { signal } : {}) },
+      async (checkout) => {
+        const read = await readFiles(checkout.dir, folder);
+        const where = `folder "${folder || '.'}" of ${displayName(source)} at branch ${source.branch}`;
+        if (read.size === 0) throw badRequest(`No data model files in ${where}`);
+        const files = new Map<string, string>();
+        for (const [path, content] of read) {
+          const target = checkPath(`${MODEL_ROOT}/${path}`);
+          checkContent(target, content);
+          files.set(target, content);
+        }
+        return { commitSha: checkout.commitSha, cloneUrl: withoutCredentials(url), files };
+      },
+    );
   } catch (error) {
     if (error instanceof GitSourceError) {
       // A token GitHub no longer takes (revoked) must not be handed to the next clone.

@@ -13,7 +13,7 @@ declare module '../module.js' {
 export const oauthIntegrationsModule: PlinthModule = {
   name: 'oauth-integrations',
   services: {
-    oauthIntegrations: ({ db, secrets }: ServiceContext) => new OAuthIntegrationService(db, secrets),
+    oauthIntegrations: ({ db, secrets, egress }: ServiceContext) => new OAuthIntegrationService(db, secrets, egress),
   },
   tables: ['oauth_integration'],
   schemas: oauthIntegrationSchemas,

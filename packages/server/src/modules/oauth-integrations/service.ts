@@ -1,3 +1,5 @@
+import { demandAllowedUrl } from '../../egress/saved-url.js';
+import type { EgressPolicy } from '../../egress/policy.js';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
@@ -25,6 +27,7 @@ export class OAuthIntegrationService {
   constructor(
     db: Kysely<Database>,
     private readonly secrets: SecretBox,
+    private readonly egress: EgressPolicy,
   ) {
     this.repo = new OAuthIntegrationRepo(db);
   }
@@ -46,6 +49,7 @@ export class OAuthIntegrationService {
   }
 
   async create(accountId: number, input: Static<typeof CreateOAuthIntegrationBody>): Promise<OAuthIntegrationView> {
+    await this.demandAllowed(input.tokenUrl, input.config);
     const row = await this.repo.insert({
       account_id: accountId,
       name: input.name,
@@ -61,7 +65,17 @@ export class OAuthIntegrationService {
     return toView(row);
   }
 
+  /** The endpoints the server itself calls (token and revocation), never an address it would not fetch. */
+  private async demandAllowed(tokenUrl: string | undefined, config: Record<string, unknown> | null | undefined): Promise<void> {
+    await demandAllowedUrl(this.egress, 'tokenUrl', tokenUrl);
+    for (const key of ['revocationUrl', 'revocation_endpoint']) {
+      const value = config?.[key];
+      if (typeof value === 'string') await demandAllowedUrl(this.egress, `config.${key}`, value);
+    }
+  }
+
   async update(accountId: number, id: number, input: Static<typeof UpdateOAuthIntegrationBody>) {
+    await this.demandAllowed(input.tokenUrl, input.config);
     const changes: Updateable<OAuthIntegrationTable> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.type !== undefined) changes.type = input.type;

@@ -34,6 +34,7 @@ export const exchangeRoute: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         200: Type.Ref(OidcTokenExchangeResponse),
         400: Type.Ref(OidcTokenExchangeError),
+        429: Type.Ref(OidcTokenExchangeError, { description: 'Too many failed exchanges from this address; see Retry-After' }),
         502: Type.Ref(OidcTokenExchangeError, { description: "The issuer's keys or discovery document could not be fetched" }),
       },
     },
@@ -41,9 +42,12 @@ export const exchangeRoute: FastifyPluginAsyncTypebox = async (app) => {
       // RFC 6749 5.1: a response carrying a token must not be cached.
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       try {
-        return await exchanger.exchange(request.account.id, request.body);
+        return await exchanger.exchange(request.account.id, request.body, request.ip);
       } catch (error) {
-        if (error instanceof ExchangeError) return reply.code(error.status).send(error.toBody());
+        if (error instanceof ExchangeError) {
+          if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
+          return reply.code(error.status).send(error.toBody());
+        }
         throw error;
       }
     },

@@ -1,3 +1,6 @@
+import { clientAddress } from '../rate-limits/client-address.js';
+import { OIDC_EXCHANGES_PER_ADDRESS } from '../rate-limits/policies.js';
+import type { RateLimitService } from '../rate-limits/service.js';
 import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { CredentialService } from '../credentials/service.js';
 import { ACCESS_TOKEN_TTL_S } from '../credentials/service.js';
@@ -27,9 +30,28 @@ export class OidcTokenExchanger {
     readonly keys: IssuerKeys,
     private readonly users: UserService,
     private readonly credentials: CredentialService,
+    private readonly rateLimits: RateLimitService,
   ) {}
 
-  async exchange(accountId: number, request: OidcTokenExchange) {
+  /** `ip` is the client's address: its failed exchanges are slowed down as failed sign-ins are. */
+  async exchange(accountId: number, request: OidcTokenExchange, ip = 'local') {
+    const key = `${accountId}|${clientAddress(ip)}`;
+    const verdict = await this.rateLimits.attempt(OIDC_EXCHANGES_PER_ADDRESS, key);
+    if (!verdict.admitted) {
+      const wait = verdict.retryAfterSeconds;
+      throw new ExchangeError(
+        'temporarily_unavailable',
+        `Too many failed token exchanges from your address; try again in ${wait} seconds`,
+        wait,
+      );
+    }
+    const issued = await this.verified(accountId, request);
+    // Only failures count: a client exchanging a valid token at every login is never slowed down.
+    await this.rateLimits.refund(OIDC_EXCHANGES_PER_ADDRESS, key);
+    return issued;
+  }
+
+  private async verified(accountId: number, request: OidcTokenExchange) {
     const subjectToken = checkRequest(request);
     const config = await this.configFor(accountId, subjectToken);
     const payload = await this.verify(config, subjectToken);

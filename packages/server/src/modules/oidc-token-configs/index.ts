@@ -17,9 +17,15 @@ declare module '../module.js' {
 export const oidcTokenConfigsModule: PlinthModule = {
   name: 'oidc-token-configs',
   services: {
-    oidcTokenConfigs: ({ db }) => new OidcTokenConfigService(db),
-    oidcTokenExchange: ({ services }) =>
-      new OidcTokenExchanger(services.oidcTokenConfigs.repo, new IssuerKeys(), services.users, services.credentials),
+    oidcTokenConfigs: ({ db, egress }) => new OidcTokenConfigService(db, egress),
+    oidcTokenExchange: ({ services, egress }) =>
+      new OidcTokenExchanger(
+        services.oidcTokenConfigs.repo,
+        new IssuerKeys(egress),
+        services.users,
+        services.credentials,
+        services.rateLimits,
+      ),
   },
   tables: ['oidc_token_config'],
   schemas: oidcTokenConfigSchemas,

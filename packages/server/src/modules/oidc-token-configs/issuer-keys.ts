@@ -1,4 +1,6 @@
-import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import { egressFetch } from '../../egress/fetch.js';
+import type { EgressPolicy } from '../../egress/policy.js';
 import { ExchangeError } from './exchange-error.js';
 import { isSecureUrl } from './secure-url.js';
 
@@ -21,11 +23,18 @@ export class IssuerKeys {
   private readonly sets = new Map<string, Kept<JWTVerifyGetKey>>();
   private readonly discovered = new Map<string, Kept<string>>();
 
+  /** Issuers and their key sets are tenant-chosen URLs: every fetch goes through the egress policy. */
+  constructor(private readonly egress: EgressPolicy) {}
+
   async forIssuer(issuer: string, jwksUri: string | null): Promise<JWTVerifyGetKey> {
     const uri = jwksUri ?? (await this.discover(issuer));
     const kept = this.sets.get(uri);
     if (kept && kept.until > Date.now()) return kept.value;
-    const value = createRemoteJWKSet(new URL(uri), { timeoutDuration: FETCH_TIMEOUT_MS, cacheMaxAge: KEYS_TTL_MS });
+    const value = createRemoteJWKSet(new URL(uri), {
+      timeoutDuration: FETCH_TIMEOUT_MS,
+      cacheMaxAge: KEYS_TTL_MS,
+      [customFetch]: (url, init) => egressFetch(this.egress, "The issuer's key set", url, init),
+    });
     this.sets.set(uri, { value, until: Date.now() + KEYS_TTL_MS });
     return value;
   }
@@ -37,7 +46,8 @@ export class IssuerKeys {
     const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
     let document: { issuer?: unknown; jwks_uri?: unknown };
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
+      const init = { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' } as const;
+      const response = await egressFetch(this.egress, "The issuer's discovery document", url, init);
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       document = (await response.json()) as typeof document;
     } catch (error) {

@@ -1,3 +1,5 @@
+import { demandAllowedUrl } from '../../egress/saved-url.js';
+import type { EgressPolicy } from '../../egress/policy.js';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
@@ -22,7 +24,10 @@ type Algorithm = (typeof OIDC_ALGORITHMS)[number];
 export class OidcTokenConfigService {
   readonly repo: OidcTokenConfigRepo;
 
-  constructor(db: Kysely<Database>) {
+  constructor(
+    db: Kysely<Database>,
+    private readonly egress: EgressPolicy,
+  ) {
     this.repo = new OidcTokenConfigRepo(db);
   }
 
@@ -38,8 +43,7 @@ export class OidcTokenConfigService {
   }
 
   async create(accountId: number, input: CreateOidcTokenConfig): Promise<OidcTokenConfigView> {
-    demandSecureUrl('issuer', input.issuer);
-    demandSecureUrl('jwksUri', input.jwksUri);
+    await this.demandAllowed(input);
     const row = await this.unique(input, () =>
       this.repo.insert({
         account_id: accountId,
@@ -56,8 +60,7 @@ export class OidcTokenConfigService {
   }
 
   async update(accountId: number, id: number, input: UpdateOidcTokenConfig): Promise<OidcTokenConfigView> {
-    demandSecureUrl('issuer', input.issuer);
-    demandSecureUrl('jwksUri', input.jwksUri);
+    await this.demandAllowed(input);
     const changes: Updateable<OidcTokenConfigTable> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.issuer !== undefined) changes.issuer = input.issuer;
@@ -69,6 +72,14 @@ export class OidcTokenConfigService {
     const row = await this.unique(input, () => this.repo.update(accountId, id, changes));
     if (!row) throw notFound(`OIDC token config ${id} not found`);
     return toView(row);
+  }
+
+  /** https (or http on this machine), and never an address the server would not fetch. */
+  private async demandAllowed(input: { issuer?: string; jwksUri?: string | null }): Promise<void> {
+    demandSecureUrl('issuer', input.issuer);
+    demandSecureUrl('jwksUri', input.jwksUri);
+    await demandAllowedUrl(this.egress, 'issuer', input.issuer);
+    await demandAllowedUrl(this.egress, 'jwksUri', input.jwksUri);
   }
 
   async delete(accountId: number, id: number): Promise<void> {

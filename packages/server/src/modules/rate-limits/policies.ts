@@ -41,6 +41,18 @@ export const SIGN_IN_PER_ADDRESS: DelayPolicy = {
   forgetAfterMs: 60 * MINUTE,
 };
 
+/**
+ * Failed OIDC token exchanges from one client address: the exchange is unauthenticated (the
+ * subject token is the credential), so guessing is slowed down as sign-in is.
+ */
+export const OIDC_EXCHANGES_PER_ADDRESS: DelayPolicy = {
+  kind: 'delay',
+  name: 'oidc-exchange-address',
+  free: 30,
+  capMs: 15 * MINUTE,
+  forgetAfterMs: 60 * MINUTE,
+};
+
 /** Device logins started from one client address. */
 export const DEVICE_CODES_PER_ADDRESS: WindowPolicy = { kind: 'window', name: 'device-code', limit: 30, windowMs: 10 * MINUTE };
 

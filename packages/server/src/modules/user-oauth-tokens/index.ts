@@ -13,7 +13,7 @@ declare module '../module.js' {
 export const userOAuthTokensModule: PlinthModule = {
   name: 'user-oauth-tokens',
   services: {
-    userOAuthTokens: ({ db, secrets, services }) => new UserOAuthTokenService(db, secrets, services.oauthIntegrations),
+    userOAuthTokens: ({ db, secrets, egress, services }) => new UserOAuthTokenService(db, secrets, services.oauthIntegrations, egress),
   },
   tables: ['user_oauth_token'],
   schemas: userOAuthTokenSchemas,

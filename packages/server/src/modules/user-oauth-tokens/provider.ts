@@ -1,9 +1,13 @@
+import { egressFetch } from '../../egress/fetch.js';
+import { EgressRefusedError, type EgressPolicy } from '../../egress/policy.js';
 import { ApiError, badRequest } from '../../http/errors.js';
 
 const TIMEOUT_MS = 10_000;
 
 /** The integration as the token endpoint needs it; the secret is opened only for the request. */
 export interface ProviderClient {
+  /** The provider's endpoints are tenant-chosen URLs: requests go through the egress policy. */
+  egress: EgressPolicy;
   tokenUrl: string;
   clientId: string;
   clientSecret: string | null;
@@ -81,8 +85,10 @@ async function post(client: ProviderClient, url: string, params: Record<string, 
   }
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers, body: form, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const init = { method: 'POST', headers, body: form, redirect: 'error', signal: AbortSignal.timeout(TIMEOUT_MS) } as const;
+    response = await egressFetch(client.egress, `The provider's ${what}`, url, init);
   } catch (error) {
+    if (error instanceof EgressRefusedError) throw badRequest(error.message);
     const reason = error instanceof Error ? error.message : String(error);
     throw new ApiError('bad_gateway', `The provider's ${what} could not be reached: ${reason}`);
   }

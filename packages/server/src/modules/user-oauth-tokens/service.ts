@@ -1,3 +1,4 @@
+import type { EgressPolicy } from '../../egress/policy.js';
 import type { Kysely } from 'kysely';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
 import { conflict, notFound } from '../../http/errors.js';
@@ -31,6 +32,7 @@ export class UserOAuthTokenService {
     db: Kysely<Database>,
     private readonly secrets: SecretBox,
     private readonly integrations: OAuthIntegrationService,
+    private readonly egress: EgressPolicy,
   ) {
     this.repo = new UserOAuthTokenRepo(db);
   }
@@ -146,6 +148,7 @@ export class UserOAuthTokenService {
     const config = integration.config ?? {};
     const method = config.tokenEndpointAuthMethod ?? config.token_endpoint_auth_method;
     return {
+      egress: this.egress,
       tokenUrl: integration.tokenUrl,
       clientId: integration.clientId,
       clientSecret: integration.hasClientSecret ? await this.integrations.clientSecret(accountId, integration.id) : null,

@@ -1,0 +1,39 @@
+import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import { EgressRefusedError, type EgressPolicy } from './policy.js';
+
+/**
+ * A dispatcher whose every connection, the first and each redirect's, goes through the policy:
+ * the host is resolved and checked at connect time and the socket is opened to the address that
+ * was checked (TLS still verifies the name), so no later answer of the resolver is ever used.
+ */
+export function guardedDispatcher(policy: EgressPolicy, what: string): Dispatcher {
+  const connect = buildConnector({});
+  return new Agent({
+    connect: (options, callback) => {
+      policy.addressesOf(options.hostname, what).then(
+        ([address]) => connect({ ...options, hostname: address! }, callback),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), null),
+      );
+    },
+  });
+}
+
+/**
+ * `fetch` for a tenant-chosen URL: refused before any request when the URL or its host is not
+ * allowed, and at every connection after that. A refusal is an EgressRefusedError, whatever
+ * undici wraps it in.
+ */
+export async function egressFetch(policy: EgressPolicy, what: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
+  const checked = await policy.checkUrl(url, what);
+  const dispatcher = guardedDispatcher(policy, what);
+  try {
+    return (await undiciFetch(checked, { ...(init as object), dispatcher })) as unknown as Response;
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof EgressRefusedError) throw cause;
+    throw error;
+  } finally {
+    // The response body is still readable: close() waits for requests in flight.
+    void dispatcher.close();
+  }
+}
