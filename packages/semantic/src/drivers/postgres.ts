@@ -16,11 +16,16 @@ export interface PostgresOptions {
   readonly max?: number;
   /** Longest a new connection may take (TCP, TLS and start-up) before the query fails; default 10 s. */
   readonly connectTimeoutMs?: number;
+  /** Where a lost connection, and the warehouse answering again, are reported; standard error by default. */
+  readonly warn?: (message: string) => void;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-/** No connection could be made: a host that is down, refuses, or accepts and never answers. */
+/**
+ * The warehouse cannot be reached: no connection could be made (a host that is down, refuses, or
+ * accepts and never answers), or the one a query ran on was lost.
+ */
 export class WarehouseUnreachableError extends Error {
   constructor(message: string) {
     super(message);
@@ -52,10 +57,17 @@ export class PostgresWarehouse implements Warehouse {
     });
     this.where = whereOf(options.connectionString);
     this.connectTimeoutMs = connectionTimeoutMillis;
+    this.warn = options.warn ?? ((message) => process.stderr.write(`plinth: ${message}\n`));
+    // An idle connection whose warehouse goes away reports it on the pool, which has already
+    // dropped it; unheard, that 'error' event would end the process and every tenant's queries.
+    this.pool.on('error', (error) => this.lost(error.message));
   }
 
   private readonly where: string;
   private readonly connectTimeoutMs: number;
+  private readonly warn: (message: string) => void;
+  /** A connection was lost and no query has succeeded since. */
+  private down = false;
 
   /** A pooled connection; failing to make one names the host, since the caller cannot see it. */
   private async connect(): Promise<pg.PoolClient> {
@@ -71,6 +83,13 @@ export class PostgresWarehouse implements Warehouse {
   async query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult> {
     const client = await this.connect();
     let broken = false;
+    // A connection in use reports its loss on itself, not on the pool: unheard, it ends the process.
+    let connectionLost = false;
+    const onError = (error: Error) => {
+      connectionLost = true;
+      this.lost(error.message);
+    };
+    client.on('error', onError);
     try {
       const result = await withCancellation(
         () => client.query({ text: sql, values: params as unknown[], types }),
@@ -83,16 +102,50 @@ export class PostgresWarehouse implements Warehouse {
         () => new QueryTimeoutError(),
         () => new QueryTimeoutError('Query was cancelled'),
       );
+      this.answered();
       return { rows: result.rows as Array<Record<string, unknown>> };
+    } catch (error) {
+      if (!connectionLost && !endsConnection(error)) throw error;
+      broken = true;
+      if (error instanceof QueryTimeoutError) throw error;
+      // Only the message: pg's error may carry the client, and with it the connection's password.
+      const reason = error instanceof Error ? error.message : String(error);
+      this.lost(reason);
+      throw new WarehouseUnreachableError(`The connection to the PostgreSQL warehouse at ${this.where} was lost: ${reason}`);
     } finally {
-      // A cancelled client may still be finishing its statement; do not hand it to the next query.
+      client.removeListener('error', onError);
+      // A cancelled client may still be finishing its statement, a lost one is dead: neither goes
+      // to the next query, which gets a fresh connection instead.
       client.release(broken);
     }
+  }
+
+  /** Said once per outage: an idle pool of ten connections loses all ten at once. */
+  private lost(reason: string): void {
+    if (this.down) return;
+    this.down = true;
+    this.warn(`PostgreSQL warehouse at ${this.where}: a connection was lost (${reason}); the next query opens a new one`);
+  }
+
+  private answered(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.warn(`PostgreSQL warehouse at ${this.where} answers again`);
   }
 
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * Whether the warehouse itself ended the session: a connection exception (SQLSTATE class 08), or
+ * an operator intervention that terminates backends (57P01-57P03: shutdown, crash, restart).
+ * Such an error reaches the running query before the connection's own 'error' event does.
+ */
+function endsConnection(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(08|57P0[1-3])/.test(code);
 }
 
 /** `host:port` of a connection string, without the credentials it may carry. */

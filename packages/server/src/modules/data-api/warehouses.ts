@@ -60,7 +60,13 @@ export class Warehouses {
       url.username = encodeURIComponent(config.user);
       if (config.password !== null) url.password = encodeURIComponent(config.password);
       if (config.ssl) url.searchParams.set('sslmode', 'require');
-      return new PostgresWarehouse({ connectionString: url.toString(), max: config.poolSize, connectTimeoutMs: this.connectTimeoutMs });
+      return new PostgresWarehouse({
+        connectionString: url.toString(),
+        max: config.poolSize,
+        connectTimeoutMs: this.connectTimeoutMs,
+        // One process serves many deployments: the operator needs to know whose warehouse went away.
+        warn: (message) => process.stderr.write(`plinth-server: deployment ${deploymentId}: ${message}\n`),
+      });
     }
     if (config.path === null) {
       await mkdir(join(this.dataDir, 'warehouses'), { recursive: true });
