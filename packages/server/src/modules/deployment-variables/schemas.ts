@@ -11,7 +11,7 @@ const Name = Type.String({
 export const DeploymentVariable = Type.Object(
   {
     name: Type.String(),
-    value: Type.String({ description: 'The value, or for a secret `****` and its last two characters (none when shorter than 8).' }),
+    value: Type.String({ description: 'The value, or `****` for a secret: no character of a secret is ever shown.' }),
     secret: Type.Boolean({ description: 'Whether the value is masked; always true for names containing PASS, SECRET, KEY or TOKEN.' }),
     updatedAt: Timestamp,
   },
