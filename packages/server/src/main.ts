@@ -7,6 +7,7 @@ import { createServerLog } from './http/logger.js';
 import { createJobRunner } from './jobs/index.js';
 import { bootstrap, UnknownTenantError } from './modules/accounts/bootstrap.js';
 import { demoOnFirstStart } from './modules/demo/service.js';
+import { removeDeadCheckouts } from './git/checkout-dirs.js';
 import { createServices } from './services.js';
 import { DataDirLockedError, lockDataDir } from './store/data-dir-lock.js';
 import { migrateToLatest } from './store/migrate.js';
@@ -49,6 +50,9 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   // Background work starts once the server serves, and stops (below) before the store closes.
   const jobs = createJobRunner({ store, services, config }, app.log);
+  // Before any job clones: what a dead process left is nobody's now.
+  const stale = await removeDeadCheckouts();
+  if (stale > 0) app.log.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
   await jobs.start();
   // The compile thread loads the engine once per process; paying for it now keeps it off the first build.
   void services.builds.compileFiles(new Map()).catch((error: unknown) => app.log.warn({ err: error }, 'the compile thread did not start'));

@@ -1,7 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { EgressPolicy } from '../egress/policy.js';
+import { newCheckoutDir } from './checkout-dirs.js';
 import { measureTree } from './files.js';
 import { remoteAccess } from './remote-access.js';
 import { GitSourceError, displayUrl, runGit, type GitAuth } from './run-git.js';
@@ -105,7 +104,7 @@ export async function withCheckout<T>(request: CheckoutRequest, fn: (checkout: C
   const pins = await remoteAccess(request.egress, request.url);
   const refKind = refs.branches.has(request.ref) ? 'branch' : refs.tags.has(request.ref) ? 'tag' : null;
   if (refKind === null) throw new GitSourceError('missing-ref', `Branch or tag "${request.ref}" not found in ${remote}`);
-  const dir = await mkdtemp(join(tmpdir(), 'plinth-checkout-'));
+  const dir = await newCheckoutDir();
   try {
     const args = ['clone', '--quiet', '--depth', '1', '--single-branch', '--no-tags', '--branch', request.ref, '--', request.url, dir];
     const timeoutMs = Math.max(1_000, deadline - Date.now());
