@@ -1,19 +1,8 @@
 import { expect, it } from 'vitest';
-import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
+import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { adminOf, createBranch, commitFiles, newDeployment } from '../builds/test-fixtures.js';
 import { sampleModelFiles } from '@plinth/semantic';
-import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
-
-async function mint(account: TestAccount, deploymentId: number, securityContext: Record<string, unknown> = {}): Promise<string> {
-  const response = await account.request({
-    method: 'POST',
-    url: `/api/v1/deployments/${deploymentId}/token`,
-    as: account.admin,
-    body: { securityContext },
-  });
-  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
-  return response.body.cubeApiToken as string;
-}
+import { dataDirOverride, mint, sampleDeployment } from './test-fixtures.js';
 
 async function deployed(server: TestServer) {
   const set = await sampleDeployment(server, server.services.dataApi);

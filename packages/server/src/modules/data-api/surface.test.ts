@@ -1,59 +1,16 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sampleModelFiles } from '@plinth/semantic';
-import { describeOnStores, TEST_BASE_DOMAIN, type TestAccount, type TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, createBranch, cube, enterDevMode } from '../builds/test-fixtures.js';
-import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
+import { describeOnStores, TEST_BASE_DOMAIN, type TestAccount } from '../../test-support/server.js';
+import { adminOf, commitFiles, enterDevMode } from '../builds/test-fixtures.js';
+import { dataDirOverride, environmentToken, mint, sampleDeployment, withStaging } from './test-fixtures.js';
 
 const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };
 const load = (base: string) => `${base}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(QUERY))}`;
 
-async function mint(account: TestAccount, deploymentId: number): Promise<string> {
-  const response = await account.request({ method: 'POST', url: `/api/v1/deployments/${deploymentId}/token`, as: account.admin, body: {} });
-  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
-  return response.body.cubeApiToken as string;
-}
-
 /** A request to another host than the account's: a deployment's own. */
 const onHost = (account: TestAccount, host: string, url: string, as?: string | null) =>
   account.request({ method: 'GET', url, as: as ?? null, headers: { host } });
-
-/** main built from the sample, and a shared branch `staging` enabled as a staging environment and built. */
-async function withStaging(server: TestServer) {
-  const set = await sampleDeployment(server, server.services.dataApi);
-  const { account, deploymentId } = set;
-  await createBranch(account, deploymentId, 'staging');
-  const enable = await account.request({
-    method: 'POST',
-    url: `/build/api/v1/deployments/${deploymentId}/branches/staging/enable`,
-    as: account.admin,
-    body: {},
-  });
-  if (enable.status !== 200) throw new Error(`enable: ${enable.status} ${enable.text}`);
-  await commitFiles(
-    server.services,
-    adminOf(account),
-    deploymentId,
-    { ...sampleModelFiles(), 'model/extra.yml': cube('extra') },
-    'staging',
-  );
-  await server.jobs.runUntilIdle();
-  const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/environments`, as: account.admin });
-  const byType = (type: string) =>
-    listed.body.data.find((e: { type: string }) => e.type === type) as { id: string; api_credentials: [{ url: string }] };
-  return { ...set, production: byType('production'), staging: byType('staging') };
-}
-
-async function environmentToken(account: TestAccount, deploymentId: number, environmentId: string): Promise<string> {
-  const response = await account.request({
-    method: 'POST',
-    url: `/api/v1/deployments/${deploymentId}/environments/${environmentId}/tokens`,
-    as: account.admin,
-    body: { security_context: {} },
-  });
-  if (response.status !== 200) throw new Error(`environment token: ${response.status} ${response.text}`);
-  return response.body.data.token as string;
-}
 
 /** A TCP server that accepts connections and never says a word: a warehouse behind a black hole. */
 let silent: Server;
