@@ -5,8 +5,14 @@ import type { CliServer } from './harness.js';
 
 /** For the CLI tests of builds: a deployment whose main holds `files`, committed through the server's store. */
 export async function deploymentWithModel(ctx: CliServer, files: Record<string, string>) {
+  const deployment = await ctx.server.services.deployments.create(ctx.accountId, { name: 'd' }, ctx.url);
+  const commit = await commitOn(ctx, deployment.id, files);
+  return { deploymentId: deployment.id, ...commit };
+}
+
+/** Commits `files` as the whole tree of `branch` with the admin's key (a dev branch must be that key's). */
+export async function commitOn(ctx: CliServer, deploymentId: number, files: Record<string, string>, branch = 'main') {
   const { server } = ctx;
-  const deployment = await server.services.deployments.create(ctx.accountId, { name: 'd' }, ctx.url);
   const key = await server.store.db.selectFrom('api_key').select('id').where('user_id', '=', ctx.admin.id).executeTakeFirstOrThrow();
   const principal: ApiKeyPrincipal = {
     kind: 'apiKey',
@@ -16,8 +22,7 @@ export async function deploymentWithModel(ctx: CliServer, files: Record<string, 
     role: 'admin',
     deploymentIds: null,
   };
-  const commit = await commitFiles(server.services, principal, deployment.id, files);
-  return { deploymentId: deployment.id, ...commit };
+  return commitFiles(server.services, principal, deploymentId, files, branch);
 }
 
 /** The test server's job runner is never started; `--wait` needs builds to finish, so a test starts one. */

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import type { Response } from '../../core/http.js';
 import { cell, formatTable, type Column } from '../../core/output.js';
 import { id } from '../../core/rest.js';
+import { dataApiBase, dataApiToken } from '../../core/data-token.js';
 
 /** One answer of `/v1/load`: the rows, as Cube keys them (`cube.member`, `cube.time.granularity`). */
 interface LoadResult {
@@ -32,7 +33,7 @@ export const verb = defineVerb({
   name: 'load',
   summary: "Run a query on a deployment's data API (loadV1) and print the rows",
   description:
-    'Without --token, mints a short-lived data API token with your credential (as `plinth meta` does); with --token, the ' +
+    'Without --token, mints a short-lived data API token for the branch with your credential (as `plinth meta` does); with --token, the ' +
     "query runs as that token's holder (a data API, environment or embed token), under the model's access policies. " +
     "A query still running after the server's continue-wait time is retried until it answers, as Cube's clients do.",
   args: ['<deployment_id>'],
@@ -49,18 +50,15 @@ export const verb = defineVerb({
     const query = parseQuery(opts.query);
     const deployment = id(deploymentId, 'deployment_id');
     const client = await f.client();
-    let token = opts.token;
-    if (token === undefined || token === '') {
-      // The data API takes only data API tokens: mint a short-lived one with the caller's credential.
-      const minted = await client.request<{ cubeApiToken: string }>('POST', `/api/v1/deployments/${deployment}/token`, {
-        body: { expiresIn: 300 },
-      });
-      token = minted.data.cubeApiToken;
-    }
-    const branch = typeof opts.branch === 'string' && opts.branch !== '' ? `/dev-mode/${encodeURIComponent(opts.branch)}` : '';
+    const branch = typeof opts.branch === 'string' ? opts.branch : undefined;
+    // The data API takes only data API tokens: without --token, one for the branch minted with the caller's credential.
+    const { token, base } =
+      opts.token === undefined || opts.token === ''
+        ? await dataApiToken(client, deployment, branch)
+        : { token: opts.token, base: dataApiBase(deployment, branch) };
     let response: Response<LoadAnswer>;
     for (let attempt = 0; ; attempt += 1) {
-      response = await client.request<LoadAnswer>('POST', `/d/${deployment}${branch}/cubejs-api/v1/load`, {
+      response = await client.request<LoadAnswer>('POST', `${base}/load`, {
         anonymous: true,
         headers: { authorization: token },
         body: { query },

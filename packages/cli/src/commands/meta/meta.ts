@@ -1,5 +1,6 @@
 import { defineVerb } from '../../core/define.js';
 import { id } from '../../core/rest.js';
+import { dataApiToken } from '../../core/data-token.js';
 
 interface MetaMember {
   name: string;
@@ -42,14 +43,11 @@ export const verb = defineVerb({
   async run(f, [deploymentId], opts) {
     const client = await f.client();
     const deployment = id(deploymentId, 'deployment_id');
-    // The data API takes only data API tokens: mint a short-lived one with the caller's credential.
-    const minted = await client.request<{ cubeApiToken: string }>('POST', `/api/v1/deployments/${deployment}/token`, {
-      body: { expiresIn: 300 },
-    });
-    const branch = typeof opts.branch === 'string' && opts.branch !== '' ? `/dev-mode/${encodeURIComponent(opts.branch)}` : '';
-    const response = await client.request<{ cubes: MetaCube[] }>('GET', `/d/${deployment}${branch}/cubejs-api/v1/meta`, {
+    // The data API takes only data API tokens: mint a short-lived one for the branch with the caller's credential.
+    const { token, base } = await dataApiToken(client, deployment, typeof opts.branch === 'string' ? opts.branch : undefined);
+    const response = await client.request<{ cubes: MetaCube[] }>('GET', `${base}/meta`, {
       anonymous: true,
-      headers: { authorization: minted.data.cubeApiToken },
+      headers: { authorization: token },
     });
     if (f.output.json) f.output.raw(response);
     else f.output.data(metaLines(response.data.cubes));

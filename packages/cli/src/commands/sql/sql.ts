@@ -1,6 +1,7 @@
 import { defineVerb } from '../../core/define.js';
 import { formatTable, type Column } from '../../core/output.js';
 import { id } from '../../core/rest.js';
+import { dataApiToken } from '../../core/data-token.js';
 
 interface Line {
   schema?: Array<{ name: string; column_type: string }>;
@@ -31,14 +32,11 @@ export const verb = defineVerb({
   async run(f, [deploymentId, sql], opts) {
     const client = await f.client();
     const deployment = id(deploymentId, 'deployment_id');
-    // The data API takes only data API tokens: mint a short-lived one with the caller's credential.
-    const minted = await client.request<{ cubeApiToken: string }>('POST', `/api/v1/deployments/${deployment}/token`, {
-      body: { expiresIn: 300 },
-    });
-    const branch = typeof opts.branch === 'string' && opts.branch !== '' ? `/dev-mode/${encodeURIComponent(opts.branch)}` : '';
-    const response = await client.request('POST', `/d/${deployment}${branch}/cubejs-api/v1/cubesql`, {
+    // The data API takes only data API tokens: mint a short-lived one for the branch with the caller's credential.
+    const { token, base } = await dataApiToken(client, deployment, typeof opts.branch === 'string' ? opts.branch : undefined);
+    const response = await client.request('POST', `${base}/cubesql`, {
       anonymous: true,
-      headers: { authorization: minted.data.cubeApiToken },
+      headers: { authorization: token },
       body: { query: sql },
     });
     if (f.output.json) return f.output.raw(response);

@@ -24,15 +24,6 @@ export function callerOf(principal: Principal, deploymentId: number): Caller {
 }
 
 /**
- * An environment token opens its environment's URL only: production's the deploy branch URL, a
- * staging or development environment's its branch's dev-mode URL. `branchId` is the served branch.
- */
-export function assertEnvironment(principal: Principal, branchId: number): void {
-  const environment = principal.kind === 'dataToken' ? principal.claims.environment : undefined;
-  if (environment !== undefined && environment !== String(branchId)) throw forbidden(INVALID_TOKEN);
-}
-
-/**
  * An internal user as the engine's access policies see them: their groups and attribute values
  * in the account, with an empty security context, the same claims an internal user's embed
  * session carries (embed/service.ts internalClaims).

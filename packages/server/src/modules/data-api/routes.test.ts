@@ -1,19 +1,7 @@
 import { expect, it } from 'vitest';
-import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
-import { adminOf, createBranch, commitFiles, newDeployment } from '../builds/test-fixtures.js';
-import { sampleModelFiles } from '@plinth/semantic';
-import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
-
-async function mint(account: TestAccount, deploymentId: number, securityContext: Record<string, unknown> = {}): Promise<string> {
-  const response = await account.request({
-    method: 'POST',
-    url: `/api/v1/deployments/${deploymentId}/token`,
-    as: account.admin,
-    body: { securityContext },
-  });
-  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
-  return response.body.cubeApiToken as string;
-}
+import { describeOnStores, type TestServer } from '../../test-support/server.js';
+import { newDeployment } from '../builds/test-fixtures.js';
+import { dataDirOverride, environmentToken, mint, sampleDeployment, withStaging } from './test-fixtures.js';
 
 async function deployed(server: TestServer) {
   const set = await sampleDeployment(server, server.services.dataApi);
@@ -116,25 +104,31 @@ describeOnStores(
       expect([response.status, response.body]).toEqual([400, { error: 'No successful build of branch main yet' }]);
     });
 
-    it('serves a shared branch at its dev-mode URL only once enabled as a staging environment', async () => {
-      const { account, token, deploymentId } = await deployed(server());
-      await createBranch(account, deploymentId, 'staging');
+    it('serves a shared branch at its dev-mode URL while enabled as a staging environment, to its environment token only', async () => {
+      const { account, deploymentId, staging } = await withStaging(server());
+      const token = await mint(account, deploymentId);
       const url = `/d/${deploymentId}/dev-mode/staging/cubejs-api/v1/meta`;
-      const before = await account.request({ method: 'GET', url, as: token });
-      expect(before.status, before.text).toBe(404);
-      const enable = await account.request({
+      const stagingToken = await environmentToken(account, deploymentId, staging.id);
+      const served = await account.request({ method: 'GET', url, as: stagingToken });
+      expect(served.status, served.text).toBe(200);
+      expect(served.body.cubes.map((c: { name: string }) => c.name)).toContain('extra');
+      // The deploy branch's token does not open it, enabled or not.
+      expect((await account.request({ method: 'GET', url, as: token })).status).toBe(403);
+      const disable = await account.request({
         method: 'POST',
-        url: `/build/api/v1/deployments/${deploymentId}/branches/staging/enable`,
+        url: `/build/api/v1/deployments/${deploymentId}/branches/staging/disable`,
         as: account.admin,
         body: {},
       });
-      expect(enable.status, enable.text).toBe(200);
-      await commitFiles(server().services, adminOf(account), deploymentId, sampleModelFiles(), 'staging').catch(() => undefined);
-      await server().jobs.runUntilIdle();
-      const after = await account.request({ method: 'GET', url, as: token });
-      expect(after.status === 200 || after.body.error === 'No successful build of branch staging yet', after.text).toBe(true);
+      expect(disable.status, disable.text).toBe(200);
+      const disabled = await account.request({ method: 'GET', url, as: stagingToken });
+      expect([disabled.status, disabled.body]).toEqual([
+        404,
+        { error: 'Branch staging is neither a dev branch nor an enabled staging branch' },
+      ]);
+      // A branch that does not exist is refused as any other branch the token was not minted for.
       const missing = await account.request({ method: 'GET', url: `/d/${deploymentId}/dev-mode/nope/cubejs-api/v1/meta`, as: token });
-      expect(missing.status).toBe(404);
+      expect([missing.status, missing.body.error]).toEqual([403, expect.stringMatching(/^Invalid token for branch nope: /)]);
     });
   },
   dataDirOverride(),

@@ -22,7 +22,7 @@ import {
 import { toBadRequest, type Served } from './service.js';
 import { WarmAnswers } from './warm-path.js';
 
-/** Cube's data API: a bare JWT (data API or embed token) on the deployment it names. */
+/** Cube's data API: a bare JWT (data API or embed token) on the deployment and branch it was minted for (reach.ts). */
 const dataRoute = {
   surface: 'data' as const,
   auth: requires('DataApiQuery', { kinds: ['dataToken'], resource: deploymentParam() }),
@@ -63,9 +63,11 @@ const opId = (prefix: string, name: string) => (prefix ? `${prefix}${name[0]!.to
 
 export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Cube's clients read these exact messages: a missing header and any refused token are 403s.
+  // A token refused on a branch says so (reach.ts wrongBranch), still starting with Cube's words.
   setErrorRenderer('data', (error, _request, reply) => {
     if (error.status !== 401 && error.status !== 403) return { error: error.message };
     reply.code(403);
+    if (typeof error.extra.branch === 'string') return { error: error.message };
     return { error: /^Missing Authorization header/.test(error.message) ? "Authorization header isn't set" : INVALID_TOKEN };
   });
   const warm = new WarmAnswers(app.services.dataApi, app.services.accounts);

@@ -12,10 +12,11 @@ import { ApiError, badRequest } from '../../http/errors.js';
 import type { Principal, UserPrincipal } from '../../http/principal.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { assertEnvironment, callerOf, callerOfUser } from './caller.js';
+import { callerOf, callerOfUser } from './caller.js';
 import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
+import { assertReaches, type ServedBranch } from './reach.js';
 import { dryRunOf, sqlOf } from './plans.js';
 import { assertWithinBounds, cacheControls, capLimit, renewsCache, stableJson, type CacheMode } from './query-input.js';
 import { Warehouses } from './warehouses.js';
@@ -55,7 +56,8 @@ export class DataApiService {
 
   /**
    * The build a request reads: the deploy branch's, or (`branch` given, the dev-mode and staging
-   * URLs) a dev branch's or an enabled staging branch's. 404 for a branch that is neither.
+   * URLs) a dev branch's or an enabled staging branch's, each only for a token minted for it
+   * (reach.ts).
    */
   async serve(principal: Principal, deploymentId: number, branch?: string, asCaller?: Caller): Promise<Served> {
     const { buildId, model, caller, servedBy } = await this.serveModel(principal, deploymentId, branch, asCaller);
@@ -73,17 +75,7 @@ export class DataApiService {
   async serveModel(principal: Principal, deploymentId: number, branch?: string, asCaller?: Caller): Promise<Omit<Served, 'warehouse'>> {
     const caller = asCaller ?? callerOf(principal, deploymentId);
     const name = branch ?? DEFAULT_BRANCH;
-    // The deploy branch's row is read only for an environment token, which is bound to one branch.
-    if (branch !== undefined || (principal.kind === 'dataToken' && principal.claims.environment !== undefined)) {
-      const row = await this.serving.through(principal.accountId, `branch:${deploymentId}:${name}`, async () => {
-        const { id, kind, always_active, is_default } = await this.ctx.services.dataModel.branch(principal.accountId, deploymentId, name);
-        return { id, kind, always_active, is_default };
-      });
-      if (row.kind !== 'dev' && !row.always_active && !row.is_default) {
-        throw new ApiError('not_found', `Branch ${branch} is neither a dev branch nor an enabled staging branch`);
-      }
-      assertEnvironment(principal, row.id);
-    }
+    await assertReaches(principal, name, () => this.branchRow(principal.accountId, deploymentId, name));
     const buildKey = `build:${deploymentId}:${name}`;
     const latest = await this.serving.through(principal.accountId, buildKey, () =>
       this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name),
@@ -95,6 +87,19 @@ export class DataApiService {
         throw badRequest(error.message);
       });
     return { buildId: latest.buildId, model, caller, servedBy: { accountId: principal.accountId, key: buildKey, value: latest } };
+  }
+
+  /** A branch's row as serving reads it; undefined for none of that name in the deployment. */
+  private async branchRow(accountId: number, deploymentId: number, name: string): Promise<ServedBranch | undefined> {
+    return this.serving
+      .through(accountId, `branch:${deploymentId}:${name}`, async () => {
+        const { id, kind, always_active, is_default } = await this.ctx.services.dataModel.branch(accountId, deploymentId, name);
+        return { id, kind, always_active, is_default };
+      })
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.code === 'not_found') return undefined;
+        throw error;
+      });
   }
 
   /**

@@ -1,59 +1,16 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sampleModelFiles } from '@plinth/semantic';
-import { describeOnStores, TEST_BASE_DOMAIN, type TestAccount, type TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, createBranch, cube, enterDevMode } from '../builds/test-fixtures.js';
-import { dataDirOverride, sampleDeployment } from './test-fixtures.js';
+import { describeOnStores, TEST_BASE_DOMAIN, type TestAccount } from '../../test-support/server.js';
+import { adminOf, commitFiles, enterDevMode } from '../builds/test-fixtures.js';
+import { dataDirOverride, environmentToken, mint, sampleDeployment, withStaging } from './test-fixtures.js';
 
 const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };
 const load = (base: string) => `${base}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(QUERY))}`;
 
-async function mint(account: TestAccount, deploymentId: number): Promise<string> {
-  const response = await account.request({ method: 'POST', url: `/api/v1/deployments/${deploymentId}/token`, as: account.admin, body: {} });
-  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
-  return response.body.cubeApiToken as string;
-}
-
 /** A request to another host than the account's: a deployment's own. */
 const onHost = (account: TestAccount, host: string, url: string, as?: string | null) =>
   account.request({ method: 'GET', url, as: as ?? null, headers: { host } });
-
-/** main built from the sample, and a shared branch `staging` enabled as a staging environment and built. */
-async function withStaging(server: TestServer) {
-  const set = await sampleDeployment(server, server.services.dataApi);
-  const { account, deploymentId } = set;
-  await createBranch(account, deploymentId, 'staging');
-  const enable = await account.request({
-    method: 'POST',
-    url: `/build/api/v1/deployments/${deploymentId}/branches/staging/enable`,
-    as: account.admin,
-    body: {},
-  });
-  if (enable.status !== 200) throw new Error(`enable: ${enable.status} ${enable.text}`);
-  await commitFiles(
-    server.services,
-    adminOf(account),
-    deploymentId,
-    { ...sampleModelFiles(), 'model/extra.yml': cube('extra') },
-    'staging',
-  );
-  await server.jobs.runUntilIdle();
-  const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/environments`, as: account.admin });
-  const byType = (type: string) =>
-    listed.body.data.find((e: { type: string }) => e.type === type) as { id: string; api_credentials: [{ url: string }] };
-  return { ...set, production: byType('production'), staging: byType('staging') };
-}
-
-async function environmentToken(account: TestAccount, deploymentId: number, environmentId: string): Promise<string> {
-  const response = await account.request({
-    method: 'POST',
-    url: `/api/v1/deployments/${deploymentId}/environments/${environmentId}/tokens`,
-    as: account.admin,
-    body: { security_context: {} },
-  });
-  if (response.status !== 200) throw new Error(`environment token: ${response.status} ${response.text}`);
-  return response.body.data.token as string;
-}
 
 /** A TCP server that accepts connections and never says a word: a warehouse behind a black hole. */
 let silent: Server;
@@ -127,10 +84,10 @@ describeOnStores(
 
     it('staging is served at its dev-mode URL on the deployment host too, and the environments list shows that URL', async () => {
       const { account, deploymentId, staging, production } = await withStaging(server());
-      const token = await mint(account, deploymentId);
-      for (const { api_credentials } of [production, staging]) {
+      for (const { id, api_credentials } of [production, staging]) {
         const url = new URL(api_credentials[0].url);
         expect(url.host).toMatch(new RegExp(`^d-\\d+\\.${TEST_BASE_DOMAIN.replace('.', '\\.')}$`));
+        const token = await environmentToken(account, deploymentId, id);
         const meta = await onHost(account, url.host, `${url.pathname}/meta`, token);
         expect(meta.status, meta.text).toBe(200);
       }
@@ -147,17 +104,18 @@ describeOnStores(
       };
       const productionToken = await environmentToken(account, deploymentId, production.id);
       const stagingToken = await environmentToken(account, deploymentId, staging.id);
+      const refused = (branch: string) => [403, `Invalid token for ${branch}: this token opens only the branch it was minted for`];
       expect(await status(deployUrl, productionToken)).toEqual([200, 'ok']);
-      expect(await status(stagingUrl, productionToken)).toEqual([403, 'Invalid token']);
+      expect(await status(stagingUrl, productionToken)).toEqual(refused('branch staging'));
       expect(await status(stagingUrl, stagingToken)).toEqual([200, 'ok']);
-      expect(await status(deployUrl, stagingToken)).toEqual([403, 'Invalid token']);
+      expect(await status(deployUrl, stagingToken)).toEqual(refused('the deploy branch (main)'));
       const load = await account.request({
         method: 'POST',
         url: `/d/${deploymentId}/cubejs-api/v1/load`,
         as: stagingToken,
         body: { query: QUERY },
       });
-      expect([load.status, load.body]).toEqual([403, { error: 'Invalid token' }]);
+      expect([load.status, load.body.error]).toEqual(refused('the deploy branch (main)'));
       // A development environment: the admin's dev branch, its token good at that branch's URL only.
       const devBranch = await enterDevMode(account, deploymentId);
       await commitFiles(server().services, adminOf(account), deploymentId, sampleModelFiles(), devBranch);
@@ -167,15 +125,14 @@ describeOnStores(
       const devToken = await environmentToken(account, deploymentId, development.id);
       const devUrl = `/d/${deploymentId}/dev-mode/${encodeURIComponent(devBranch)}/cubejs-api/v1/meta`;
       expect(await status(devUrl, devToken)).toEqual([200, 'ok']);
-      expect(await status(deployUrl, devToken)).toEqual([403, 'Invalid token']);
-      expect(await status(stagingUrl, devToken)).toEqual([403, 'Invalid token']);
-      expect(await status(devUrl, productionToken)).toEqual([403, 'Invalid token']);
-      // A deployment token (no environment) opens both, as before.
+      expect(await status(deployUrl, devToken)).toEqual(refused('the deploy branch (main)'));
+      expect(await status(stagingUrl, devToken)).toEqual(refused('branch staging'));
+      expect(await status(devUrl, productionToken)).toEqual(refused(`branch ${devBranch}`));
+      // A deployment token minted without a branch is production's: the deploy branch only.
       const token = await mint(account, deploymentId);
-      expect([await status(deployUrl, token), await status(stagingUrl, token)]).toEqual([
-        [200, 'ok'],
-        [200, 'ok'],
-      ]);
+      expect(await status(deployUrl, token)).toEqual([200, 'ok']);
+      expect(await status(stagingUrl, token)).toEqual([403, expect.stringMatching(/^Invalid token for branch staging: /)]);
+      expect(await status(devUrl, token)).toEqual([403, expect.stringMatching(/^Invalid token for branch dev-/)]);
     });
 
     it.each([

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleModelFiles, writeSample, type QueryOptions, type Warehouse } from '@plinth/semantic';
 import type { DataTokenPrincipal } from '../../http/principal.js';
-import type { TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js';
+import type { TestAccount, TestServer, TestUser } from '../../test-support/server.js';
+import { adminOf, commitFiles, createBranch, cube, newDeployment } from '../builds/test-fixtures.js';
 import { DataApiService } from './service.js';
 
 /** A data dir of its own per test file: each deployment's embedded warehouse is a file under it. */
@@ -28,6 +28,51 @@ export async function sampleDeployment(server: TestServer, service: DataApiServi
   await server.jobs.runUntilIdle();
   await writeSample(await service.warehouses.get(account.id, deploymentId), { lineItems: 400 });
   return { account, deploymentId, principal: tokenOf(account.id, deploymentId) };
+}
+
+/** A data API token minted through `deploymentToken`, by the admin's key unless `as` names another. */
+export async function mint(account: TestAccount, deploymentId: number, body: Record<string, unknown> = {}, as: TestUser = account.admin) {
+  const response = await account.request({ method: 'POST', url: `/api/v1/deployments/${deploymentId}/token`, as, body });
+  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`);
+  return response.body.cubeApiToken as string;
+}
+
+/** main built from the sample, and a shared branch `staging` enabled as a staging environment and built. */
+export async function withStaging(server: TestServer) {
+  const set = await sampleDeployment(server, server.services.dataApi);
+  const { account, deploymentId } = set;
+  await createBranch(account, deploymentId, 'staging');
+  const enable = await account.request({
+    method: 'POST',
+    url: `/build/api/v1/deployments/${deploymentId}/branches/staging/enable`,
+    as: account.admin,
+    body: {},
+  });
+  if (enable.status !== 200) throw new Error(`enable: ${enable.status} ${enable.text}`);
+  await commitFiles(
+    server.services,
+    adminOf(account),
+    deploymentId,
+    { ...sampleModelFiles(), 'model/extra.yml': cube('extra') },
+    'staging',
+  );
+  await server.jobs.runUntilIdle();
+  const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/environments`, as: account.admin });
+  const byType = (type: string) =>
+    listed.body.data.find((e: { type: string }) => e.type === type) as { id: string; api_credentials: [{ url: string }] };
+  return { ...set, production: byType('production'), staging: byType('staging') };
+}
+
+/** A token of one of the admin's environments (createDeploymentEnvironmentToken), with an empty security context. */
+export async function environmentToken(account: TestAccount, deploymentId: number, environmentId: string): Promise<string> {
+  const response = await account.request({
+    method: 'POST',
+    url: `/api/v1/deployments/${deploymentId}/environments/${environmentId}/tokens`,
+    as: account.admin,
+    body: { security_context: {} },
+  });
+  if (response.status !== 200) throw new Error(`environment token: ${response.status} ${response.text}`);
+  return response.body.data.token as string;
 }
 
 /** A warehouse that counts executions and holds each query until `release` is called (or at once when open). */

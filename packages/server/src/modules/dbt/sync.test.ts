@@ -2,7 +2,7 @@ import { writeSample } from '@plinth/semantic';
 import { afterAll, expect, it } from 'vitest';
 import type { TestGitRepo } from '../../git/test-repos.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
-import { dataDirOverride } from '../data-api/test-fixtures.js';
+import { dataDirOverride, environmentToken } from '../data-api/test-fixtures.js';
 import { connected, editFile, sampleDbtRepo, startSync, syncStatus } from './test-fixtures.js';
 
 const repos: TestGitRepo[] = [];
@@ -85,17 +85,19 @@ describeOnStores(
         body: {},
       });
       expect(enable.status, enable.text).toBe(200);
-      const token = await account.request({
-        method: 'POST',
-        url: `/api/v1/deployments/${deploymentId}/token`,
+      // Its staging environment's token opens it; a production token opens the deploy branch only.
+      const environments = await account.request({
+        method: 'GET',
+        url: `/api/v1/deployments/${deploymentId}/environments`,
         as: account.admin,
-        body: {},
       });
+      const staging = environments.body.data.find((e: { branch: string }) => e.branch === done.body.branchName);
+      const token = await environmentToken(account, deploymentId, staging.id);
       const query = encodeURIComponent(JSON.stringify({ measures: ['orders.count'], dimensions: ['orders.status'] }));
       const load = await account.request({
         method: 'GET',
         url: `/d/${deploymentId}/dev-mode/${done.body.branchName}/cubejs-api/v1/load?query=${query}`,
-        as: token.body.cubeApiToken,
+        as: token,
       });
       expect(load.status, load.text).toBe(200);
       expect(load.body.data.length).toBeGreaterThan(0);

@@ -21,7 +21,7 @@ export const deploymentTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['Deployments'],
       summary: 'Mint a data API token',
       description:
-        "A JWT for the data API of the deployment, with an optional security context and lifetime. With `branch` (a dev-mode branch of the caller), the token opens that branch's dev-mode URL only.",
+        "A JWT for the data API of the deployment, with an optional security context and lifetime. It opens the deploy branch only; with `branch` (a dev-mode branch of the caller), that branch's dev-mode URL only.",
       params: TokenParams,
       body: Type.Ref(DeploymentTokenInput),
       response: { 200: Type.Ref(DeploymentTokenResponse) },
