@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../../http/auth.js';
-import { badRequest } from '../../../http/errors.js';
 import { deploymentParam, requires } from '../../../http/requirement.js';
 import { toBadRequest, type DataApiService, type Served } from '../service.js';
 import { cubesqlLines } from './response.js';
@@ -23,10 +22,11 @@ const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | nul
 
 /**
  * Runs SQL as the equivalent Cube query through `load` (same runner, cache, policies and limits).
- * Cube's SQL API has no continue-wait answer, so a query still running is waited for here, until
- * it finishes or `closed()` says the client went away.
+ * A query still running past the wait limit is answered `{"error": "Continue wait"}`, as `load`
+ * answers it: the client retries the same request and gets the rows once the query is done, while
+ * no request is held open (and no connection counted against the server) for as long as it runs.
  */
-export async function cubesqlAnswer(dataApi: DataApiService, served: Served, body: CubesqlBody, closed: () => boolean): Promise<string> {
+export async function cubesqlAnswer(dataApi: DataApiService, served: Served, body: CubesqlBody): Promise<string> {
   let translation: ReturnType<typeof translateSql>;
   try {
     translation = translateSql(body.query, dataApi.meta(served).cubes);
@@ -36,18 +36,15 @@ export async function cubesqlAnswer(dataApi: DataApiService, served: Served, bod
   }
   const { query, columns } = translation;
   const cubeQuery = { ...query, ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
-  let answer = await dataApi.load(served, cubeQuery);
-  while (isContinueWait(answer)) {
-    if (closed()) throw badRequest('The client closed the request');
-    answer = await dataApi.load(served, cubeQuery);
-  }
+  const answer = await dataApi.load(served, cubeQuery);
+  if (isContinueWait(answer)) return `${JSON.stringify(answer)}\n`;
   return cubesqlLines(answer, columns);
 }
 
 async function runCubesql(dataApi: DataApiService, request: FastifyRequest, body: CubesqlBody): Promise<string> {
   const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
   const served = await dataApi.serve(principalOf(request), deploymentId, branch);
-  return cubesqlAnswer(dataApi, served, body, () => request.raw.destroyed);
+  return cubesqlAnswer(dataApi, served, body);
 }
 
 /** `POST {prefix}/cubesql`: Cube's SQL API over HTTP, for the SQL the translation understands. */
