@@ -61,12 +61,18 @@ describeOnStores('metadata', (server) => {
     expect(names(both.body.cubes[0].dimensions)).toHaveLength(3);
   });
 
-  it("without deploymentId, the account's first deployment", async () => {
+  it("without deploymentId, the caller's only deployment; with several, a 400 naming the field", async () => {
     const { account, deploymentId, meta } = await setup(server());
-    await server().services.deployments.create(account.id, { name: 'later' }, 'http://localhost');
     const response = await meta({ selectors: ['orders.count'] });
     expect(response.status, response.text).toBe(200);
     expect(response.body.deploymentId).toBe(deploymentId);
+    const later = (await server().services.deployments.create(account.id, { name: 'later' }, 'http://localhost')).id;
+    const ambiguous = await meta({ selectors: ['orders.count'] });
+    expect([ambiguous.status, ambiguous.body.error]).toEqual([
+      400,
+      `deploymentId is required: you may read more than one deployment (${deploymentId}, ${later})`,
+    ]);
+    expect((await meta({ selectors: ['orders.count'], deploymentId })).status).toBe(200);
   });
 
   it.each([

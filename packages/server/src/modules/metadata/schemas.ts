@@ -10,7 +10,7 @@ export const MetadataRequest = Type.Object(
     }),
     deploymentId: Type.Optional({
       ...IntegerId,
-      description: "The deployment; the account's first one (lowest id the caller reaches) when left out.",
+      description: 'The deployment; may be left out when the caller reaches only one (as the reference, which has no such field).',
     }),
   },
   { additionalProperties: false, $id: 'MetadataRequest' },
