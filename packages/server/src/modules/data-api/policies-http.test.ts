@@ -1,8 +1,8 @@
 import cube from '@cubejs-client/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
-import { policyDeployment, type Credential, type PolicyDeployment } from './policies-credentials.js';
-import { expectations, PERSONAS, textRows, type Persona } from './policies-personas.js';
+import { policyDeployment, type Credential, type PolicyDeployment } from './policies-test-credentials.js';
+import { expectations, PERSONAS, textRows, type Persona } from './policies-test-personas.js';
 import { dataDirOverride } from './test-fixtures.js';
 
 /** One persona per credential kind: a data API token, an environment token, an embed token. */

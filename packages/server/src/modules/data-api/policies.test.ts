@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
-import { policyDeployment, type PolicyDeployment } from './policies-credentials.js';
+import { policyDeployment, type PolicyDeployment } from './policies-test-credentials.js';
 import { warehouseKinds } from './policies-fixtures.js';
-import { expectations, PERSONAS, textRows } from './policies-personas.js';
+import { expectations, PERSONAS, textRows } from './policies-test-personas.js';
 import { dataDirOverride } from './test-fixtures.js';
 
 const HIDDEN = /You requested hidden member/;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeOnStores, type TestUser } from '../../test-support/server.js';
-import { policyDeployment, type PolicyDeployment } from '../data-api/policies-credentials.js';
+import { policyDeployment, type PolicyDeployment } from '../data-api/policies-test-credentials.js';
 import { warehouseKinds } from '../data-api/policies-fixtures.js';
 import { dataDirOverride } from '../data-api/test-fixtures.js';
 import { capped, refreshReport } from './refresh.js';

@@ -1,4 +1,4 @@
-import type { Credential } from './policies-credentials.js';
+import type { Credential } from './policies-test-credentials.js';
 import type { PolicyWarehouse } from './policies-fixtures.js';
 
 /** What a persona must see under the policies model (see policies-fixtures.ts). */
