@@ -106,6 +106,7 @@ describeOnStores('credential reach', (server) => {
     it.each([
       ['create an admin user', 'POST', () => '/api/v1/users', { email: 'boss@example.com', role: 'admin' }],
       ['create a member', 'POST', () => '/api/v1/users', { email: 'new@example.com' }],
+      ["change a user's e-mail", 'PATCH', (ids: AccountIds) => `/api/v1/users/${ids.adminId}`, { email: 'mine@example.com' }],
       ['change the tenant settings', 'PATCH', () => '/api/v1/tenant-settings', { showDashboardChat: false }],
       ['change the app theme', 'PUT', () => '/api/v1/app-theme', { light: { accentColor: '#123456' } }],
       ['change the embed theme', 'PUT', () => '/api/v1/users/embed-theme', { primaryColor: '#1a73e8' }],

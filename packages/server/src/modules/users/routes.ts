@@ -86,11 +86,12 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       auth: requires('AccountManage', {
         // A name only labels the user; what changes access takes the stricter permission, always account-wide.
         resource: 'withinScope',
-        // A role or an active flag decides what the user's own credentials reach: account-wide.
+        // A role or an active flag decides what the user's own credentials reach, and the e-mail
+        // who signs in as the user (an OIDC token naming it): account-wide.
         stricterWhen: {
-          bodySets: ['role', 'active'],
+          bodySets: ['role', 'active', 'email'],
           permission: 'UserAccessManage',
-          doing: "change a user's role or active state, which every credential of the user follows",
+          doing: "change a user's role, active state or e-mail, which decide what the user reaches and who signs in as them",
         },
       }),
     },
