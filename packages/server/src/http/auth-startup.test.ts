@@ -4,7 +4,7 @@ import { createServices, type Services } from '../services.js';
 import type { Store } from '../store/store.js';
 import { openTestStore } from '../test-support/stores.js';
 import { testConfig } from '../test-support/server.js';
-import { deploymentParam, requires } from './requirement.js';
+import { deploymentParam, requires, type Requirement } from './requirement.js';
 import type { CredentialKind } from './principal.js';
 
 /** A route that accepts a kind of credential nothing verifies must stop the app, not answer 500 later. */
@@ -53,6 +53,14 @@ describe('auth declarations at start-up', () => {
     expect(operation['x-plinth-permission']).toBe('DeploymentRead');
     expect(operation.description).toBe(
       'Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.',
+    );
+  });
+
+  it('a route whose requirement does not say whether it is account-wide is refused when added', async () => {
+    app = await buildApp({ config, store, services, log: false });
+    const undeclared = { ...requires('AccountManage', { resource: 'account' }), resource: undefined } as unknown as Requirement;
+    expect(() => app!.get('/api/v1/unscoped', { config: { auth: undeclared } }, async () => ({}))).toThrow(
+      'Route GET /api/v1/unscoped does not say whether it is account-wide',
     );
   });
 

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ApiError, unauthenticated } from './errors.js';
 import { parseAuthorization, kindName } from './credential-header.js';
 import { credentialLabel, type CredentialKind, type Principal, type PrincipalOf, type UserPrincipal } from './principal.js';
-import { compileRequirement, type Check, type RouteAuth } from './requirement.js';
+import { compileRequirement, isResourceSource, type Check, type RouteAuth } from './requirement.js';
 import type { AccountRow } from '../store/schema.js';
 
 /**
@@ -54,8 +54,17 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
     if (auth !== undefined && operationId) app.operationAuth.set(operationId, auth);
     if (auth === undefined || auth === 'public') return;
+    // The type requires it; this catches a declaration built around the type (a cast, plain JS).
+    if (!isResourceSource(auth.resource)) {
+      throw new Error(
+        `Route ${String(route.method)} ${route.url} does not say whether it is account-wide: declare its resource ('account', 'withinScope', a deployment or 'requestedCredential')`,
+      );
+    }
+    // A refusal says what could not be done: the route's own words, else its summary.
+    const summary = (route.schema as { summary?: string } | undefined)?.summary;
+    const doing = auth.doing ?? (summary ? lowerFirst(summary) : undefined);
     // Compiled once here so a request only runs the check, with nothing to interpret.
-    route.config = { ...route.config, authCheck: compileRequirement(auth) };
+    route.config = { ...route.config, authCheck: compileRequirement(doing ? { ...auth, doing } : auth) };
     accepted.push({ route: `${String(route.method)} ${route.url}`, kinds: auth.kinds });
   });
 
@@ -91,6 +100,11 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     }
   });
 });
+
+/** 'Create a deployment' → 'create a deployment'; an acronym ('SCIM …', 'AI …') keeps its capitals. */
+function lowerFirst(text: string): string {
+  return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
 
 function authenticate(app: FastifyInstance, request: FastifyRequest, kinds: readonly CredentialKind[]): Principal | Promise<Principal> {
   const presented = parseAuthorization(request.headers.authorization);

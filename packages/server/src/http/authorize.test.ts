@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT, authorize, deploymentScope, type Resource } from './authorize.js';
+import { ACCOUNT, authorize, deploymentScope, WITHIN_SCOPE, type Resource } from './authorize.js';
 import { KIND_PERMISSIONS, PLINTH_ACTIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
 import type { ApiKeyPrincipal, Principal } from './principal.js';
 import type { Role } from '../store/schema.js';
@@ -36,13 +36,38 @@ const table: Array<[string, Principal, Permission, Resource, string | RegExp | n
   ],
   ['key scoped to nothing', key('admin', []), 'DeploymentRead', deployment(5), 'This API key is not allowed to access deployment 5'],
   ['role before scope', key('member', [5]), 'DeploymentUpdate', deployment(6), 'This operation requires the admin role'],
-  // Scope on the account: fine unless the permission reaches the whole account.
-  ['scoped admin creates a deployment', key('admin', [5]), 'DeploymentCreate', ACCOUNT, null],
+  // Account-wide: refused to any key limited to deployments, whatever the permission.
+  [
+    'scoped admin creates a deployment',
+    key('admin', [5]),
+    'DeploymentCreate',
+    ACCOUNT,
+    'This API key is limited to deployments 5 and cannot do this; use a key for every deployment',
+  ],
+  [
+    'scoped admin changes the account',
+    key('admin', [5, 6]),
+    'AccountManage',
+    ACCOUNT,
+    'This API key is limited to deployments 5, 6 and cannot do this; use a key for every deployment',
+  ],
+  ['unscoped admin creates a deployment', key('admin', null), 'DeploymentCreate', ACCOUNT, null],
+  ['scoped member reads the account, within its scope', key('member', [5]), 'AccountRead', WITHIN_SCOPE, null],
+  ['scoped admin lists deployments, within its scope', key('admin', [5]), 'DeploymentRead', WITHIN_SCOPE, null],
+  ['scoped admin renames a user, within its scope', key('admin', [5]), 'AccountManage', WITHIN_SCOPE, null],
+  // Within the scope still, a permission that always reaches the whole account is refused.
   [
     'scoped admin manages SCIM tokens',
     key('admin', [5]),
     'ScimTokensManage',
     ACCOUNT,
+    'This API key is limited to deployments 5 and cannot do this; use a key for every deployment',
+  ],
+  [
+    'scoped admin changes a role, within its scope',
+    key('admin', [5]),
+    'UserAccessManage',
+    WITHIN_SCOPE,
     'This API key is limited to deployments 5 and cannot do this; use a key for every deployment',
   ],
   [

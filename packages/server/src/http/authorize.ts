@@ -5,7 +5,17 @@ import type { Role } from '../store/schema.js';
 
 /** What an operation acts on, as far as authorisation cares. */
 export type Resource =
+  /**
+   * The whole account: its directory, settings, integrations and credentials, and what creates a
+   * deployment. Account-wide, so a credential limited to deployments is refused whatever it holds.
+   */
   | { type: 'account' }
+  /**
+   * The account as far as the caller's deployments reach: what the account shares with every
+   * deployment to read, lists filtered by the caller's scope, the caller's own things. A credential
+   * limited to deployments may act here, except with a permission that is always account-wide.
+   */
+  | { type: 'withinScope' }
   /** One deployment of the account; a key limited to deployments reaches only its own. */
   | { type: 'deployment'; id: number }
   /**
@@ -15,6 +25,7 @@ export type Resource =
   | { type: 'credential'; role: Role; deploymentIds: readonly number[] | null; permissions?: readonly string[] | null };
 
 export const ACCOUNT: Resource = Object.freeze({ type: 'account' });
+export const WITHIN_SCOPE: Resource = Object.freeze({ type: 'withinScope' });
 
 const RANK: Record<Role, number> = { member: 0, admin: 1 };
 const NONE: ReadonlySet<Permission> = new Set();
@@ -24,9 +35,10 @@ const NONE: ReadonlySet<Permission> = new Set();
  * its kind, for credentials of no user), its resource policies (access tokens) or its own
  * permissions (API keys created with them) must grant the permission on that deployment; a
  * credential limited to deployments acts only within them, never on what reaches the whole
- * account, and never creates a credential that reaches further than itself (issue 10, security
- * 1). Answers null when allowed, else the 403 to send; `doing` completes the refusal's "cannot …"
- * (e.g. 'create an API key'). Allocates nothing when allowed: it runs on every request.
+ * account (an account-wide resource, or a permission that is always account-wide), and never
+ * creates a credential that reaches further than itself. Answers null when allowed, else the 403
+ * to send; `doing` completes the refusal's "cannot …" (e.g. 'create an API key'). Allocates
+ * nothing when allowed: it runs on every request.
  */
 export function authorize(principal: Principal, permission: Permission, resource: Resource, doing = 'do this'): ApiError | null {
   const on = resource.type === 'deployment' ? resource.id : null;
@@ -38,9 +50,11 @@ export function authorize(principal: Principal, permission: Permission, resource
   const scope = deploymentScope(principal);
   if (scope === null) return null;
   switch (resource.type) {
-    case 'account':
+    case 'withinScope':
       if (!ACCOUNT_WIDE.has(permission)) return null;
-      return forbidden(`${limitedTo(scope)} and cannot ${doing}; use a key for every deployment`);
+      return accountWide(scope, doing);
+    case 'account':
+      return accountWide(scope, doing);
     case 'deployment':
       if (scope.includes(resource.id)) return null;
       return forbidden(`This API key is not allowed to access deployment ${resource.id}`);
@@ -168,6 +182,10 @@ export function deploymentScope(principal: Principal): readonly number[] | null 
  */
 export function credentialReach(principal: UserPrincipal): { role: Role; deploymentIds: readonly number[] | null } {
   return { role: principal.role, deploymentIds: principal.deploymentIds };
+}
+
+function accountWide(scope: readonly number[], doing: string): ApiError {
+  return forbidden(`${limitedTo(scope)} and cannot ${doing}; use a key for every deployment`);
 }
 
 function limitedTo(ids: readonly number[]): string {

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
 import type { CredentialKind } from './principal.js';
 import { ROLE_PERMISSIONS } from './permissions.js';
-import { describeRequirement } from './requirement.js';
+import { describeRequirement, isResourceSource } from './requirement.js';
 import type { Surface } from './error-handler.js';
 import type { Config } from '../config.js';
 import { accountBaseUrl } from './base-url.js';
@@ -163,7 +163,8 @@ function completeOperation(route: RouteOptions) {
   const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
   const auth = route.config?.auth;
   const surface: Surface = route.config?.surface ?? 'platform';
-  if (auth === undefined) return;
+  // The auth plugin refuses a route that declares nothing, or no resource, naming it.
+  if (auth === undefined || (auth !== 'public' && !isResourceSource(auth.resource))) return;
   schema.security = auth === 'public' ? [] : auth.kinds.map((kind) => ({ [securityScheme[kind]]: [] }));
   if (auth !== 'public') {
     // The permission, stated from the same declaration the auth plugin enforces.

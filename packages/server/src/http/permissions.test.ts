@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT, authorize, type Resource } from './authorize.js';
+import { ACCOUNT, authorize, WITHIN_SCOPE, type Resource } from './authorize.js';
 import { implied, KEY_PERMISSIONS, POLICY_ACTIONS, REFERENCE_ACTIONS, type Permission } from './permissions.js';
 import type { AccessTokenPrincipal, ApiKeyPrincipal, Grants, Principal } from './principal.js';
 import { grantsOfKey, grantsOfPolicies } from '../modules/credentials/grants.js';
@@ -47,7 +47,14 @@ const table: Array<[string, Principal, Permission, Resource, string | RegExp | n
   ],
   ['one it holds only elsewhere', gateKey, 'SchemaUpdate', deployment(6), 'This credential does not grant SchemaUpdate on deployment 6'],
   ['a deployment outside it', gateKey, 'SchemaRead', deployment(7), 'This credential does not grant SchemaRead on deployment 7'],
-  ['on the account, what it holds on some deployment', gateKey, 'DeploymentRead', ACCOUNT, null],
+  ['on the account, what it holds on some deployment', gateKey, 'DeploymentRead', WITHIN_SCOPE, null],
+  [
+    'nothing account-wide, even what it holds',
+    gateKey,
+    'DeploymentRead',
+    ACCOUNT,
+    'This API key is limited to deployments 5, 6 and cannot do this; use a key for every deployment',
+  ],
   ['on the account, nothing of a role', gateKey, 'AccountRead', ACCOUNT, 'This credential does not grant AccountRead'],
   ['mint a narrower key', gateKey, 'ApiKeysManage', keyFor(['SchemaRead'], [5]), null],
   [

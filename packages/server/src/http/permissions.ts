@@ -66,8 +66,9 @@ export const PLINTH_ACTIONS = {
   AccountRead:
     'Read the account: its users, groups, user attributes and values, tenant settings, OAuth integrations, and the calling credential.',
   AccountManage:
-    "Change the account's directory and settings: users' names and e-mails, groups, user attributes and values, tenant settings, embed tenants.",
-  UserAccessManage: 'Change what a user reaches: role, active state, password, invites, deletion. Needs a credential for every deployment.',
+    "Change the account's directory and settings: new users and users' names, groups, user attributes and values, tenant settings, embed tenants.",
+  UserAccessManage:
+    'Change what a user reaches and who signs in as them: role, active state, e-mail, password, invites, deletion. Needs a credential for every deployment.',
   ApiKeysManage: 'Create, list and revoke API keys, never one that reaches more than the calling credential.',
   ScimTokensManage: 'Create, list and revoke SCIM tokens. Needs a credential for every deployment.',
   PoliciesManage:

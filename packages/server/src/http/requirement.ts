@@ -1,18 +1,44 @@
 import type { FastifyRequest } from 'fastify';
-import { ACCOUNT, authorize, type Resource } from './authorize.js';
+import { ACCOUNT, authorize, WITHIN_SCOPE, type Resource } from './authorize.js';
 import type { ApiError } from './errors.js';
 import type { Permission } from './permissions.js';
 import { PLATFORM_CREDENTIALS, type CredentialKind, type Principal } from './principal.js';
 import type { Role } from '../store/schema.js';
 
-/** Where a route's resource comes from. */
+/**
+ * Where a route's resource comes from, and with it whether the route is account-wide. Every route
+ * names one (`requires` has no default), so none is open to a key limited to deployments by omission.
+ */
 export type ResourceSource =
-  /** The account of the request's host: lists, creations, the account's directory and settings. */
+  /**
+   * Account-wide: the account's directory, settings, integrations and account-level credentials,
+   * and creating deployments. A credential limited to deployments is refused.
+   */
   | 'account'
-  /** A deployment named by a path parameter or a body field (validated as an integer before this runs). */
+  /**
+   * On the account, within the caller's reach: reads of what the account shares with every
+   * deployment, lists filtered by the caller's scope, the caller's own things, and operations whose
+   * service checks the stored resource. Open to a key limited to deployments, except with a
+   * permission that is always account-wide (permissions.ts ACCOUNT_WIDE).
+   */
+  | 'withinScope'
+  /**
+   * A deployment named by a path parameter or a body field (validated as an integer before this
+   * runs): a key limited to deployments reaches only its own.
+   */
   | { deploymentIdIn: 'params' | 'body'; name: string }
   /** A credential to create, by the `role` (member by default) and `deploymentIds` (null: every one) of the body. */
   | 'requestedCredential';
+
+const RESOURCE_SOURCES = ['account', 'withinScope', 'requestedCredential'] as const;
+
+/** Whether a declaration names a resource source; the auth plugin refuses a route that does not. */
+export function isResourceSource(source: unknown): source is ResourceSource {
+  if (typeof source === 'string') return (RESOURCE_SOURCES as readonly string[]).includes(source);
+  if (typeof source !== 'object' || source === null) return false;
+  const { deploymentIdIn, name } = source as Record<string, unknown>;
+  return (deploymentIdIn === 'params' || deploymentIdIn === 'body') && typeof name === 'string' && name !== '';
+}
 
 /**
  * What a route requires of its caller, declared in `config.auth` next to its schema. The auth
@@ -55,9 +81,12 @@ export function stricterApplies(stricter: Stricter, body: unknown): boolean {
 /** What a route declares about its callers; it also generates the route's `security` in the spec. */
 export type RouteAuth = 'public' | Requirement;
 
-/** A requirement with the platform's credentials (API keys and access tokens) on the account unless told otherwise. */
-export function requires(permission: Permission, options: Partial<Omit<Requirement, 'permission'>> = {}): Requirement {
-  return { kinds: PLATFORM_CREDENTIALS, resource: 'account', ...options, permission };
+/** What a route states beside its permission: always its resource, the rest when it differs from the usual. */
+export type RequirementOptions = Pick<Requirement, 'resource'> & Partial<Omit<Requirement, 'permission' | 'resource'>>;
+
+/** A requirement with the platform's credentials (API keys and access tokens) unless told otherwise. */
+export function requires(permission: Permission, options: RequirementOptions): Requirement {
+  return { kinds: PLATFORM_CREDENTIALS, ...options, permission };
 }
 
 export const deploymentParam = (name = 'deploymentId'): ResourceSource => ({ deploymentIdIn: 'params', name });
@@ -80,6 +109,7 @@ export function compileRequirement(requirement: Requirement): Check {
 
 function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resource {
   if (source === 'account') return () => ACCOUNT;
+  if (source === 'withinScope') return () => WITHIN_SCOPE;
   if (source === 'requestedCredential') {
     return (request) => {
       const body = request.body as { role?: Role; deploymentIds?: number[] | null; permissions?: string[] } | undefined;
@@ -94,8 +124,9 @@ function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resour
   const { deploymentIdIn, name } = source;
   return (request) => {
     const id = (request[deploymentIdIn] as Record<string, unknown> | undefined)?.[name];
-    // The schema requires the id; a route whose id is optional acts on the account when it is left out.
-    return typeof id === 'number' ? { type: 'deployment', id } : ACCOUNT;
+    // The schema requires the id; a route whose id is optional lets its service choose one of the
+    // caller's deployments when it is left out, and checks that one.
+    return typeof id === 'number' ? { type: 'deployment', id } : WITHIN_SCOPE;
   };
 }
 
@@ -109,7 +140,8 @@ export function describeRequirement(requirement: Requirement): string {
 }
 
 function describeSource(source: ResourceSource): string {
-  if (source === 'account') return 'on the account';
+  if (source === 'account') return 'on the account (account-wide: a key limited to deployments is refused)';
+  if (source === 'withinScope') return 'on the account';
   if (source === 'requestedCredential') {
     return 'and a credential reaching at least the role (or holding each of the `permissions`) and the deployments of the key it creates';
   }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { isResourceSource } from '../http/requirement.js';
 import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
 import { cases as agents } from '../modules/agents/authorization.cases.js';
@@ -115,6 +116,14 @@ it('every case names an authenticated operation of the app, once', () => {
     const auth = server.app.operationAuth.get(operation);
     expect(auth !== undefined && auth !== 'public', `${operation} (${module})`).toBe(true);
   }
+});
+
+/** The suite's checks of keys limited to deployments follow each route's resource: none may leave it out. */
+it("every authenticated operation of the app says whether it is account-wide, on a deployment or within the caller's scope", () => {
+  const undeclared = [...server.app.operationAuth]
+    .filter(([, auth]) => auth !== 'public' && !isResourceSource(auth.resource))
+    .map(([operation]) => operation);
+  expect(undeclared).toEqual([]);
 });
 
 /**

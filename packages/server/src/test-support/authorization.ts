@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { ACCOUNT_WIDE, ROLE_PERMISSIONS, type Permission } from '../http/permissions.js';
 import type { CredentialKind } from '../http/principal.js';
-import { stricterApplies, type Requirement } from '../http/requirement.js';
+import type { Requirement } from '../http/requirement.js';
 import type { Role } from '../store/schema.js';
+import { roleFor, scopeChecks } from './authorization-scope.js';
 import type { TestAccount, TestServer, TestResponse } from './server.js';
 
 /**
@@ -26,10 +26,16 @@ export interface OperationCase {
   errorMessage?: (body: any) => string;
   /**
    * Status for a key scoped to another deployment when the declaration lets it through (an
-   * operation on the account); successStatus by default. 403 where the service then finds the
+   * operation within the caller's scope); successStatus by default. 403 where the service then finds the
    * stored resource reaches further than the key (revoking an account-wide key).
    */
   scopedStatus?: number;
+  /**
+   * Status for a key limited to the deployment the operation names, where the service then needs
+   * something of the calling credential's own that a new key lacks (dev mode is per credential);
+   * successStatus by default.
+   */
+  inScopeStatus?: number;
 }
 
 const sampleSecret: Record<CredentialKind, string> = {
@@ -47,27 +53,18 @@ export function requirementOf(server: TestServer, operation: string): Requiremen
   return auth;
 }
 
-/** The permission a request needs: the stricter one when its body sets one of the fields that call for it. */
-function permissionFor(requirement: Requirement, body: unknown): Permission {
-  const stricter = requirement.stricterWhen;
-  return stricter && stricterApplies(stricter, body) ? stricter.permission : requirement.permission;
-}
-
-/** The lowest role that grants a permission. */
-const roleFor = (permission: Permission): Role => (ROLE_PERMISSIONS.member.has(permission) ? 'member' : 'admin');
-
 /**
  * The checks every route gets, from what it declares: each credential kind it accepts works; no,
  * malformed, unknown, revoked, wrong-kind, other-account and deactivated-user credentials get 401;
- * a member gets 403 unless its role grants the permission; a key scoped to another deployment
- * gets 403 for a deployment's operation and for what reaches the whole account; a scoped key
- * never creates a wider key; and another account's resource is 404, the same as a missing one.
+ * a member gets 403 unless its role grants the permission; keys limited to deployments get what
+ * the route's scope allows (authorization-scope.ts: 403 on every account-wide operation); and
+ * another account's resource is 404, the same as a missing one.
  */
 export function authorizationSuite(server: () => TestServer, cases: OperationCase[]) {
   for (const op of cases) {
-    const call = async (account: TestAccount, as: Parameters<TestAccount['request']>[0]['as'], change?: (body: any) => unknown) => {
+    const call = async (account: TestAccount, as: Parameters<TestAccount['request']>[0]['as']) => {
       const { url, body } = await op.prepare(account, server());
-      return account.request({ method: op.method, url, body: change ? change(body) : body, as });
+      return account.request({ method: op.method, url, body, as });
     };
     const ok = op.successStatus ?? 200;
     const message = (response: TestResponse): string => (op.errorMessage ?? ((b: any) => b?.error))(response.body);
@@ -159,56 +156,7 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       }
     });
 
-    it(`${op.operation}: a key scoped to another deployment of the account`, async (context) => {
-      if (!takesKeys()) return context.skip();
-      const account = await server().newAccount();
-      const { url, body } = await op.prepare(account, server());
-      const requirement = declared();
-      const permission = permissionFor(requirement, body);
-      const other = await server().services.deployments.create(account.id, { name: 'elsewhere' }, 'http://localhost');
-      const scoped = await scopedKey(server(), account, roleFor(permission), [other.id]);
-      const response = await account.request({ method: op.method, url, body, as: scoped });
-      const resource = requirement.resource;
-      if (typeof resource === 'object') {
-        // (a) an operation on a deployment: only the key's own deployments.
-        expect(response.status, response.text).toBe(403);
-        expect(message(response)).toMatch(/^This API key is not allowed to access deployment \d+$/);
-      } else if (resource === 'requestedCredential') {
-        // (b) the key it would create reaches every deployment (see below for the others).
-        expect(response.status, response.text).toBe(403);
-        expect(message(response)).toMatch(/limited to deployments \d+ and cannot .* for every deployment/);
-      } else if (ACCOUNT_WIDE.has(permission)) {
-        // (c) what reaches the whole account needs a key for every deployment.
-        expect(response.status, response.text).toBe(403);
-        expect(message(response)).toMatch(/limited to deployments \d+ and cannot .*; use a key for every deployment$/);
-      } else {
-        expect(response.status, response.text).toBe(op.scopedStatus ?? ok);
-      }
-    });
-
-    it(`${op.operation}: a scoped key never creates a key wider than itself`, async (context) => {
-      if (declared().resource !== 'requestedCredential') return context.skip();
-      const account = await server().newAccount();
-      const mine = await server().services.deployments.create(account.id, { name: 'mine' }, 'http://localhost');
-      const other = await server().services.deployments.create(account.id, { name: 'other' }, 'http://localhost');
-      const scoped = await scopedKey(server(), account, 'admin', [mine.id]);
-      for (const [wider, pattern] of [
-        [{ role: 'admin', deploymentIds: null }, /for every deployment; name its deploymentIds$/],
-        [{ role: 'admin', deploymentIds: [other.id] }, new RegExp(`for deployments ${other.id}$`)],
-        [{ role: 'member', deploymentIds: [mine.id, other.id] }, new RegExp(`for deployments ${other.id}$`)],
-      ] as const) {
-        const response = await call(account, scoped, (body) => ({ ...body, ...wider }));
-        expect(response.status, JSON.stringify(wider)).toBe(403);
-        expect(message(response)).toMatch(pattern);
-      }
-      const narrower = await call(account, scoped, (body) => ({ ...body, role: 'member', deploymentIds: [mine.id] }));
-      expect(narrower.status, narrower.text).toBe(ok);
-      // A higher role than the caller's: a key of an admin since demoted acts as a member.
-      const demoted = await account.addUser('admin');
-      await server().store.db.updateTable('app_user').set({ role: 'member' }).where('id', '=', demoted.id).execute();
-      const higher = await call(account, demoted, (body) => ({ ...body, role: 'admin' }));
-      expect(higher.status).toBe(403);
-    });
+    scopeChecks({ op, server, declared, ok, message, needed });
 
     if (op.targetsResource !== false) {
       it(`${op.operation}: 404 for another account's resource`, async () => {
@@ -222,13 +170,6 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       });
     }
   }
-}
-
-/** An API key of the account's user of that role, limited to the given deployments. */
-async function scopedKey(server: TestServer, account: TestAccount, role: Role, deploymentIds: number[]): Promise<string> {
-  const user = role === 'admin' ? account.admin : account.member;
-  const key = await server.services.credentials.createApiKey(account.id, user.id, { name: 'scoped', role, deploymentIds });
-  return `Api-Key ${key.key}`;
 }
 
 async function credentialOf(kind: CredentialKind, account: TestAccount, user: TestAccount['admin']): Promise<string> {

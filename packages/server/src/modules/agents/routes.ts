@@ -103,8 +103,9 @@ export const agentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-const llmReaders = { auth: requires('AgentRead') };
-const llmManagers = { auth: requires('AgentManage', { doing: 'manage LLM endpoints' }) };
+const llmReaders = { auth: requires('AgentRead', { resource: 'withinScope' }) };
+// The account's LLM endpoints serve every deployment's agents.
+const llmManagers = { auth: requires('AgentManage', { resource: 'account', doing: 'manage LLM endpoints' }) };
 const LlmNameTaken = Type.Ref('Error', { description: 'Another LLM endpoint of the account has this name.' });
 
 /** The account's OpenAI-compatible LLM endpoints. */

@@ -18,7 +18,7 @@ export const aiEngineerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const ai = app.services.aiEngineer;
 
   app.get('/api/v1/ai-engineer/settings', {
-    config: { auth: requires('AgentRead') },
+    config: { auth: requires('AgentRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getAIEngineerSettings',
       tags,
@@ -32,7 +32,7 @@ export const aiEngineerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/ai-engineer/settings', {
-    config: { auth: requires('AgentAdmin', { doing: 'change the AI engineer settings' }) },
+    config: { auth: requires('AgentAdmin', { resource: 'account', doing: 'change the AI engineer settings' }) },
     schema: {
       operationId: 'updateAIEngineerSettings',
       tags,
@@ -45,7 +45,7 @@ export const aiEngineerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/ai-engineer/active-region', {
-    config: { auth: requires('AgentRead') },
+    config: { auth: requires('AgentRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getMyActiveAgentRegion',
       tags,
@@ -57,7 +57,7 @@ export const aiEngineerRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/ai-engineer/active-region', {
-    config: { auth: requires('AgentRead') },
+    config: { auth: requires('AgentRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'updateMyActiveAgentRegion',
       tags,

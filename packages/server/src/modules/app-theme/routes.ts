@@ -11,7 +11,7 @@ export const appThemeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { appTheme } = app.services;
 
   app.get('/api/v1/app-theme', {
-    config: { auth: requires('AccountRead') },
+    config: { auth: requires('AccountRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getAppTheme',
       tags,
@@ -23,7 +23,7 @@ export const appThemeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/app-theme', {
-    config: { auth: requires('DashboardThemesManage', { doing: "change the account's app theme" }) },
+    config: { auth: requires('DashboardThemesManage', { resource: 'account', doing: "change the account's app theme" }) },
     schema: {
       operationId: 'updateAppTheme',
       tags,

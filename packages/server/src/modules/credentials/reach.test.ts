@@ -101,6 +101,58 @@ describeOnStores('credential reach', (server) => {
     expect(response.body.error).toMatch(/limited to deployments \d+ and cannot .*; use a key for every deployment$/);
   });
 
+  describe('an admin key limited to a deployment acts on nothing account-wide', () => {
+    const llm = { name: 'llm', baseUrl: 'https://llm.example.com/v1', model: 'm', apiKey: 'sk-x' };
+    it.each([
+      ['create an admin user', 'POST', () => '/api/v1/users', { email: 'boss@example.com', role: 'admin' }],
+      ['create a member', 'POST', () => '/api/v1/users', { email: 'new@example.com' }],
+      ["change a user's e-mail", 'PATCH', (ids: AccountIds) => `/api/v1/users/${ids.adminId}`, { email: 'mine@example.com' }],
+      ['change the tenant settings', 'PATCH', () => '/api/v1/tenant-settings', { showDashboardChat: false }],
+      ['change the app theme', 'PUT', () => '/api/v1/app-theme', { light: { accentColor: '#123456' } }],
+      ['change the embed theme', 'PUT', () => '/api/v1/users/embed-theme', { primaryColor: '#1a73e8' }],
+      ['change the AI engineer settings', 'PUT', () => '/api/v1/ai-engineer/settings', { tokenTtlSeconds: 600 }],
+      ['add an LLM endpoint', 'POST', () => '/api/v1/agent-llms', { ...llm, name: 'another' }],
+      ['change an LLM endpoint', 'PUT', (ids: AccountIds) => `/api/v1/agent-llms/${ids.llmId}`, { model: 'other' }],
+      ['delete an LLM endpoint', 'DELETE', (ids: AccountIds) => `/api/v1/agent-llms/${ids.llmId}`, undefined],
+      ['create a deployment', 'POST', () => '/api/v1/deployments', { name: 'outside' }],
+    ] as const)('may not %s (403, and nothing changes)', async (_, method, url, body) => {
+      const { account, a, scoped } = await scopedSetup();
+      const created = await account.request({ method: 'POST', url: '/api/v1/agent-llms', as: account.admin, body: llm });
+      expect(created.status, created.text).toBe(201);
+      const ids = { adminId: account.admin.id, llmId: created.body.id as number };
+      const before = await footprint(account);
+      const response = await account.request({ method, url: url(ids), as: scoped.as, body });
+      expect(response.status, response.text).toBe(403);
+      expect(response.body.error).toMatch(
+        new RegExp(`^This API key is limited to deployments ${a} and cannot .+; use a key for every deployment$`),
+      );
+      expect(await footprint(account)).toEqual(before);
+    });
+
+    it('still lists deployments, showing only its own', async () => {
+      const { account, a, scoped } = await scopedSetup();
+      const list = await account.request({ method: 'GET', url: '/api/v1/deployments', as: scoped.as });
+      expect(list.status, list.text).toBe(200);
+      expect(list.body.items.map((d: { id: number }) => d.id)).toEqual([a]);
+    });
+  });
+
+  /** What the account-wide operations above would change, read as the account's unscoped admin. */
+  const footprint = async (account: TestAccount) => {
+    const read = async (url: string) => (await account.request({ method: 'GET', url, as: account.admin })).body;
+    return Promise.all(
+      [
+        '/api/v1/users',
+        '/api/v1/tenant-settings',
+        '/api/v1/app-theme',
+        '/api/v1/users/embed-theme',
+        '/api/v1/ai-engineer/settings',
+        '/api/v1/agent-llms',
+        '/api/v1/deployments',
+      ].map(read),
+    );
+  };
+
   it('a scoped key may still rename a user', async () => {
     const { account, scoped } = await scopedSetup();
     const response = await account.request({
@@ -131,6 +183,11 @@ describeOnStores('credential reach', (server) => {
     });
   });
 });
+
+interface AccountIds {
+  adminId: number;
+  llmId: number;
+}
 
 interface Ids {
   scimTokenId: number;

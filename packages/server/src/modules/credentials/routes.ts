@@ -8,8 +8,9 @@ import { badRequest } from '../../http/errors.js';
 import { KEY_PERMISSIONS } from '../../http/permissions.js';
 import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, CreateScimTokenBody, CreatedScimToken, ScimTokenList } from './schemas.js';
 
-const apiKeys = { auth: requires('ApiKeysManage') };
-const scimTokens = { auth: requires('ScimTokensManage', { doing: 'manage SCIM tokens' }) };
+// Listing shows, and revoking reaches, only keys within the caller's reach (the service's check).
+const apiKeys = { auth: requires('ApiKeysManage', { resource: 'withinScope' }) };
+const scimTokens = { auth: requires('ScimTokensManage', { resource: 'account', doing: 'manage SCIM tokens' }) };
 
 export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/api-keys', {
@@ -63,7 +64,10 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/scim-tokens', {
-    config: { auth: requires('ScimTokensManage', { doing: 'create a SCIM token, which reaches the whole account' }), carriesSecret: true },
+    config: {
+      auth: requires('ScimTokensManage', { resource: 'account', doing: 'create a SCIM token, which reaches the whole account' }),
+      carriesSecret: true,
+    },
     schema: {
       operationId: 'createScimToken',
       tags: ['SCIM Tokens'],

@@ -62,6 +62,9 @@ const get = (operation: string, path: string): OperationCase => ({
   prepare: async (account, server) => ({ url: `${(await base(account, server)).url}${path}` }),
 });
 
+/** A new key limited to the deployment has no dev-mode session of its own: past authorisation, the service answers 400. */
+const needsOwnDevMode = { inScopeStatus: 400 };
+
 /** The data-model module's operations, for the shared authorisation suite (run by data-model.test.ts). */
 export const cases: OperationCase[] = [
   get('listDataModelFiles', '/files'),
@@ -81,6 +84,7 @@ export const cases: OperationCase[] = [
   },
   {
     operation: 'putDataModelFile',
+    ...needsOwnDevMode,
     method: 'PUT',
     prepare: async (account, server) => ({
       url: `${(await inDevMode(account, server)).url}/files/content`,
@@ -89,11 +93,13 @@ export const cases: OperationCase[] = [
   },
   {
     operation: 'deleteDataModelFile',
+    ...needsOwnDevMode,
     method: 'DELETE',
     prepare: async (account, server) => ({ url: `${(await inDevMode(account, server)).url}/files/content?path=model/a.yml` }),
   },
   {
     operation: 'renameDataModelFile',
+    ...needsOwnDevMode,
     method: 'POST',
     prepare: async (account, server) => ({
       url: `${(await inDevMode(account, server)).url}/files/rename`,
@@ -137,11 +143,13 @@ export const cases: OperationCase[] = [
   },
   {
     operation: 'commitDataModel',
+    ...needsOwnDevMode,
     method: 'POST',
     prepare: async (account, server) => ({ url: `${(await inDevMode(account, server)).url}/commit`, body: { message: 'edit' } }),
   },
   {
     operation: 'pullDataModel',
+    ...needsOwnDevMode,
     method: 'POST',
     prepare: async (account, server) => ({ url: `${(await inDevMode(account, server)).url}/pull`, body: {} }),
   },

@@ -9,7 +9,8 @@ import { CreateDeploymentBody, Deployment, DeploymentList, DeploymentParams } fr
 
 export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post('/api/v1/deployments', {
-    config: { auth: requires('DeploymentCreate') },
+    // A new deployment lies outside any key's scope the moment it exists.
+    config: { auth: requires('DeploymentCreate', { resource: 'account', doing: 'create a deployment' }) },
     schema: {
       operationId: 'createDeployment',
       tags: ['Deployment Creation'],
@@ -24,7 +25,8 @@ export const deploymentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/deployments', {
-    config: { auth: requires('DeploymentRead') },
+    // Lists only the caller's deployments.
+    config: { auth: requires('DeploymentRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getDeployments',
       tags: ['Deployments'],

@@ -91,7 +91,7 @@ export const deploymentSettingsRoutes: FastifyPluginAsyncTypebox = async (app) =
   }
 
   app.get('/api/v1/regions', {
-    config: { auth: requires('DeploymentRead') },
+    config: { auth: requires('DeploymentRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getRegions',
       tags: ['Regions'],

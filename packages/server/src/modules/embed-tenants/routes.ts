@@ -19,7 +19,8 @@ import {
 
 const tags = ['Embed Tenants'];
 // Section 5 rule 2 and the authentication table: the account's API key, with admin access.
-const admins = { auth: requires('AccountManage', { kinds: API_KEY_ONLY }) };
+// Embed tenants serve every deployment's embedding.
+const admins = { auth: requires('AccountManage', { kinds: API_KEY_ONLY, resource: 'account' }) };
 const base = '/api/v1/embed-tenants/:embedTenantName';
 
 export const embedTenantRoutes: FastifyPluginAsyncTypebox = async (app) => {

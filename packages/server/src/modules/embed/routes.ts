@@ -63,7 +63,8 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/embed/sessions', {
-    config: { auth: requires('EmbedSessionsManage') },
+    // The audit lists the sessions of every deployment.
+    config: { auth: requires('EmbedSessionsManage', { resource: 'account' }) },
     schema: {
       operationId: 'listEmbedSessions',
       tags,

@@ -27,14 +27,15 @@ const githubFailed = error(
 );
 const refused = error('GitHub is not configured, or it refused the App credentials, or does not know what the request names.');
 /** The App's installations reach beyond any one deployment: seeing them is part of creating deployments from GitHub. */
-const appAuth = (doing: string) => ({ auth: requires('DeploymentCreate', { doing }) });
+const appAuth = (doing: string) => ({ auth: requires('DeploymentCreate', { resource: 'account', doing }) });
 const deployment = { resource: deploymentParam() };
 
 export const githubRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const github = () => app.services.github;
 
   app.get('/api/v1/github', {
-    config: { auth: requires('DeploymentRead', { doing: 'read the GitHub status' }) },
+    // Names only the caller's connected deployments.
+    config: { auth: requires('DeploymentRead', { resource: 'withinScope', doing: 'read the GitHub status' }) },
     schema: {
       operationId: 'getGithubStatus',
       tags: GITHUB,

@@ -18,8 +18,9 @@ import {
 import type { GroupRecord } from './service.js';
 
 const tags = ['Users Admin'];
-const readers = { auth: requires('AccountRead') };
-const admins = { auth: requires('AccountManage') };
+const readers = { auth: requires('AccountRead', { resource: 'withinScope' }) };
+// A group's members take its policies on every deployment.
+const admins = { auth: requires('AccountManage', { resource: 'account' }) };
 const NameTaken = Type.Ref('Error', { description: 'Another group of the account has this name.' });
 
 type GroupView = Static<typeof UserGroup>;

@@ -97,7 +97,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/api/v1/auth/whoami', {
-    config: { auth: requires('AccountRead') },
+    config: { auth: requires('AccountRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getWhoAmI',
       tags,
@@ -109,7 +109,12 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/users/:id/password', {
-    config: { auth: requires('UserAccessManage', { doing: "set a user's password, which lets them sign in to the whole account" }) },
+    config: {
+      auth: requires('UserAccessManage', {
+        resource: 'account',
+        doing: "set a user's password, which lets them sign in to the whole account",
+      }),
+    },
     schema: {
       operationId: 'setUserPassword',
       tags,
@@ -126,7 +131,10 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post('/api/v1/users/:id/invites', {
-    config: { auth: requires('UserAccessManage', { doing: 'invite a user, who then signs in to the whole account' }), carriesSecret: true },
+    config: {
+      auth: requires('UserAccessManage', { resource: 'account', doing: 'invite a user, who then signs in to the whole account' }),
+      carriesSecret: true,
+    },
     schema: {
       operationId: 'createUserInvite',
       tags,

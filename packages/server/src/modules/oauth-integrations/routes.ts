@@ -12,8 +12,8 @@ import {
 } from './schemas.js';
 
 const tags = ['OAuth Integrations'];
-const readers = { auth: requires('AccountRead') };
-const admins = { auth: requires('OAuthIntegrationsManage') };
+const readers = { auth: requires('AccountRead', { resource: 'withinScope' }) };
+const admins = { auth: requires('OAuthIntegrationsManage', { resource: 'account' }) };
 
 export const oauthIntegrationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const integrations = app.services.oauthIntegrations;

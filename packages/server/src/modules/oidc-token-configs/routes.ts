@@ -13,13 +13,16 @@ import {
 } from './schemas.js';
 
 const tags = ['OIDC Token Configs'];
-const readers = { auth: requires('AccountRead') };
+const readers = { auth: requires('AccountRead', { resource: 'withinScope' }) };
 /**
  * A config lets an issuer's tokens sign in as any user of the account, as a password or an invite
  * does: the same permission, which needs a credential for every deployment.
  */
 const admins = {
-  auth: requires('UserAccessManage', { doing: 'configure an OIDC issuer, whose tokens sign users in to the whole account' }),
+  auth: requires('UserAccessManage', {
+    resource: 'account',
+    doing: 'configure an OIDC issuer, whose tokens sign users in to the whole account',
+  }),
 };
 const SEMANTICS =
   "An enabled config lets the account's users exchange an ID token of its issuer for a Plinth access token (`exchangeOidcToken`). `issuer` and `jwksUri` must be https (http only for localhost). Names and issuers are unique in the account.";

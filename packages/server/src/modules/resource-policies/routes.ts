@@ -17,11 +17,17 @@ const SEMANTICS =
 const CHANGE =
   'On `Global` or a `Deployment` also requires `PoliciesManage` on the account; on a content item, its Manage action (`FolderManage`, `ReportManage`, `WorkbookManage`; the creator holds it) or `PoliciesManage`.';
 
+/**
+ * Policies lie on the account, a deployment or a content item, which the body or query names; the
+ * service demands the resource's own permission (on Global, always account-wide).
+ */
+const change = requires('DeploymentRead', { resource: 'withinScope', doing: 'change resource policies', alsoDemands: CHANGE });
+
 export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const policies = app.services.resourcePolicies;
 
   app.get('/api/v1/resource-policies', {
-    config: { auth: requires('AccountRead') },
+    config: { auth: requires('AccountRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getPolicies',
       tags,
@@ -34,7 +40,7 @@ export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/resource-policies/user', {
-    config: { auth: requires('DeploymentRead', { doing: 'change resource policies', alsoDemands: CHANGE }) },
+    config: { auth: change },
     schema: {
       operationId: 'updateUserPolicy',
       tags,
@@ -47,7 +53,7 @@ export const resourcePolicyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put('/api/v1/resource-policies/group', {
-    config: { auth: requires('DeploymentRead', { doing: 'change resource policies', alsoDemands: CHANGE }) },
+    config: { auth: change },
     schema: {
       operationId: 'updateGroupPolicy',
       tags,

@@ -11,7 +11,7 @@ export const SCIM_PREFIX = '/api/scim/v2';
 export const tags = ['SCIM'];
 
 /** Every SCIM route takes only SCIM tokens and answers errors in the RFC 7644 §3.12 body. */
-export const scimRoute = { auth: requires('ScimProvision', { kinds: SCIM_ONLY }), surface: 'scim' as const };
+export const scimRoute = { auth: requires('ScimProvision', { kinds: SCIM_ONLY, resource: 'account' }), surface: 'scim' as const };
 
 export const scimErrorRef = (description: string) => Type.Ref('ScimError', { description });
 export const NotModified = Type.Null({ description: 'Not modified: If-None-Match names the current version' });

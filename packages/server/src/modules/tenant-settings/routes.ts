@@ -9,13 +9,13 @@ export const tenantSettingsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const settings = app.services.tenantSettings;
 
   app.get('/api/v1/tenant-settings', {
-    config: { auth: requires('AccountRead') },
+    config: { auth: requires('AccountRead', { resource: 'withinScope' }) },
     schema: { operationId: 'getTenantSettings', tags, summary: 'Get the tenant settings', response: { 200: Type.Ref(TenantSettings) } },
     handler: async (request) => settings.get(request.account.id),
   });
 
   app.patch('/api/v1/tenant-settings', {
-    config: { auth: requires('AccountManage') },
+    config: { auth: requires('AccountManage', { resource: 'account' }) },
     schema: {
       operationId: 'updateTenantSettings',
       tags,

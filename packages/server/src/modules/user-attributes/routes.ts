@@ -14,8 +14,9 @@ import {
   UserAttributeValues,
 } from './schemas.js';
 
-const readers = { auth: requires('AccountRead') };
-const admins = { auth: requires('AccountManage') };
+const readers = { auth: requires('AccountRead', { resource: 'withinScope' }) };
+// Attribute values feed the access policies of every deployment's data model.
+const admins = { auth: requires('AccountManage', { resource: 'account' }) };
 
 export const userAttributeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const attributes = app.services.userAttributes;

@@ -7,7 +7,8 @@ import { requires } from '../../http/requirement.js';
 import { CreateUserOAuthTokenBody, UserOAuthToken, UserOAuthTokenList, UserOAuthTokenParams } from './schemas.js';
 
 const tags = ['User OAuth Tokens'];
-const holders = { auth: requires('OAuthIntegrationsIssueTokens') };
+// Each user sees and manages only their own tokens.
+const holders = { auth: requires('OAuthIntegrationsIssueTokens', { resource: 'withinScope' }) };
 const MINE = "Only the calling user's tokens: another user's token is not found (404). The tokens themselves are never returned.";
 
 export const userOAuthTokenRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -12,7 +12,7 @@ export async function embedThemeRoutes(app: Parameters<FastifyPluginAsyncTypebox
   const { embedThemes } = app.services;
 
   app.get('/api/v1/users/embed-theme', {
-    config: { auth: requires('AccountRead') },
+    config: { auth: requires('AccountRead', { resource: 'withinScope' }) },
     schema: {
       operationId: 'getEmbedTheme',
       tags,
@@ -26,7 +26,7 @@ export async function embedThemeRoutes(app: Parameters<FastifyPluginAsyncTypebox
   });
 
   app.put('/api/v1/users/embed-theme', {
-    config: { auth: requires('DashboardThemesManage', { doing: "change the account's embed theme" }) },
+    config: { auth: requires('DashboardThemesManage', { resource: 'account', doing: "change the account's embed theme" }) },
     schema: {
       operationId: 'updateEmbedTheme',
       tags,

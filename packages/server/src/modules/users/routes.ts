@@ -9,8 +9,9 @@ import type { ProfileChanges, UserChanges } from './service.js';
 import { toUserPage, toUserView } from './view.js';
 
 const tags = ['Users Admin'];
-const readers = { auth: requires('AccountRead') };
-const admins = { auth: requires('AccountManage') };
+const readers = { auth: requires('AccountRead', { resource: 'withinScope' }) };
+// A new user reaches every deployment.
+const admins = { auth: requires('AccountManage', { resource: 'account' }) };
 const Conflict = Type.Ref('Error', { description: 'The email is taken, or the change would leave the account without an active admin.' });
 
 /** The API's names for the user's names; the service keeps SCIM's (givenName, familyName). */
@@ -83,11 +84,14 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.patch('/api/v1/users/:id', {
     config: {
       auth: requires('AccountManage', {
-        // A role or an active flag decides what the user's own credentials reach: account-wide.
+        // A name only labels the user; what changes access takes the stricter permission, always account-wide.
+        resource: 'withinScope',
+        // A role or an active flag decides what the user's own credentials reach, and the e-mail
+        // who signs in as the user (an OIDC token naming it): account-wide.
         stricterWhen: {
-          bodySets: ['role', 'active'],
+          bodySets: ['role', 'active', 'email'],
           permission: 'UserAccessManage',
-          doing: "change a user's role or active state, which every credential of the user follows",
+          doing: "change a user's role, active state or e-mail, which decide what the user reaches and who signs in as them",
         },
       }),
     },
@@ -106,7 +110,7 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete('/api/v1/users/:id', {
-    config: { auth: requires('UserAccessManage', { doing: 'delete a user, whose credentials go with them' }) },
+    config: { auth: requires('UserAccessManage', { resource: 'account', doing: 'delete a user, whose credentials go with them' }) },
     schema: {
       operationId: 'deleteAccountUser',
       tags,

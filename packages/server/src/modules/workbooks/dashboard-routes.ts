@@ -71,7 +71,8 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Embed tokens arrive as bare JWTs, verified under the dataToken kind (deployment-tokens/verifier.ts);
   // a data API token proper does not hold EmbedDashboardRead and is refused by the requirement.
   app.get('/api/v1/embed/dashboard/:publicId', {
-    config: { auth: requires('EmbedDashboardRead', { kinds: ['dataToken', ...PLATFORM_CREDENTIALS] }) },
+    // The service finds the dashboard only in the caller's deployments.
+    config: { auth: requires('EmbedDashboardRead', { kinds: ['dataToken', ...PLATFORM_CREDENTIALS], resource: 'withinScope' }) },
     schema: {
       operationId: 'getDashboard',
       tags: ['Embed'],
