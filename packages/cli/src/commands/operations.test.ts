@@ -181,6 +181,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   generateSession: 'embed generate-session',
   postTokenBySessionId: 'embed token',
   revokeEmbedSession: 'embed revoke',
+  revokeEmbedSessionById: 'embed revoke',
   listEmbedSessions: 'embed sessions',
   getGroups: 'embed groups list',
   deleteEmbedTenantGroup: 'embed groups delete',

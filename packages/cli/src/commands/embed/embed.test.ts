@@ -32,7 +32,18 @@ describeCli('plinth embed and scim', (ctx, home) => {
     const second = JSON.parse(fromData.stdout).sessionId;
     expect((await plinth(['embed', 'revoke', second], { env: env() })).code).toBe(0);
     const audit = await plinth(['embed', 'sessions', '--json'], { env: env() });
-    expect(JSON.parse(audit.stdout).items.length).toBeGreaterThanOrEqual(2);
+    const items = JSON.parse(audit.stdout).items as Array<{ id: number; revoked: boolean }>;
+    expect(items.length).toBeGreaterThanOrEqual(2);
+    // The ID the audit lists is what revoke takes, and an unknown one is a 404 naming it.
+    const open = items.find((item) => !item.revoked)!;
+    expect((await plinth(['embed', 'revoke', String(open.id)], { env: env() })).code).toBe(0);
+    const listed = JSON.parse((await plinth(['embed', 'sessions', '--json'], { env: env() })).stdout).items;
+    expect(listed.find((item: { id: number }) => item.id === open.id).revoked).toBe(true);
+    const unknown = await plinth(['embed', 'revoke', '999999'], { env: env() });
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: Embed session 999999 not found (HTTP 404)\n']);
+    expect((await plinth(['embed', 'revoke', 'no-such-session-id'], { env: env() })).stderr).toBe(
+      'error: Unknown embed session (HTTP 404)\n',
+    );
     const table = await plinth(['embed', 'sessions'], { env: env() });
     expect(table.stdout.split('\n')[0]).toMatch(/^ID +CREATED +DEPLOYMENT +TENANT +USER +CREATOR +EXCHANGED +REVOKED$/);
     expect(table.stdout).toContain('ada@example.com');

@@ -21,10 +21,15 @@ export const token = defineVerb({
 
 export const revoke = defineVerb({
   name: 'revoke',
-  summary: 'Revoke an embed session and its token (revokeEmbedSession)',
-  args: ['<session_id>'],
-  async run(f, [sessionId]) {
-    await (await f.client()).request('POST', '/api/v1/embed/session/revoke', { body: { sessionId } });
-    f.output.status(`Revoked embed session ${sessionId}`);
+  summary:
+    'Revoke an embed session and its token, by the ID `embed sessions` lists or the session id (revokeEmbedSessionById, revokeEmbedSession)',
+  args: ['<id_or_session_id>'],
+  examples: ['plinth embed revoke 42', 'plinth embed revoke "$SESSION_ID"'],
+  async run(f, [session]) {
+    const client = await f.client();
+    // Session ids are long random strings; the audit's ids are numbers.
+    if (/^\d{1,10}$/.test(session!)) await client.request('POST', `/api/v1/embed/sessions/${session}/revoke`);
+    else await client.request('POST', '/api/v1/embed/session/revoke', { body: { sessionId: session } });
+    f.output.status(`Revoked embed session ${session}`);
   },
 });

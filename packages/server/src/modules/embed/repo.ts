@@ -28,14 +28,22 @@ export class EmbedSessionRepo {
       .executeTakeFirst();
   }
 
-  async revoke(accountId: number, sessionHash: string): Promise<void> {
+  /** Revokes the session (once: a revoked one keeps its time); false when the account has no such session. */
+  async revoke(accountId: number, session: { hash: string } | { id: number }): Promise<boolean> {
+    const found = await this.db
+      .selectFrom('embed_session')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .$call((q) => ('hash' in session ? q.where('session_hash', '=', session.hash) : q.where('id', '=', session.id)))
+      .executeTakeFirst();
+    if (!found) return false;
     await this.db
       .updateTable('embed_session')
       .set({ revoked_at: sql`now()` })
-      .where('account_id', '=', accountId)
-      .where('session_hash', '=', sessionHash)
+      .where('id', '=', found.id)
       .where('revoked_at', 'is', null)
       .execute();
+    return true;
   }
 
   findById(accountId: number, id: number) {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { userPrincipalOf } from '../../http/auth.js';
-import { NoContent } from '../../http/common-schemas.js';
+import { IdParams, NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { API_KEY_ONLY } from '../../http/principal.js';
 import { deploymentField, requires } from '../../http/requirement.js';
@@ -52,12 +52,31 @@ export const embedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'revokeEmbedSession',
       tags,
       summary: 'Revoke an embed session',
-      description: 'Idempotent. The session can no longer be exchanged, and tokens issued from it stop being accepted.',
+      description:
+        'The session can no longer be exchanged, and tokens issued from it stop being accepted. Revoking twice is fine; a session this account never minted is 404.',
       body: Type.Ref(EmbedSessionIdInput),
-      response: { 204: NoContent },
+      response: { 204: NoContent, 404: Type.Ref('Error') },
     },
     handler: async (request, reply) => {
-      await embed.revoke(request.account, request.body.sessionId);
+      await embed.revoke(request.account, { sessionId: request.body.sessionId });
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.post('/api/v1/embed/sessions/:id/revoke', {
+    // As the audit it comes from, it reaches the sessions of every deployment.
+    config: { auth: requires('EmbedSessionsManage', { resource: 'account' }) },
+    schema: {
+      operationId: 'revokeEmbedSessionById',
+      tags,
+      summary: 'Revoke an embed session by the id the audit lists',
+      description:
+        'For an admin who holds no session id: `id` is what listEmbedSessions shows. The same effect as revokeEmbedSession; a session this account never minted is 404.',
+      params: IdParams,
+      response: { 204: NoContent, 404: Type.Ref('Error') },
+    },
+    handler: async (request, reply) => {
+      await embed.revoke(request.account, { id: request.params.id });
       return reply.code(204).send(null);
     },
   });

@@ -139,8 +139,15 @@ export class EmbedService {
   }
 
   /** Idempotent, and silent about ids it does not know: the id is the credential. */
-  async revoke(account: AccountRef, sessionId: string): Promise<void> {
-    await new EmbedSessionRepo(this.db).revoke(account.id, hashCredential(sessionId));
+  /**
+   * By the session id (the secret generate-session answered) or by the audit id `listEmbedSessions`
+   * shows. Revoking twice is fine; a session the account never minted is a 404.
+   */
+  async revoke(account: AccountRef, session: { sessionId: string } | { id: number }): Promise<void> {
+    const target = 'sessionId' in session ? { hash: hashCredential(session.sessionId) } : { id: session.id };
+    if (!(await new EmbedSessionRepo(this.db).revoke(account.id, target))) {
+      throw notFound('sessionId' in session ? 'Unknown embed session' : `Embed session ${session.id} not found`);
+    }
   }
 
   /**

@@ -107,7 +107,8 @@ describeOnStores('embed sessions', (server) => {
       const unexchanged = await session(account);
       const exchanged = await session(account);
       const { token } = (await exchange(account, exchanged)).body;
-      for (const id of [unexchanged, exchanged, exchanged, 'never-existed']) expect((await revoke(account, id)).status).toBe(204);
+      for (const id of [unexchanged, exchanged, exchanged]) expect((await revoke(account, id)).status).toBe(204);
+      expect(await revoke(account, 'never-existed')).toMatchObject({ status: 404, body: { error: 'Unknown embed session' } });
       expect((await exchange(account, unexchanged)).status).toBe(401);
       await expect(server().services.embed.verifyEmbedToken(account.ref, token)).rejects.toMatchObject({
         status: 401,
@@ -115,12 +116,27 @@ describeOnStores('embed sessions', (server) => {
       });
     });
 
-    it('another account cannot revoke a session', async () => {
+    it('another account cannot revoke a session: to it the session is unknown', async () => {
       const account = await embedAccount(server());
       const other = await embedAccount(server());
       const sessionId = await session(account);
-      expect((await revoke(other, sessionId)).status).toBe(204);
+      expect((await revoke(other, sessionId)).status).toBe(404);
       expect((await exchange(account, sessionId)).status).toBe(200);
+    });
+
+    it('an admin revokes by the id the audit lists; an id of another account or none is 404', async () => {
+      const account = await embedAccount(server());
+      const other = await embedAccount(server());
+      const sessionId = await session(account);
+      const audit = await account.request({ method: 'GET', url: '/api/v1/embed/sessions', as: account.admin });
+      const { id } = audit.body.items[0];
+      const byId = (owner: EmbedAccount, target: number) =>
+        owner.request({ method: 'POST', url: `/api/v1/embed/sessions/${target}/revoke`, as: owner.admin });
+      expect((await byId(other, id)).status).toBe(404);
+      expect((await byId(account, id)).status).toBe(204);
+      expect((await byId(account, id)).status).toBe(204);
+      expect((await exchange(account, sessionId)).status).toBe(401);
+      expect(await byId(account, 2_000_000_000)).toMatchObject({ status: 404, body: { error: 'Embed session 2000000000 not found' } });
     });
   });
 
