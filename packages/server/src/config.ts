@@ -49,6 +49,8 @@ export interface Config {
   warehouseConnectTimeoutMs: number;
   /** The GitHub App the server connects repositories through (PLINTH_GITHUB_*); see githubConfig below. */
   github: GithubAppConfig;
+  /** How long a stop waits for requests in flight before it cuts their connections (PLINTH_SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /** Internal hosts and local repositories tenants may reach (PLINTH_EGRESS_ALLOW, PLINTH_ALLOW_LOCAL_REPOSITORIES). */
   egress: EgressSettings;
 }
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: flag(env, 'PLINTH_DEMO', true),
     warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     github: githubConfig(env),
+    shutdownGraceMs: integer(env, 'PLINTH_SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     egress: {
       allow: egressAllow(optional(env, 'PLINTH_EGRESS_ALLOW')),
       allowLocalRepositories: flag(env, 'PLINTH_ALLOW_LOCAL_REPOSITORIES', false),

@@ -96,7 +96,8 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
   });
 
   it('SIGTERM finishes the request in flight with its real response, then exits 0', async () => {
-    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir });
+    // A grace period longer than the test, so the request is finished rather than cut.
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir, PLINTH_SHUTDOWN_GRACE_MS: '600000' });
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { apiKey: string };
     const socket = connect(server.port, '127.0.0.1');
     await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
@@ -122,6 +123,34 @@ describe('plinth-server process (issue 2 points 2, 4, 11)', { timeout: 180_000 }
     expect(reply).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n{') + 4))).toMatchObject({ name: 'in flight' });
     expect(await server.exited).toBe(0);
+  });
+
+  it('SIGTERM closes idle keep-alive connections at once, and cuts a request that never finishes after the grace period', async () => {
+    const server = await startServerProcess({ PLINTH_DATA_DIR: dataDir, PLINTH_SHUTDOWN_GRACE_MS: '300' });
+    const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { apiKey: string };
+    const open = async () => {
+      const socket = connect(server.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+      let reply = '';
+      socket.on('data', (chunk) => (reply += chunk));
+      return { socket, reply: () => reply, closed: new Promise<void>((resolve) => socket.on('close', () => resolve())) };
+    };
+    // A keep-alive connection, idle after its answer.
+    const idle = await open();
+    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await new Promise<void>((resolve) => idle.socket.on('data', () => idle.reply().includes('\r\n\r\n') && resolve()));
+    // A client that sends half its body and then nothing.
+    const stuck = await open();
+    stuck.socket.write(
+      `POST /api/v1/deployments HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Api-Key ${apiKey}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n{"na',
+    );
+    await new Promise<void>((resolve) => stuck.socket.on('data', () => stuck.reply().includes('100 Continue') && resolve()));
+    server.child.kill('SIGTERM');
+    await idle.closed;
+    expect(await server.exited).toBe(0);
+    await stuck.closed;
+    expect(server.output()).toContain('cutting the connections of requests still open after the grace period');
   });
 
   it('a second server, or an accounts command, on a data dir in use refuses with one line naming it and the holder (issue 10, security 2)', async () => {

@@ -63,7 +63,15 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'finishing in-flight requests');
+    // Idle keep-alive connections close at once (forceCloseConnections); a request still open after
+    // the grace period (a client that stopped sending its body) is cut, so a stop always ends.
+    const grace = setTimeout(() => {
+      app.log.warn({ graceMs: config.shutdownGraceMs }, 'cutting the connections of requests still open after the grace period');
+      app.server.closeAllConnections();
+    }, config.shutdownGraceMs);
+    grace.unref();
     await Promise.all([app.close(), jobs.stop().then(() => app.log.info('background jobs stopped'))]);
+    clearTimeout(grace);
     await store.close();
     log.flushSync();
     process.exit(0);
