@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestServer, type TestUser } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
+import { MAX_OPEN_UPLOADS } from './public.js';
 
 const hash = (content: string) => createHash('sha256').update(content, 'utf8').digest('hex');
 const cube = (name: string, table = name) => `cubes:\n  - name: ${name}\n    sql_table: ${table}\n`;
@@ -149,6 +150,36 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
       await s.store.db.selectFrom('model_upload_file').select('path').where('upload_id', '=', started.body.uploadId).execute(),
     ).toEqual([]);
     expect(await d.hashes()).toEqual(before);
+  });
+
+  it('an account holds at most MAX_OPEN_UPLOADS open sessions; a finished or expired one frees its place', async () => {
+    const s = server();
+    const d = await deployment(s);
+    const files = { 'model/cubes/orders.yml': cube('orders') };
+    const first = await d.start({ files: manifestOf(files) });
+    expect(first.status).toBe(201);
+    // The others of the account's quota, as rows: starting them one by one through the API only costs time.
+    const row = await s.store.db.selectFrom('model_upload').selectAll().where('id', '=', first.body.uploadId).executeTakeFirstOrThrow();
+    const others = Array.from({ length: MAX_OPEN_UPLOADS - 1 }, (_, i) => ({
+      ...row,
+      manifest: JSON.stringify(row.manifest),
+      id: `${row.id}-${i}`,
+    }));
+    await s.store.db.insertInto('model_upload').values(others).execute();
+    const refused = await d.start({ files: manifestOf(files) });
+    expect([refused.status, refused.body.error]).toEqual([
+      422,
+      `The account has ${MAX_OPEN_UPLOADS} open upload sessions, the most it may hold; finish or abort one, or wait until they expire (1 hour after they started)`,
+    ]);
+    expect((await d.put(first.body.uploadId, 'model/cubes/orders.yml', files['model/cubes/orders.yml'])).status).toBe(200);
+    expect((await d.finish(first.body.uploadId)).status).toBe(200);
+    expect((await d.start({ files: manifestOf(files) })).status).toBe(201);
+    await s.store.db
+      .updateTable('model_upload')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', 'like', `${row.id}-%`)
+      .execute();
+    expect((await d.start({ files: manifestOf(files) })).status).toBe(201);
   });
 
   it('finished and aborted sessions are gone; finish names the files never uploaded', async () => {

@@ -7,7 +7,7 @@ import type { ModelBranchRow, ModelUploadRow, TreeEntries } from '../../store/sc
 import { transaction } from '../../store/transaction.js';
 import { checkContent, checkPath, checkText, credentialKey, DEV_BRANCH_PREFIX, MAX_UPLOAD_FILES } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { UPLOAD_SESSION_TTL_MS } from './public.js';
+import { MAX_OPEN_UPLOADS, UPLOAD_SESSION_TTL_MS } from './public.js';
 import { changesBetween, filesToSend } from './tree-diff.js';
 
 export interface StartUploadInput {
@@ -31,6 +31,22 @@ export class ModelUploadService {
     return this.ctx.services.dataModel;
   }
 
+  /** Concurrent starts may pass this together and go a few over: a bound on the store's growth, not a quota to the unit. */
+  private async demandRoomForAnother(accountId: number): Promise<void> {
+    const { open } = await this.ctx.db
+      .selectFrom('model_upload')
+      .select((eb) => eb.fn.countAll<string>().as('open'))
+      .where('account_id', '=', accountId)
+      .where('state', '=', 'open')
+      .where('expires_at', '>', new Date())
+      .executeTakeFirstOrThrow();
+    if (Number(open) < MAX_OPEN_UPLOADS) return;
+    throw new ApiError(
+      'limit_exceeded',
+      `The account has ${MAX_OPEN_UPLOADS} open upload sessions, the most it may hold; finish or abort one, or wait until they expire (1 hour after they started)`,
+    );
+  }
+
   async start(principal: Principal, deploymentId: number, input: StartUploadInput) {
     const paths = Object.keys(input.files);
     if (paths.length > MAX_UPLOAD_FILES) {
@@ -42,6 +58,7 @@ export class ModelUploadService {
     demandWriteOn(principal, branch);
     const base = await this.dataModel.treeAt(principal.accountId, branch.head_commit_id);
     const upload = await filesToSend(this.dataModel, principal.accountId, base, input.files);
+    await this.demandRoomForAnother(principal.accountId);
     const row = await this.ctx.db
       .insertInto('model_upload')
       .values({
