@@ -76,6 +76,50 @@ describe('plinth-semantic', () => {
       annotation: { measures: { 'sales.count': { type: 'number' } } },
     });
 
+    // compareDateRange and blending are answered as the data API answers them, one result per query.
+    const compared = await run([
+      'load',
+      modelDir,
+      '--warehouse',
+      `duckdb:${db}`,
+      '--query',
+      JSON.stringify({
+        measures: ['orders.count'],
+        timeDimensions: [
+          {
+            dimension: 'orders.created_at',
+            compareDateRange: [
+              ['2000-01-01', '2099-12-31'],
+              ['1900-01-01', '1900-12-31'],
+            ],
+          },
+        ],
+      }),
+    ]);
+    expect(compared.code, compared.stderr).toBe(0);
+    const comparison = JSON.parse(compared.stdout);
+    expect(comparison.queryType).toBe('compareDateRangeQuery');
+    expect(comparison.results.map((r: { data: Array<Record<string, unknown>> }) => r.data.map((row) => row['compareDateRange']))).toEqual([
+      ['2000-01-01T00:00:00.000 - 2099-12-31T23:59:59.999'],
+      ['1900-01-01T00:00:00.000 - 1900-12-31T23:59:59.999'],
+    ]);
+    const blended = await run([
+      'load',
+      modelDir,
+      '--warehouse',
+      `duckdb:${db}`,
+      '--query',
+      JSON.stringify([
+        { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'year' }] },
+        { measures: ['customers.count'], timeDimensions: [{ dimension: 'customers.created_at', granularity: 'year' }] },
+      ]),
+    ]);
+    expect(blended.code, blended.stderr).toBe(0);
+    expect(JSON.parse(blended.stdout)).toMatchObject({
+      queryType: 'blendingQuery',
+      results: [{ data: expect.any(Array) }, { data: expect.any(Array) }],
+    });
+
     const refused = await run(['load', modelDir, '--warehouse', `duckdb:${db}`, '--query', '{"measures":["nope.count"]}']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("Cube 'nope' not found for path 'nope.count'");

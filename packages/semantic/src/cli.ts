@@ -6,7 +6,8 @@ import { compile } from './compiler/compile.js';
 import type { CompileError } from './compiler/diagnostics.js';
 import { openWarehouse } from './drivers/open.js';
 import { QueryError } from './errors.js';
-import { load } from './load.js';
+import { loadRequest } from './load.js';
+import { fanOut } from './planner/fan-out.js';
 import type { Caller } from './model.js';
 import { planQuery } from './planner/plan.js';
 import { DEFAULT_LINE_ITEMS, writeSample } from './sample/sample.js';
@@ -131,9 +132,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'load') {
     if (!values.warehouse) throw new UsageError('--warehouse is required');
+    const query = json(values.query, 'query');
     const warehouse = await openWarehouse(values.warehouse);
     try {
-      out(await load(result.model, json(values.query, 'query'), { warehouse, caller: caller(values.caller) }));
+      // As the data API answers a client that takes the multi shape: a compareDateRange or blending
+      // query (an array) gets one result per query; a regular one keeps its single shape.
+      const multi = fanOut(query, new Date()).queryType !== 'regularQuery';
+      out(await loadRequest(result.model, query, { warehouse, caller: caller(values.caller), ...(multi ? { queryType: 'multi' } : {}) }));
     } finally {
       await warehouse.close();
     }
