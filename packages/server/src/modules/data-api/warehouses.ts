@@ -95,10 +95,12 @@ export class Warehouses {
 
   private duckdbPath(accountId: number, deploymentId: number, config: Extract<WarehouseConfig, { type: 'duckdb' }>): string {
     if (config.path === null) return this.pathOf(deploymentId);
-    const root = this.accountDir(accountId);
-    const inside = relative(root, resolve(config.path));
+    const inside = relative(this.accountDir(accountId), resolve(config.path));
     if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
-      throw badRequest(`CUBEJS_DB_DUCKDB_DATABASE_PATH must name a file under ${root}, the directory of this account's DuckDB files`);
+      // Without the directory's path: whoever queries the deployment sees this, and the server's files are none of theirs.
+      throw badRequest(
+        `CUBEJS_DB_DUCKDB_DATABASE_PATH must name a file under warehouses/account-${accountId} in the server's data directory, the directory of this account's DuckDB files`,
+      );
     }
     return resolve(config.path);
   }
