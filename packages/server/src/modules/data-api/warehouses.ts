@@ -1,8 +1,9 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { DuckDBWarehouse, PostgresWarehouse, type Warehouse } from '@plinth/semantic';
+import { PostgresWarehouse, type DuckDBWarehouse, type Warehouse } from '@plinth/semantic';
 import { badRequest } from '../../http/errors.js';
 import type { WarehouseConfig } from '../deployment-variables/public.js';
+import { DuckDBFile } from './duckdb-file.js';
 import { replaceDuckDBFile } from './duckdb-replace.js';
 
 interface Opened {
@@ -15,7 +16,8 @@ interface Opened {
  * One warehouse per deployment per process, opened on first use and kept while the deployment's
  * `CUBEJS_DB_*` variables stay the same: a DuckDB instance or a PostgreSQL pool is costly to open
  * and is itself a pool of connections. Without variables, a deployment has an embedded DuckDB file
- * under the data dir. Whatever writes one goes through `write`.
+ * under the data dir. The data API only reads warehouses: DuckDB files are opened read-only (see
+ * DuckDBFile), and whatever writes one goes through `write`.
  */
 export class Warehouses {
   private readonly open = new Map<number, Opened>();
@@ -70,8 +72,7 @@ export class Warehouses {
         warn: this.warnFor(deploymentId),
       });
     }
-    if (config.path === null) await mkdir(join(this.dataDir, 'warehouses'), { recursive: true });
-    return DuckDBWarehouse.open({ path: this.duckdbPath(accountId, deploymentId, config) });
+    return DuckDBFile.open(this.duckdbPath(accountId, deploymentId, config), this.warnFor(deploymentId));
   }
 
   /**
