@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { compile } from './compiler/compile.js';
 import type { CompileError } from './compiler/diagnostics.js';
 import { openWarehouse } from './drivers/open.js';
-import { QueryError } from './errors.js';
+import { QueryError, WarehouseUnavailableError } from './errors.js';
 import { loadRequest } from './load.js';
 import { fanOut } from './planner/fan-out.js';
 import type { Caller } from './model.js';
@@ -154,6 +154,8 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError) process.stderr.write(`${error.message}\n${USAGE}\n`);
     else if (error instanceof QueryError) process.stderr.write(`${JSON.stringify({ error: error.message })}\n`);
+    // The one running the CLI is the operator: the file and what holds it are theirs to know.
+    else if (error instanceof WarehouseUnavailableError) process.stderr.write(`${error.message}: ${error.detail}\n`);
     else process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   },

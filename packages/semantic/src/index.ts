@@ -1,7 +1,7 @@
 export { compile, type CompileOptions, type CompileResult } from './compiler/compile.js';
 export type { CompileError } from './compiler/diagnostics.js';
 export type * from './model.js';
-export { QueryError, QueryTimeoutError } from './errors.js';
+export { QueryError, QueryTimeoutError, WarehouseUnavailableError } from './errors.js';
 export { planQuery, type PlanOptions, type QueryPlan, type ResultColumn } from './planner/plan.js';
 export type { Query, NormalizedQuery, Filter, TimeDimension, Granularity, Operator } from './planner/query.js';
 export type { Annotation, MemberAnnotation } from './planner/annotation.js';

@@ -1,12 +1,16 @@
 import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { duckdbDialect } from '../dialects/duckdb.js';
-import { QueryTimeoutError } from '../errors.js';
+import { QueryTimeoutError, WarehouseUnavailableError } from '../errors.js';
 import { StatementCache } from './duckdb-statements.js';
 import { withCancellation, type QueryOptions, type QueryResult, type Warehouse } from './warehouse.js';
 
 export interface DuckDBOptions {
   /** A database file, or `:memory:` (the default) for an embedded in-memory database. */
   readonly path?: string;
+  /**
+   * DuckDB lets one process open a file read-write, or any number open it read-only: a reader never
+   * creates the file, and fails while another process writes it.
+   */
   readonly readOnly?: boolean;
 }
 
@@ -30,9 +34,12 @@ export class DuckDBWarehouse implements Warehouse {
 
   private constructor(readonly instance: DuckDBInstance) {}
 
+  /** Fails with WarehouseUnavailableError, whose message names neither the file nor the process holding it. */
   static async open(options: DuckDBOptions = {}): Promise<DuckDBWarehouse> {
     const config: Record<string, string> = { ...SAFE_OPTIMIZERS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) };
-    const instance = await DuckDBInstance.create(options.path ?? ':memory:', config);
+    const instance = await DuckDBInstance.create(options.path ?? ':memory:', config).catch((error: unknown) => {
+      throw new WarehouseUnavailableError(error);
+    });
     // Zone-less timestamps are UTC by convention, as on PostgreSQL: sessions run in UTC, not in the
     // server's zone, which DuckDB takes by default and applies to TIMESTAMPTZ values, casts and
     // date_trunc. ICU is loaded with the first connection, so the setting cannot go in `config`.

@@ -46,7 +46,7 @@ describeCli('plinth reports', (ctx, home) => {
   it('refresh prints the snapshot rows; a query that no longer runs exits 1 naming the error', async () => {
     const { deploymentId } = await deploymentWithModel(ctx(), sampleModelFiles());
     await withRunner(ctx(), () => ctx().server.jobs.runUntilIdle());
-    await writeSample(await ctx().server.services.dataApi.warehouses.get(ctx().accountId, deploymentId), { lineItems: 200 });
+    await ctx().server.services.dataApi.warehouses.write(ctx().accountId, deploymentId, (warehouse) => writeSample(warehouse, { lineItems: 200 }));
     const d = String(deploymentId);
     const query = '{"measures":["orders.count"],"dimensions":["orders.status"],"order":{"orders.status":"asc"}}';
     const report = JSON.parse((await run(['reports', 'create', d, '--name', 'By status', '--json-query', query, '--json'])).stdout);

@@ -11,7 +11,9 @@ describeCli('plinth sql', (ctx, home) => {
   async function withData() {
     const { deploymentId } = await deploymentWithModel(ctx(), sampleModelFiles());
     await withRunner(ctx(), () => ctx().server.jobs.runUntilIdle());
-    await writeSample(await ctx().server.services.dataApi.warehouses.get(ctx().accountId, deploymentId), { lineItems: 200 });
+    await ctx().server.services.dataApi.warehouses.write(ctx().accountId, deploymentId, (warehouse) =>
+      writeSample(warehouse, { lineItems: 200 }),
+    );
     return deploymentId;
   }
 

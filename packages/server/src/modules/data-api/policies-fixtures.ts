@@ -106,10 +106,11 @@ export interface PolicyWarehouse {
 }
 
 /**
- * Points the deployment at its warehouse and writes the sample there: the embedded DuckDB through
- * the server's own pooled instance (the server holds its file lock), or a fresh PostgreSQL schema
- * named by the deployment's `CUBEJS_DB_*` variables. `ownFile` puts the DuckDB in a file of its own
- * under the account's directory, for servers whose data dir other test processes share.
+ * Points the deployment at its warehouse and writes the sample there: the embedded DuckDB as any
+ * writer of it does (Warehouses.write), read back through the server's own instance, or a fresh
+ * PostgreSQL schema named by the deployment's `CUBEJS_DB_*` variables. `ownFile` puts the DuckDB in
+ * a file of its own under the account's directory, for servers whose data dir other test processes
+ * share.
  */
 export async function policyWarehouse(
   services: Services,
@@ -130,8 +131,8 @@ export async function policyWarehouse(
       await services.deploymentVariables.set(admin.accountId, deploymentId, { variables });
     }
     const config = await services.deploymentVariables.warehouseConfig(admin.accountId, deploymentId);
+    await services.dataApi.warehouses.write(admin.accountId, deploymentId, (warehouse) => writeSample(warehouse, POLICY_SAMPLE), config);
     const warehouse = await services.dataApi.warehouses.get(admin.accountId, deploymentId, config);
-    await writeSample(warehouse, POLICY_SAMPLE);
     return {
       truth: (sql) =>
         rowsOf(

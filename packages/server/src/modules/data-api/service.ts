@@ -7,6 +7,7 @@ import {
   type LoadResponse,
   type MultiLoadResponse,
   type Warehouse,
+  WarehouseUnavailableError,
 } from '@plinth/semantic';
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { Principal, UserPrincipal } from '../../http/principal.js';
@@ -66,6 +67,10 @@ export class DataApiService {
     );
     const warehouse = await this.warehouses.get(principal.accountId, deploymentId, config).catch((error: Error) => {
       if (error instanceof ApiError) throw error;
+      // Its detail names the server's files and processes: the log has it, the caller gets this.
+      if (error instanceof WarehouseUnavailableError) {
+        throw badRequest(`The warehouse of deployment ${deploymentId} is busy or cannot be opened; try again`);
+      }
       throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
     });
     return { buildId, model, warehouse, caller, servedBy, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };

@@ -19,14 +19,14 @@ export const tokenOf = (accountId: number, deploymentId: number, securityContext
 
 /**
  * A deployment whose deploy branch holds the engine's sample model, built, and whose embedded
- * warehouse holds a small sample dataset, written through the service's own pooled warehouse.
+ * warehouse holds a small sample dataset, written as every writer of it does (Warehouses.write).
  */
 export async function sampleDeployment(server: TestServer, service: DataApiService, files = sampleModelFiles()) {
   const account = await server.newAccount();
   const deploymentId = await newDeployment(account);
   await commitFiles(server.services, adminOf(account), deploymentId, files);
   await server.jobs.runUntilIdle();
-  await writeSample(await service.warehouses.get(account.id, deploymentId), { lineItems: 400 });
+  await service.warehouses.write(account.id, deploymentId, (warehouse) => writeSample(warehouse, { lineItems: 400 }));
   return { account, deploymentId, principal: tokenOf(account.id, deploymentId) };
 }
 

@@ -39,8 +39,10 @@ describe("data API: a deployment's warehouse as its CUBEJS_DB_* variables config
   it('a DuckDB path inside the account’s directory is opened, and a change of variables opens the new one', async () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(warehouses.accountDir(1), { recursive: true });
-    const first = await warehouses.get(1, 9, { type: 'duckdb', path: join(warehouses.accountDir(1), 'sales.duckdb') });
-    await first.query('create table if not exists t as select 1 as x', []);
+    const sales = { type: 'duckdb' as const, path: join(warehouses.accountDir(1), 'sales.duckdb') };
+    await warehouses.write(1, 9, (w) => w.exec('create table if not exists t as select 1 as x'), sales);
+    const first = await warehouses.get(1, 9, sales);
+    expect((await first.query('select x from t', [])).rows).toEqual([{ x: 1 }]);
     const second = await warehouses.get(1, 9, { type: 'duckdb', path: join(warehouses.accountDir(1), 'other.duckdb') });
     expect(second).not.toBe(first);
   });

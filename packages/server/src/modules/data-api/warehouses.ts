@@ -1,8 +1,10 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { DuckDBWarehouse, PostgresWarehouse, type Warehouse } from '@plinth/semantic';
+import { PostgresWarehouse, type DuckDBWarehouse, type Warehouse } from '@plinth/semantic';
 import { badRequest } from '../../http/errors.js';
 import type { WarehouseConfig } from '../deployment-variables/public.js';
+import { DuckDBFile } from './duckdb-file.js';
+import { replaceDuckDBFile } from './duckdb-replace.js';
 
 interface Opened {
   /** The configuration it was opened with: a change of the deployment's variables opens another. */
@@ -14,7 +16,8 @@ interface Opened {
  * One warehouse per deployment per process, opened on first use and kept while the deployment's
  * `CUBEJS_DB_*` variables stay the same: a DuckDB instance or a PostgreSQL pool is costly to open
  * and is itself a pool of connections. Without variables, a deployment has an embedded DuckDB file
- * under the data dir.
+ * under the data dir. The data API only reads warehouses: DuckDB files are opened read-only (see
+ * DuckDBFile), and whatever writes one goes through `write`.
  */
 export class Warehouses {
   private readonly open = new Map<number, Opened>();
@@ -23,6 +26,8 @@ export class Warehouses {
     private readonly dataDir: string,
     /** PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS: an unreachable PostgreSQL warehouse fails a load, never hangs it. */
     private readonly connectTimeoutMs?: number,
+    /** The operator's log, for what a caller must not see (files, hosts, process ids). */
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`plinth-server: ${line}\n`),
   ) {}
 
   /** The file of a deployment's embedded warehouse. */
@@ -64,20 +69,41 @@ export class Warehouses {
         connectionString: url.toString(),
         max: config.poolSize,
         connectTimeoutMs: this.connectTimeoutMs,
-        // One process serves many deployments: the operator needs to know whose warehouse went away.
-        warn: (message) => process.stderr.write(`plinth-server: deployment ${deploymentId}: ${message}\n`),
+        warn: this.warnFor(deploymentId),
       });
     }
-    if (config.path === null) {
-      await mkdir(join(this.dataDir, 'warehouses'), { recursive: true });
-      return DuckDBWarehouse.open({ path: this.pathOf(deploymentId) });
-    }
-    const root = this.accountDir(accountId);
-    const inside = relative(root, resolve(config.path));
+    return DuckDBFile.open(this.duckdbPath(accountId, deploymentId, config), this.warnFor(deploymentId));
+  }
+
+  /**
+   * Writes a deployment's DuckDB file (the demo's data, a test's): into a copy renamed over the file,
+   * which this and every other process sharing the data dir read from their next query on.
+   */
+  async write(
+    accountId: number,
+    deploymentId: number,
+    fill: (warehouse: DuckDBWarehouse) => Promise<unknown>,
+    config: WarehouseConfig = { type: 'duckdb', path: null },
+  ): Promise<void> {
+    if (config.type !== 'duckdb') throw new Error('Only a DuckDB warehouse is written by the server');
+    await replaceDuckDBFile(this.duckdbPath(accountId, deploymentId, config), fill);
+  }
+
+  /** One process serves many deployments: the operator needs to know whose warehouse failed. */
+  private warnFor(deploymentId: number) {
+    return (message: string) => this.log(`deployment ${deploymentId}: ${message}`);
+  }
+
+  private duckdbPath(accountId: number, deploymentId: number, config: Extract<WarehouseConfig, { type: 'duckdb' }>): string {
+    if (config.path === null) return this.pathOf(deploymentId);
+    const inside = relative(this.accountDir(accountId), resolve(config.path));
     if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
-      throw badRequest(`CUBEJS_DB_DUCKDB_DATABASE_PATH must name a file under ${root}, the directory of this account's DuckDB files`);
+      // Without the directory's path: whoever queries the deployment sees this, and the server's files are none of theirs.
+      throw badRequest(
+        `CUBEJS_DB_DUCKDB_DATABASE_PATH must name a file under warehouses/account-${accountId} in the server's data directory, the directory of this account's DuckDB files`,
+      );
     }
-    return DuckDBWarehouse.open({ path: resolve(config.path) });
+    return resolve(config.path);
   }
 
   /**

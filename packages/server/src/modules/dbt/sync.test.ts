@@ -77,7 +77,7 @@ describeOnStores(
         as: account.admin,
       });
       expect(build.body).toMatchObject({ status: 'built', trigger: 'dbt-sync', cubesCount: 4 });
-      await writeSample(await server().services.dataApi.warehouses.get(account.id, deploymentId), { lineItems: 400 });
+      await server().services.dataApi.warehouses.write(account.id, deploymentId, (warehouse) => writeSample(warehouse, { lineItems: 400 }));
       const enable = await account.request({
         method: 'POST',
         url: `/build/api/v1/deployments/${deploymentId}/branches/${done.body.branchName}/enable`,

@@ -32,10 +32,10 @@ export interface DemoOutcome {
 /**
  * The first start's demo (issue 14, first start): a deployment with the engine's sample model on
  * its deploy branch and the sample dataset in its embedded DuckDB, built, so that a newcomer's
- * first `deployments token` and `load` work at once. The data is written through the data API's
- * own warehouse: the server process holds the DuckDB file's lock, so nothing else could write it.
- * The data goes in before the model is committed, so the build that makes the model servable
- * never precedes the rows it reads. The build runs on the job runner, which must be started.
+ * first `deployments token` and `load` work at once. The data API reads the DuckDB file read-only,
+ * in every process sharing the data dir, so the data is written as any writer of it does: into a
+ * copy renamed into place (Warehouses.write). The data goes in before the model is committed, so
+ * the build that makes the model servable never precedes the rows it reads. The build runs on the job runner, which must be started.
  */
 export async function createDemoDeployment(
   services: Services,
@@ -45,8 +45,12 @@ export async function createDemoDeployment(
 ): Promise<DemoOutcome> {
   const { id: deploymentId, deploymentUrl } = await services.deployments.create(accountId, { name: DEMO_NAME }, baseUrl);
   const config = await services.deploymentVariables.warehouseConfig(accountId, deploymentId);
-  const warehouse = await services.dataApi.warehouses.get(accountId, deploymentId, config);
-  await writeSample(warehouse, { lineItems: options.lineItems ?? DEMO_LINE_ITEMS });
+  await services.dataApi.warehouses.write(
+    accountId,
+    deploymentId,
+    (warehouse) => writeSample(warehouse, { lineItems: options.lineItems ?? DEMO_LINE_ITEMS }),
+    config,
+  );
 
   const branch = await services.dataModel.ensureDefault(accountId, deploymentId);
   const files = sampleModelFiles();

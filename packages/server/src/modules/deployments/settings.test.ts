@@ -70,7 +70,10 @@ describeOnStores(
       const account = await server().newAccount();
       const [doomed, kept] = [await create(account), await create(account)];
       const { warehouses } = server().services.dataApi;
-      for (const id of [doomed, kept]) await (await warehouses.get(account.id, id)).query('create table t as select 1 as n', []);
+      for (const id of [doomed, kept])
+        await warehouses.write(account.id, id, (warehouse) => warehouse.exec('create table t as select 1 as n'));
+      // Open in this process when deleted, as a deployment being served is.
+      expect((await (await warehouses.get(account.id, doomed)).query('select n from t', [])).rows).toEqual([{ n: 1 }]);
       expect(existsSync(warehouses.pathOf(doomed))).toBe(true);
       const deleted = await account.request({ method: 'DELETE', url: `/api/v1/deployments/${doomed}`, as: account.admin });
       expect(deleted.status).toBe(204);

@@ -27,9 +27,9 @@ export async function shopOn(ctx: CliServer, plinth: ReturnType<typeof cliRunner
   const { server, accountId } = ctx;
   const admin = { PLINTH_API_URL: ctx.url, PLINTH_API_KEY: ctx.admin.apiKey };
   const { id: deploymentId } = await server.services.deployments.create(accountId, { name: 'shop' }, ctx.url);
-  const warehouse = await server.services.dataApi.warehouses.get(accountId, deploymentId);
-  await writeSample(warehouse, { lineItems: 200 });
-  const counts = await warehouse.query('SELECT status, count(*) AS n FROM orders GROUP BY 1', []);
+  const { warehouses } = server.services.dataApi;
+  await warehouses.write(accountId, deploymentId, (warehouse) => writeSample(warehouse, { lineItems: 200 }));
+  const counts = await (await warehouses.get(accountId, deploymentId)).query('SELECT status, count(*) AS n FROM orders GROUP BY 1', []);
   // Numbers, where the data API answers strings: the comparison is by value.
   const expected = counts.rows.map((r) => ({ 'orders.status': r['status'], 'orders.count': Number(r['n']) }));
   const repo = await createGitRepo(sampleDbtProjectFiles());
