@@ -89,10 +89,23 @@ async function openPostgres(url: string, schema: string, poolSize = 20, settings
   };
 }
 
+/**
+ * initdb's 128MB of shared buffers live in PGlite's WASM heap, and PostgreSQL touches all of them
+ * at start: 130 MiB of the embedded server's resident memory. Its one session reads pages the OS
+ * keeps cached anyway, so 16MB loses it nothing measurable.
+ */
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
 async function openPGlite(dataDir: string | undefined, template: Blob | undefined): Promise<Store> {
   const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  return pgliteStore(await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) }));
+  return pgliteStore(
+    await PGlite.create({
+      ...(dataDir ? { dataDir } : {}),
+      ...(template ? { loadDataDir: template } : {}),
+      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    }),
+  );
 }
 
 /** A store over an open PGlite, which it closes on close. */
