@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
+import { PGLITE_SETTINGS, seedFromTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import { preparingPool } from './prepared.js';
 import { introspectingSchema } from './schema-introspector.js';
@@ -89,16 +90,13 @@ async function openPostgres(url: string, schema: string, poolSize = 20, settings
   };
 }
 
-/**
- * initdb's 128MB of shared buffers live in PGlite's WASM heap, and PostgreSQL touches all of them
- * at start: 130 MiB of the embedded server's resident memory. Its one session reads pages the OS
- * keeps cached anyway, so 16MB loses it nothing measurable.
- */
-const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
-
 async function openPGlite(dataDir: string | undefined, template: Blob | undefined): Promise<Store> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) {
+    // A template Blob (the tests') is PGlite's to load; an empty data dir otherwise starts from the built initdb.
+    const seeded = template === undefined && seedFromTemplate(dataDir);
+    if (!seeded) mkdirSync(dataDir, { recursive: true });
+  }
   return pgliteStore(
     await PGlite.create({
       ...(dataDir ? { dataDir } : {}),
