@@ -29,7 +29,9 @@ const KINDS = [
   { name: 'first start, no request', first: true, query: false },
 ] as const;
 
+// What `npm run build` does for the server: compile, then the embedded store's initdb template.
 execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
+execFileSync(process.execPath, [join(ROOT, 'packages/server/scripts/pglite-template.mjs')], { cwd: ROOT, stdio: 'inherit' });
 
 const load = () =>
   loadavg()
