@@ -2,13 +2,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/**
- * initdb's 128MB of shared buffers live in PGlite's WASM heap, and PostgreSQL touches all of them
- * at start: 130 MiB of the embedded server's resident memory. Its one session reads pages the OS
- * keeps cached anyway, so 16MB loses it nothing measurable. Added to PGlite's own start parameters.
- */
-export const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
+import { createPGlite } from './pglite-create.js';
 
 /**
  * The data directory PGlite's initdb makes, made once by `npm run build` (scripts/pglite-template.mjs)
@@ -49,13 +43,12 @@ export function seedFromTemplate(dataDir: string, template = templateDir()): boo
 /** Runs PGlite's initdb into the template directory, unless this PGlite version's is there already. */
 export async function makeTemplate(template = templateDir()): Promise<'made' | 'present'> {
   if (existsSync(join(template, 'PG_VERSION'))) return 'present';
-  const { PGlite } = await import('@electric-sql/pglite');
   const making = `${template}.making-${process.pid}`;
   rmSync(making, { recursive: true, force: true });
   mkdirSync(making, { recursive: true });
   try {
-    // The options the store opens with (store.ts), so the files are what a first start's initdb writes.
-    const pglite = await PGlite.create({ dataDir: making, startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+    // The options the store opens with, so the files are what a first start's initdb writes.
+    const pglite = await createPGlite({ dataDir: making });
     await pglite.close();
     rmSync(template, { recursive: true, force: true });
     renameSync(making, template);

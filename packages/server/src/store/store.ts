@@ -3,7 +3,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
-import { PGLITE_SETTINGS, seedFromTemplate } from './pglite-template.js';
+import { createPGlite } from './pglite-create.js';
+import { seedFromTemplate } from './pglite-template.js';
 import { PostgresListeners } from './postgres-listeners.js';
 import { preparingPool } from './prepared.js';
 import { introspectingSchema } from './schema-introspector.js';
@@ -91,19 +92,12 @@ async function openPostgres(url: string, schema: string, poolSize = 20, settings
 }
 
 async function openPGlite(dataDir: string | undefined, template: Blob | undefined): Promise<Store> {
-  const { PGlite } = await import('@electric-sql/pglite');
   if (dataDir) {
     // A template Blob (the tests') is PGlite's to load; an empty data dir otherwise starts from the built initdb.
     const seeded = template === undefined && seedFromTemplate(dataDir);
     if (!seeded) mkdirSync(dataDir, { recursive: true });
   }
-  return pgliteStore(
-    await PGlite.create({
-      ...(dataDir ? { dataDir } : {}),
-      ...(template ? { loadDataDir: template } : {}),
-      startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
-    }),
-  );
+  return pgliteStore(await createPGlite({ ...(dataDir ? { dataDir } : {}), ...(template ? { loadDataDir: template } : {}) }));
 }
 
 /** A store over an open PGlite, which it closes on close. */
