@@ -17,6 +17,8 @@ export interface StartFigures {
   /** From spawn to the demo's first /load answering data, asked at the ready line (token minted on the way). */
   loadMs: number | undefined;
   /** Resident set once it stopped moving (after the first /load, when one was asked). */
+  settledRssMiB: number;
+  /** Resident set after IDLE_S seconds without a request: V8 shrinks its heap only after some idle time. */
   idleRssMiB: number;
   /** The most it was resident at any time (VmHWM). */
   peakRssMiB: number;
@@ -45,6 +47,9 @@ export async function settledRss(pid: number, capMs = 20_000): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
+
+/** Seconds from the last request (or the ready line) to the idle reading. */
+export const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
 
 /** A bare `node` idling on a timer: what any Node process holds before it loads anything. */
 export async function bareNodeRss(): Promise<number> {
@@ -87,7 +92,8 @@ async function firstLoad(url: string, token: string): Promise<void> {
 
 /**
  * Starts the server on `dataDir` (and `databaseUrl`, if any) and times its ready line; with `query`,
- * asks the demo's first /load at once and times it from the same spawn; then reads its idle RSS.
+ * asks the demo's first /load at once and times it from the same spawn; then reads its RSS once it
+ * settled and again after IDLE_S seconds without a request.
  */
 export async function measureStart(dataDir: string, databaseUrl: string | undefined, query: boolean): Promise<StartFigures> {
   const port = await freePort();
@@ -119,8 +125,18 @@ export async function measureStart(dataDir: string, databaseUrl: string | undefi
       await firstLoad(url, await demoToken(url, dataDir));
       loadMs = performance.now() - started;
     }
-    const idleRssMiB = await settledRss(child.pid!);
-    return { readyMs, loadMs, idleRssMiB, peakRssMiB: procStatus(child.pid!, 'VmHWM'), threads: procStatus(child.pid!, 'Threads') };
+    const lastRequest = performance.now();
+    const settledRssMiB = await settledRss(child.pid!);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, lastRequest + IDLE_S * 1000 - performance.now())));
+    const idleRssMiB = await settledRss(child.pid!, 10_000);
+    return {
+      readyMs,
+      loadMs,
+      settledRssMiB,
+      idleRssMiB,
+      peakRssMiB: procStatus(child.pid!, 'VmHWM'),
+      threads: procStatus(child.pid!, 'Threads'),
+    };
   } finally {
     await stop(child);
   }
