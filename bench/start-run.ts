@@ -18,7 +18,7 @@ export interface StartFigures {
   loadMs: number | undefined;
   /** Resident set once it stopped moving (after the first /load, when one was asked). */
   settledRssMiB: number;
-  /** Resident set after IDLE_S seconds without a request: V8 shrinks its heap only after some idle time. */
+  /** Resident set IDLE_S seconds after the last request: V8 shrinks its heap only after some idle time. */
   idleRssMiB: number;
   /** The most it was resident at any time (VmHWM). */
   peakRssMiB: number;
@@ -49,7 +49,7 @@ export async function settledRss(pid: number, capMs = 20_000): Promise<number> {
 }
 
 /** Seconds from the last request (or the ready line) to the idle reading. */
-export const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 30);
+export const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
 
 /** A bare `node` idling on a timer: what any Node process holds before it loads anything. */
 export async function bareNodeRss(): Promise<number> {

@@ -7,9 +7,10 @@
  *   - a start on that same data dir (existing store), asking the first /load likewise;
  *   - a start on it again with no request, and a first start on another empty dir with no request:
  *     the idle RSS of a server nobody has asked anything yet.
- * "Settled" RSS is VmRSS once it moved less than 1 MiB over 3 s; "idle" RSS is VmRSS 30 s after the
- * last request (BENCH_IDLE_S), by when V8 has shrunk the heap of a process that allocates nothing
- * more. The load average is read before each start, since the machine is shared.
+ * "Settled" RSS is VmRSS once it moved less than 1 MiB over 3 s; "idle" RSS is VmRSS 60 s after the
+ * last request (BENCH_IDLE_S): V8 shrinks the young generation of a process that allocates little
+ * only 20-45 s after its last busy moment (by 30 MiB), and engine threads end after 10 s idle.
+ * The load average is read before each start, since the machine is shared.
  *
  *   npm run bench:start     (BENCH_ROUNDS=n, default 3; --no-write prints without appending to RESULTS.md)
  */
