@@ -11,6 +11,7 @@ import { serverSettings } from './readme-blocks.js';
 export const README_URL = 'http://127.0.0.1:4000';
 
 const CHECKOUT = fileURLToPath(new URL('../../../../', import.meta.url));
+const CLONED = ['node_modules', 'packages', 'package.json'];
 
 /**
  * A directory that looks like a fresh clone after `npm install`: the checkout's node_modules (its
@@ -26,8 +27,6 @@ export async function cloneLike(dir: string): Promise<{ work: string; home: stri
   for (const entry of CLONED) await symlink(join(CHECKOUT, entry), join(work, entry));
   return { work, home };
 }
-
-const CLONED = ['node_modules', 'packages', 'package.json'];
 
 /**
  * What the blocks left at the top of the clone that git would list as untracked or that
