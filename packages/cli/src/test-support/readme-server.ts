@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { databaseUrl } from '../../../server/src/test-support/database-url.js';
+import { ownDatabase } from '../../../server/src/test-support/database-url.js';
 import { startServerProcess, type ServerProcess } from '../../../server/src/test-support/server-process.js';
 import type { StoreKind } from '../../../server/src/store/store.js';
 import type { ServerRequest } from './readme-session.js';
@@ -26,14 +24,8 @@ export class ReadmeServer {
     // Builds are picked up within 100 ms instead of the default 2 s poll: `--wait` lines wait less.
     const env = { PORT: String(port), PLINTH_DATA_DIR: dataDir, PLINTH_JOB_POLL_MS: '100' };
     if (kind === 'pglite') return new ReadmeServer(port, env, async () => undefined);
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    const name = `plinth_readme_${randomBytes(6).toString('hex')}`;
-    await admin.query(`create database ${name}`);
-    return new ReadmeServer(port, { ...env, DATABASE_URL: databaseUrl(name) }, async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    });
+    const database = await ownDatabase('plinth_readme');
+    return new ReadmeServer(port, { ...env, DATABASE_URL: database.url }, database.drop);
   }
 
   /** What `plinth-server accounts` needs to reach the same store from the session: its DATABASE_URL. */
