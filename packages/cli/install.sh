@@ -26,7 +26,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 const [source, wanted, target] = process.argv.slice(2);
 const indexUrl = source.endsWith('.json') ? source : `${source.replace(/\/+$/, '')}/index.json`;
-const get = async (url) => url.startsWith('file:') ? readFileSync(fileURLToPath(url)) : Buffer.from(await (await fetch(url).then((r) => { if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`); return r; })).arrayBuffer());
+// A location that cannot be read ends the install with one line naming it, not a stack trace.
+const get = async (url) => {
+  try {
+    if (url.startsWith('file:')) return readFileSync(fileURLToPath(url));
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return Buffer.from(await response.arrayBuffer());
+  } catch (error) {
+    console.error(`install.sh: cannot read ${url}: ${error.cause?.message ?? error.message}`);
+    process.exit(1);
+  }
+};
 const index = JSON.parse((await get(indexUrl)).toString('utf8'));
 const version = wanted === 'latest' ? index.latest : wanted.replace(/^v/, '');
 const release = index.releases?.[version];

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT } from './test-support/built.js';
+import { ownDatabase } from './test-support/database-url.js';
 import { freePort, startServerProcess } from './test-support/server-process.js';
 import { storeKinds } from './test-support/stores.js';
 
@@ -32,25 +32,10 @@ function sh(script: string, env: Record<string, string>): Promise<{ code: number
   });
 }
 
-/**
- * An empty store for a spawned server: on PostgreSQL a database of its own (the server migrates it
- * and sees no other test's accounts), dropped afterwards.
- */
+/** An empty store for a spawned server: on PostgreSQL a database of its own, dropped afterwards. */
 async function emptyStore(kind: string): Promise<{ url?: string; drop: () => Promise<void> }> {
   if (kind === 'pglite') return { drop: async () => undefined };
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  const name = `plinth_demo_${Date.now().toString(36)}_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
+  return ownDatabase('plinth_demo');
 }
 
 describe.each(storeKinds)('the first start [%s]', (kind) => {

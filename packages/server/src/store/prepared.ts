@@ -21,6 +21,9 @@ export function preparingPool(pool: pg.Pool): PostgresPool {
       const client = await pool.connect();
       if (!patched.has(client)) {
         patched.add(client);
+        // A connection lost while checked out fails its statement, and pg also emits 'error' on the
+        // client: unheard, that ends the process and every tenant with it. The pool drops the client.
+        client.on('error', () => {});
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
         (client as { query: unknown }).query = (text: unknown, ...rest: unknown[]) =>
           typeof text === 'string' && text.startsWith(PREPARED)

@@ -634,8 +634,12 @@ export interface ResourcePolicyTable {
 export interface DbtIntegrationTable {
   deployment_id: number;
   account_id: number;
-  /** A Git URL or a local path, as git understands it. */
+  /** `owner/repo` with an installation, else a Git URL (without credentials) or a local path, as git understands it. */
   repository: string;
+  /** The GitHub App installation whose token clones `repository` (migration 0032). */
+  installation_id: number | null;
+  /** An https URL's `user:password`, sealed (SecretBox), as JSON `{username, password}`; null without (migration 0032). */
+  repository_credentials: string | null;
   /** The dbt project's folder in the repository, '' for its root. */
   folder: string;
   branch: string;
@@ -656,7 +660,10 @@ export interface DbtSyncTable {
   id: Generated<number>;
   account_id: number;
   deployment_id: number;
+  /** The integration's repository when the sync started; its credentials are the integration's (migration 0032). */
   repository: string;
+  /** The installation the sync clones through, when the repository is `owner/repo` (migration 0032). */
+  installation_id: number | null;
   folder: string;
   ref: string;
   commit_sha: string | null;

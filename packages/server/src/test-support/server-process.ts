@@ -65,3 +65,23 @@ export async function startServerProcess(
   await waitFor(until);
   return { child, port: Number(port), url: `http://127.0.0.1:${port}`, output: () => output, waitFor, exited };
 }
+
+/**
+ * The server processes one test file starts, stopped together when it ends. A start whose process
+ * exited instead of getting ready is an error carrying what it printed.
+ */
+export function serverProcesses() {
+  const running: ServerProcess[] = [];
+  return {
+    async start(env: Record<string, string>, options: { until?: RegExp | string } = {}): Promise<ServerProcess> {
+      const server = await startServerProcess(env, options);
+      running.push(server);
+      if (server.child.exitCode !== null) throw new Error(`plinth-server exited: ${server.output()}`);
+      return server;
+    },
+    async stopAll(): Promise<void> {
+      for (const { child } of running) child.kill('SIGTERM');
+      await Promise.all(running.splice(0).map(({ exited }) => exited));
+    },
+  };
+}

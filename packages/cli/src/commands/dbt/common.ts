@@ -44,6 +44,7 @@ export const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 export const integrationFields: Column[] = [
   ['Deployment', 'deploymentId'],
   ['Repository', 'repository'],
+  ['Installation', 'installationId'],
   ['Folder', (row) => row.folder || '(repository root)'],
   ['Branch', 'branch'],
   ['Updated', 'updatedAt'],

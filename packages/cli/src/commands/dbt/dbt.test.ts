@@ -1,12 +1,18 @@
 import { afterAll, expect, it } from 'vitest';
 import type { TestGitRepo } from '../../../../server/src/git/test-repos.js';
+import { sampleDbtProjectFiles } from '../../../../server/src/modules/dbt/project/fixtures.js';
 import { editFile, sampleDbtRepo } from '../../../../server/src/modules/dbt/test-fixtures.js';
+import { githubFixture, INSTALLATION } from '../../../../server/src/modules/github/test-fixtures.js';
 import { withRunner } from '../../test-support/cli-model.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 let good: TestGitRepo;
 let broken: TestGitRepo;
 afterAll(async () => Promise.all([good?.remove(), broken?.remove()]));
+/** A GitHub stand-in whose installation holds a private dbt repository, for --installation. */
+const github = await githubFixture();
+afterAll(() => github.close());
+const analytics = await github.addRepository('analytics', sampleDbtProjectFiles());
 
 describeCli('plinth dbt', (ctx, home) => {
   const plinth = cliRunner(home);
@@ -111,3 +117,30 @@ describeCli('plinth dbt', (ctx, home) => {
     expect(JSON.parse(branches.stdout).items.map((b: { name: string }) => b.name)).toContain(document.branchName);
   });
 });
+
+describeCli(
+  'plinth dbt connect --installation',
+  (ctx, home) => {
+    const plinth = cliRunner(home);
+    const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey });
+
+    it('takes owner/repo of the GitHub App installation and syncs it; a bad id is refused before any request', async () => {
+      const created = await plinth(['deployments', 'create', '--name', 'shop', '--json'], { env: env() });
+      const id = String(JSON.parse(created.stdout).id);
+      const bad = await plinth(['dbt', 'connect', id, '--repo', 'acme/analytics', '--installation', 'abc'], { env: env() });
+      expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('--installation must be a positive whole number, got "abc"') });
+      const connect = ['dbt', 'connect', id, '--repo', 'acme/analytics', '--installation', String(INSTALLATION)];
+      const connected = await plinth(connect, { env: env() });
+      expect(connected.code, connected.stderr).toBe(0);
+      expect(connected.stdout).toMatch(/^Repository +acme\/analytics$/m);
+      expect(connected.stdout).toMatch(new RegExp(`^Installation +${INSTALLATION}$`, 'm'));
+      const shown = await plinth(['dbt', 'show', id, '--json'], { env: env() });
+      expect(JSON.parse(shown.stdout)).toMatchObject({ repository: 'acme/analytics', installationId: INSTALLATION, branch: 'main' });
+      const waited = await withRunner(ctx(), () => plinth(['dbt', 'sync', id, '--wait', '--json', '--interval', '0.05'], { env: env() }));
+      expect(waited.code, waited.stderr).toBe(0);
+      expect(JSON.parse(waited.stdout)).toMatchObject({ status: 'COMPLETED', error: null });
+      expect(waited.stderr).toContain(`Cloned branch main at ${(await analytics.head()).slice(0, 7)}`);
+    });
+  },
+  github.env,
+);

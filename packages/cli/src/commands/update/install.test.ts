@@ -66,6 +66,20 @@ describe('installer and update against a locally packed release', () => {
     expect(message).toContain('install.sh: no release 7.7.7');
   });
 
+  it('install.sh names a release location it cannot read in one line, not a stack trace', () => {
+    const missing = pathToFileURL(join(work, 'no-release')).toString();
+    let message = '';
+    try {
+      execFileSync('sh', [join(cli, 'install.sh')], {
+        env: env({ PLINTH_RELEASE_URL: missing, PLINTH_INSTALL_DIR: join(work, 'missing') }),
+        stdio: 'pipe',
+      });
+    } catch (error) {
+      message = String((error as { stderr: Buffer }).stderr);
+    }
+    expect(message).toMatch(new RegExp(`^install.sh: cannot read ${missing}/index.json: ENOENT[^\\n]*\\n$`));
+  });
+
   it('release/ (where the README builds a release) is ignored by git', () => {
     const root = fileURLToPath(new URL('../../../../../', import.meta.url));
     expect(() => execFileSync('git', ['check-ignore', '-q', 'release/index.json'], { cwd: root })).not.toThrow();

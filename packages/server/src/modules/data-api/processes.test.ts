@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBWarehouse } from '@plinth/semantic';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '../../test-support/server-process.js';
+import { ownDatabase } from '../../test-support/database-url.js';
+import { serverProcesses } from '../../test-support/server-process.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -42,46 +42,28 @@ async function call(base: string, method: string, path: string, authorization: s
 
 // Two real processes on one PostgreSQL store and one Redis; the embedded store cannot be shared, so this needs DATABASE_URL.
 describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing Redis (issue 14)', { timeout: 240_000 }, () => {
-  const database = `plinth_redis_${randomBytes(5).toString('hex')}`;
-  const running: ServerProcess[] = [];
-  const start = async (env: Record<string, string>) => {
-    const server = await startServerProcess(env);
-    running.push(server);
-    if (server.child.exitCode !== null) throw new Error(`plinth-server exited: ${server.output()}`);
-    return server;
-  };
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
+  const servers = serverProcesses();
+  let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
   afterAll(async () => {
-    for (const { child } of running) child.kill('SIGTERM');
-    await Promise.all(running.map(({ exited }) => exited));
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await servers.stopAll();
+    await database?.drop();
   });
 
   it('a Continue wait on process A is answered on process B from Redis, without running the query there', async () => {
-    await admin(`CREATE DATABASE ${database}`);
-    const url = new URL(DATABASE_URL!);
-    url.pathname = `/${database}`;
+    database = await ownDatabase('plinth_redis');
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       PLINTH_BOOTSTRAP_API_KEY: API_KEY,
       PLINTH_REDIS_URL: REDIS_URL,
-      PLINTH_REDIS_NAMESPACE: `test-${database}`,
+      PLINTH_REDIS_NAMESPACE: `test-${database.name}`,
       PLINTH_CONTINUE_WAIT_MS: '30',
       PLINTH_JOB_POLL_MS: '100',
       PLINTH_DEMO: '0',
       PLINTH_LOG_LEVEL: 'warn',
     };
     const dirA = mkdtempSync(join(tmpdir(), 'plinth-proc-a-'));
-    const a = await start({ ...env, PLINTH_DATA_DIR: dirA });
-    const b = await start({ ...env, PLINTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'plinth-proc-b-')) });
+    const a = await servers.start({ ...env, PLINTH_DATA_DIR: dirA });
+    const b = await servers.start({ ...env, PLINTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'plinth-proc-b-')) });
     const key = `Api-Key ${API_KEY}`;
 
     const { id } = await call(a.url, 'POST', '/api/v1/deployments', key, { name: 'Slow' });

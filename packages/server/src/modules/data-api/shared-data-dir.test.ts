@@ -2,44 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holdDuckDBFile } from '../../../../semantic/src/test-support/duckdb-holder.js';
-import { startServerProcess, type ServerProcess } from '../../test-support/server-process.js';
+import { ownDatabase } from '../../test-support/database-url.js';
+import { serverProcesses, type ServerProcess } from '../../test-support/server-process.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const API_KEY = `sk-${randomBytes(16).toString('hex')}`;
 const QUERY = { measures: ['orders.count'] };
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Two servers on one PostgreSQL store and one data directory (the data dir lock is the embedded
  * store's alone): both serve the embedded DuckDB files under it, which the first start's demo wrote.
  */
 describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing a data directory', { timeout: 240_000 }, () => {
-  const database = `plinth_shared_dir_${randomBytes(5).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-shared-dir-'));
-  const running: ServerProcess[] = [];
+  const servers = serverProcesses();
+  let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
   let a: ServerProcess;
   let b: ServerProcess;
   let demoId = 0;
   let token = '';
 
-  const start = async (env: Record<string, string>, until?: RegExp) => {
-    const server = await startServerProcess(env, { until });
-    running.push(server);
-    if (server.child.exitCode !== null) throw new Error(`plinth-server exited: ${server.output()}`);
-    return server;
-  };
   const load = async (server: ServerProcess) => {
     const url = `${server.url}/d/${demoId}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(QUERY))}`;
     const response = await fetch(url, { headers: { authorization: token } });
@@ -47,21 +31,22 @@ describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing a data direc
   };
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${database}`);
-    const url = new URL(DATABASE_URL!);
-    url.pathname = `/${database}`;
+    database = await ownDatabase('plinth_shared_dir');
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       PLINTH_DATA_DIR: dataDir,
       PLINTH_BOOTSTRAP_API_KEY: API_KEY,
       PLINTH_JOB_POLL_MS: '100',
       PLINTH_LOG_LEVEL: 'warn',
     };
     // The first start writes the demo's data into its embedded DuckDB and builds it; its line follows the ready line.
-    a = await start({ ...env, PLINTH_DEMO: '1' }, /Demo deployment \d+ |the demo deployment (is not built|could not be created)/);
+    a = await servers.start(
+      { ...env, PLINTH_DEMO: '1' },
+      { until: /Demo deployment \d+ |the demo deployment (is not built|could not be created)/ },
+    );
     demoId = Number(/Demo deployment (\d+)/.exec(a.output())?.[1]);
     expect(demoId, a.output()).toBeGreaterThan(0);
-    b = await start({ ...env, PLINTH_DEMO: '1' });
+    b = await servers.start({ ...env, PLINTH_DEMO: '1' });
     const minted = await fetch(`${a.url}/api/v1/deployments/${demoId}/token`, {
       method: 'POST',
       headers: { authorization: `Api-Key ${API_KEY}`, 'content-type': 'application/json' },
@@ -71,9 +56,8 @@ describe.skipIf(!DATABASE_URL)('two plinth-server processes sharing a data direc
     token = ((await minted.json()) as { cubeApiToken: string }).cubeApiToken;
   });
   afterAll(async () => {
-    for (const { child } of running) child.kill('SIGTERM');
-    await Promise.all(running.map(({ exited }) => exited));
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await servers.stopAll();
+    await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -53,12 +53,21 @@ describeOnStores('dbt integration and sync API', (server) => {
     const folder = await put({ repository: source.dir, folder: '../etc' });
     expect(folder.status).toBe(400);
     expect(folder.body.error).toContain('Invalid folder "../etc"');
-    const secret = await put({ repository: 'https://x-access-token:ghs_secret@github.example/acme/dbt.git' });
+    // An https URL's password or token is taken (credentials.test.ts); a message names the URL without it.
+    const secret = await put({ repository: 'http://x-access-token:ghs_secret@127.0.0.1:9/acme/dbt.git' });
     expect([secret.status, JSON.stringify(secret.body).includes('ghs_secret')]).toEqual([400, false]);
-    expect(secret.body.error).toMatch(/^repository must not carry a password or token in its URL/);
-    const tokenAsUser = await put({ repository: 'https://ghp_secret@github.example/acme/dbt.git' });
+    expect(secret.body.error).toMatch(/^Repository http:\/\/127\.0\.0\.1:9\/acme\/dbt\.git cannot be reached/);
+    const tokenAsUser = await put({ repository: 'http://ghp_secret@127.0.0.1:9/acme/dbt.git' });
     expect([tokenAsUser.status, JSON.stringify(tokenAsUser.body).includes('ghp_secret')]).toEqual([400, false]);
-    expect(tokenAsUser.body.error).toMatch(/^repository must not carry a password or token in its URL/);
+    expect(tokenAsUser.body.error).toMatch(/^Repository http:\/\/127\.0\.0\.1:9\/acme\/dbt\.git cannot be reached/);
+    const sshPassword = await put({ repository: 'ssh://git:ssh_secret@127.0.0.1/acme/dbt.git' });
+    expect([sshPassword.status, JSON.stringify(sshPassword.body).includes('ssh_secret')]).toEqual([400, false]);
+    expect(sshPassword.body.error).toMatch(/^repository must not carry a password in an ssh:\/\/, git:\/\/ or file:\/\/ URL/);
+    const installation = await put({ repository: 'acme/dbt', installationId: 101 });
+    expect([installation.status, installation.body.error]).toEqual([
+      400,
+      expect.stringMatching(/^GitHub is not configured on this server/),
+    ]);
     const unknown = await put({ repository: source.dir, token: 'x' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain('token');

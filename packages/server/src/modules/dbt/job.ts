@@ -37,9 +37,9 @@ async function runSync(job: Job<DbtSyncPayload>, context: JobContext): Promise<u
   const stages = new StageRecorder(repo, row, context);
   try {
     await stages.start('clone', `Cloning ${row.ref} of ${row.repository}`);
-    const { generated, commitSha } = await withCheckout(
-      { egress: context.services.dbt.egress, url: row.repository, ref: row.ref, signal: context.signal },
-      async (checkout) => {
+    const { dbt } = context.services;
+    const { generated, commitSha } = await dbt.withRemote(await dbt.syncAccess(row), ({ url, auth }) =>
+      withCheckout({ egress: dbt.egress, url, ref: row.ref, signal: context.signal, ...(auth ? { auth } : {}) }, async (checkout) => {
         const sha7 = checkout.commitSha.slice(0, 7);
         const cloned = `Cloned ${checkout.refKind} ${row.ref} at ${sha7}: ${counted(checkout.files, 'file')}, ${kib(checkout.bytes)}`;
         const progress = { done: checkout.files, total: checkout.files };
@@ -60,7 +60,7 @@ async function runSync(job: Job<DbtSyncPayload>, context: JobContext): Promise<u
           { files: fileList(generated) },
         );
         return { generated, commitSha: checkout.commitSha };
-      },
+      }),
     );
     const written = await writeBranch(context, row, stages, generated, commitSha);
     return { status: 'written', branchName: written.branchName, buildId: written.buildId };

@@ -19,8 +19,23 @@ export class DbtRepo {
       .executeTakeFirst();
   }
 
-  saveIntegration(values: { accountId: number; deploymentId: number; repository: string; folder: string; branch: string }) {
-    const row = { repository: values.repository, folder: values.folder, branch: values.branch };
+  /** `credentials`: the repository URL's, sealed; connecting again replaces them (or drops them). */
+  saveIntegration(values: {
+    accountId: number;
+    deploymentId: number;
+    repository: string;
+    installationId: number | null;
+    credentials: string | null;
+    folder: string;
+    branch: string;
+  }) {
+    const row = {
+      repository: values.repository,
+      installation_id: values.installationId,
+      repository_credentials: values.credentials,
+      folder: values.folder,
+      branch: values.branch,
+    };
     return this.db
       .insertInto('dbt_integration')
       .values({ ...row, account_id: values.accountId, deployment_id: values.deploymentId })
@@ -42,6 +57,7 @@ export class DbtRepo {
     accountId: number;
     deploymentId: number;
     repository: string;
+    installationId: number | null;
     folder: string;
     ref: string;
     stages: DbtSyncStageRecord[];
@@ -52,6 +68,7 @@ export class DbtRepo {
         account_id: values.accountId,
         deployment_id: values.deploymentId,
         repository: values.repository,
+        installation_id: values.installationId,
         folder: values.folder,
         ref: values.ref,
         commit_sha: null,

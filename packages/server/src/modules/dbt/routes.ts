@@ -10,6 +10,7 @@ const resource = { resource: deploymentParam() };
 const tags = ['dbt Sync'];
 const base = '/build/api/v1/deployments/:deploymentId/dbt';
 const error = (description: string) => Type.Ref('Error', { description });
+const githubFailed = error('With installationId: GitHub could not be reached or answered an error of its own (rate limit, outage).');
 
 export const dbtRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const dbt = app.services.dbt;
@@ -21,10 +22,17 @@ export const dbtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Connect a deployment to the Git repository holding its dbt project (or change the connection)',
       description:
-        "Asks the remote first: a repository that cannot be reached or a branch it does not have is a 400 and changes nothing. The branch defaults to the remote's HEAD, else main.",
+        "Asks the remote first: a repository that cannot be reached, credentials it refuses or a branch it does not have is a 400 and changes nothing. The branch defaults to the remote's HEAD, else main. " +
+        "A private repository is reached as `github connect` reaches it: with installationId, `repository` is `owner/repo` and every clone uses the installation's clone URL and a fresh token; or an https URL's user and password (or token), stored sealed.",
       params: DeploymentParams,
       body: Type.Ref(ConnectDbtBody),
-      response: { 200: Type.Ref(DbtIntegration), 400: error('The repository cannot be reached, or the branch or folder is not valid.') },
+      response: {
+        200: Type.Ref(DbtIntegration),
+        400: error(
+          'The repository cannot be reached or refused the credentials, the installation cannot reach it (or GitHub is not configured), or the branch or folder is not valid.',
+        ),
+        502: githubFailed,
+      },
     },
     handler: async (request) => dbt.connect(request.account.id, request.params.deploymentId, request.body),
   });
@@ -69,8 +77,9 @@ export const dbtRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: {
         202: Type.Ref(DbtSyncStarted),
         400: error(
-          'The ref is empty, a commit SHA or missing from the repository, the repository cannot be reached, or there is no dbt integration.',
+          'The ref is empty, a commit SHA or missing from the repository, the repository cannot be reached or refused the credentials, or there is no dbt integration.',
         ),
+        502: githubFailed,
       },
     },
     handler: async (request, reply) =>

@@ -1,12 +1,17 @@
 import { Type } from '@sinclair/typebox';
 import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
+import { InstallationId } from '../github/schemas.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const DbtIntegration = Type.Object(
   {
     deploymentId: Type.Integer(),
-    repository: Type.String({ description: 'The Git repository holding the dbt project: any URL git understands, or a local path.' }),
+    repository: Type.String({
+      description:
+        'The Git repository holding the dbt project: `owner/repo` of the installation, else any URL git understands (an https URL without its user and password, which are kept sealed and never shown), or a local path.',
+    }),
+    installationId: Nullable(Type.Integer({ description: 'The GitHub App installation whose token clones the repository; null without.' })),
     folder: Type.String({ description: "The dbt project's folder in the repository; empty for its root." }),
     branch: Type.String({ description: 'The branch a sync takes when it names no ref.' }),
     createdAt: Timestamp,
@@ -17,7 +22,14 @@ export const DbtIntegration = Type.Object(
 
 export const ConnectDbtBody = Type.Object(
   {
-    repository: Type.String({ minLength: 1, maxLength: 2048, description: 'A Git URL (https, ssh, file) or a local path.' }),
+    repository: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      description:
+        '`owner/repo` of the installation with installationId; without it, a Git URL (https, ssh, file) or a local path. ' +
+        "An https URL may carry a user and password or a token (`https://user:token@host/…`, `https://token@host/…`): they are stored sealed, sent to git as a header and never shown; the integration keeps the URL without them. Any other URL may carry no password: over ssh, the server's key authenticates.",
+    }),
+    installationId: Type.Optional(InstallationId),
     folder: Type.Optional(Type.String({ maxLength: 500, description: "The dbt project's folder in the repository (default: its root)." })),
     branch: Type.Optional(
       Type.String({

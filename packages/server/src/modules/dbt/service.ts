@@ -4,16 +4,18 @@ import { JobQueue } from '../../store/jobs.js';
 import type { DbtSyncRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 import type { EgressPolicy } from '../../egress/policy.js';
+import { withCloneAccess, type CloneRemote, type RepositoryAccess } from '../github/public.js';
 import type { ServiceContext } from '../module.js';
 import { DBT_SYNC_JOB, DBT_SYNC_MAX_ATTEMPTS, type DbtSyncPayload } from './kind.js';
 import { checkFolder, checkRefName, syncRef } from './refs.js';
 import { DbtRepo } from './repo.js';
-import { checkRefExists, remoteDefaultBranch, remoteRefs } from './source.js';
+import { checkRefExists, connectSource, integrationAccess, remoteDefaultBranch, remoteRefs, syncAccess } from './source.js';
 import { endStages, initialStages } from './stages.js';
 import { integrationView, resultView, syncView, type SyncStatusView } from './views.js';
 
 export interface ConnectInput {
   repository: string;
+  installationId?: number;
   folder?: string;
   branch?: string;
 }
@@ -35,26 +37,37 @@ export class DbtService {
     return this.ctx.egress;
   }
 
+  /** The GitHub App's client, shared with `github connect` so both use (and replace) the same tokens. */
+  private get github() {
+    return this.ctx.services.github.client;
+  }
+
+  /** Runs git work on a repository's remote, with its credentials or a fresh installation token (job.ts clones through it). */
+  withRemote<T>(source: RepositoryAccess, fn: (remote: CloneRemote) => Promise<T>): Promise<T> {
+    return withCloneAccess(this.github, source, fn);
+  }
+
+  /** How the sync job reaches a sync's repository (source.ts syncAccess). */
+  async syncAccess(row: DbtSyncRow): Promise<RepositoryAccess> {
+    return syncAccess(row, await this.repo.integration(row.account_id, row.deployment_id), this.ctx.secrets);
+  }
+
   async connect(accountId: number, deploymentId: number, input: ConnectInput) {
     await this.deployment(accountId, deploymentId);
-    const repository = input.repository.trim();
-    if (repository === '') throw badRequest('repository is empty; give a Git URL or a local path');
-    // A password or token in the URL would be stored and shown with the integration: refused, not kept.
-    // Over http(s) a user alone is a token too (`https://<token>@host/…`); over ssh it is a login name.
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(repository) || /^https?:\/\/[^/?#]*@/i.test(repository)) {
-      throw badRequest("repository must not carry a password or token in its URL; use an SSH URL with the server's key, or a public URL");
-    }
+    const source = connectSource(input, this.github.configured);
     const folder = checkFolder(input.folder);
     if (input.branch !== undefined) checkRefName(input.branch, 'branch');
-    const refs = await remoteRefs(this.ctx.egress, repository);
+    const { refs, url } = await remoteRefs(this.github, this.ctx.egress, source);
     let branch = input.branch;
     if (branch === undefined) {
       const found = remoteDefaultBranch(refs);
-      if (!found) throw badRequest(`Repository ${repository} has no HEAD branch and no main branch; name the branch with --branch`);
+      if (!found) throw badRequest(`Repository ${source.repository} has no HEAD branch and no main branch; name the branch with --branch`);
       branch = found;
     }
-    checkRefExists(refs, repository, branch, 'branch');
-    return integrationView(await this.repo.saveIntegration({ accountId, deploymentId, repository, folder, branch }));
+    checkRefExists(refs, url, branch, 'branch');
+    const credentials = source.credentials === null ? null : this.ctx.secrets.seal(JSON.stringify(source.credentials));
+    const row = await this.repo.saveIntegration({ accountId, deploymentId, ...source, credentials, folder, branch });
+    return integrationView(row);
   }
 
   async show(accountId: number, deploymentId: number) {
@@ -70,12 +83,15 @@ export class DbtService {
   async startSync(accountId: number, deploymentId: number, input: { ref?: string }) {
     const integration = await this.integration(accountId, deploymentId, true);
     const ref = syncRef(input.ref, integration.branch);
-    checkRefExists(await remoteRefs(this.ctx.egress, integration.repository), integration.repository, ref, 'branch or tag');
+    const source = integrationAccess(integration, this.ctx.secrets);
+    const { refs, url } = await remoteRefs(this.github, this.ctx.egress, source);
+    checkRefExists(refs, url, ref, 'branch or tag');
     const row = await transaction(this.ctx.db, async () => {
       const inserted = await this.repo.insertSync({
         accountId,
         deploymentId,
         repository: integration.repository,
+        installationId: source.installationId,
         folder: integration.folder,
         ref,
         stages: initialStages(),

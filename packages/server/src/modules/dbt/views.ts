@@ -12,6 +12,7 @@ export function integrationView(row: DbtIntegrationRow): Static<typeof DbtIntegr
   return {
     deploymentId: row.deployment_id,
     repository: row.repository,
+    installationId: row.installation_id === null ? null : Number(row.installation_id),
     folder: row.folder,
     branch: row.branch,
     createdAt: toIso(row.created_at),

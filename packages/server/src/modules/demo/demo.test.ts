@@ -58,6 +58,53 @@ describeOnStores(
       expect(load.body.data).toEqual([{ 'orders.count': '500', 'line_items.count': '2000' }]);
     });
 
+    it("its my_sales view shows an embedded user only their country's and segment's rows: two users, two totals of one query", async () => {
+      const { account } = await firstStart(server());
+      const id = (await account.request({ method: 'GET', url: '/api/v1/deployments', as: account.admin })).body.items[0].id as number;
+      const created = await account.request({
+        method: 'POST',
+        url: '/api/v1/user-attributes',
+        as: account.admin,
+        body: { name: 'country', type: 'string' },
+      });
+      expect(created.status, created.text).toBe(201);
+      const tokenOf = async (externalId: string, country: string, segment: string) => {
+        const body = {
+          deploymentId: id,
+          externalId,
+          userAttributes: [{ name: 'country', value: country }],
+          securityContext: { segment },
+        };
+        const session = await account.request({ method: 'POST', url: '/api/v1/embed/generate-session', as: account.admin, body });
+        expect(session.status, session.text).toBe(200);
+        const token = await account.request({
+          method: 'POST',
+          url: '/api/v1/embed/session/token',
+          body: { sessionId: session.body.sessionId },
+        });
+        return token.body.token as string;
+      };
+      const totals = async (token: string, dimensions: string[] = []) => {
+        const query = { measures: ['my_sales.count'], dimensions };
+        const load = await account.request({
+          method: 'GET',
+          url: `/d/${id}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify(query))}`,
+          as: token,
+        });
+        expect(load.status, load.text).toBe(200);
+        return load.body.data as Array<Record<string, string>>;
+      };
+      const ann = await totals(await tokenOf('ann', 'USA', 'consumer'), ['my_sales.customers_country', 'my_sales.customers_segment']);
+      expect(ann.map((row) => [row['my_sales.customers_country'], row['my_sales.customers_segment']])).toEqual([['USA', 'consumer']]);
+      const [annTotal] = await totals(await tokenOf('ann', 'USA', 'consumer'));
+      const [bobTotal] = await totals(await tokenOf('bob', 'France', 'corporate'));
+      expect(annTotal!['my_sales.count']).not.toBe(bobTotal!['my_sales.count']);
+      // A token without the user attribute (a deployment token carries none) sees no row, not every row.
+      const body = { securityContext: { segment: 'consumer' } };
+      const minted = await account.request({ method: 'POST', url: `/api/v1/deployments/${id}/token`, as: account.admin, body });
+      expect(await totals(minted.body.cubeApiToken)).toEqual([{ 'my_sales.count': '0' }]);
+    });
+
     it('a demo not built within the bound is logged and the start goes on, the deployment left to finish building', async () => {
       const { account, line, lines } = await firstStart(server(), {}, { waitMs: 0 });
       expect(line).toBeUndefined();

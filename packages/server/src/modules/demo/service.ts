@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sampleModelFiles, writeSample } from '@plinth/semantic';
 import type { Services } from '../module.js';
+import { demoModelFiles } from './embedding-view.js';
 
 /** The demo deployment's name, as `plinth deployments list` shows it. */
 export const DEMO_NAME = 'Demo';
@@ -53,7 +54,7 @@ export async function createDemoDeployment(
   );
 
   const branch = await services.dataModel.ensureDefault(accountId, deploymentId);
-  const files = sampleModelFiles();
+  const files = demoModelFiles(sampleModelFiles());
   const hashes = await services.dataModel.storeBlobs(accountId, Object.values(files));
   const entries = Object.fromEntries(Object.keys(files).map((path, i) => [path, hashes[i]!]));
   const { buildId } = await services.dataModel.commitTree(null, branch, {

@@ -8,7 +8,7 @@ import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import type { GithubClient } from './client.js';
 import type { GithubConnectionRepo, GithubConnectionRow } from './repo.js';
-import { fetchModel, isTransient, resolveClone, splitCredentials, type ConnectionSource, type FetchedModel } from './source.js';
+import { fetchModel, isTransient, splitCredentials, withCloneAccess, type ConnectionSource, type FetchedModel } from './source.js';
 
 /** The trigger builds of an import carry (model_build.trigger). */
 export const BUILD_TRIGGER = 'github';
@@ -116,8 +116,7 @@ export async function importConnection(
 /** The branch's head now, to tell whether a push arrived while the import ran; null when it cannot be read. */
 async function headOf(github: GithubClient, egress: EgressPolicy, source: ConnectionSource, signal?: AbortSignal): Promise<string | null> {
   try {
-    const { url, auth } = await resolveClone(github, source);
-    const refs = await listRemoteRefs(egress, url, auth, signal);
+    const refs = await withCloneAccess(github, source, ({ url, auth }) => listRemoteRefs(egress, url, auth, signal));
     return refs.branches.get(source.branch) ?? null;
   } catch {
     return null;

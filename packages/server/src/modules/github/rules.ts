@@ -20,14 +20,9 @@ const GIT_URL = /^(https?|ssh|git|file):\/\/\S+$|^[^/\s:@]+@[^/\s:]+:\S+$/;
  * relative path on the server would clone whatever the working directory holds.
  */
 export function checkSource(input: ConnectInput, configured: boolean): ConnectionSource {
-  const repository = input.repository.trim();
   const installationId = input.installationId ?? null;
-  if (installationId !== null) {
-    if (!configured) throw badRequest(NOT_CONFIGURED);
-    if (!FULL_NAME.test(repository)) {
-      throw badRequest(`With installationId, repository is owner/repo as GitHub names it, got ${JSON.stringify(input.repository)}`);
-    }
-  } else if (!GIT_URL.test(repository) && !isAbsolute(repository)) {
+  const repository = installationId !== null ? checkInstallationRepository(input.repository, configured) : input.repository.trim();
+  if (installationId === null && !GIT_URL.test(repository) && !isAbsolute(repository)) {
     throw badRequest(
       `Repository ${JSON.stringify(input.repository)} is neither a git URL (https://, ssh://, git@host:path, file://) nor an absolute path; ` +
         'for owner/repo of a GitHub App installation, give installationId',
@@ -35,6 +30,18 @@ export function checkSource(input: ConnectInput, configured: boolean): Connectio
   }
   const { repository: url, credentials } = installationId === null ? splitCredentials(repository) : { repository, credentials: null };
   return { repository: url, credentials, installationId, branch: checkRef(input.branch), directory: checkDirectory(input.directory) };
+}
+
+/**
+ * The repository a request names with an installation: `owner/repo` as GitHub names it (trimmed),
+ * and only on a server where the GitHub App is configured. dbt's connect takes it the same way.
+ */
+export function checkInstallationRepository(repository: string, configured: boolean): string {
+  if (!configured) throw badRequest(NOT_CONFIGURED);
+  const name = repository.trim();
+  if (!FULL_NAME.test(name))
+    throw badRequest(`With installationId, repository is owner/repo as GitHub names it, got ${JSON.stringify(repository)}`);
+  return name;
 }
 
 function checkRef(branch: string): string {

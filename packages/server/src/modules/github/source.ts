@@ -27,16 +27,45 @@ export const DEFAULT_DIRECTORY = 'model';
 /** The root of the data model on a deploy branch (data-model paths are `model/…`). */
 const MODEL_ROOT = 'model';
 
+/** What reaching a repository takes: where it is, and the credentials or the installation that open it. */
+export type RepositoryAccess = Pick<ConnectionSource, 'repository' | 'credentials' | 'installationId'>;
+
+/** A remote as git is handed it: the URL (never with credentials in it) and what to authenticate with. */
+export interface CloneRemote {
+  url: string;
+  auth?: GitAuth;
+}
+
 /**
  * What to clone and how: with an installation, the repository's `clone_url` as GitHub gives it
  * (github.com or an Enterprise host) and `x-access-token` with a fresh installation token; without
  * one, the URL or path as the user gave it, which git alone resolves (ssh keys, a local path).
  */
-export async function resolveClone(github: GithubClient, source: ConnectionSource): Promise<{ url: string; auth?: GitAuth }> {
+export async function resolveClone(github: GithubClient, source: RepositoryAccess): Promise<CloneRemote> {
   if (source.installationId === null) return { url: source.repository, ...(source.credentials ? { auth: source.credentials } : {}) };
   const repo = await github.getRepository(source.installationId, source.repository);
   const token = await github.installationToken(source.installationId);
   return { url: repo.clone_url, auth: { username: 'x-access-token', password: token } };
+}
+
+/**
+ * Runs git work (`fn`) against the remote a source resolves to. A token git was refused with
+ * (revoked before it expired) is forgotten, so the next access asks GitHub for a fresh one
+ * instead of handing the dead one out until it would have expired.
+ */
+export async function withCloneAccess<T>(
+  github: GithubClient,
+  source: RepositoryAccess,
+  fn: (remote: CloneRemote) => Promise<T>,
+): Promise<T> {
+  const remote = await resolveClone(github, source);
+  try {
+    return await fn(remote);
+  } catch (error) {
+    if (error instanceof GitSourceError && error.reason === 'auth' && source.installationId !== null)
+      github.forgetToken(source.installationId);
+    throw error;
+  }
 }
 
 /**
@@ -50,12 +79,10 @@ export async function fetchModel(
   source: ConnectionSource,
   signal?: AbortSignal,
 ): Promise<FetchedModel> {
-  const { url, auth } = await resolveClone(github, source);
   const folder = source.directory ?? DEFAULT_DIRECTORY;
   try {
-    return await withCheckout(
-      { egress, url, ref: source.branch, ...(auth ? { auth } : {}), ...(signal ? { signal } : {}) },
-      async (checkout) => {
+    return await withCloneAccess(github, source, ({ url, auth }) =>
+      withCheckout({ egress, url, ref: source.branch, ...(auth ? { auth } : {}), ...(signal ? { signal } : {}) }, async (checkout) => {
         const read = await readFiles(checkout.dir, folder);
         const where = `folder "${folder || '.'}" of ${displayName(source)} at branch ${source.branch}`;
         if (read.size === 0) throw badRequest(`No data model files in ${where}`);
@@ -66,12 +93,10 @@ export async function fetchModel(
           files.set(target, content);
         }
         return { commitSha: checkout.commitSha, cloneUrl: withoutCredentials(url), files };
-      },
+      }),
     );
   } catch (error) {
     if (error instanceof GitSourceError) {
-      // A token GitHub no longer takes (revoked) must not be handed to the next clone.
-      if (error.reason === 'auth' && source.installationId !== null) github.forgetToken(source.installationId);
       throw error.reason === 'timeout' ? badGateway(error.message) : badRequest(error.message);
     }
     throw error;

@@ -43,6 +43,8 @@ export interface GithubStandIn {
   installations: StandInInstallation[];
   /** Every API request, for checks of the headers GitHub requires. */
   requests: Array<{ method: string; path: string; headers: IncomingMessage['headers'] }>;
+  /** Every git request, with the basic-auth user and password it carried (the installation token). */
+  gitRequests: Array<{ path: string; user: string | null; token: string | null }>;
   /** Tokens issued so far, newest last. */
   tokens: string[];
   revokeTokens(): void;
@@ -64,6 +66,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
   const state = {
     installations: options.installations ?? [],
     requests: [] as GithubStandIn['requests'],
+    gitRequests: [] as GithubStandIn['gitRequests'],
     rateLimited: false,
     suspended: new Set<number>(),
   };
@@ -76,7 +79,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', base);
     if (!url.pathname.startsWith(`${prefix}/`) || url.pathname.endsWith('.git') || url.pathname.includes('.git/')) {
-      return serveGit(req, res, url, (owner, name, authorization) => gitAccess(owner, name, authorization));
+      return serveGit(req, res, url, (owner, name, authorization) => gitAccess(url.pathname, owner, name, authorization));
     }
     const path = url.pathname.slice(prefix.length);
     state.requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
@@ -146,9 +149,15 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
     return state.installations.find((i) => i.id === held.installationId);
   }
 
-  function gitAccess(owner: string, name: string, authorization: string | undefined): StandInRepository | 'unauthorized' | undefined {
+  function gitAccess(
+    path: string,
+    owner: string,
+    name: string,
+    authorization: string | undefined,
+  ): StandInRepository | 'unauthorized' | undefined {
     const basic = /^Basic (\S+)$/.exec(authorization ?? '')?.[1];
     const [user, token] = basic ? Buffer.from(basic, 'base64').toString().split(':') : [];
+    state.gitRequests.push({ path, user: user ?? null, token: token ?? null });
     const installation = user === 'x-access-token' ? installationOf(`token ${token}`) : undefined;
     if (!installation) return 'unauthorized';
     return installation.repositories.find((r) => r.owner === owner && r.name === name);
@@ -205,6 +214,7 @@ export async function startGithubStandIn(options: StandInOptions = {}): Promise<
     privateKeyPem,
     installations: state.installations,
     requests: state.requests,
+    gitRequests: state.gitRequests,
     get tokens() {
       return [...tokens.keys()];
     },

@@ -1,6 +1,5 @@
 import { ApiError, badRequest } from '../../http/errors.js';
-import { clientAddress } from '../rate-limits/client-address.js';
-import { SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL } from '../rate-limits/policies.js';
+import { clientAddress, SIGN_IN_PER_ADDRESS, SIGN_IN_PER_EMAIL } from '../rate-limits/public.js';
 import { tooManyRequests, type RateLimitService } from '../rate-limits/service.js';
 import type { UserService } from '../users/service.js';
 import { decoyHash, hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, verifyPassword } from './password-hash.js';

@@ -1,5 +1,4 @@
-import { clientAddress } from '../rate-limits/client-address.js';
-import { OIDC_EXCHANGES_PER_ADDRESS } from '../rate-limits/policies.js';
+import { clientAddress, OIDC_EXCHANGES_PER_ADDRESS } from '../rate-limits/public.js';
 import type { RateLimitService } from '../rate-limits/service.js';
 import { decodeJwt, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { CredentialService } from '../credentials/service.js';

@@ -1,8 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
-import { clientAddress } from '../rate-limits/client-address.js';
-import { TELEMETRY_PER_ADDRESS } from '../rate-limits/policies.js';
+import { clientAddress, TELEMETRY_PER_ADDRESS } from '../rate-limits/public.js';
 import type { RateLimitService, Verdict } from '../rate-limits/service.js';
 import type { TelemetryEvent } from './schemas.js';
 

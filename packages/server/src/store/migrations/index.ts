@@ -30,6 +30,7 @@ import * as accountAdmin from './0028_account_admin.js';
 import * as oidcOAuthTokens from './0029_oidc_oauth_tokens.js';
 import * as agents from './0030_agents.js';
 import * as githubCredentials from './0031_github_credentials.js';
+import * as dbtPrivateRepositories from './0032_dbt_private_repositories.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0029_oidc_oauth_tokens': oidcOAuthTokens,
   '0030_agents': agents,
   '0031_github_credentials': githubCredentials,
+  '0032_dbt_private_repositories': dbtPrivateRepositories,
 };
