@@ -54,8 +54,8 @@ async function serve(config: Config): Promise<void> {
   const stale = await removeDeadCheckouts();
   if (stale > 0) app.log.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
   await jobs.start();
-  // The compile thread loads the engine once per process; paying for it now keeps it off the first build.
-  void services.builds.compileFiles(new Map()).catch((error: unknown) => app.log.warn({ err: error }, 'the compile thread did not start'));
+  // The compile thread starts with the first build, not here: warming it at start cost every
+  // process some 25 MiB and competed for the CPU with the first requests, for a build that may never come.
 
   // Registered before the demo's wait, so a stop during the first start still closes the store cleanly.
   let closing = false;

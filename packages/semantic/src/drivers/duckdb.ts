@@ -1,4 +1,4 @@
-import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { duckdbDialect } from '../dialects/duckdb.js';
 import { QueryTimeoutError, WarehouseUnavailableError } from '../errors.js';
 import { StatementCache } from './duckdb-statements.js';
@@ -37,6 +37,9 @@ export class DuckDBWarehouse implements Warehouse {
   /** Fails with WarehouseUnavailableError, whose message names neither the file nor the process holding it. */
   static async open(options: DuckDBOptions = {}): Promise<DuckDBWarehouse> {
     const config: Record<string, string> = { ...SAFE_OPTIMIZERS, ...(options.readOnly ? { access_mode: 'READ_ONLY' } : {}) };
+    // Loaded on first open: DuckDB's native library costs every process (and every engine thread)
+    // that imports the engine some 35 MiB and 150 ms, and most of them never open a DuckDB warehouse.
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(options.path ?? ':memory:', config).catch((error: unknown) => {
       throw new WarehouseUnavailableError(error);
     });

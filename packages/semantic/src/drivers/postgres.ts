@@ -1,14 +1,22 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { postgresDialect } from '../dialects/postgres.js';
 import { QueryTimeoutError } from '../errors.js';
 import { withCancellation, type QueryOptions, type QueryResult, type Warehouse } from './warehouse.js';
+
+/**
+ * `pg`, required with the first PostgreSQL warehouse: some 4 MiB and 25-60 ms that a process serving
+ * only DuckDB warehouses (an embedded server's demo) never needs. A CommonJS package, so synchronously.
+ */
+let loaded: typeof pg | undefined;
+const pgModule = () => (loaded ??= createRequire(import.meta.url)('pg') as typeof pg);
 
 // Timestamps and dates stay as the text PostgreSQL sends: the load result formats them itself and
 // a JavaScript Date would silently move them into the server's local zone.
 const RAW_TYPES = new Set([1082, 1114, 1184]);
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    RAW_TYPES.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    RAW_TYPES.has(oid) ? (v: string) => v : pgModule().types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export interface PostgresOptions {
@@ -44,6 +52,7 @@ export class PostgresWarehouse implements Warehouse {
     // The timeout is the client's, not the pool's: the pool's would also fail a query that only
     // waits for a busy pool's free connection, which is load, not an unreachable warehouse.
     const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const pg = pgModule();
     class TimedClient extends pg.Client {
       constructor(config?: pg.ClientConfig) {
         super({ ...config, connectionTimeoutMillis });

@@ -1,12 +1,16 @@
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { EgressRefusedError, type EgressPolicy } from './policy.js';
+
+/** undici on the first outbound request: a server that makes none is spared its 15 MiB. */
+const undici = () => import('undici');
 
 /**
  * A dispatcher whose every connection, the first and each redirect's, goes through the policy:
  * the host is resolved and checked at connect time and the socket is opened to the address that
  * was checked (TLS still verifies the name), so no later answer of the resolver is ever used.
  */
-export function guardedDispatcher(policy: EgressPolicy, what: string): Dispatcher {
+export async function guardedDispatcher(policy: EgressPolicy, what: string): Promise<Dispatcher> {
+  const { Agent, buildConnector } = await undici();
   const connect = buildConnector({});
   return new Agent({
     connect: (options, callback) => {
@@ -25,9 +29,9 @@ export function guardedDispatcher(policy: EgressPolicy, what: string): Dispatche
  */
 export async function egressFetch(policy: EgressPolicy, what: string, url: string | URL, init: RequestInit = {}): Promise<Response> {
   const checked = await policy.checkUrl(url, what);
-  const dispatcher = guardedDispatcher(policy, what);
+  const dispatcher = await guardedDispatcher(policy, what);
   try {
-    return (await undiciFetch(checked, { ...(init as object), dispatcher })) as unknown as Response;
+    return (await (await undici()).fetch(checked, { ...(init as object), dispatcher })) as unknown as Response;
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
     if (cause instanceof EgressRefusedError) throw cause;

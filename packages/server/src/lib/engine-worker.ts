@@ -22,3 +22,32 @@ export function startEngineWorker(moduleUrl: string, name: string): Worker {
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`;
   return new Worker(bootstrap, { eval: true, workerData: { semantic: new URL('../../../../semantic/src/index.ts', moduleUrl).href } });
 }
+
+/**
+ * How long an engine thread may sit idle before it ends. Each holds an isolate with the engine
+ * loaded (some 20 MiB) that most of a server's life has no use for; starting another costs about
+ * 100 ms on the next compile, and compiles come in bursts (a deploy's build, a new build's first
+ * queries), which one thread still serves.
+ */
+export const ENGINE_THREAD_IDLE_MS = 10_000;
+
+/** Calls `onIdle` once `ms` have passed since `idle()` without a `busy()` in between. */
+export class IdleTimer {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly onIdle: () => void,
+  ) {}
+
+  busy(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  idle(): void {
+    this.busy();
+    // Never what keeps a process alive.
+    this.timer = setTimeout(this.onIdle, this.ms).unref();
+  }
+}

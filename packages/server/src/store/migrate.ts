@@ -1,5 +1,5 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Store } from './store.js';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { quoteIdent, type Store } from './store.js';
 import { migrations } from './migrations/index.js';
 
 class StaticMigrationProvider implements MigrationProvider {
@@ -13,6 +13,7 @@ class StaticMigrationProvider implements MigrationProvider {
  * that start together on one database apply each migration exactly once and all come up.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
+  if (await upToDate(store)) return [];
   const migrator = new Migrator({
     db: store.db,
     provider: new StaticMigrationProvider(),
@@ -25,4 +26,21 @@ export async function migrateToLatest(store: Store): Promise<string[]> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${cause}`.replace('  ', ' '));
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Whether the store has applied exactly this code's migrations, read in two small queries. Every
+ * start but the first and an upgrade finds it so; the Migrator would first introspect the whole
+ * catalog several times over and take its lock, a third of a second of PGlite's start. Anything
+ * else (no migration table yet, a migration missing on either side) goes to the Migrator, which
+ * applies or refuses as it always did.
+ */
+async function upToDate(store: Store): Promise<boolean> {
+  const table = `${quoteIdent(store.schema)}.kysely_migration`;
+  const { rows } = await sql<{ present: boolean }>`select to_regclass(${table}) is not null as present`.execute(store.db);
+  if (!rows[0]?.present) return false;
+  const applied = await sql<{ name: string }>`select name from ${sql.raw(table)}`.execute(store.db);
+  const names = new Set(applied.rows.map((row) => row.name));
+  const wanted = Object.keys(migrations);
+  return names.size === wanted.length && wanted.every((name) => names.has(name));
 }

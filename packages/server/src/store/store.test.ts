@@ -34,6 +34,16 @@ describe.each(storeKinds)('metadata store [%s]', (kind) => {
       await store.close();
     }
   });
+
+  it('a store that applied a migration this code does not know is refused, as the migrator always did', async () => {
+    const store = await openTestStore(kind);
+    try {
+      await sql`insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_server', now())`.execute(store.db);
+      await expect(migrateToLatest(store)).rejects.toThrow(/9999_from_a_newer_server/);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('embedded store on disk', () => {

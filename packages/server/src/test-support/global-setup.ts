@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest } from '../store/migrate.js';
 import pg from 'pg';
+import { makeTemplate } from '../store/pglite-template.js';
 import { openStore, pgliteStore } from '../store/store.js';
 import { BUILT_PROJECTS } from './built.js';
 import { databaseUrl } from './database-url.js';
@@ -20,6 +21,8 @@ import type {} from './stores.js';
  */
 export async function setup(project: TestProject) {
   buildEntryPoints();
+  // As `npm run build` does: first starts of the servers the tests spawn copy it, as a user's do.
+  await makeTemplate();
   const dir = mkdtempSync(join(tmpdir(), 'plinth-pglite-template-'));
   const file = join(dir, 'migrated.tar');
   const pglite = await PGlite.create();

@@ -50,6 +50,21 @@ describe('the compile thread', () => {
     }
   });
 
+  it('ends its thread once idle, and the next compile starts another', async () => {
+    const compiler = new ModelCompiler(undefined, 200);
+    try {
+      const files = new Map([['model/cubes/orders.yml', ORDERS]]);
+      await Promise.all([compiler.compile(files), compiler.compile(files)]);
+      expect(compiler.running).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(compiler.running).toBe(false);
+      expect((await compiler.compile(files)).cubesCount).toBe(1);
+      expect(compiler.running).toBe(true);
+    } finally {
+      await compiler.close();
+    }
+  });
+
   it('stops a compile that overruns its timeout and fails it, then compiles again', async () => {
     const compiler = new ModelCompiler(1);
     try {

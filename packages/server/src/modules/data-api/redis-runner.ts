@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { LocalRunner } from './local-runner.js';
 import {
   CONTINUE_WAIT,
@@ -70,8 +71,10 @@ export class RedisRunner implements QueryRunner {
       maxRetriesPerRequest: 1,
       retryStrategy: (n: number) => Math.min(n * 200, 2000),
     };
-    this.redis = new Redis(options.url, settings);
-    this.subscriber = new Redis(options.url, settings);
+    // Required here, not imported: only a server with PLINTH_REDIS_URL needs ioredis, and loading it costs any other some 20 MiB.
+    const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.redis = new Client(options.url, settings);
+    this.subscriber = new Client(options.url, settings);
     // Settled by the first connection's success or failure: only the first queries wait for it.
     this.firstReady = new Promise((resolve) => {
       this.redis.once('ready', () => resolve());
