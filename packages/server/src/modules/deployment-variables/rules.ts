@@ -24,10 +24,7 @@ export function checkValue(name: string, value: string): void {
 export const isSecret = (name: string, asked: boolean | undefined) => asked === true || ALWAYS_SECRET.test(name);
 
 /**
- * What a listing shows of a secret: `****`, whatever its length. Even two characters narrow a
- * guess and tell whether two deployments share a password; `updatedAt` says when it changed.
+ * What a listing shows of a secret, whatever its length: even two characters narrow a guess and
+ * tell whether two deployments share a password; `updatedAt` says when it changed.
  */
-export function mask(value: string): string {
-  void value;
-  return '****';
-}
+export const MASKED = '****';

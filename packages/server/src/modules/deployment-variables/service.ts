@@ -6,7 +6,7 @@ import type { ServiceContext } from '../module.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { DeploymentVariables, WarehouseConfig } from './public.js';
 import { DeploymentVariableRepo, type DeploymentVariableRow } from './repo.js';
-import { checkName, checkValue, isSecret, mask, MAX_VARIABLES } from './rules.js';
+import { checkName, checkValue, isSecret, MASKED, MAX_VARIABLES } from './rules.js';
 import type { DeploymentVariable, SetDeploymentVariablesBody } from './schemas.js';
 import { warehouseFromVariables } from './warehouse.js';
 
@@ -122,8 +122,9 @@ export class DeploymentVariableService implements DeploymentVariables {
   }
 
   private toView(row: DeploymentVariableRow): DeploymentVariableView {
-    const value = this.ctx.secrets.open(row.value_sealed);
-    return { name: row.name, value: row.secret ? mask(value) : value, secret: row.secret, updatedAt: toIso(row.updated_at) };
+    // A secret is never unsealed for a listing.
+    const value = row.secret ? MASKED : this.ctx.secrets.open(row.value_sealed);
+    return { name: row.name, value, secret: row.secret, updatedAt: toIso(row.updated_at) };
   }
 }
 
