@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from './compile.js';
-
-const ORDERS = `cubes:
-  - name: orders
-    sql_table: orders
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-`;
+import { countCube, ORDERS_CUBE } from '../test-support/models.js';
 
 /** Each case: model files and the error messages the compiler must report (substring match). */
 const ERROR_CASES: Array<{
@@ -41,12 +29,12 @@ const ERROR_CASES: Array<{
   },
   {
     name: 'duplicate cube names across files',
-    files: { 'model/a.yml': ORDERS, 'model/b.yml': ORDERS },
+    files: { 'model/a.yml': ORDERS_CUBE, 'model/b.yml': ORDERS_CUBE },
     errors: [{ fileName: 'model/b.yml', message: /Duplicate cube or view name orders \(first defined in model\/a\.yml\)/ }],
   },
   {
     name: 'duplicate member names',
-    files: { 'model/a.yml': `${ORDERS}      - name: count\n        sql: c\n        type: number\n` },
+    files: { 'model/a.yml': `${ORDERS_CUBE}      - name: count\n        sql: c\n        type: number\n` },
     errors: [{ fileName: 'model/a.yml', message: /Duplicate member name count in cube orders/ }],
   },
   {
@@ -59,7 +47,7 @@ const ERROR_CASES: Array<{
   },
   {
     name: 'reference to a missing member',
-    files: { 'model/a.yml': `${ORDERS}      - name: total\n        type: number\n        sql: "{amount} * 2"\n` },
+    files: { 'model/a.yml': `${ORDERS_CUBE}      - name: total\n        type: number\n        sql: "{amount} * 2"\n` },
     errors: [{ fileName: 'model/a.yml', message: /\{amount\} cannot be resolved/ }],
   },
   {
@@ -73,7 +61,7 @@ const ERROR_CASES: Array<{
   {
     name: 'join to a missing cube',
     files: {
-      'model/a.yml': `${ORDERS}    joins:\n      - name: users\n        relationship: many_to_one\n        sql: "{CUBE}.user_id = {users}.id"\n`,
+      'model/a.yml': `${ORDERS_CUBE}    joins:\n      - name: users\n        relationship: many_to_one\n        sql: "{CUBE}.user_id = {users}.id"\n`,
     },
     errors: [{ fileName: 'model/a.yml', message: /Cube users doesn't exist \(joined from cube orders\)/ }],
   },
@@ -84,7 +72,7 @@ const ERROR_CASES: Array<{
   },
   {
     name: 'unknown join relationship',
-    files: { 'model/a.yml': `${ORDERS}    joins:\n      - name: orders\n        relationship: many_to_many\n        sql: "1 = 1"\n` },
+    files: { 'model/a.yml': `${ORDERS_CUBE}    joins:\n      - name: orders\n        relationship: many_to_many\n        sql: "1 = 1"\n` },
     errors: [{ fileName: 'model/a.yml', message: /unknown relationship 'many_to_many'/ }],
   },
   {
@@ -95,7 +83,7 @@ const ERROR_CASES: Array<{
   {
     name: 'view with a missing cube and a missing member',
     files: {
-      'model/a.yml': `${ORDERS}views:\n  - name: v\n    cubes:\n      - join_path: nope\n        includes: "*"\n      - join_path: orders\n        includes: [count, missing]\n`,
+      'model/a.yml': `${ORDERS_CUBE}views:\n  - name: v\n    cubes:\n      - join_path: nope\n        includes: "*"\n      - join_path: orders\n        includes: [count, missing]\n`,
     },
     errors: [
       { fileName: 'model/a.yml', message: /Cube nope doesn't exist \(join_path nope of view v\)/ },
@@ -105,7 +93,7 @@ const ERROR_CASES: Array<{
   {
     name: 'view includes and excludes that are not lists',
     files: {
-      'model/a.yml': `${ORDERS}views:\n  - name: v\n    cubes:\n      - join_path: orders\n        includes: count\n        excludes: id\n`,
+      'model/a.yml': `${ORDERS_CUBE}views:\n  - name: v\n    cubes:\n      - join_path: orders\n        includes: count\n        excludes: id\n`,
     },
     errors: [
       { fileName: 'model/a.yml', message: /includes of orders in view v must be "\*" or a list of member names/ },
@@ -114,26 +102,26 @@ const ERROR_CASES: Array<{
   },
   {
     name: 'access policy naming a missing member',
-    files: { 'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        member_level:\n          includes: [secret]\n` },
+    files: { 'model/a.yml': `${ORDERS_CUBE}    access_policy:\n      - group: "*"\n        member_level:\n          includes: [secret]\n` },
     errors: [{ fileName: 'model/a.yml', message: /Access policy of orders names member secret/ }],
   },
   {
     name: 'an access policy condition that cannot be read',
     files: {
-      'model/a.yml': `${ORDERS}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ process.env.HOME }"\n`,
+      'model/a.yml': `${ORDERS_CUBE}    access_policy:\n      - group: "*"\n        conditions:\n          - if: "{ process.env.HOME }"\n`,
     },
     errors: [{ fileName: 'model/a.yml', message: /`conditions` of an access policy of orders cannot be read: 'process' is not supported/ }],
   },
   {
     name: 'pre-aggregation naming a missing member',
-    files: { 'model/a.yml': `${ORDERS}    pre_aggregations:\n      - name: main\n        measures: [CUBE.nothing]\n` },
+    files: { 'model/a.yml': `${ORDERS_CUBE}    pre_aggregations:\n      - name: main\n        measures: [CUBE.nothing]\n` },
     errors: [{ fileName: 'model/a.yml', message: /Pre-aggregation orders\.main references orders\.nothing/ }],
   },
 ];
 
 describe('compile', () => {
   it('compiles a valid model and ignores files outside model/', () => {
-    const result = compile({ 'model/orders.yml': ORDERS, 'README.md': '# not a model', 'model/notes.txt': 'x' });
+    const result = compile({ 'model/orders.yml': ORDERS_CUBE, 'README.md': '# not a model', 'model/notes.txt': 'x' });
     expect(result).toMatchObject({ valid: true, errors: [], cubesCount: 1 });
     expect(result.model.cubes.get('orders')?.primaryKey).toBe('id');
   });
@@ -160,8 +148,8 @@ describe('compile', () => {
 
   it('is deterministic whatever the order of the files', () => {
     const files: Array<[string, string]> = [
-      ['model/b.yml', ORDERS.replace(/orders/g, 'b')],
-      ['model/a.yml', ORDERS],
+      ['model/b.yml', countCube('b')],
+      ['model/a.yml', ORDERS_CUBE],
       ['model/c.yml', 'cubes:\n  - name: x\n'],
     ];
     const one = compile(new Map(files));

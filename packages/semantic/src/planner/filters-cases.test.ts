@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Dialect } from '../dialects/dialect.js';
 import { duckdbDialect } from '../dialects/duckdb.js';
-import { DuckDBWarehouse } from '../drivers/duckdb.js';
-import { PostgresWarehouse } from '../drivers/postgres.js';
 import type { Warehouse } from '../drivers/warehouse.js';
 import { QueryError } from '../errors.js';
+import { warehouseTargets } from '../test-support/warehouses.js';
 import { ALWAYS_TRUE, filterMembers, renderFilter, type FilterContext, type FilterTarget } from './filters.js';
 import type { Filter, FilterValue, Operator } from './query.js';
 import { Params } from './render.js';
@@ -50,42 +48,22 @@ interface Db {
   close(): Promise<void>;
 }
 
-const databases: Array<{ name: string; open(): Promise<Db> }> = [
-  {
-    name: 'duckdb',
-    open: async () => {
-      const warehouse = await DuckDBWarehouse.open();
-      await warehouse.exec(`CREATE TABLE events (id INTEGER, name VARCHAR, amount DOUBLE, happened_at TIMESTAMP, flag BOOLEAN)`);
-      await warehouse.exec(`INSERT INTO events VALUES ${VALUES}`);
-      return { warehouse, table: 'events', close: () => warehouse.close() };
-    },
+/** The column types each warehouse spells its own way: PostgreSQL keeps the milliseconds the rows sit on. */
+const EVENTS_COLUMNS = {
+  duckdb: '(id INTEGER, name VARCHAR, amount DOUBLE, happened_at TIMESTAMP, flag BOOLEAN)',
+  postgres: '(id integer, name text, amount double precision, happened_at timestamp(3), flag boolean)',
+};
+
+const databases = warehouseTargets({ schemaPrefix: 'filter_cases', connections: 1 }).map((target) => ({
+  name: target.name,
+  open: async (): Promise<Db> => {
+    const db = await target.open();
+    const table = db.table('events');
+    await db.warehouse.query(`CREATE TABLE ${table} ${EVENTS_COLUMNS[db.name]}`, []);
+    await db.warehouse.query(`INSERT INTO ${table} VALUES ${VALUES}`, []);
+    return { warehouse: db.warehouse, table, close: db.close };
   },
-];
-const url = process.env['DATABASE_URL'];
-if (url) {
-  databases.push({
-    name: 'postgres',
-    open: async () => {
-      const warehouse = new PostgresWarehouse({ connectionString: url, max: 1 });
-      const schema = `filter_cases_${randomBytes(6).toString('hex')}`;
-      const table = `"${schema}".events`;
-      await warehouse.query(`CREATE SCHEMA "${schema}"`, []);
-      await warehouse.query(
-        `CREATE TABLE ${table} (id integer, name text, amount double precision, happened_at timestamp(3), flag boolean)`,
-        [],
-      );
-      await warehouse.query(`INSERT INTO ${table} VALUES ${VALUES}`, []);
-      return {
-        warehouse,
-        table,
-        close: async () => {
-          await warehouse.query(`DROP SCHEMA "${schema}" CASCADE`, []);
-          await warehouse.close();
-        },
-      };
-    },
-  });
-}
+}));
 
 /** The members a case can name, as plan.ts describes them: time members keep their raw UTC column. */
 function targets(dialect: Dialect, tz: string, params: Params): Record<string, FilterTarget> {

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { compile } from '../compiler/compile.js';
-import { DuckDBWarehouse } from '../drivers/duckdb.js';
-import { PostgresWarehouse } from '../drivers/postgres.js';
 import type { Warehouse } from '../drivers/warehouse.js';
 import type { DataModel } from '../model.js';
 import { writeSample } from '../sample/sample.js';
+import { warehouseTargets } from './warehouses.js';
 
 /** Small enough for a quick test run, big enough that every status, city and category occurs. */
 export const TEST_LINE_ITEMS = 20_000;
@@ -23,49 +21,18 @@ export interface SampleTarget {
   open(): Promise<SampleDb>;
 }
 
-async function prepare(
-  name: SampleDb['name'],
-  warehouse: Warehouse,
-  schema: string | undefined,
-  drop: () => Promise<void>,
-): Promise<SampleDb> {
-  const files = await writeSample(warehouse, { lineItems: TEST_LINE_ITEMS, schema });
-  const compiled = compile(files);
-  if (!compiled.valid) throw new Error(`sample model invalid: ${JSON.stringify(compiled.errors)}`);
-  return {
-    name,
-    warehouse,
-    model: compiled.model,
-    table: (t) => (schema ? `"${schema}".${t}` : t),
-    close: async () => {
-      await drop();
-      await warehouse.close();
-    },
-  };
-}
-
-/** DuckDB always; PostgreSQL when DATABASE_URL is set, each run in its own schema. */
+/** The kit's warehouses (DuckDB always, PostgreSQL with DATABASE_URL) holding the sample data and its compiled model. */
 export function sampleTargets(): SampleTarget[] {
-  const targets: SampleTarget[] = [
-    {
-      name: 'duckdb',
-      open: async () => prepare('duckdb', await DuckDBWarehouse.open(), undefined, async () => undefined),
+  return warehouseTargets({ schemaPrefix: 'semantic_test' }).map((target) => ({
+    name: target.name,
+    open: async () => {
+      const db = await target.open();
+      const files = await writeSample(db.warehouse, { lineItems: TEST_LINE_ITEMS, schema: db.schema });
+      const compiled = compile(files);
+      if (!compiled.valid) throw new Error(`sample model invalid: ${JSON.stringify(compiled.errors)}`);
+      return { name: db.name, warehouse: db.warehouse, model: compiled.model, table: db.table, close: db.close };
     },
-  ];
-  const url = process.env['DATABASE_URL'];
-  if (url) {
-    targets.push({
-      name: 'postgres',
-      open: async () => {
-        const warehouse = new PostgresWarehouse({ connectionString: url, max: 4 });
-        const schema = `semantic_test_${randomBytes(6).toString('hex')}`;
-        return prepare('postgres', warehouse, schema, async () => {
-          await warehouse.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, []);
-        });
-      },
-    });
-  }
-  return targets;
+  }));
 }
 
 /** Rows as sorted lists of normalized values, so an engine answer and hand-written SQL compare whatever their column names. */

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
 import { HttpClient, type RequestOptions } from '../../core/http.js';
 import { Output } from '../../core/output.js';
 import { cliRunner, describeCli, type CliServer } from '../../test-support/harness.js';
@@ -47,7 +47,7 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
   });
 
   it("a run of the same credential holding the lease: fails at the lease step, leaving that run's dev mode alone", async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const principal = await adminKey(ctx());
     const holder = await ctx().server.services.ciGate.start(principal, deploymentId, { ref: 'other' });
     await ctx().server.services.dataModel.devMode.enter(principal, deploymentId, 'main');
@@ -59,7 +59,7 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
   });
 
   it('a failed sync fails the gate: dev mode is exited anyway, the lease finished, and --json says which step', async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const principal = await adminKey(ctx());
     // A dev-mode session left over by an earlier, killed run: the gate always exits dev mode.
     await ctx().server.services.dataModel.devMode.enter(principal, deploymentId, 'main');
@@ -89,8 +89,8 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
   });
 
   it("dev mode on the generated branch, then the dev branch's own build: built, or failed naming the compiler's error", async () => {
-    const good = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
-    const broken = await deploymentWithModel(ctx(), { 'model/cubes/broken.yml': BROKEN });
+    const good = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
+    const broken = await deploymentWithModel(ctx(), { 'model/cubes/broken.yml': BROKEN_CUBE });
     await withRunner(ctx(), async () => {
       const gate = gateOn(ctx(), good.deploymentId, 'main');
       await enterDevMode(gate);
@@ -109,7 +109,7 @@ describeCli('plinth ci dbt-gate', (ctx, home) => {
   });
 
   it('the lease is heartbeated while the gate runs, and a lease the server ended stops the gate', async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const principal = await adminKey(ctx());
     const run = await ctx().server.services.ciGate.start(principal, deploymentId, { ref: 'r' });
     const gate = gateOn(ctx(), deploymentId, 'main');

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { countCube } from '../../../../semantic/src/test-support/models.js';
 import { describeCli, type CliServer } from '../../test-support/harness.js';
 import { deploymentWithModel } from '../../test-support/cli-model.js';
 import { runGateScript } from './script-run.js';
@@ -28,7 +28,7 @@ describeCli('examples/ci/dbt-gate.sh', (ctx) => {
   });
 
   it("a run of the same key holding the lease: fails at the lease, leaving that run's dev mode alone", async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const principal = await adminKey(ctx());
     const holder = await ctx().server.services.ciGate.start(principal, deploymentId, { ref: 'other' });
     await ctx().server.services.dataModel.devMode.enter(principal, deploymentId, 'main');
@@ -40,7 +40,7 @@ describeCli('examples/ci/dbt-gate.sh', (ctx) => {
   });
 
   it('a failed sync: the trap exits dev mode, keeps nothing it did not make, and finishes the lease', async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const principal = await adminKey(ctx());
     await ctx().server.services.dataModel.devMode.enter(principal, deploymentId, 'main');
     const result = await runGateScript(env(), { deploymentId, ref: 'main', query });

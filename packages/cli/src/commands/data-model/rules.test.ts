@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 /** Server messages hold `.`, `(`, `"` and `\`: matched literally inside the error line's pattern. */
@@ -225,9 +225,9 @@ describeCli('plinth data-model (the rules of issue 13)', (ctx, home) => {
   });
 
   it.each([
-    [{ 'model/cubes/a.yml': cube('a') }, 'Valid: 1 cube\n'],
-    [{ 'model/cubes/a.yml': cube('a'), 'model/cubes/b.yml': cube('b') }, 'Valid: 2 cubes\n'],
-  ])('validate --branch <shared> exits 0 with "Valid: N cube(s)" (%#)', async (files, expected) => {
+    [{ 'model/cubes/a.yml': countCube('a') }, 'Valid: 1 cube\n'],
+    [{ 'model/cubes/a.yml': countCube('a'), 'model/cubes/b.yml': countCube('b') }, 'Valid: 2 cubes\n'],
+  ])('validate --branch <shared> exits 0 with "Valid: N countCube(s)" (%#)', async (files, expected) => {
     const id = await sharedWithDevs([ctx().admin.apiKey]);
     for (const [path, content] of Object.entries(files)) ok(await put(id, path, content));
     ok(await dm(id, 'commit', ['-m', 'cubes']));
@@ -236,11 +236,11 @@ describeCli('plinth data-model (the rules of issue 13)', (ctx, home) => {
   });
 
   it.each([
-    ['a cube without sql_table', BROKEN],
+    ['a cube without sql_table', BROKEN_CUBE],
     ['a YAML syntax error', 'cubes:\n  - name: broken\n    sql_table: broken\n   measures: [\n'],
   ])('validate --branch <shared> exits 1 listing file:line:column: message for %s', async (_, content) => {
     const id = await sharedWithDevs([ctx().admin.apiKey]);
-    ok(await put(id, 'model/cubes/ok.yml', cube('ok')));
+    ok(await put(id, 'model/cubes/ok.yml', countCube('ok')));
     ok(await put(id, 'model/cubes/broken.yml', content));
     ok(await dm(id, 'commit', ['-m', 'broken']));
     const result = await plinth(['validate', String(id), '--branch', 'feature'], as(ctx().admin.apiKey));

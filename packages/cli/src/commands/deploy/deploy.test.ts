@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
-
-const cube = (name: string, table = name) => `cubes:\n  - name: ${name}\n    sql_table: ${table}\n`;
+import { bareCube } from '../../../../semantic/src/test-support/models.js';
 
 async function project(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'plinth-deploy-test-'));
@@ -30,11 +29,11 @@ function recordRequests() {
 }
 
 const five = {
-  'model/cubes/orders.yml': cube('orders'),
-  'model/cubes/users.yml': cube('users'),
-  'model/cubes/items.yml': cube('items'),
+  'model/cubes/orders.yml': bareCube('orders'),
+  'model/cubes/users.yml': bareCube('users'),
+  'model/cubes/items.yml': bareCube('items'),
   'model/views/sales.yml': 'views: []\n',
-  'model/cubes/old.yml': cube('old'),
+  'model/cubes/old.yml': bareCube('old'),
 };
 
 describeCli('plinth deploy', (ctx, home) => {
@@ -85,7 +84,7 @@ describeCli('plinth deploy', (ctx, home) => {
     const id = await newDeployment();
     const dir = await newProject(five);
     expect((await plinth(['deploy', id, '--directory', dir], { env: env() })).code).toBe(0);
-    await writeFiles(dir, { 'model/cubes/orders.yml': cube('orders', 'v2'), 'model/cubes/users.yml': cube('users', 'v2') });
+    await writeFiles(dir, { 'model/cubes/orders.yml': bareCube('orders', 'v2'), 'model/cubes/users.yml': bareCube('users', 'v2') });
     await rm(join(dir, 'model/cubes/old.yml'));
     const sent = recordRequests();
     const result = await plinth(['deploy', id, '--directory', dir, '--json'], { env: env() });
@@ -140,11 +139,11 @@ describeCli('plinth deploy', (ctx, home) => {
     const dir = await newProject(five);
     expect((await plinth(['deploy', id, '--directory', dir], { env: env() })).code).toBe(0);
     const dev = (await api('POST', `/build/api/v1/deployments/${id}/dev-mode`, { branch: 'main' })).branchName as string;
-    await writeFiles(dir, { 'model/cubes/orders.yml': cube('orders', 'dev') });
+    await writeFiles(dir, { 'model/cubes/orders.yml': bareCube('orders', 'dev') });
     const result = await plinth(['deploy', id, '--directory', dir, '--json'], { env: env() });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ branchName: dev, modified: ['model/cubes/orders.yml'] });
-    await writeFiles(dir, { 'model/cubes/users.yml': cube('users', 'dev') });
+    await writeFiles(dir, { 'model/cubes/users.yml': bareCube('users', 'dev') });
     const empty = await plinth(['deploy', id, '--directory', dir, '--branch', '', '--json'], { env: env() });
     expect(JSON.parse(empty.stdout)).toMatchObject({ branchName: dev, modified: ['model/cubes/users.yml'] });
     const onMain = await plinth(['deploy', id, '--directory', dir, '--branch', 'main', '--json'], { env: env() });
@@ -156,7 +155,7 @@ describeCli('plinth deploy', (ctx, home) => {
     const dir = await newProject(five);
     expect((await plinth(['deploy', id, '--directory', dir], { env: env() })).code).toBe(0);
     const before = await hashes(id);
-    await writeFiles(dir, { 'model/cubes/orders.yml': cube('orders', 'v2'), 'model/cubes/users.yml': cube('users', 'v2') });
+    await writeFiles(dir, { 'model/cubes/orders.yml': bareCube('orders', 'v2'), 'model/cubes/users.yml': bareCube('users', 'v2') });
     // The network goes away after the first file: no abort reaches the server either.
     const real = globalThis.fetch;
     let puts = 0;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 import { deploymentWithModel, withRunner } from '../../test-support/cli-model.js';
 
@@ -8,7 +8,7 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
   const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey });
 
   it('build-status prints the state of the head; --wait polls to built, telling each change on stderr', async () => {
-    const { deploymentId, buildId, commitId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId, buildId, commitId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const once = await plinth(['deployments', 'build-status', String(deploymentId)], { env: env() });
     expect(once).toMatchObject({ code: 0, stdout: `main: building (build ${buildId}, commit ${commitId})\n` });
     const waited = await withRunner(ctx(), () =>
@@ -22,7 +22,7 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
   });
 
   it("--wait exits 1 on a failed build and prints the compiler's errors on stderr", async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/broken.yml': BROKEN });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/broken.yml': BROKEN_CUBE });
     const result = await withRunner(ctx(), () =>
       plinth(['deployments', 'build-status', String(deploymentId), '--wait', '--interval', '0.05'], { env: env() }),
     );
@@ -32,7 +32,7 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
   });
 
   it("4.8 rule 4: --branch '' is accepted alone and refused with --wait", async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const alone = await plinth(['deployments', 'build-status', String(deploymentId), '--branch', ''], { env: env() });
     expect(alone.code, alone.stderr).toBe(0);
     expect(alone.stdout).toMatch(/^main: building/);
@@ -44,7 +44,7 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
   });
 
   it('build queues a rebuild; builds lists them newest first; a missing branch is an error', async () => {
-    const { deploymentId, buildId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId, buildId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const rebuilt = await plinth(['deployments', 'build', String(deploymentId), '--json'], { env: env() });
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     const fresh = JSON.parse(rebuilt.stdout);
@@ -60,7 +60,7 @@ describeCli('plinth deployments build-status, build, builds', (ctx, home) => {
   });
 
   it('build-cancel cancels a queued build (then 409: already cancelled); build-get shows it', async () => {
-    const { deploymentId, buildId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId, buildId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const cancelled = await plinth(['deployments', 'build-cancel', String(deploymentId), String(buildId)], { env: env() });
     expect(cancelled.code, cancelled.stderr).toBe(0);
     expect(cancelled.stdout).toMatch(new RegExp(`^main: cancelled \\(build ${buildId},`));

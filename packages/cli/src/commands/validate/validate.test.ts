@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 import { deploymentWithModel } from '../../test-support/cli-model.js';
 
@@ -8,7 +8,10 @@ describeCli('plinth validate', (ctx, home) => {
   const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().admin.apiKey });
 
   it('prints "Valid: N cubes" for a model that compiles; --json passes the answer through', async () => {
-    const { deploymentId, commitId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a'), 'model/cubes/b.yml': cube('b') });
+    const { deploymentId, commitId } = await deploymentWithModel(ctx(), {
+      'model/cubes/a.yml': countCube('a'),
+      'model/cubes/b.yml': countCube('b'),
+    });
     const result = await plinth(['validate', String(deploymentId)], { env: env() });
     expect(result).toMatchObject({ code: 0, stdout: 'Valid: 2 cubes\n' });
     const json = await plinth(['validate', String(deploymentId), '--branch', '', '--json'], { env: env() });
@@ -16,7 +19,7 @@ describeCli('plinth validate', (ctx, home) => {
   });
 
   it("prints the compiler's errors one per line as file:line:column: message and exits 1", async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/broken.yml': BROKEN });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/broken.yml': BROKEN_CUBE });
     const result = await plinth(['validate', String(deploymentId), '--branch', 'main'], { env: env() });
     expect(result.code).toBe(1);
     for (const line of result.stdout.trim().split('\n')) expect(line).toMatch(/^model\/cubes\/broken\.yml(:\d+)*: \S/);
@@ -27,7 +30,7 @@ describeCli('plinth validate', (ctx, home) => {
   });
 
   it('--dev-mode without a dev-mode session is refused with the way out', async () => {
-    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': cube('a') });
+    const { deploymentId } = await deploymentWithModel(ctx(), { 'model/cubes/a.yml': countCube('a') });
     const result = await plinth(['validate', String(deploymentId), '--dev-mode'], { env: env() });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('No dev-mode session is open for this credential; run plinth data-model dev-mode first');

@@ -1,11 +1,12 @@
 import type { OperationCase } from '../../test-support/authorization.js';
 import type { TestAccount, TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, cube, newDeployment } from './test-fixtures.js';
+import { adminOf, commitFiles, newDeployment } from './test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 /** A deployment whose main has one build. */
 const built = async (account: TestAccount, server: TestServer) => {
   const deploymentId = await newDeployment(account);
-  const { buildId } = await commitFiles(server.services, adminOf(account), deploymentId, { 'model/cubes/a.yml': cube('a') });
+  const { buildId } = await commitFiles(server.services, adminOf(account), deploymentId, { 'model/cubes/a.yml': countCube('a') });
   return { base: `/api/v1/deployments/${deploymentId}`, deploymentId, buildId: buildId! };
 };
 

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount, type TestServer } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
-import { adminOf, BROKEN, commitFiles, createBranch, cube, enterDevMode, newDeployment } from './test-fixtures.js';
+import { adminOf, commitFiles, createBranch, enterDevMode, newDeployment } from './test-fixtures.js';
+import { BROKEN_CUBE, countCube } from '../../test-support/models.js';
 
 const get = (account: TestAccount, url: string) => account.request({ method: 'GET', url, as: account.admin });
 const post = (account: TestAccount, url: string, body: unknown = {}) => account.request({ method: 'POST', url, as: account.admin, body });
 
-async function setUp(server: TestServer, files: Record<string, string> = { 'model/cubes/orders.yml': cube('orders') }) {
+async function setUp(server: TestServer, files: Record<string, string> = { 'model/cubes/orders.yml': countCube('orders') }) {
   const account = await server.newAccount();
   const deploymentId = await newDeployment(account);
   const commit = await commitFiles(server.services, adminOf(account), deploymentId, files);
@@ -19,7 +20,7 @@ const logsOf = (server: TestServer, buildId: number) =>
 
 describeOnStores('builds', (server) => {
   it('a commit to main queues a build that reads building, then built with its cubes, and logs as builder', async () => {
-    const { account, base, commit } = await setUp(server(), { 'model/cubes/a.yml': cube('a'), 'model/cubes/b.yml': cube('b') });
+    const { account, base, commit } = await setUp(server(), { 'model/cubes/a.yml': countCube('a'), 'model/cubes/b.yml': countCube('b') });
     expect(commit.buildId).toEqual(expect.any(Number));
     const before = await get(account, `${base}/build-status`);
     expect(before.body).toMatchObject({ status: 'building', buildId: commit.buildId, commitId: commit.commitId, branchName: 'main' });
@@ -36,7 +37,7 @@ describeOnStores('builds', (server) => {
   });
 
   it("a model that does not compile fails with the compiler's errors, one log line each", async () => {
-    const { account, base, commit } = await setUp(server(), { 'model/cubes/broken.yml': BROKEN });
+    const { account, base, commit } = await setUp(server(), { 'model/cubes/broken.yml': BROKEN_CUBE });
     await server().jobs.runUntilIdle();
     const status = await get(account, `${base}/build-status`);
     expect(status.body.status).toBe('failed');
@@ -48,7 +49,7 @@ describeOnStores('builds', (server) => {
 
   it('a newer build of a branch supersedes an older one still queued, whose job is cancelled', async () => {
     const { account, deploymentId, base, commit: first } = await setUp(server());
-    const second = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/x.yml': cube('x') });
+    const second = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/x.yml': countCube('x') });
     const old = await get(account, `${base}/builds/${first.buildId}`);
     expect(old.body.status).toBe('cancelled');
     await server().jobs.runUntilIdle();
@@ -100,7 +101,7 @@ describeOnStores('builds', (server) => {
   it("a dev branch's build (a deploy to it) logs as source dev, and build status reports it instead of dev_mode", async () => {
     const { account, deploymentId, base } = await setUp(server());
     const dev = await enterDevMode(account, deploymentId);
-    const { buildId } = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/d.yml': cube('d') }, dev);
+    const { buildId } = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/d.yml': countCube('d') }, dev);
     await server().jobs.runUntilIdle();
     expect((await get(account, `${base}/build-status`)).body).toMatchObject({ status: 'built', buildId, branchName: dev, cubesCount: 1 });
     const logs = await logsOf(server(), buildId!);

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ModelCompiler } from './compiler.js';
-
-const ORDERS = `cubes:
-  - name: orders
-    sql_table: orders
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-`;
+import { ORDERS_CUBE } from '../../test-support/models.js';
 
 describe('the compile thread', () => {
   it('compiles a files map off the main thread and counts cubes', async () => {
     const compiler = new ModelCompiler();
     try {
-      const summary = await compiler.compile(new Map([['model/cubes/orders.yml', ORDERS]]));
+      const summary = await compiler.compile(new Map([['model/cubes/orders.yml', ORDERS_CUBE]]));
       expect(summary).toEqual({ valid: true, errors: [], cubesCount: 1 });
     } finally {
       await compiler.close();
@@ -40,7 +28,7 @@ describe('the compile thread', () => {
   it('keeps one thread for many compiles, and starts another after it was stopped', async () => {
     const compiler = new ModelCompiler();
     try {
-      const files = new Map([['model/cubes/orders.yml', ORDERS]]);
+      const files = new Map([['model/cubes/orders.yml', ORDERS_CUBE]]);
       const all = await Promise.all([1, 2, 3].map(() => compiler.compile(files)));
       expect(all.map((s) => s.cubesCount)).toEqual([1, 1, 1]);
       await compiler.close();
@@ -53,7 +41,7 @@ describe('the compile thread', () => {
   it('ends its thread once idle, and the next compile starts another', async () => {
     const compiler = new ModelCompiler(undefined, 200);
     try {
-      const files = new Map([['model/cubes/orders.yml', ORDERS]]);
+      const files = new Map([['model/cubes/orders.yml', ORDERS_CUBE]]);
       await Promise.all([compiler.compile(files), compiler.compile(files)]);
       expect(compiler.running).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 400));
@@ -68,7 +56,7 @@ describe('the compile thread', () => {
   it('stops a compile that overruns its timeout and fails it, then compiles again', async () => {
     const compiler = new ModelCompiler(1);
     try {
-      await expect(compiler.compile(new Map([['model/cubes/orders.yml', ORDERS]]))).rejects.toThrow(/longer than/);
+      await expect(compiler.compile(new Map([['model/cubes/orders.yml', ORDERS_CUBE]]))).rejects.toThrow(/longer than/);
     } finally {
       await compiler.close();
     }

@@ -5,7 +5,8 @@ import type { JobRunner } from '../../jobs/runner.js';
 import { createServices } from '../../services.js';
 import type { Store } from '../../store/store.js';
 import { startTestServer, type TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, createBranch, cube, newDeployment } from './test-fixtures.js';
+import { adminOf, commitFiles, createBranch, newDeployment } from './test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 const BRANCHES = ['main', 'feature-a', 'feature-b', 'feature-c', 'feature-d', 'feature-e'];
 
@@ -35,11 +36,11 @@ describe.skipIf(!process.env.DATABASE_URL)('two server processes on one PostgreS
     const account = await first.newAccount();
     const deploymentId = await newDeployment(account);
     const principal = adminOf(account);
-    await commitFiles(first.services, principal, deploymentId, { 'model/cubes/base.yml': cube('base') });
+    await commitFiles(first.services, principal, deploymentId, { 'model/cubes/base.yml': countCube('base') });
     for (const name of BRANCHES.slice(1)) await createBranch(account, deploymentId, name);
     const buildIds: number[] = [];
     for (const [i, name] of BRANCHES.entries()) {
-      const files = Object.fromEntries(Array.from({ length: i + 1 }, (_, n) => [`model/cubes/c${n}.yml`, cube(`c${n}`)]));
+      const files = Object.fromEntries(Array.from({ length: i + 1 }, (_, n) => [`model/cubes/c${n}.yml`, countCube(`c${n}`)]));
       buildIds.push((await commitFiles(first.services, principal, deploymentId, files, name)).buildId!);
     }
     await Promise.all(runners.map((r) => r.start()));

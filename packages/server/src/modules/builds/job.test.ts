@@ -2,7 +2,8 @@ import { expect, it } from 'vitest';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { BUILD_LEASE_MS } from './job.js';
 import { BUILD_JOB, BUILD_MAX_ATTEMPTS } from './queue.js';
-import { adminOf, commitFiles, cube, newDeployment } from './test-fixtures.js';
+import { adminOf, commitFiles, newDeployment } from './test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 /** A process that claims the build's job and dies: it never heartbeats or finishes. */
 const dieHolding = (server: TestServer, worker: string) =>
@@ -11,7 +12,7 @@ const dieHolding = (server: TestServer, worker: string) =>
 async function queued(server: TestServer) {
   const account = await server.newAccount();
   const deploymentId = await newDeployment(account);
-  const { buildId } = await commitFiles(server.services, adminOf(account), deploymentId, { 'model/cubes/a.yml': cube('a') });
+  const { buildId } = await commitFiles(server.services, adminOf(account), deploymentId, { 'model/cubes/a.yml': countCube('a') });
   const status = () =>
     account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/builds/${buildId}`, as: account.admin }).then((r) => r.body);
   return { status };

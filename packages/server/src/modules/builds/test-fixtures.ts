@@ -2,22 +2,6 @@ import type { ApiKeyPrincipal } from '../../http/principal.js';
 import type { Services } from '../../services.js';
 import type { TestAccount } from '../../test-support/server.js';
 
-/** For the builds tests: a model committed through the data-model store's public interface. */
-export const cube = (name: string) => `cubes:
-  - name: ${name}
-    sql_table: ${name}
-    measures:
-      - name: count
-        type: count
-    dimensions:
-      - name: id
-        sql: id
-        type: number
-        primary_key: true
-`;
-
-export const BROKEN = 'cubes:\n  - name: broken\n    measures:\n      - name: total\n        type: sum\n';
-
 /** The admin's API key as the services see it. */
 export function adminOf(account: TestAccount): ApiKeyPrincipal {
   return {

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
-import { adminOf, BROKEN, commitFiles, cube, enterDevMode, newDeployment } from './test-fixtures.js';
+import { adminOf, commitFiles, enterDevMode, newDeployment } from './test-fixtures.js';
+import { BROKEN_CUBE, countCube } from '../../test-support/models.js';
 
 const validate = (account: TestAccount, deploymentId: number, body: unknown) =>
   account.request({ method: 'POST', url: `/build/api/v1/deployments/${deploymentId}/validate`, as: account.admin, body });
@@ -9,7 +10,7 @@ describeOnStores('validate', (server) => {
   it('compiles the head of main and reports its cubes; records no build', async () => {
     const account = await server().newAccount();
     const deploymentId = await newDeployment(account);
-    const { commitId } = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/a.yml': cube('a') });
+    const { commitId } = await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/a.yml': countCube('a') });
     const response = await validate(account, deploymentId, {});
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ valid: true, errors: [], cubesCount: 1, branchName: 'main', commitId });
@@ -21,7 +22,7 @@ describeOnStores('validate', (server) => {
   it("reports the compiler's errors with their file", async () => {
     const account = await server().newAccount();
     const deploymentId = await newDeployment(account);
-    await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/broken.yml': BROKEN });
+    await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/broken.yml': BROKEN_CUBE });
     const response = await validate(account, deploymentId, { branch: 'main' });
     expect(response.body.valid).toBe(false);
     expect(response.body.errors[0]).toMatchObject({ fileName: 'model/cubes/broken.yml', message: expect.any(String) });
@@ -31,7 +32,7 @@ describeOnStores('validate', (server) => {
   it('with devMode compiles the dev branch and records its build, which build status then reports', async () => {
     const account = await server().newAccount();
     const deploymentId = await newDeployment(account);
-    await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/a.yml': cube('a') });
+    await commitFiles(server().services, adminOf(account), deploymentId, { 'model/cubes/a.yml': countCube('a') });
     const dev = await enterDevMode(account, deploymentId);
     const response = await validate(account, deploymentId, { devMode: true });
     expect(response.body).toMatchObject({ valid: true, cubesCount: 1, branchName: dev });

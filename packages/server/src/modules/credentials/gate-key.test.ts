@@ -1,8 +1,9 @@
 import { decodeJwt } from 'jose';
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestAccount, type TestResponse, type TestServer } from '../../test-support/server.js';
-import { cube, newDeployment } from '../builds/test-fixtures.js';
+import { newDeployment } from '../builds/test-fixtures.js';
 import { dataDirOverride, sampleDeployment } from '../data-api/test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 /** Spec 5 rule 5: the CI gate's key holds exactly these on one deployment. */
 const GATE = ['SchemaUpdate', 'SchemaRead', 'SchemaUpdateDevBranches', 'DeploymentRead'];
@@ -47,7 +48,7 @@ describeOnStores(
         ['enterDevMode', () => call('POST', `${build}/dev-mode`, { branch: 'gate-src' }), 200, (r) => (devBranch = r.body.branchName)],
         [
           'putDataModelFile',
-          () => call('PUT', `${build}/files/content`, { path: 'model/extra.yml', content: cube('extra') }),
+          () => call('PUT', `${build}/files/content`, { path: 'model/extra.yml', content: countCube('extra') }),
           200,
           () => undefined,
         ],
@@ -92,7 +93,7 @@ describeOnStores(
       const group = await server().services.groups.create(account.id, { name: 'analysts' });
       // Dev mode on the deploy branch is allowed; committing it back into production is not.
       expect((await call('POST', `${build}/dev-mode`, { branch: 'main' })).status).toBe(200);
-      expect((await call('PUT', `${build}/files/content`, { path: 'model/x.yml', content: cube('x') })).status).toBe(200);
+      expect((await call('PUT', `${build}/files/content`, { path: 'model/x.yml', content: countCube('x') })).status).toBe(200);
       const table: Array<[string, () => Promise<TestResponse>, number, RegExp]> = [
         [
           'merge into the deploy branch',

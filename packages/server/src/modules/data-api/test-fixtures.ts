@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { sampleModelFiles, writeSample, type QueryOptions, type Warehouse } from '@plinth/semantic';
 import type { DataTokenPrincipal } from '../../http/principal.js';
 import type { TestAccount, TestServer, TestUser } from '../../test-support/server.js';
-import { adminOf, commitFiles, createBranch, cube, newDeployment } from '../builds/test-fixtures.js';
+import { adminOf, commitFiles, createBranch, newDeployment } from '../builds/test-fixtures.js';
 import { DataApiService } from './service.js';
+import { countCube } from '../../test-support/models.js';
 
 /** A data dir of its own per test file: each deployment's embedded warehouse is a file under it. */
 export const dataDirOverride = () => ({ PLINTH_DATA_DIR: mkdtempSync(join(tmpdir(), 'plinth-data-api-')) });
@@ -53,7 +54,7 @@ export async function withStaging(server: TestServer) {
     server.services,
     adminOf(account),
     deploymentId,
-    { ...sampleModelFiles(), 'model/extra.yml': cube('extra') },
+    { ...sampleModelFiles(), 'model/extra.yml': countCube('extra') },
     'staging',
   );
   await server.jobs.runUntilIdle();

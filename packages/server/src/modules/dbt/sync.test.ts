@@ -108,10 +108,11 @@ describeOnStores(
       const source = await repo();
       const { account, deploymentId, base } = await connected(server(), source.dir);
       const principal = (await import('../builds/test-fixtures.js')).adminOf(account);
-      const { commitFiles, cube } = await import('../builds/test-fixtures.js');
+      const { commitFiles } = await import('../builds/test-fixtures.js');
+      const { countCube } = await import('../../test-support/models.js');
       await commitFiles(server().services, principal, deploymentId, {
-        'model/cubes/kept.yml': cube('kept'),
-        'model/dbt/stale.yml': cube('stale'),
+        'model/cubes/kept.yml': countCube('kept'),
+        'model/dbt/stale.yml': countCube('stale'),
       });
       const started = await startSync(account, base);
       await server().jobs.runUntilIdle();

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { cube } from '../builds/test-fixtures.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { splitCredentials } from './source.js';
 import { connect, connectedDeployment, filesOf, githubFixture, newDeployment, signedDelivery } from './test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 const fixture = await githubFixture();
 afterAll(() => fixture.close());
@@ -43,7 +43,7 @@ describeOnStores(
      */
     const tokenedRepository = async (account: TestAccount, prefix: string) => {
       const name = `${prefix}-${server().kind}`;
-      const repo = await fixture.addRepository(name, { 'model/orders.yml': cube('orders') });
+      const repo = await fixture.addRepository(name, { 'model/orders.yml': countCube('orders') });
       await connectedDeployment(account);
       const token = fixture.standIn.tokens.at(-1)!;
       const plain = `${fixture.standIn.url}/acme/${name}.git`;
@@ -68,7 +68,7 @@ describeOnStores(
       ];
       for (const text of shown) expect(text).not.toContain(token);
 
-      const sha = await repo.commit({ 'model/items.yml': cube('items') }, 'items');
+      const sha = await repo.commit({ 'model/items.yml': countCube('items') }, 'items');
       const push = signedDelivery('push', {
         ref: 'refs/heads/main',
         after: sha,
@@ -91,7 +91,7 @@ describeOnStores(
         .where('deployment_id', '=', id)
         .execute();
 
-      const sha = await repo.commit({ 'model/items.yml': cube('items') }, 'items');
+      const sha = await repo.commit({ 'model/items.yml': countCube('items') }, 'items');
       await account.request({ method: 'POST', url: `/api/v1/deployments/${id}/github/sync`, as: account.admin });
       await server().jobs.runUntilIdle();
       expect(await rowOf(id)).toMatchObject({ last_commit_sha: sha, last_error: null });

@@ -4,7 +4,6 @@ import { rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cube } from '../builds/test-fixtures.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
@@ -19,6 +18,7 @@ import {
   signedDelivery,
   WEBHOOK_SECRET,
 } from './test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -105,7 +105,7 @@ describeOnStores(
       });
       expect(connected.body.connection.cloneUrl).toBe(`${fixture.standIn.url}/acme/shop.git`);
       // Only the data model folder: README.md and ci/ stay in the repository.
-      expect(await filesOf(server(), account, id)).toEqual({ 'model/cubes/orders.yml': cube('orders') });
+      expect(await filesOf(server(), account, id)).toEqual({ 'model/cubes/orders.yml': countCube('orders') });
       expect(await commitCount(id)).toBe(before + 1);
       await server().jobs.runUntilIdle();
       expect(await buildStatus(connected.body.buildId)).toBe('built');
@@ -119,7 +119,7 @@ describeOnStores(
 
     it('connect takes another folder and branch, or any git path without an installation', async () => {
       const account = await server().newAccount();
-      const repo = await fixture.addRepository(`analytics-${server().kind}`, { 'analytics/model/items.yml': cube('items') }, 'trunk');
+      const repo = await fixture.addRepository(`analytics-${server().kind}`, { 'analytics/model/items.yml': countCube('items') }, 'trunk');
       const id = await newDeployment(account);
       const body = {
         repository: `acme/analytics-${server().kind}`,
@@ -128,7 +128,7 @@ describeOnStores(
         directory: 'analytics/model',
       };
       expect((await connect(account, id, body)).status).toBe(201);
-      expect(await filesOf(server(), account, id)).toEqual({ 'model/items.yml': cube('items') });
+      expect(await filesOf(server(), account, id)).toEqual({ 'model/items.yml': countCube('items') });
 
       const local = await newDeployment(account);
       const byPath = await connect(account, local, { repository: repo.dir, branch: 'trunk', directory: 'analytics' });
@@ -139,7 +139,7 @@ describeOnStores(
         cloneUrl: repo.dir,
         directory: 'analytics',
       });
-      expect(await filesOf(server(), account, local)).toEqual({ 'model/model/items.yml': cube('items') });
+      expect(await filesOf(server(), account, local)).toEqual({ 'model/model/items.yml': countCube('items') });
     });
 
     it.each([
@@ -150,7 +150,7 @@ describeOnStores(
       'a repository with %s is a 400 naming the link, and none of the server’s files are imported',
       async (_, link, target, directory, message) => {
         const account = await server().newAccount();
-        const repo = await fixture.addRepository(`links-${link.replace(/\W/g, '-')}-${server().kind}`, { 'model/a.yml': cube('a') });
+        const repo = await fixture.addRepository(`links-${link.replace(/\W/g, '-')}-${server().kind}`, { 'model/a.yml': countCube('a') });
         await rm(join(repo.dir, link), { recursive: true, force: true });
         await symlink(target, join(repo.dir, link));
         await repo.commit({}, 'a link out of the repository');
@@ -167,12 +167,12 @@ describeOnStores(
     it('a signed push to the connected branch imports the new commit and builds it; a push changing nothing outside the folder builds nothing', async () => {
       const account = await server().newAccount();
       const name = `pushed-${server().kind}`;
-      const repo = await fixture.addRepository(name, { 'model/orders.yml': cube('orders') });
+      const repo = await fixture.addRepository(name, { 'model/orders.yml': countCube('orders') });
       const id = await newDeployment(account);
       expect((await connect(account, id, { repository: `acme/${name}`, installationId: INSTALLATION, branch: 'main' })).status).toBe(201);
       await server().jobs.runUntilIdle();
 
-      const sha = await repo.commit({ 'model/items.yml': cube('items') }, 'add items');
+      const sha = await repo.commit({ 'model/items.yml': countCube('items') }, 'add items');
       const delivery = signedDelivery('push', pushPayload(`acme/${name}`, 'main', sha));
       const received = await account.request({
         method: 'POST',
@@ -255,11 +255,11 @@ describeOnStores(
 
     it('a form-encoded push to a repository connected by URL imports it; a failed import is recorded on the connection', async () => {
       const account = await server().newAccount();
-      const repo = await fixture.addRepository(`by-url-${server().kind}`, { 'model/orders.yml': cube('orders') });
+      const repo = await fixture.addRepository(`by-url-${server().kind}`, { 'model/orders.yml': countCube('orders') });
       const url = `file://${repo.dir}`;
       const id = await newDeployment(account);
       expect((await connect(account, id, { repository: url, branch: 'main' })).status).toBe(201);
-      const sha = await repo.commit({ 'model/items.yml': cube('items') }, 'items');
+      const sha = await repo.commit({ 'model/items.yml': countCube('items') }, 'items');
       const payload = { ref: 'refs/heads/main', after: sha, repository: { full_name: 'someone/else', clone_url: url } };
       const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
       const signed = signedDelivery('push', payload);
@@ -287,10 +287,10 @@ describeOnStores(
     it('sync queues one github.import per deployment at a time and imports the head', async () => {
       const account = await server().newAccount();
       const name = `synced-${server().kind}`;
-      const repo = await fixture.addRepository(name, { 'model/orders.yml': cube('orders') });
+      const repo = await fixture.addRepository(name, { 'model/orders.yml': countCube('orders') });
       const id = await newDeployment(account);
       await connect(account, id, { repository: `acme/${name}`, installationId: INSTALLATION, branch: 'main' });
-      const sha = await repo.commit({ 'model/orders.yml': cube('orders').replace('sql_table: orders', 'sql_table: orders_v2') }, 'v2');
+      const sha = await repo.commit({ 'model/orders.yml': countCube('orders').replace('sql_table: orders', 'sql_table: orders_v2') }, 'v2');
       const url = `/api/v1/deployments/${id}/github/sync`;
       const first = await account.request({ method: 'POST', url, as: account.admin });
       expect(first).toMatchObject({ status: 202, body: { deploymentId: id, queued: true } });
@@ -389,7 +389,7 @@ describeOnStores(
         body: { error: `Deployment ${id} has no GitHub connection` },
       });
       expect((await account.request({ method: 'POST', url: `${url}/sync`, as: account.admin })).status).toBe(404);
-      expect(await filesOf(server(), account, id)).toEqual({ 'model/cubes/orders.yml': cube('orders') });
+      expect(await filesOf(server(), account, id)).toEqual({ 'model/cubes/orders.yml': countCube('orders') });
       expect(await account.request({ method: 'GET', url: '/api/v1/deployments/424242/github', as: account.admin })).toMatchObject({
         status: 404,
         body: { error: 'Deployment 424242 not found' },

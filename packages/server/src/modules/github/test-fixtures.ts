@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { cube } from '../builds/test-fixtures.js';
 import { createGitRepo, type TestGitRepo } from '../../git/test-repos.js';
 import type { TestAccount, TestServer } from '../../test-support/server.js';
 import { startGithubStandIn, type GithubStandIn } from './stand-in.js';
+import { countCube } from '../../test-support/models.js';
 
 /** For the GitHub tests: the installation and repository every fixture serves. */
 export const INSTALLATION = 101;
@@ -25,8 +25,8 @@ export interface GithubFixture {
  * repositories, so listings span pages; installation 202 on `globex` holds none.
  */
 export async function githubFixture(apiPrefix = '/api/v3'): Promise<GithubFixture> {
-  const shop = await createGitRepo({ 'model/cubes/orders.yml': cube('orders'), 'README.md': '# shop\n', 'ci/run.sh': 'echo\n' });
-  const extras = await Promise.all(['one', 'two', 'three'].map((n) => createGitRepo({ [`model/${n}.yml`]: cube(n) })));
+  const shop = await createGitRepo({ 'model/cubes/orders.yml': countCube('orders'), 'README.md': '# shop\n', 'ci/run.sh': 'echo\n' });
+  const extras = await Promise.all(['one', 'two', 'three'].map((n) => createGitRepo({ [`model/${n}.yml`]: countCube(n) })));
   const standIn = await startGithubStandIn({
     apiPrefix,
     maxPerPage: 2,

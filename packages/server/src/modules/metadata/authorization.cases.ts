@@ -1,12 +1,13 @@
 import type { OperationCase } from '../../test-support/authorization.js';
 import type { TestAccount, TestServer } from '../../test-support/server.js';
-import { adminOf, commitFiles, cube } from '../builds/test-fixtures.js';
+import { adminOf, commitFiles } from '../builds/test-fixtures.js';
+import { countCube } from '../../test-support/models.js';
 
 /** A deployment whose deploy branch holds one built cube. */
 export async function builtDeployment(
   account: TestAccount,
   server: TestServer,
-  files: Record<string, string> = { 'model/orders.yml': cube('orders') },
+  files: Record<string, string> = { 'model/orders.yml': countCube('orders') },
 ) {
   const deploymentId = (await server.services.deployments.create(account.id, { name: 'd' }, 'http://localhost')).id;
   await commitFiles(server.services, adminOf(account), deploymentId, files);

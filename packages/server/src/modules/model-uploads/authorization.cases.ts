@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { OperationCase } from '../../test-support/authorization.js';
 import type { TestAccount } from '../../test-support/server.js';
+import { bareCube } from '../../test-support/models.js';
 
-const CONTENT = 'cubes:\n  - name: orders\n    sql_table: orders\n';
+const CONTENT = bareCube('orders');
 const HASH = createHash('sha256').update(CONTENT).digest('hex');
 const PATH = 'model/cubes/orders.yml';
 

@@ -4,9 +4,9 @@ import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestServer, type TestUser } from '../../test-support/server.js';
 import { cases } from './authorization.cases.js';
 import { MAX_OPEN_UPLOADS } from './public.js';
+import { bareCube } from '../../test-support/models.js';
 
 const hash = (content: string) => createHash('sha256').update(content, 'utf8').digest('hex');
-const cube = (name: string, table = name) => `cubes:\n  - name: ${name}\n    sql_table: ${table}\n`;
 const manifestOf = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([path, c]) => [path, hash(c)]));
 
 /** One deployment of a fresh account, with helpers that speak the upload API as the admin's key. */
@@ -34,7 +34,11 @@ async function deployment(server: TestServer) {
   return { account, id: created.body.id as number, call, start, put, finish, deploy, hashes, builds };
 }
 
-const first = { 'model/cubes/orders.yml': cube('orders'), 'model/cubes/users.yml': cube('users'), 'model/views/sales.yml': 'views: []\n' };
+const first = {
+  'model/cubes/orders.yml': bareCube('orders'),
+  'model/cubes/users.yml': bareCube('users'),
+  'model/views/sales.yml': 'views: []\n',
+};
 
 describeOnStores('data model uploads (plinth deploy)', (server) => {
   it('a first deploy uploads every file, commits them at once and queues exactly one build', async () => {
@@ -65,7 +69,7 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
   it('a redeploy asks only for changed files, deletes what is missing, and --keep-missing keeps it', async () => {
     const d = await deployment(server());
     await d.deploy(first);
-    const next = { ...first, 'model/cubes/orders.yml': cube('orders', 'orders_v2'), 'model/cubes/items.yml': cube('items') };
+    const next = { ...first, 'model/cubes/orders.yml': bareCube('orders', 'orders_v2'), 'model/cubes/items.yml': bareCube('items') };
     delete (next as Record<string, string>)['model/views/sales.yml'];
     const { started, finished } = await d.deploy(next);
     expect(started).toMatchObject({ upload: ['model/cubes/items.yml', 'model/cubes/orders.yml'], unchanged: 1 });
@@ -75,7 +79,7 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
       deleted: ['model/views/sales.yml'],
     });
 
-    const kept = await d.deploy({ 'model/cubes/users.yml': cube('users', 'people') }, { keepMissing: true });
+    const kept = await d.deploy({ 'model/cubes/users.yml': bareCube('users', 'people') }, { keepMissing: true });
     expect(kept.finished).toMatchObject({ added: [], modified: ['model/cubes/users.yml'], deleted: [] });
     expect(Object.keys((await d.hashes()).hashes).sort()).toEqual([
       'model/cubes/items.yml',
@@ -87,7 +91,7 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
   it('content the account already holds travels no bytes; a deploy with no change still builds once', async () => {
     const d = await deployment(server());
     await d.deploy(first);
-    const copied = await d.start({ files: manifestOf({ ...first, 'model/cubes/orders_copy.yml': cube('orders') }) });
+    const copied = await d.start({ files: manifestOf({ ...first, 'model/cubes/orders_copy.yml': bareCube('orders') }) });
     expect(copied.body).toMatchObject({ upload: [], unchanged: 3 });
     const same = await d.deploy(first);
     expect(same.started.upload).toEqual([]);
@@ -98,19 +102,19 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
   it('finish merges into a head that moved on other files, and refuses a conflict, writing nothing', async () => {
     const d = await deployment(server());
     await d.deploy(first);
-    const a = await d.start({ files: manifestOf({ ...first, 'model/cubes/orders.yml': cube('orders', 'a') }) });
-    const b = await d.start({ files: manifestOf({ ...first, 'model/cubes/users.yml': cube('users', 'b') }) });
-    const c = await d.start({ files: manifestOf({ ...first, 'model/cubes/orders.yml': cube('orders', 'c') }) });
-    await d.put(a.body.uploadId, 'model/cubes/orders.yml', cube('orders', 'a'));
-    await d.put(b.body.uploadId, 'model/cubes/users.yml', cube('users', 'b'));
-    await d.put(c.body.uploadId, 'model/cubes/orders.yml', cube('orders', 'c'));
+    const a = await d.start({ files: manifestOf({ ...first, 'model/cubes/orders.yml': bareCube('orders', 'a') }) });
+    const b = await d.start({ files: manifestOf({ ...first, 'model/cubes/users.yml': bareCube('users', 'b') }) });
+    const c = await d.start({ files: manifestOf({ ...first, 'model/cubes/orders.yml': bareCube('orders', 'c') }) });
+    await d.put(a.body.uploadId, 'model/cubes/orders.yml', bareCube('orders', 'a'));
+    await d.put(b.body.uploadId, 'model/cubes/users.yml', bareCube('users', 'b'));
+    await d.put(c.body.uploadId, 'model/cubes/orders.yml', bareCube('orders', 'c'));
     expect((await d.finish(a.body.uploadId)).status).toBe(200);
     const merged = await d.finish(b.body.uploadId);
     expect(merged.body).toMatchObject({ changed: true, modified: ['model/cubes/users.yml'] });
     const head = await d.hashes();
     expect(head.hashes).toMatchObject({
-      'model/cubes/orders.yml': hash(cube('orders', 'a')),
-      'model/cubes/users.yml': hash(cube('users', 'b')),
+      'model/cubes/orders.yml': hash(bareCube('orders', 'a')),
+      'model/cubes/users.yml': hash(bareCube('users', 'b')),
     });
     const conflict = await d.finish(c.body.uploadId);
     expect(conflict.status).toBe(409);
@@ -126,7 +130,7 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
     const d = await deployment(s);
     await d.deploy(first);
     const before = await d.hashes();
-    const files = { ...first, 'model/cubes/orders.yml': cube('orders', 'x'), 'model/cubes/new.yml': cube('new') };
+    const files = { ...first, 'model/cubes/orders.yml': bareCube('orders', 'x'), 'model/cubes/new.yml': bareCube('new') };
     const started = await d.start({ files: manifestOf(files) });
     expect((await d.put(started.body.uploadId, 'model/cubes/new.yml', files['model/cubes/new.yml'])).status).toBe(200);
     expect(await d.hashes()).toEqual(before);
@@ -155,7 +159,7 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
   it('an account holds at most MAX_OPEN_UPLOADS open sessions; a finished or expired one frees its place', async () => {
     const s = server();
     const d = await deployment(s);
-    const files = { 'model/cubes/orders.yml': cube('orders') };
+    const files = { 'model/cubes/orders.yml': bareCube('orders') };
     const first = await d.start({ files: manifestOf(files) });
     expect(first.status).toBe(201);
     // The others of the account's quota, as rows: starting them one by one through the API only costs time.
@@ -258,7 +262,7 @@ describeOnStores('data model uploads (plinth deploy)', (server) => {
     const entered = await d.call('POST', '/dev-mode', { branch: 'main' });
     expect(entered.status, entered.text).toBe(200);
     const dev = entered.body.branchName as string;
-    const { started, finished } = await d.deploy({ ...first, 'model/cubes/orders.yml': cube('orders', 'dev') });
+    const { started, finished } = await d.deploy({ ...first, 'model/cubes/orders.yml': bareCube('orders', 'dev') });
     expect(started.branchName).toBe(dev);
     expect(finished).toMatchObject({ branchName: dev, modified: ['model/cubes/orders.yml'], buildId: expect.any(Number) });
     expect((await d.hashes('main')).hashes).toEqual(manifestOf(first));

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { cubesqlLines } from '@plinth/semantic';
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../../http/auth.js';
 import { deploymentParam, requires } from '../../../http/requirement.js';
 import { toBadRequest, type DataApiService, type Served } from '../service.js';
-import { cubesqlLines } from './response.js';
 import { CubesqlBody, CubesqlLine } from './schemas.js';
-import { translateSql } from './translate.js';
+import { translateSql } from './translation.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 

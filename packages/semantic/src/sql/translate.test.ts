@@ -1,6 +1,8 @@
-import { compile, meta, sampleModelFiles } from '@plinth/semantic';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../http/errors.js';
+import { compile } from '../compiler/compile.js';
+import { meta } from '../meta.js';
+import { sampleModelFiles } from '../sample/sample.js';
+import { SqlTranslationError, sqlStates, type SqlErrorCondition } from './errors.js';
 import { translateSql } from './translate.js';
 
 const cubes = meta(compile(sampleModelFiles()).model).cubes;
@@ -182,70 +184,122 @@ describe('SQL → Cube query', () => {
   });
 });
 
-describe('SQL the translation refuses, with a 400 naming the construct', () => {
+describe('SQL the translation refuses, with an error naming the construct and its SQLSTATE', () => {
   it.each([
-    ['not SQL', 'SELEC nope', /could not be parsed/],
-    ['two statements', 'SELECT status FROM orders; SELECT id FROM orders', /one statement/],
-    ['DML', "DELETE FROM orders WHERE status = 'x'", /DELETE statements are not supported/],
-    ['INSERT', 'INSERT INTO orders (id) VALUES (1)', /INSERT statements/],
-    ['a join', 'SELECT o.status FROM orders o JOIN customers c ON o.customer_id = c.id', /Joins are not supported/],
-    ['CROSS JOIN', 'SELECT status FROM orders CROSS JOIN customers', /Joins are not supported/],
-    ['a subquery in FROM', 'SELECT status FROM (SELECT status FROM orders) t', /Subqueries/],
-    ['a subquery in IN', 'SELECT MEASURE(count) FROM orders WHERE id IN (SELECT id FROM orders)', /Subqueries/],
-    ['a CTE', 'WITH t AS (SELECT status FROM orders) SELECT status FROM t', /WITH/],
-    ['UNION', 'SELECT status FROM orders UNION SELECT status FROM orders', /UNION/],
-    ['an unknown table', 'SELECT x FROM nope', /Table nope does not exist/],
-    ['an unknown column', 'SELECT nope FROM orders', /Column nope does not exist in orders/],
-    ['another table qualifier', 'SELECT customers.city FROM orders', /Unknown table customers/],
-    ['another schema', 'SELECT status FROM other.orders', /Schema other/],
-    ['SELECT *', 'SELECT * FROM orders', /SELECT \*/],
-    ['no FROM', 'SELECT 1', /without FROM/],
-    ['an unknown function', 'SELECT LOWER(status) FROM orders', /Function LOWER is not supported/],
-    ['arithmetic', 'SELECT id + 1 FROM orders', /Operator \+ is not supported/],
-    ['a bare measure', 'SELECT count FROM orders', /must be selected as MEASURE\(count\)/],
-    ['MEASURE of a dimension', 'SELECT MEASURE(status) FROM orders', /MEASURE takes a measure, but orders.status is a dimension/],
-    ['an aggregate not matching the measure', 'SELECT SUM(count) FROM orders', /SUM\(orders.count\) does not match/],
-    ['an aggregate of a dimension', 'SELECT SUM(id) FROM orders', /SUM takes a measure/],
-    ['a window function', 'SELECT COUNT(*) OVER () FROM orders', /Window functions/],
-    ['an unknown granularity', "SELECT DATE_TRUNC('decade', created_at) FROM orders GROUP BY 1", /granularity decade/],
-    ['DATE_TRUNC of a non-time', "SELECT DATE_TRUNC('day', status) FROM orders GROUP BY 1", /not one/],
-    ['a dimension missing from GROUP BY', 'SELECT status, id, MEASURE(count) FROM orders GROUP BY status', /id must appear in GROUP BY/],
-    ['dimensions with measures without GROUP BY', 'SELECT status, MEASURE(count) FROM orders', /status must appear in GROUP BY/],
+    ['not SQL', 'SELEC nope', /could not be parsed/, 'syntax_error'],
+    ['two statements', 'SELECT status FROM orders; SELECT id FROM orders', /one statement/, 'feature_not_supported'],
+    ['DML', "DELETE FROM orders WHERE status = 'x'", /DELETE statements are not supported/, 'feature_not_supported'],
+    ['INSERT', 'INSERT INTO orders (id) VALUES (1)', /INSERT statements/, 'feature_not_supported'],
+    [
+      'a join',
+      'SELECT o.status FROM orders o JOIN customers c ON o.customer_id = c.id',
+      /Joins are not supported/,
+      'feature_not_supported',
+    ],
+    ['CROSS JOIN', 'SELECT status FROM orders CROSS JOIN customers', /Joins are not supported/, 'feature_not_supported'],
+    ['a subquery in FROM', 'SELECT status FROM (SELECT status FROM orders) t', /Subqueries/, 'feature_not_supported'],
+    ['a subquery in IN', 'SELECT MEASURE(count) FROM orders WHERE id IN (SELECT id FROM orders)', /Subqueries/, 'feature_not_supported'],
+    ['a CTE', 'WITH t AS (SELECT status FROM orders) SELECT status FROM t', /WITH/, 'feature_not_supported'],
+    ['UNION', 'SELECT status FROM orders UNION SELECT status FROM orders', /UNION/, 'feature_not_supported'],
+    ['an unknown table', 'SELECT x FROM nope', /Table nope does not exist/, 'undefined_table'],
+    ['an unknown column', 'SELECT nope FROM orders', /Column nope does not exist in orders/, 'undefined_column'],
+    ['another table qualifier', 'SELECT customers.city FROM orders', /Unknown table customers/, 'undefined_table'],
+    ['another schema', 'SELECT status FROM other.orders', /Schema other/, 'invalid_schema_name'],
+    ['SELECT *', 'SELECT * FROM orders', /SELECT \*/, 'feature_not_supported'],
+    ['no FROM', 'SELECT 1', /without FROM/, 'feature_not_supported'],
+    ['an unknown function', 'SELECT LOWER(status) FROM orders', /Function LOWER is not supported/, 'feature_not_supported'],
+    ['arithmetic', 'SELECT id + 1 FROM orders', /Operator \+ is not supported/, 'feature_not_supported'],
+    ['a bare measure', 'SELECT count FROM orders', /must be selected as MEASURE\(count\)/, 'grouping_error'],
+    [
+      'MEASURE of a dimension',
+      'SELECT MEASURE(status) FROM orders',
+      /MEASURE takes a measure, but orders.status is a dimension/,
+      'datatype_mismatch',
+    ],
+    ['an aggregate not matching the measure', 'SELECT SUM(count) FROM orders', /SUM\(orders.count\) does not match/, 'datatype_mismatch'],
+    ['an aggregate of a dimension', 'SELECT SUM(id) FROM orders', /SUM takes a measure/, 'datatype_mismatch'],
+    ['a window function', 'SELECT COUNT(*) OVER () FROM orders', /Window functions/, 'feature_not_supported'],
+    [
+      'an unknown granularity',
+      "SELECT DATE_TRUNC('decade', created_at) FROM orders GROUP BY 1",
+      /granularity decade/,
+      'invalid_parameter_value',
+    ],
+    ['DATE_TRUNC of a non-time', "SELECT DATE_TRUNC('day', status) FROM orders GROUP BY 1", /not one/, 'datatype_mismatch'],
+    [
+      'a dimension missing from GROUP BY',
+      'SELECT status, id, MEASURE(count) FROM orders GROUP BY status',
+      /id must appear in GROUP BY/,
+      'grouping_error',
+    ],
+    [
+      'dimensions with measures without GROUP BY',
+      'SELECT status, MEASURE(count) FROM orders',
+      /status must appear in GROUP BY/,
+      'grouping_error',
+    ],
     [
       'GROUP BY a column not selected',
       'SELECT status, MEASURE(count) FROM orders GROUP BY status, id',
       /GROUP BY orders.id must be a column/,
+      'grouping_error',
     ],
-    ['GROUP BY an aggregate', 'SELECT status, MEASURE(count) FROM orders GROUP BY 1, 2', /refers to an aggregate/],
-    ['GROUP BY ordinal out of range', 'SELECT status FROM orders GROUP BY 3', /GROUP BY 3 is not a column/],
-    ['ROLLUP', 'SELECT status, MEASURE(count) FROM orders GROUP BY ROLLUP(status)', /Function ROLLUP/],
-    ['ORDER BY a column not selected', 'SELECT MEASURE(count) FROM orders ORDER BY status', /ORDER BY orders.status must be a column/],
-    ['NULLS LAST', 'SELECT status FROM orders GROUP BY 1 ORDER BY 1 NULLS LAST', /NULLS LAST/],
-    ['a measure in WHERE', 'SELECT status FROM orders WHERE count > 1 GROUP BY 1', /cannot be filtered in WHERE/],
-    ['a dimension in HAVING', "SELECT MEASURE(count) FROM orders HAVING status = 'x'", /must be selected as|HAVING filters measures/],
-    ['a LIKE pattern with inner wildcards', "SELECT MEASURE(count) FROM orders WHERE status LIKE 'a%b'", /LIKE pattern 'a%b'/],
-    ['= NULL', 'SELECT MEASURE(count) FROM orders WHERE status = NULL', /IS NULL/],
-    ['column compared with column', 'SELECT MEASURE(count) FROM orders WHERE id = customer_id', /column customer_id is not supported/],
-    ['NOT (...)', "SELECT MEASURE(count) FROM orders WHERE NOT (status = 'x')", /NOT \(\.\.\.\)/],
-    ['a parameter', 'SELECT MEASURE(count) FROM orders WHERE id = $1', /query parameters is not supported/],
-    ['a segment under OR', "SELECT MEASURE(count) FROM orders WHERE completed OR status = 'x'", /Segment orders.completed can only/],
-    ['a fractional LIMIT', 'SELECT status FROM orders LIMIT 1.5', /LIMIT and OFFSET/],
-    ['a hidden member', 'SELECT email FROM customers', /Column email does not exist/],
-    ['an empty statement', ';', /no statement/],
-    ['FILTER on an aggregate', 'SELECT COUNT(*) FILTER (WHERE id > 1) FROM orders', /FILTER/],
-    ['DISTINCT ON', 'SELECT DISTINCT ON (status) status FROM orders', /DISTINCT ON/],
-    ['TABLESAMPLE', 'SELECT status FROM orders TABLESAMPLE SYSTEM (10)', /TABLESAMPLE/],
-    ['COLLATE', 'SELECT status COLLATE "C" FROM orders', /COLLATE/],
-    ['a cast of a column', "SELECT MEASURE(count) FROM orders WHERE status::text = 'a'", /cast is not supported/],
-  ])('%s', (_name, sql, message) => {
+    ['GROUP BY an aggregate', 'SELECT status, MEASURE(count) FROM orders GROUP BY 1, 2', /refers to an aggregate/, 'grouping_error'],
+    ['GROUP BY ordinal out of range', 'SELECT status FROM orders GROUP BY 3', /GROUP BY 3 is not a column/, 'invalid_column_reference'],
+    ['ROLLUP', 'SELECT status, MEASURE(count) FROM orders GROUP BY ROLLUP(status)', /Function ROLLUP/, 'feature_not_supported'],
+    [
+      'ORDER BY a column not selected',
+      'SELECT MEASURE(count) FROM orders ORDER BY status',
+      /ORDER BY orders.status must be a column/,
+      'grouping_error',
+    ],
+    ['NULLS LAST', 'SELECT status FROM orders GROUP BY 1 ORDER BY 1 NULLS LAST', /NULLS LAST/, 'feature_not_supported'],
+    ['a measure in WHERE', 'SELECT status FROM orders WHERE count > 1 GROUP BY 1', /cannot be filtered in WHERE/, 'grouping_error'],
+    [
+      'a dimension in HAVING',
+      "SELECT MEASURE(count) FROM orders HAVING status = 'x'",
+      /must be selected as|HAVING filters measures/,
+      'grouping_error',
+    ],
+    [
+      'a LIKE pattern with inner wildcards',
+      "SELECT MEASURE(count) FROM orders WHERE status LIKE 'a%b'",
+      /LIKE pattern 'a%b'/,
+      'feature_not_supported',
+    ],
+    ['= NULL', 'SELECT MEASURE(count) FROM orders WHERE status = NULL', /IS NULL/, 'feature_not_supported'],
+    [
+      'column compared with column',
+      'SELECT MEASURE(count) FROM orders WHERE id = customer_id',
+      /column customer_id is not supported/,
+      'feature_not_supported',
+    ],
+    ['NOT (...)', "SELECT MEASURE(count) FROM orders WHERE NOT (status = 'x')", /NOT \(\.\.\.\)/, 'feature_not_supported'],
+    ['a parameter', 'SELECT MEASURE(count) FROM orders WHERE id = $1', /query parameters is not supported/, 'feature_not_supported'],
+    [
+      'a segment under OR',
+      "SELECT MEASURE(count) FROM orders WHERE completed OR status = 'x'",
+      /Segment orders.completed can only/,
+      'feature_not_supported',
+    ],
+    ['a fractional LIMIT', 'SELECT status FROM orders LIMIT 1.5', /LIMIT and OFFSET/, 'invalid_parameter_value'],
+    ['a hidden member', 'SELECT email FROM customers', /Column email does not exist/, 'undefined_column'],
+    ['an empty statement', ';', /no statement/, 'syntax_error'],
+    ['FILTER on an aggregate', 'SELECT COUNT(*) FILTER (WHERE id > 1) FROM orders', /FILTER/, 'feature_not_supported'],
+    ['DISTINCT ON', 'SELECT DISTINCT ON (status) status FROM orders', /DISTINCT ON/, 'feature_not_supported'],
+    ['TABLESAMPLE', 'SELECT status FROM orders TABLESAMPLE SYSTEM (10)', /TABLESAMPLE/, 'feature_not_supported'],
+    ['COLLATE', 'SELECT status COLLATE "C" FROM orders', /COLLATE/, 'feature_not_supported'],
+    ['a cast of a column', "SELECT MEASURE(count) FROM orders WHERE status::text = 'a'", /cast is not supported/, 'feature_not_supported'],
+  ])('%s', (_name, sql, message, condition) => {
     let error: unknown;
     try {
       translate(sql);
     } catch (caught) {
       error = caught;
     }
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).message).toMatch(message);
+    expect(error).toBeInstanceOf(SqlTranslationError);
+    expect((error as SqlTranslationError).message).toMatch(message);
+    expect((error as SqlTranslationError).condition).toBe(condition);
+    expect((error as SqlTranslationError).sqlState).toBe(sqlStates[condition as SqlErrorCondition]);
   });
 });

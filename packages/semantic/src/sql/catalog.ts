@@ -1,5 +1,5 @@
-import type { MetaCube, MetaMember } from '@plinth/semantic';
-import { badRequest } from '../../../http/errors.js';
+import type { MetaCube, MetaMember } from '../meta.js';
+import { SqlTranslationError } from './errors.js';
 
 export type MemberKind = 'measure' | 'dimension' | 'segment';
 
@@ -26,7 +26,7 @@ export interface CatalogTable {
 export function tableOf(cubes: readonly MetaCube[], name: string): CatalogTable {
   // The parser drops the quotes of a table name: an exact match first, then one regardless of case.
   const cube = cubes.find((c) => c.name === name) ?? cubes.find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (!cube) throw badRequest(`Table ${name} does not exist: no cube or view of that name`);
+  if (!cube) throw new SqlTranslationError('undefined_table', `Table ${name} does not exist: no cube or view of that name`);
   const members = new Map<string, CatalogMember>();
   const add = (member: MetaMember, kind: MemberKind) => {
     const short = member.name.slice(cube.name.length + 1);

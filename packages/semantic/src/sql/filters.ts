@@ -1,5 +1,5 @@
-import type { Filter, Operator } from '@plinth/semantic';
-import { badRequest } from '../../../http/errors.js';
+import type { Filter, Operator } from '../planner/query.js';
+import { notSupported, SqlTranslationError, syntaxError } from './errors.js';
 import { describe, functionName, isNode, literalValue, type Node } from './ast.js';
 import { columnMember, itemOf, type Scope } from './columns.js';
 import type { CatalogMember } from './catalog.js';
@@ -24,29 +24,31 @@ const isColumn = (node: Node) => node.type === 'column_ref' || node.type === 'fu
 /** The member a condition tests: a dimension in WHERE, a measure (`MEASURE(x)`, `SUM(x)`, ...) in HAVING. */
 function memberOf(node: Node, scope: Scope, clause: Clause): CatalogMember {
   if (clause === 'WHERE') {
-    if (node.type !== 'column_ref') throw badRequest(`WHERE compares dimension columns; ${describe(node)} is not supported there`);
+    if (node.type !== 'column_ref') throw notSupported(`WHERE compares dimension columns; ${describe(node)} is not supported there`);
     const member = columnMember(node, scope);
-    if (member.kind === 'measure') throw badRequest(`Measure ${member.name} cannot be filtered in WHERE: use HAVING MEASURE(...)`);
+    if (member.kind === 'measure')
+      throw new SqlTranslationError('grouping_error', `Measure ${member.name} cannot be filtered in WHERE: use HAVING MEASURE(...)`);
     if (member.kind === 'segment')
-      throw badRequest(`Segment ${member.name} can only be used as a condition of its own (or = TRUE), joined by AND`);
+      throw notSupported(`Segment ${member.name} can only be used as a condition of its own (or = TRUE), joined by AND`);
     return member;
   }
   const item = itemOf(node, scope);
-  if (item.kind !== 'measure') throw badRequest(`HAVING filters measures; ${item.member.name} is a dimension: filter it in WHERE`);
+  if (item.kind !== 'measure')
+    throw new SqlTranslationError('grouping_error', `HAVING filters measures; ${item.member.name} is a dimension: filter it in WHERE`);
   return item.member;
 }
 
 function valueOf(node: Node): string {
-  if (node.type === 'null') throw badRequest('Comparing with NULL is never true: use IS NULL or IS NOT NULL');
+  if (node.type === 'null') throw notSupported('Comparing with NULL is never true: use IS NULL or IS NOT NULL');
   const value = literalValue(node);
-  if (value === undefined) throw badRequest(`Conditions compare a column with literal values; ${describe(node)} is not supported there`);
+  if (value === undefined) throw notSupported(`Conditions compare a column with literal values; ${describe(node)} is not supported there`);
   return value;
 }
 
 function valuesOf(node: Node): string[] {
-  if (!Array.isArray(node.value) || node.type !== 'expr_list') throw badRequest('IN takes a list of literal values');
+  if (!Array.isArray(node.value) || node.type !== 'expr_list') throw notSupported('IN takes a list of literal values');
   const values = node.value as Node[];
-  if (values.some((v) => isNode(v.ast))) throw badRequest('Subqueries are not supported');
+  if (values.some((v) => isNode(v.ast))) throw notSupported('Subqueries are not supported');
   return values.map(valueOf);
 }
 
@@ -56,7 +58,7 @@ function likeFilter(member: string, pattern: string, negated: boolean): Filter {
   const ends = pattern.length > 1 && pattern.endsWith('%') && !pattern.endsWith('\\%');
   const inner = pattern.slice(starts ? 1 : 0, ends ? -1 : undefined);
   if (/(^|[^\\])[%_]/.test(inner)) {
-    throw badRequest(`LIKE pattern '${pattern}' is not supported: only 'text%', '%text' and '%text%' (escape _ as \\_)`);
+    throw notSupported(`LIKE pattern '${pattern}' is not supported: only 'text%', '%text' and '%text%' (escape _ as \\_)`);
   }
   const text = inner.replace(/\\([%_\\])/g, '$1');
   // '%' alone matches every value that is not NULL.
@@ -84,7 +86,7 @@ function comparison(node: Node, scope: Scope, clause: Clause): Filter {
       return { member: member.name, operator: operator === 'IN' ? 'equals' : 'notEquals', values: valuesOf(right) };
     case 'IS':
     case 'IS NOT':
-      if (right.type !== 'null') throw badRequest(`${operator} is supported only with NULL`);
+      if (right.type !== 'null') throw notSupported(`${operator} is supported only with NULL`);
       return { member: member.name, operator: operator === 'IS' ? 'notSet' : 'set' };
     case 'LIKE':
     case 'ILIKE':
@@ -94,7 +96,7 @@ function comparison(node: Node, scope: Scope, clause: Clause): Filter {
     case 'BETWEEN':
     case 'NOT BETWEEN': {
       const [from, to] = valuesOf(right);
-      if (from === undefined || to === undefined) throw badRequest(`${operator} takes two values`);
+      if (from === undefined || to === undefined) throw syntaxError(`${operator} takes two values`);
       if (member.type === 'time')
         return { member: member.name, operator: operator === 'BETWEEN' ? 'inDateRange' : 'notInDateRange', values: [from, to] };
       if (operator === 'BETWEEN') {
@@ -113,7 +115,7 @@ function comparison(node: Node, scope: Scope, clause: Clause): Filter {
       };
     }
     default:
-      throw badRequest(`Operator ${operator} is not supported in ${clause}`);
+      throw notSupported(`Operator ${operator} is not supported in ${clause}`);
   }
 }
 
@@ -132,8 +134,8 @@ function filterOf(node: Node, scope: Scope, clause: Clause): Filter {
     if (member.type === 'boolean') return { member: member.name, operator: 'equals', values: ['true'] };
   }
   if (node.type === 'function' && functionName(node) === 'NOT')
-    throw badRequest('NOT (...) is not supported: negate the comparison itself');
-  throw badRequest(`${describe(node)} is not a supported condition in ${clause}`);
+    throw notSupported('NOT (...) is not supported: negate the comparison itself');
+  throw notSupported(`${describe(node)} is not a supported condition in ${clause}`);
 }
 
 /** A segment used as a condition: `completed`, `completed = TRUE`, `completed IS TRUE`. */

@@ -1,11 +1,13 @@
-import { compile, meta, sampleModelFiles } from '@plinth/semantic';
 import { expect, it } from 'vitest';
-import { ApiError } from '../../../http/errors.js';
+import { compile } from '../compiler/compile.js';
+import { meta } from '../meta.js';
+import { sampleModelFiles } from '../sample/sample.js';
+import { SqlTranslationError } from './errors.js';
 import { translateSql } from './translate.js';
 
 const cubes = meta(compile(sampleModelFiles()).model).cubes;
 
-/** Odd and hostile SQL: each is translated or refused with a 400, never an unexpected error (a 500). */
+/** Odd and hostile SQL: each is translated or refused with a SqlTranslationError, never an unexpected error (a 500 over HTTP). */
 const ODD_SQL = [
   '',
   ' ',
@@ -49,11 +51,11 @@ const ODD_SQL = [
   "SELECT status FROM orders WHERE status = '\u0000'",
 ];
 
-it.each(ODD_SQL.map((sql) => [sql]))('%j is translated or refused with a 400', (sql) => {
+it.each(ODD_SQL.map((sql) => [sql]))('%j is translated or refused with a SQLSTATE', (sql) => {
   try {
     translateSql(sql, cubes);
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
+    expect(error).toBeInstanceOf(SqlTranslationError);
+    expect((error as SqlTranslationError).sqlState).toMatch(/^[0-9A-Z]{5}$/);
   }
 });

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Parser } from 'node-sql-parser';
-import { badRequest } from '../../../http/errors.js';
+import { notSupported, syntaxError } from './errors.js';
 
 /**
  * A node of node-sql-parser's AST. Its published types are looser than what it produces, so the
@@ -12,7 +12,7 @@ export interface Node {
 }
 
 /**
- * Built on the first SQL API request: the parser (every dialect's grammar, a CommonJS package
+ * Built on the first translation: the parser (every dialect's grammar, a CommonJS package
  * required synchronously) costs some 25 MiB and 150 ms that a server answering no SQL never needs.
  */
 let parser: Parser | undefined;
@@ -26,14 +26,14 @@ export function parseSelect(sql: string): Node {
   try {
     ast = sqlParser().astify(sql, { database: 'PostgresQL' });
   } catch (error) {
-    throw badRequest(`The SQL could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
+    throw syntaxError(`The SQL could not be parsed: ${error instanceof Error ? error.message : String(error)}`);
   }
   const statements = (Array.isArray(ast) ? ast : [ast]) as Node[];
-  if (statements.length !== 1) throw badRequest(`Exactly one statement per request is supported, got ${statements.length}`);
+  if (statements.length !== 1) throw notSupported(`Exactly one statement per request is supported, got ${statements.length}`);
   const statement = statements[0]!;
-  if (statement.type === undefined) throw badRequest('The SQL holds no statement');
+  if (statement.type === undefined) throw syntaxError('The SQL holds no statement');
   if (statement.type !== 'select') {
-    throw badRequest(`${String(statement.type).toUpperCase()} statements are not supported: the SQL API answers SELECT only`);
+    throw notSupported(`${String(statement.type).toUpperCase()} statements are not supported: the SQL API answers SELECT only`);
   }
   return statement;
 }
@@ -47,7 +47,7 @@ export const isNode = (value: unknown): value is Node => value !== null && typeo
 export function identifier(raw: unknown): string {
   if (typeof raw === 'string') return raw;
   const expr = isNode(raw) && isNode(raw.expr) ? raw.expr : isNode(raw) ? raw : undefined;
-  if (!expr || typeof expr.value !== 'string') throw badRequest('An identifier could not be read');
+  if (!expr || typeof expr.value !== 'string') throw syntaxError('An identifier could not be read');
   return expr.type === 'double_quote_string' || expr.type === 'backticks_quote_string' ? expr.value : expr.value.toLowerCase();
 }
 
