@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { type ApiKeyPrincipal, BROKEN, cube } from '@plinth/server/test-support';
 import { HttpClient, type RequestOptions } from '../../core/http.js';
 import { Output } from '../../core/output.js';
 import { cliRunner, describeCli, type CliServer } from '../../test-support/harness.js';

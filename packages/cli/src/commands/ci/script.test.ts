@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { type ApiKeyPrincipal, cube } from '@plinth/server/test-support';
 import { describeCli, type CliServer } from '../../test-support/harness.js';
 import { deploymentWithModel } from '../../test-support/cli-model.js';
 import { runGateScript } from './script-run.js';

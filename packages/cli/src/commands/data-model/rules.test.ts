@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { BROKEN, cube } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 /** Server messages hold `.`, `(`, `"` and `\`: matched literally inside the error line's pattern. */

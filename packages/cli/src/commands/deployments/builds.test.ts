@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BROKEN, cube } from '../../../../server/src/modules/builds/test-fixtures.js';
+import { BROKEN, cube } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 import { deploymentWithModel, withRunner } from '../../test-support/cli-model.js';
 
