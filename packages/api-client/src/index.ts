@@ -20,7 +20,14 @@ export type Operation<P extends ApiPath, M extends MethodOf<P>> = paths[P][M] ex
 
 type SuccessCode = 200 | 201 | 202 | 204 | 207;
 
-type JsonOf<R> = R extends { content: infer C } ? (C extends Record<string, infer Body> ? Body : never) : undefined;
+/** The JSON body of a response or request body: application/json where an operation also streams another type. */
+type JsonOf<R> = R extends { content: infer C }
+  ? C extends { 'application/json': infer Body }
+    ? Body
+    : C extends Record<string, infer Body>
+      ? Body
+      : never
+  : undefined;
 
 /**
  * The body of a success answer to `method path`. A 204 (no content) reads as undefined, as the CLI's
