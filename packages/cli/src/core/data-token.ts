@@ -1,13 +1,10 @@
+import type { Ok, Schema } from '@plinth/api-client';
 import type { HttpClient } from './http.js';
 
 /** How long the tokens `load`, `meta` and `sql` mint for themselves live: one command's worth. */
 const EXPIRES_IN_SECONDS = 300;
 
-interface Environment {
-  id: string;
-  type: 'production' | 'staging' | 'development';
-  branch: string | null;
-}
+type Environment = Schema<'DeploymentEnvironment'>;
 
 /**
  * A short-lived data API token that opens `branch` (the deploy branch when none is named), minted
@@ -28,7 +25,7 @@ export async function dataApiToken(
   const base = dataApiBase(deployment, branch);
   const environment = named ? await environmentOf(client, deployment, branch) : undefined;
   if (environment?.type === 'staging') {
-    const created = await client.request<{ data: { token: string } }>(
+    const created = await client.request<Ok<'/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens', 'post'>>(
       'POST',
       `/api/v1/deployments/${deployment}/environments/${environment.id}/tokens`,
       { body: { security_context: {}, expires_in: EXPIRES_IN_SECONDS } },
@@ -36,9 +33,13 @@ export async function dataApiToken(
     return { token: created.data.data.token, base };
   }
   const forBranch = named && environment?.type !== 'production' ? { branch } : {};
-  const minted = await client.request<{ cubeApiToken: string }>('POST', `/api/v1/deployments/${deployment}/token`, {
-    body: { ...forBranch, expiresIn: EXPIRES_IN_SECONDS },
-  });
+  const minted = await client.request<Ok<'/api/v1/deployments/{deploymentId}/token', 'post'>>(
+    'POST',
+    `/api/v1/deployments/${deployment}/token`,
+    {
+      body: { ...forBranch, expiresIn: EXPIRES_IN_SECONDS },
+    },
+  );
   return { token: minted.data.cubeApiToken, base };
 }
 
@@ -48,8 +49,12 @@ export function dataApiBase(deployment: number, branch: string | undefined): str
 }
 
 async function environmentOf(client: HttpClient, deployment: number, branch: string): Promise<Environment | undefined> {
-  const listed = await client.request<{ data: Environment[] }>('GET', `/api/v1/deployments/${deployment}/environments`, {
-    query: { limit: 1000 },
-  });
+  const listed = await client.request<Ok<'/api/v1/deployments/{deploymentId}/environments', 'get'>>(
+    'GET',
+    `/api/v1/deployments/${deployment}/environments`,
+    {
+      query: { limit: 1000 },
+    },
+  );
   return listed.data.data.find((environment) => environment.branch === branch);
 }

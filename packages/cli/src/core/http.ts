@@ -1,3 +1,4 @@
+import type { Schema } from '@plinth/api-client';
 import { AuthError, HttpError, LOGIN_HINT, messageOf, NetworkError } from './errors.js';
 import { authorization, type Target } from './target.js';
 
@@ -20,11 +21,7 @@ export interface Response<T = unknown> {
   data: T;
 }
 
-export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-}
+export type TokenPair = Schema<'TokenResponse'>;
 
 /**
  * The HTTP client commands use. It sends the target's credential, and when an access token is

@@ -1,6 +1,4 @@
-import { createJobRunner } from '../../../server/src/jobs/index.js';
-import { commitFiles } from '../../../server/src/modules/builds/test-fixtures.js';
-import type { ApiKeyPrincipal } from '../../../server/src/http/principal.js';
+import { createJobRunner, commitFiles, type ApiKeyPrincipal } from '@plinth/server/test-support';
 import type { CliServer } from './harness.js';
 
 /** For the CLI tests of builds: a deployment whose main holds `files`, committed through the server's store. */

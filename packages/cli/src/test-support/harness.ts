@@ -2,9 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
-import { startTestServer, type TestServer } from '../../../server/src/test-support/server.js';
-import { storeKinds } from '../../../server/src/test-support/stores.js';
-import type { StoreKind } from '../../../server/src/store/store.js';
+import { startTestServer, type TestServer, storeKinds, type StoreKind } from '@plinth/server/test-support';
 import type { BackgroundJob, IO } from '../core/io.js';
 import { run } from '../run.js';
 

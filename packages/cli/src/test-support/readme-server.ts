@@ -1,6 +1,4 @@
-import { ownDatabase } from '../../../server/src/test-support/database-url.js';
-import { startServerProcess, type ServerProcess } from '../../../server/src/test-support/server-process.js';
-import type { StoreKind } from '../../../server/src/store/store.js';
+import { ownDatabase, startServerProcess, type ServerProcess, type StoreKind } from '@plinth/server/test-support';
 import type { ServerRequest } from './readme-session.js';
 
 /**

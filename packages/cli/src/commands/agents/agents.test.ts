@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { sampleModelFiles } from '../../../../semantic/src/index.js';
+import { sampleModelFiles } from '@plinth/server/test-support';
 import { deploymentWithModel, withRunner } from '../../test-support/cli-model.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 

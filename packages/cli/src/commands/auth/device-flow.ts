@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import type { Schema } from '@plinth/api-client';
 import type { Context } from '../../core/config.js';
 import { AuthError, CliError } from '../../core/errors.js';
 import type { Factory } from '../../core/factory.js';
@@ -17,14 +18,7 @@ export async function deviceLogin(f: Factory, url: string): Promise<Context> {
     anonymous: true,
     body: { client_name: `plinth CLI on ${hostname()}` },
   });
-  const device = start.data as {
-    device_code: string;
-    user_code: string;
-    verification_uri: string;
-    verification_uri_complete: string;
-    interval: number;
-    expires_in: number;
-  };
+  const device = start.data as Schema<'DeviceCodeResponse'>;
   f.output.notice(`First copy your one-time code: ${device.user_code}`);
   f.output.notice(`Then open ${device.verification_uri_complete} in a browser, sign in and approve it.`);
   f.output.status('Waiting for approval…');
@@ -39,7 +33,7 @@ export async function deviceLogin(f: Factory, url: string): Promise<Context> {
       body: { grant_type: DEVICE_GRANT, device_code: device.device_code },
     });
     if (poll.status === 200) {
-      const tokens = poll.data as { access_token: string; refresh_token: string; expires_in: number };
+      const tokens = poll.data as Schema<'TokenResponse'>;
       client.target.credential = tokens.access_token;
       client.target.scheme = 'bearer';
       const me = await client.request<Whoami | undefined>('GET', '/api/v1/auth/whoami');
@@ -48,7 +42,7 @@ export async function deviceLogin(f: Factory, url: string): Promise<Context> {
         access_token: tokens.access_token,
         refresh_token: tokens.refresh_token,
         expires_at: new Date(Date.now() + tokens.expires_in * 1000).toISOString(),
-        user: me.data?.user?.email,
+        user: me.data?.user?.email ?? undefined,
       };
     }
     const error = (poll.data as { error?: string } | undefined)?.error;

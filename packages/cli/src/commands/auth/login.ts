@@ -85,6 +85,8 @@ async function keyContext(f: Factory, url: string, key: string): Promise<Context
   if (me.status === 401)
     throw new AuthError(`The server refused this key: ${me.data?.error ?? 'unauthenticated'}`, 'Check the key and the URL.');
   if (me.status >= 400) throw client.errorOf(me);
-  const who = me.data?.credential?.name ? `${me.data.user?.email ?? '?'} (key "${me.data.credential.name}")` : me.data?.user?.email;
+  const who = me.data?.credential?.name
+    ? `${me.data.user?.email ?? '?'} (key "${me.data.credential.name}")`
+    : (me.data?.user?.email ?? undefined);
   return { url, api_key: key, ...(scheme === 'bearer' ? { auth_scheme: 'bearer' } : {}), user: who };
 }

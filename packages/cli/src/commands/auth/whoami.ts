@@ -1,14 +1,9 @@
+import type { Schema } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { formatObject } from '../../core/output.js';
 
-/** The body of GET /api/v1/auth/whoami, as far as the client reads it. */
-export interface Whoami {
-  account: { id: number; name: string };
-  user: { id: number; email: string } | null;
-  credential: { kind: string; name?: string; prefix?: string };
-  role: string;
-  deploymentIds: number[] | null;
-}
+/** The body of GET /api/v1/auth/whoami. */
+export type Whoami = Schema<'WhoAmI'>;
 
 export const verb = defineVerb({
   name: 'whoami',

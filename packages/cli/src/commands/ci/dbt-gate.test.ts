@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
+import { type ApiKeyPrincipal, BROKEN_CUBE, countCube } from '@plinth/server/test-support';
 import { HttpClient, type RequestOptions } from '../../core/http.js';
 import { Output } from '../../core/output.js';
 import { cliRunner, describeCli, type CliServer } from '../../test-support/harness.js';

@@ -1,12 +1,8 @@
+import type { Ok } from '@plinth/api-client';
 import { HttpError } from '../../core/errors.js';
 import { buildPath, done, StepError, type Gate } from './context.js';
 
-interface CiRun {
-  runId: number;
-  leaseSeconds: number;
-  leaseUntil: string;
-  state: string;
-}
+type CiRun = Ok<'/build/api/v1/deployments/{deploymentId}/ci-runs', 'post'>;
 
 /**
  * One request waits at most this long on the server: fetch gives up on an answer after 300 s, so

@@ -4,6 +4,7 @@ import { StepError, type Gate } from './context.js';
 /** Waits between the retries of a `Continue wait` answer, as Cube's clients do. */
 const RETRY_MS = [100, 250, 500, 1000];
 
+/** What the gate reads of a load answer, which the spec leaves open (DataApiLoadResponse). */
 type Answer = { data?: Array<Record<string, unknown>>; error?: string };
 
 /**

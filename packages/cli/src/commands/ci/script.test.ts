@@ -1,6 +1,5 @@
 import { expect, it } from 'vitest';
-import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { countCube } from '../../../../semantic/src/test-support/models.js';
+import { type ApiKeyPrincipal, countCube } from '@plinth/server/test-support';
 import { describeCli, type CliServer } from '../../test-support/harness.js';
 import { deploymentWithModel } from '../../test-support/cli-model.js';
 import { runGateScript } from './script-run.js';

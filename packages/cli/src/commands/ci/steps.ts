@@ -1,12 +1,17 @@
+import type { Ok } from '@plinth/api-client';
 import { errorLine, type BuildBody } from '../deployments/build-lines.js';
 import { apiPath, buildPath, done, pauseOrStop, progress, StepError, type Gate } from './context.js';
 import { loadRows } from './query.js';
 
 /** Step 2: dev mode on the generated branch forks this credential's own dev branch of it. */
 export async function enterDevMode(gate: Gate): Promise<void> {
-  const { data } = await gate.client.request<{ branchName: string }>('POST', buildPath(gate, '/dev-mode'), {
-    body: { branch: gate.state.generatedBranch },
-  });
+  const { data } = await gate.client.request<Ok<'/build/api/v1/deployments/{deploymentId}/dev-mode', 'post'>>(
+    'POST',
+    buildPath(gate, '/dev-mode'),
+    {
+      body: { branch: gate.state.generatedBranch },
+    },
+  );
   gate.state.devBranch = data.branchName;
   done(gate, 'dev-mode', `dev branch ${data.branchName} forked from ${gate.state.generatedBranch}`);
 }
@@ -43,8 +48,8 @@ export async function waitForDevBuild(gate: Gate): Promise<void> {
 
 /** Step 4: the deployment's URL, and a data API token that opens the dev branch's dev-mode URL only. */
 export async function tokenFor(gate: Gate): Promise<{ deploymentUrl: string; token: string }> {
-  const deployment = await gate.client.request<{ deploymentUrl: string }>('GET', apiPath(gate));
-  const minted = await gate.client.request<{ cubeApiToken: string }>('POST', apiPath(gate, '/token'), {
+  const deployment = await gate.client.request<Ok<'/api/v1/deployments/{deploymentId}', 'get'>>('GET', apiPath(gate));
+  const minted = await gate.client.request<Ok<'/api/v1/deployments/{deploymentId}/token', 'post'>>('POST', apiPath(gate, '/token'), {
     body: { branch: gate.state.devBranch, expiresIn: 3600 },
   });
   done(gate, 'token', `data API token for ${gate.state.devBranch} at ${deployment.data.deploymentUrl}`);

@@ -1,23 +1,7 @@
+import type { Ok, Schema } from '@plinth/api-client';
 import { buildPath, done, pauseOrStop, progress, StepError, type Gate } from './context.js';
 
-interface Stage {
-  name: string;
-  status: string;
-  message: string | null;
-  progress: { done: number; total: number } | null;
-}
-
-interface SyncStatus {
-  syncJobId: number;
-  status: 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-  stage: string | null;
-  stages: Stage[];
-  branchName: string | null;
-  buildId: number | null;
-  commitSha: string | null;
-  error: string | null;
-  files?: Array<{ path: string; cube: string }>;
-}
+type Stage = Schema<'DbtSyncStage'>;
 
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
@@ -30,15 +14,22 @@ const stageLine = (stage: Stage) =>
  * step with the server's error, which names the compiler's complaint.
  */
 export async function syncRef(gate: Gate): Promise<void> {
-  const started = await gate.client.request<{ syncJobId: number; status: string }>('POST', buildPath(gate, '/dbt/syncs'), {
-    body: { ref: gate.ref },
-  });
+  const started = await gate.client.request<Ok<'/build/api/v1/deployments/{deploymentId}/dbt/syncs', 'post'>>(
+    'POST',
+    buildPath(gate, '/dbt/syncs'),
+    {
+      body: { ref: gate.ref },
+    },
+  );
   const syncJobId = started.data.syncJobId;
   gate.state.syncJobId = syncJobId;
   progress(gate, 'sync', `sync job ${syncJobId} of ref ${gate.ref} started`);
   const printed = new Map<string, string>();
   for (;;) {
-    const { data } = await gate.client.request<SyncStatus>('GET', buildPath(gate, `/dbt/syncs/${syncJobId}`));
+    const { data } = await gate.client.request<Ok<'/build/api/v1/deployments/{deploymentId}/dbt/syncs/{syncJobId}', 'get'>>(
+      'GET',
+      buildPath(gate, `/dbt/syncs/${syncJobId}`),
+    );
     for (const stage of data.stages ?? []) {
       const line = stageLine(stage);
       if (stage.status !== 'pending' && printed.get(stage.name) !== line) progress(gate, 'sync', line);

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { BRANCH_OPTION, branchField, modelPath } from './common.js';
 
@@ -9,9 +10,13 @@ export const commit = defineVerb({
   examples: ["plinth data-model commit 1 -m 'Add the orders cube'"],
   async run(f, [deploymentId], opts) {
     const client = await f.client();
-    const response = await client.request<{ branchName: string; changed: boolean }>('POST', modelPath(deploymentId, '/commit'), {
-      body: { ...branchField(opts.branch), message: opts.message },
-    });
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/commit', 'post'>>(
+      'POST',
+      modelPath(deploymentId, '/commit'),
+      {
+        body: { ...branchField(opts.branch), message: opts.message },
+      },
+    );
     f.output.status(
       response.data.changed ? `Committed to ${response.data.branchName}` : `Nothing to commit to ${response.data.branchName}`,
     );

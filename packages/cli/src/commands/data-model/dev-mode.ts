@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { modelPath, nonEmpty } from './common.js';
 
@@ -10,9 +11,13 @@ export const devMode = defineVerb({
   async run(f, [deploymentId, branch]) {
     const name = nonEmpty(branch, 'The branch to enter dev mode on');
     const client = await f.client();
-    const response = await client.request<{ branchName: string; forkedFrom: string | null }>('POST', modelPath(deploymentId, '/dev-mode'), {
-      body: { branch: name },
-    });
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/dev-mode', 'post'>>(
+      'POST',
+      modelPath(deploymentId, '/dev-mode'),
+      {
+        body: { branch: name },
+      },
+    );
     if (f.output.json) return f.output.raw(response);
     f.output.data(response.data.branchName);
     f.output.status(

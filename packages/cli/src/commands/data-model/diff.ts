@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { BRANCH_OPTION, modelPath } from './common.js';
 
@@ -8,10 +9,13 @@ export const diff = defineVerb({
   options: BRANCH_OPTION,
   async run(f, [deploymentId], opts) {
     const client = await f.client();
-    const response = await client.request('GET', modelPath(deploymentId, '/diff'), { query: { branch: opts.branch } });
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/diff', 'get'>>(
+      'GET',
+      modelPath(deploymentId, '/diff'),
+      { query: { branch: opts.branch } },
+    );
     if (f.output.json) return f.output.raw(response);
-    const data = response.data as { changes: unknown[] };
-    f.output.list({ ...response, data: { items: data.changes } }, [
+    f.output.list({ ...response, data: { items: response.data.changes } }, [
       ['Change', 'change'],
       ['Path', 'path'],
     ]);

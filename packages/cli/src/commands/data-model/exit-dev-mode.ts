@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { modelPath } from './common.js';
 
@@ -7,7 +8,10 @@ export const exitDevMode = defineVerb({
   args: ['<deployment_id>'],
   async run(f, [deploymentId]) {
     const client = await f.client();
-    const response = await client.request<{ branchName: string | null }>('DELETE', modelPath(deploymentId, '/dev-mode'));
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/dev-mode', 'delete'>>(
+      'DELETE',
+      modelPath(deploymentId, '/dev-mode'),
+    );
     if (f.output.json) return f.output.raw(response);
     f.output.notice(response.data.branchName ? `Left dev mode on ${response.data.branchName}` : 'Not in dev mode');
   },

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
 import { BRANCH_OPTION, branchField, modelPath } from './common.js';
@@ -22,7 +23,7 @@ export const put = defineVerb({
     }
     const client = await f.client();
     const body = { path, content, ...branchField(opts.branch), ...(opts.message === undefined ? {} : { message: opts.message }) };
-    const response = await client.request<{ changed: boolean; branchName: string; commitId: number }>(
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/files/content', 'put'>>(
       'PUT',
       modelPath(deploymentId, '/files/content'),
       { body },

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
+import { BROKEN_CUBE, countCube } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 /** Server messages hold `.`, `(`, `"` and `\`: matched literally inside the error line's pattern. */

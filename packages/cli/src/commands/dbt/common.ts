@@ -1,3 +1,4 @@
+import type { Schema } from '@plinth/api-client';
 import type { Factory } from '../../core/factory.js';
 import { UsageError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
@@ -9,35 +10,8 @@ export const dbtPath = (deploymentId: string | undefined, rest = '') =>
 export const syncPath = (deploymentId: string | undefined, syncJobId: string | undefined, rest = '') =>
   dbtPath(deploymentId, `/syncs/${id(syncJobId, 'sync_job_id')}${rest}`);
 
-export interface Stage {
-  name: string;
-  status: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  message: string | null;
-  progress: { done: number; total: number } | null;
-}
-
-export interface GeneratedFile {
-  path: string;
-  cube: string;
-}
-
-export interface SyncStatus {
-  syncJobId: number;
-  deploymentId: number;
-  ref: string;
-  commitSha: string | null;
-  status: 'QUEUED' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
-  stage: string | null;
-  stages: Stage[];
-  branchName: string | null;
-  buildId: number | null;
-  error: string | null;
-  files: GeneratedFile[];
-  createdAt: string;
-  finishedAt: string | null;
-}
+export type Stage = Schema<'DbtSyncStage'>;
+export type SyncStatus = Schema<'DbtSyncStatus'>;
 
 export const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 

@@ -1,8 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import type { TestGitRepo } from '../../../../server/src/git/test-repos.js';
-import { sampleDbtProjectFiles } from '../../../../server/src/modules/dbt/project/fixtures.js';
-import { editFile, sampleDbtRepo } from '../../../../server/src/modules/dbt/test-fixtures.js';
-import { githubFixture, INSTALLATION } from '../../../../server/src/modules/github/test-fixtures.js';
+import { type TestGitRepo, sampleDbtProjectFiles, editFile, sampleDbtRepo, githubFixture, INSTALLATION } from '@plinth/server/test-support';
 import { withRunner } from '../../test-support/cli-model.js';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 

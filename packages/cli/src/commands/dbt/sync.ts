@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { CliError } from '../../core/errors.js';
 import { checkRef, dbtPath, seconds, syncPath, waitForSync } from './common.js';
@@ -19,9 +20,13 @@ export const sync = defineVerb({
     const ref = checkRef(opts.ref);
     const interval = seconds(opts.interval, 2);
     const client = await f.client();
-    const response = await client.request<{ syncJobId: number; ref: string }>('POST', dbtPath(deploymentId, '/syncs'), {
-      body: ref === undefined ? {} : { ref },
-    });
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/dbt/syncs', 'post'>>(
+      'POST',
+      dbtPath(deploymentId, '/syncs'),
+      {
+        body: ref === undefined ? {} : { ref },
+      },
+    );
     const { syncJobId } = response.data;
     if (!opts.wait) {
       if (f.output.json) return f.output.raw(response);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect, it, vi } from 'vitest';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
-import { bareCube } from '../../../../semantic/src/test-support/models.js';
+import { bareCube } from '@plinth/server/test-support';
 
 async function project(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'plinth-deploy-test-'));

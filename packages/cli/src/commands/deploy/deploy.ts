@@ -1,24 +1,9 @@
 import { resolve } from 'node:path';
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import type { HttpClient } from '../../core/http.js';
 import { id } from '../../core/rest.js';
 import { planOf, readLocalModel } from './local-model.js';
-
-interface Started {
-  uploadId: string;
-  branchName: string;
-  upload: string[];
-  unchanged: number;
-}
-interface Finished {
-  branchName: string;
-  commitId: number;
-  changed: boolean;
-  added: string[];
-  modified: string[];
-  deleted: string[];
-  buildId: number | null;
-}
 
 /** Files in flight at once: enough to hide latency, few enough not to queue on the server. */
 const PARALLEL_UPLOADS = 4;
@@ -49,7 +34,7 @@ export const verb = defineVerb({
     const base = `/build/api/v1/deployments/${deploymentId}`;
     const keepMissing = opts.keepMissing === true;
 
-    const remote = await client.request<{ hashes: Record<string, string> }>('GET', `${base}/file-hashes`, {
+    const remote = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/file-hashes', 'get'>>('GET', `${base}/file-hashes`, {
       query: { branch: opts.branch },
     });
     const plan = planOf(local, remote.data.hashes, keepMissing);
@@ -57,11 +42,16 @@ export const verb = defineVerb({
 
     const files = Object.fromEntries([...local].map(([path, { hash }]) => [path, hash]));
     const body = { branch: opts.branch, message: opts.message, keepMissing: keepMissing || undefined, files };
-    const started = (await client.request<Started>('POST', `${base}/uploads`, { body })).data;
+    const started = (
+      await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/uploads', 'post'>>('POST', `${base}/uploads`, { body })
+    ).data;
     const session = `${base}/uploads/${encodeURIComponent(started.uploadId)}`;
     try {
       await uploadAll(client, session, started.upload, (path) => local.get(path)!.content);
-      const finished = await client.request<Finished>('POST', `${session}/finish`);
+      const finished = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/uploads/{uploadId}/finish', 'post'>>(
+        'POST',
+        `${session}/finish`,
+      );
       if (f.output.json) return f.output.raw(finished);
       const { added, modified, deleted, commitId, buildId, branchName } = finished.data;
       const what = finished.data.changed

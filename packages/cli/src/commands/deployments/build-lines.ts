@@ -1,22 +1,11 @@
+import type { Schema } from '@plinth/api-client';
 import { counted } from '../../core/counted.js';
 
 /** A compiler error as the build API reports it. */
-export interface CompileErrorBody {
-  fileName: string;
-  line?: number;
-  column?: number;
-  message: string;
-}
+export type CompileErrorBody = Schema<'CompileError'>;
 
 /** The build API's answer (build status, a build of the list, rebuild, cancel). */
-export interface BuildBody {
-  branchName: string;
-  status: 'building' | 'built' | 'failed' | 'cancelled' | 'dev_mode';
-  buildId: number | null;
-  commitId: number;
-  errors: CompileErrorBody[];
-  cubesCount: number | null;
-}
+export type BuildBody = Schema<'Build'>;
 
 /** `file:line:column: message`, as compilers print them; a build that failed as a whole has no file. */
 export function errorLine(error: CompileErrorBody): string {

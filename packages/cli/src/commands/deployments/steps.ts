@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb, type Verb } from '../../core/define.js';
 import { id } from '../../core/rest.js';
 
@@ -9,13 +10,11 @@ function stepVerb(name: 'advance-step' | 'reset-step', summary: string): Verb {
     args: ['<deployment_id>'],
     async run(f, [deploymentId]) {
       const client = await f.client();
-      const response = await client.request<{ creationStep?: string }>(
-        'POST',
-        `/api/v1/deployments/${id(deploymentId, 'deployment_id')}/${name}`,
-        {
-          body: {},
-        },
-      );
+      const response = await client.request<
+        Ok<'/api/v1/deployments/{deploymentId}/advance-step' | '/api/v1/deployments/{deploymentId}/reset-step', 'post'>
+      >('POST', `/api/v1/deployments/${id(deploymentId, 'deployment_id')}/${name}`, {
+        body: {},
+      });
       if (f.output.json) return f.output.raw(response);
       f.output.data(`Deployment ${deploymentId} is at creation step ${response.data?.creationStep}`);
     },

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { positiveInt, readJsonArg } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
@@ -38,7 +39,7 @@ export const token = defineVerb({
       body.branch = opts.branch;
     }
     const client = await f.client();
-    const response = await client.request<{ cubeApiToken: string }>('POST', path, { body });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/token', 'post'>>('POST', path, { body });
     if (f.output.json) return f.output.raw(response);
     f.output.data(response.data.cubeApiToken);
   },

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { enc } from '../../core/rest.js';
 
@@ -16,7 +17,11 @@ export const dashboard = defineVerb({
   async run(f, [publicId], opts) {
     const client = await f.client();
     const asToken = opts.token === undefined ? {} : { anonymous: true, headers: { authorization: opts.token } };
-    const response = await client.request<Record<string, unknown>>('GET', `/api/v1/embed/dashboard/${enc(publicId ?? '')}`, asToken);
+    const response = await client.request<Ok<'/api/v1/embed/dashboard/{publicId}', 'get'>>(
+      'GET',
+      `/api/v1/embed/dashboard/${enc(publicId ?? '')}`,
+      asToken,
+    );
     f.output.object(response, [
       ['Public ID', 'publicId'],
       ['Title', 'title'],

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { bodyOf, bool, pairs, positiveInt, readJsonArg } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
@@ -70,7 +71,9 @@ export const generateSession = defineVerb({
         : undefined,
       settings: chat === undefined ? undefined : { showDashboardChat: chat },
     });
-    const response = await (await f.client()).request<{ sessionId: string }>('POST', '/api/v1/embed/generate-session', { body });
+    const response = await (
+      await f.client()
+    ).request<Ok<'/api/v1/embed/generate-session', 'post'>>('POST', '/api/v1/embed/generate-session', { body });
     if (f.output.json) return f.output.raw(response);
     f.output.data(response.data.sessionId);
     f.output.status('Exchange it within 5 minutes: plinth embed token <session_id>');

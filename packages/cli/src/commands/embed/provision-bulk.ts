@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { enc } from '../../core/rest.js';
@@ -57,11 +58,12 @@ export const provisionBulk = defineVerb({
       }
     }
     if (!Array.isArray(users)) throw new UsageError(`${opts.file} must hold an array of users or {"users": [...]}`);
-    const response = await (await f.client()).request('POST', `/api/v1/embed-tenants/${enc(tenant ?? '')}/users`, { body: { users } });
-    const result = response.data as {
-      succeeded: Array<{ index: number; externalId: string }>;
-      failed: Array<{ index: number; externalId: string | null; error: { status: number; message: string } }>;
-    };
+    const response = await (
+      await f.client()
+    ).request<Ok<'/api/v1/embed-tenants/{embedTenantName}/users', 'post'>>('POST', `/api/v1/embed-tenants/${enc(tenant ?? '')}/users`, {
+      body: { users },
+    });
+    const result = response.data;
     if (f.output.json) f.output.raw(response);
     else {
       const rows = [

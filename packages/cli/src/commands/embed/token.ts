@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { CliError, HttpError } from '../../core/errors.js';
 
@@ -7,7 +8,7 @@ export const token = defineVerb({
   args: ['<session_id>'],
   async run(f, [sessionId]) {
     const client = await f.client();
-    const response = await client.request<{ token: string }>('POST', '/api/v1/embed/session/token', {
+    const response = await client.request<Ok<'/api/v1/embed/session/token', 'post'>>('POST', '/api/v1/embed/session/token', {
       body: { sessionId },
       allowErrors: true,
     });

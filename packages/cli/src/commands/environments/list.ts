@@ -1,7 +1,8 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
 import { id } from '../../core/rest.js';
-import { OFFSET_OPTIONS, offsetQuery, printPage, type Listed } from './shared.js';
+import { OFFSET_OPTIONS, offsetQuery, printPage } from './shared.js';
 
 const TYPES = ['production', 'staging', 'development'];
 
@@ -18,7 +19,9 @@ export const list = defineVerb({
     }
     const path = `/api/v1/deployments/${id(deploymentId, 'deployment_id')}/environments`;
     const client = await f.client();
-    const response = await client.request<Listed>('GET', path, { query: { type: opts.type, ...offsetQuery(opts) } });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/environments', 'get'>>('GET', path, {
+      query: { type: opts.type, ...offsetQuery(opts) },
+    });
     printPage(f, response, [
       ['ID', 'id'],
       ['TYPE', 'type'],

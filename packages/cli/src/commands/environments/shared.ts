@@ -1,3 +1,4 @@
+import type { Schema } from '@plinth/api-client';
 import { int, positiveInt, readJsonArg } from '../../core/body.js';
 import { defineOptions } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
@@ -23,9 +24,10 @@ export function offsetQuery(opts: { offset?: string | undefined; limit?: string 
   return { offset, limit };
 }
 
+/** A page of environments or of their tokens. */
 export interface Listed {
   data: unknown[];
-  pagination: { total: number; offset: number; limit: number };
+  pagination: Schema<'DeploymentsPagination'>;
 }
 
 /** A table of `data`, with a notice on stderr when the server holds more than this page. */
@@ -59,7 +61,7 @@ export async function mintEnvironmentToken(
   const body: Record<string, unknown> = { security_context: context };
   if (opts.expiresIn !== undefined) body.expires_in = positiveInt(opts.expiresIn, '--expires-in');
   const client = await f.client();
-  const response = await client.request<{ data: { token: string } }>('POST', path, { body });
+  const response = await client.request<Schema<'DeploymentEnvironmentTokenResponse'>>('POST', path, { body });
   if (f.output.json) return f.output.raw(response);
   f.output.data(response.data.data.token);
 }

@@ -1,5 +1,6 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
-import { environmentPath, OFFSET_OPTIONS, offsetQuery, printPage, type Listed } from './shared.js';
+import { environmentPath, OFFSET_OPTIONS, offsetQuery, printPage } from './shared.js';
 
 export const tokens = defineVerb({
   name: 'tokens',
@@ -8,9 +9,13 @@ export const tokens = defineVerb({
   options: OFFSET_OPTIONS,
   async run(f, [deploymentId, environmentId], opts) {
     const client = await f.client();
-    const response = await client.request<Listed>('GET', `${environmentPath(deploymentId, environmentId)}/tokens`, {
-      query: offsetQuery(opts),
-    });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/environments/{environmentId}/tokens', 'get'>>(
+      'GET',
+      `${environmentPath(deploymentId, environmentId)}/tokens`,
+      {
+        query: offsetQuery(opts),
+      },
+    );
     printPage(f, response, [
       ['CREATED', 'created_at'],
       ['EXPIRES', 'expires_at'],

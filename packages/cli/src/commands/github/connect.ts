@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { connectionFields, connectionPath, installationId, installationOption } from './common.js';
 
@@ -26,12 +27,7 @@ export const connect = defineVerb({
       ...(opts.directory === undefined ? {} : { directory: opts.directory }),
     };
     const client = await f.client();
-    const response = await client.request<{
-      files: number;
-      buildId: number | null;
-      commitSha: string;
-      connection: Record<string, unknown>;
-    }>('POST', path, { body });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/github', 'post'>>('POST', path, { body });
     if (f.output.json) return f.output.raw(response);
     const done = response.data;
     f.output.status(

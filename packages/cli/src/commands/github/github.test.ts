@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { githubFixture, INSTALLATION, REPOSITORY } from '../../../../server/src/modules/github/test-fixtures.js';
+import { githubFixture, INSTALLATION, REPOSITORY } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 const fixture = await githubFixture();

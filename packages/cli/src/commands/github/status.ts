@@ -1,22 +1,14 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { formatObject, formatTable } from '../../core/output.js';
 import { connectionColumns } from './common.js';
-
-interface Status {
-  configured: boolean;
-  apiUrl: string;
-  webhookConfigured: boolean;
-  app: { slug: string; name: string; owner: string | null; htmlUrl: string } | null;
-  error: string | null;
-  connections: unknown[];
-}
 
 export const status = defineVerb({
   name: 'status',
   summary: "Show whether GitHub is configured, the App's name, and the connected deployments (getGithubStatus)",
   async run(f) {
     const client = await f.client();
-    const response = await client.request<Status>('GET', '/api/v1/github');
+    const response = await client.request<Ok<'/api/v1/github', 'get'>>('GET', '/api/v1/github');
     if (f.output.json) return f.output.raw(response);
     const s = response.data;
     f.output.data(

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { connectionPath } from './common.js';
 
@@ -8,7 +9,10 @@ export const sync = defineVerb({
   args: ['<deployment_id>'],
   async run(f, [deploymentId]) {
     const client = await f.client();
-    const response = await client.request<{ jobId: number; queued: boolean }>('POST', `${connectionPath(deploymentId)}/sync`);
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/github/sync', 'post'>>(
+      'POST',
+      `${connectionPath(deploymentId)}/sync`,
+    );
     if (f.output.json) return f.output.raw(response);
     const { jobId, queued } = response.data;
     f.output.data(queued ? `Import queued (job ${jobId})` : `An import is already queued or running (job ${jobId})`);

@@ -1,13 +1,13 @@
 import { afterEach, expect, it } from 'vitest';
-import type { ApiKeyPrincipal } from '../../../../server/src/http/principal.js';
-import { commitFiles } from '../../../../server/src/modules/builds/test-fixtures.js';
 import {
+  type ApiKeyPrincipal,
+  commitFiles,
   policiesModelFiles,
   policyWarehouse,
   warehouseKinds,
   type PolicyWarehouse,
   type WarehouseKind,
-} from '../../../../server/src/modules/data-api/policies-fixtures.js';
+} from '@plinth/server/test-support';
 import { cliRunner, describeCli, type CliServer } from '../../test-support/harness.js';
 
 const ORDERS = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };

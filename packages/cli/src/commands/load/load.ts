@@ -5,7 +5,10 @@ import { cell, formatTable, type Column } from '../../core/output.js';
 import { id } from '../../core/rest.js';
 import { dataApiBase, dataApiToken } from '../../core/data-token.js';
 
-/** One answer of `/v1/load`: the rows, as Cube keys them (`cube.member`, `cube.time.granularity`). */
+/**
+ * One answer of `/v1/load`: the rows, as Cube keys them (`cube.member`, `cube.time.granularity`).
+ * The spec leaves the data API's answers open (DataApiLoadResponse): this is what the command reads.
+ */
 interface LoadResult {
   data: Array<Record<string, unknown>>;
 }

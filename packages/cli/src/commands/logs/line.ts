@@ -1,14 +1,7 @@
+import type { Schema } from '@plinth/api-client';
+
 /** A log line as getDeploymentLogs answers it. */
-export interface LogLine {
-  id: number;
-  at: string;
-  source: string;
-  pod: string;
-  container: string;
-  level: string;
-  buildId: number | null;
-  message: string;
-}
+export type LogLine = Schema<'DeploymentLogLine'>;
 
 /**
  * The one printer of log lines, for a list and a follow alike: `time  source/container  [level] message`.

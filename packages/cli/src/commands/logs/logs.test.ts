@@ -1,16 +1,16 @@
 import { expect, it } from 'vitest';
-import type { LogEntry } from '../../../../server/src/modules/deployment-logs/public.js';
+import type { Schema } from '@plinth/api-client';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 describeCli('plinth logs', (ctx, home) => {
   const plinth = cliRunner(home);
   const env = () => ({ PLINTH_API_URL: ctx().url, PLINTH_API_KEY: ctx().member.apiKey });
 
-  /** A deployment of the test's account, and a way to write its log lines as a build would. */
+  /** A deployment of the test's account, and a way to write its log lines as a build would (fields as the API shows them). */
   async function deployment() {
     const { server, accountId } = ctx();
     const { id } = await server.services.deployments.create(accountId, { name: 'd' }, ctx().url);
-    const append = (message: string, more: Partial<LogEntry> = {}) =>
+    const append = (message: string, more: Partial<Pick<Schema<'DeploymentLogLine'>, 'source' | 'pod' | 'container' | 'level'>> = {}) =>
       server.services.deploymentLogs.append({
         accountId,
         deploymentId: id,

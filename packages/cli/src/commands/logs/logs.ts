@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { NetworkError } from '../../core/errors.js';
 import { id } from '../../core/rest.js';
@@ -27,7 +28,7 @@ export const verb = defineVerb({
     const client = await f.client();
     const print = (line: LogLine) => f.output.data(formatLine(line, f.output.json));
     if (!opts.follow) {
-      const { data } = await client.request<{ items: LogLine[] }>('GET', path, { query });
+      const { data } = await client.request<Ok<'/api/v1/deployments/{deploymentId}/logs', 'get'>>('GET', path, { query });
       if (data.items.length === 0 && !f.output.json) f.output.notice('No results');
       return data.items.forEach(print);
     }

@@ -1,29 +1,19 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { id } from '../../core/rest.js';
 import { dataApiToken } from '../../core/data-token.js';
 
-interface MetaMember {
-  name: string;
-  type: string;
-  title?: string;
-}
-interface MetaCube {
-  name: string;
-  type: 'cube' | 'view';
-  title?: string;
-  measures: MetaMember[];
-  dimensions: MetaMember[];
-  segments: MetaMember[];
-}
+/** A cube or view as getMetadata answers it; its members are Cube's, which the spec leaves open. */
+type MetaCube = Ok<'/api/v1/meta', 'post'>['cubes'][number];
 
 /** One block per cube or view: its kind and name, then one line per member (kind, name, type). */
 export function metaLines(cubes: readonly MetaCube[]): string {
   return cubes
     .map((cube) => {
       const members = [
-        ...cube.measures.map((m) => ['measure', m.name, m.type]),
-        ...cube.dimensions.map((m) => ['dimension', m.name, m.type]),
-        ...cube.segments.map((m) => ['segment', m.name, '']),
+        ...cube.measures.map((m) => ['measure', String(m.name), String(m.type)]),
+        ...cube.dimensions.map((m) => ['dimension', String(m.name), String(m.type)]),
+        ...cube.segments.map((m) => ['segment', String(m.name), '']),
       ];
       const width = Math.max(0, ...members.map(([, name]) => name!.length));
       return [
@@ -45,6 +35,7 @@ export const verb = defineVerb({
     const deployment = id(deploymentId, 'deployment_id');
     // The data API takes only data API tokens: mint a short-lived one for the branch with the caller's credential.
     const { token, base } = await dataApiToken(client, deployment, typeof opts.branch === 'string' ? opts.branch : undefined);
+    // The data API's meta answers the cubes getMetadata does, in Cube's format, which its schema leaves open.
     const response = await client.request<{ cubes: MetaCube[] }>('GET', `${base}/meta`, {
       anonymous: true,
       headers: { authorization: token },

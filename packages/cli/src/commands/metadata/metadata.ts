@@ -1,11 +1,7 @@
+import type { Ok } from '@plinth/api-client';
 import { positiveInt } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { metaLines } from '../meta/meta.js';
-
-interface Metadata {
-  deploymentId: number;
-  cubes: Parameters<typeof metaLines>[0];
-}
 
 /**
  * getMetadata, read as your user (your groups and attributes apply the model's access policies).
@@ -23,7 +19,7 @@ export const verb = defineVerb({
     const selectors = opts.selector && opts.selector.length > 0 ? opts.selector : ['*'];
     const deploymentId = opts.deployment === undefined ? undefined : positiveInt(opts.deployment, '--deployment');
     const client = await f.client();
-    const response = await client.request<Metadata>('POST', '/api/v1/meta', { body: { selectors, deploymentId } });
+    const response = await client.request<Ok<'/api/v1/meta', 'post'>>('POST', '/api/v1/meta', { body: { selectors, deploymentId } });
     if (f.output.json) return f.output.raw(response);
     f.output.data(`deployment ${response.data.deploymentId}\n\n${metaLines(response.data.cubes)}`);
   },

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { sharedStandInProvider, CLIENT_ID, CLIENT_SECRET } from '../../../../server/src/modules/user-oauth-tokens/test-fixtures.js';
+import { sharedStandInProvider, CLIENT_ID, CLIENT_SECRET } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 describeCli('plinth oauth-tokens', (ctx, home) => {

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 
@@ -6,11 +7,6 @@ const TYPES: Record<string, string> = {
   id_token: 'urn:ietf:params:oauth:token-type:id_token',
   jwt: 'urn:ietf:params:oauth:token-type:jwt',
 };
-
-interface Exchanged {
-  access_token: string;
-  expires_in: number;
-}
 
 export const exchange = defineVerb({
   name: 'exchange',
@@ -35,7 +31,9 @@ export const exchange = defineVerb({
       throw error;
     });
     const body = { grant_type: GRANT, subject_token: token, subject_token_type: TYPES[opts.tokenType ?? 'id_token']! };
-    const response = await f.clientFor(target).request<Exchanged>('POST', '/api/v1/oidc/token', { anonymous: true, body });
+    const response = await f
+      .clientFor(target)
+      .request<Ok<'/api/v1/oidc/token', 'post'>>('POST', '/api/v1/oidc/token', { anonymous: true, body });
     if (f.output.json) return f.output.raw(response);
     f.output.data(`${response.data.access_token}\n`);
     f.output.notice(`Access token valid for ${response.data.expires_in} s`);

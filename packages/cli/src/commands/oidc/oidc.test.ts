@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startStandInIssuer, type StandInIssuer } from '../../../../server/src/modules/oidc-token-configs/test-fixtures.js';
+import { startStandInIssuer, type StandInIssuer } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 let issuer: StandInIssuer;

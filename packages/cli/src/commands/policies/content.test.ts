@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { contentIn } from '../../../../server/src/modules/resource-policies/content.fixtures.js';
+import { contentIn } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 
 describeCli('plinth policies on workspace content', (ctx, home) => {

@@ -1,17 +1,9 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { RESOURCE_OPTIONS, resourceOf } from './resource.js';
 
-interface SourceFolder {
-  id: number;
-  name: string;
-  type: string;
-}
-interface Policies {
-  userPolicies: Array<{ userId: number; action: string }>;
-  groupPolicies: Array<{ groupId: number; action: string }>;
-  inheritedUserPolicies: Array<{ userId: number; action: string; sourceFolder?: SourceFolder | null }>;
-  inheritedGroupPolicies: Array<{ groupId: number; action: string; sourceFolder?: SourceFolder | null }>;
-}
+type Policies = Ok<'/api/v1/resource-policies', 'get'>;
+type SourceFolder = Policies['inheritedUserPolicies'][number]['sourceFolder'];
 
 /** Where an inherited policy comes from: its folder (or a dashboard's workbook), the deployment, or the account. */
 function origin(source: SourceFolder | null | undefined, onAccount: boolean): string {

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { positiveInt } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
@@ -27,7 +28,7 @@ export const setGroup = defineVerb({
     if (opts.action === '') throw new UsageError('--action is empty; name an action such as SchemaRead');
     const body = { ...resourceOf(opts), groupId: positiveInt(subject ?? '', 'group_id'), action: opts.remove ? null : opts.action };
     const client = await f.client();
-    const response = await client.request<Record<string, unknown>>('PUT', '/api/v1/resource-policies/group', { body });
+    const response = await client.request<Ok<'/api/v1/resource-policies/group', 'put'>>('PUT', '/api/v1/resource-policies/group', { body });
     if (f.output.json) return f.output.raw(response);
     const where = describeResource(body);
     f.output.status(

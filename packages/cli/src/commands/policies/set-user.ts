@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { positiveInt } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
@@ -27,7 +28,7 @@ export const setUser = defineVerb({
     if (opts.action === '') throw new UsageError('--action is empty; name an action such as SchemaRead');
     const body = { ...resourceOf(opts), userId: positiveInt(subject ?? '', 'user_id'), action: opts.remove ? null : opts.action };
     const client = await f.client();
-    const response = await client.request<Record<string, unknown>>('PUT', '/api/v1/resource-policies/user', { body });
+    const response = await client.request<Ok<'/api/v1/resource-policies/user', 'put'>>('PUT', '/api/v1/resource-policies/user', { body });
     if (f.output.json) return f.output.raw(response);
     const where = describeResource(body);
     f.output.status(opts.remove ? `Removed the policy of user ${subject} on ${where}` : `User ${subject} holds ${opts.action} on ${where}`);

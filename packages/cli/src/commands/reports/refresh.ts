@@ -1,12 +1,14 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { CliError } from '../../core/errors.js';
 import type { Column } from '../../core/output.js';
 import { reportsPath } from './fields.js';
 
-interface Refreshed {
-  id: number;
-  refreshError: string | null;
-  snapshot?: { data?: Array<Record<string, unknown>>; truncated?: boolean; rowCount?: number } | null;
+/** What this command reads of a report's snapshot, which the spec leaves open. */
+interface Snapshot {
+  data?: Array<Record<string, unknown>>;
+  truncated?: boolean;
+  rowCount?: number;
 }
 
 export const refresh = defineVerb({
@@ -18,7 +20,7 @@ export const refresh = defineVerb({
   examples: ['plinth reports refresh 1 42', 'plinth reports refresh 1 42 --json | jq .snapshot.data'],
   async run(f, [deploymentId, reportId]) {
     const client = await f.client();
-    const response = await client.request<Refreshed>('PUT', `${reportsPath(deploymentId, reportId)}/refresh`);
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/reports/{reportId}/refresh', 'put'>>('PUT', `${reportsPath(deploymentId, reportId)}/refresh`);
     const report = response.data;
     if (f.output.json) f.output.raw(response);
     if (report.refreshError !== null) {
@@ -28,8 +30,9 @@ export const refresh = defineVerb({
       );
     }
     if (f.output.json) return;
-    const rows = report.snapshot?.data ?? [];
-    const truncated = report.snapshot?.truncated ? ` (first ${rows.length} of ${report.snapshot.rowCount}: the snapshot is capped)` : '';
+    const snapshot = report.snapshot as Snapshot | null | undefined;
+    const rows = snapshot?.data ?? [];
+    const truncated = snapshot?.truncated ? ` (first ${rows.length} of ${snapshot.rowCount}: the snapshot is capped)` : '';
     f.output.status(`Refreshed report ${report.id}: ${rows.length} rows${truncated}`);
     // Member names hold dots, which a column's string accessor would read as a path.
     const columns: Column[] = Object.keys(rows[0] ?? {}).map((key) => [key, (row) => row[key]]);

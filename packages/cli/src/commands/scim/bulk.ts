@@ -1,17 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import type { Ok } from '@plinth/api-client';
 import { positiveInt } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { CliError, UsageError } from '../../core/errors.js';
 import { formatTable, type Column } from '../../core/output.js';
 import { SCIM_JSON, SCIM_TOKEN_OPTION, SCIM_URN, scimClient } from './client.js';
-
-interface BulkResult {
-  method: string;
-  bulkId?: string;
-  location?: string;
-  status: string;
-  response?: { detail?: string; scimType?: string };
-}
 
 /** The request: a whole BulkRequest, or just its array of operations; `schemas` is added when missing. */
 function bulkRequest(parsed: unknown, source: string, failOnErrors: number | undefined): Record<string, unknown> {
@@ -57,7 +50,7 @@ export const bulk = defineVerb({
     const failOnErrors = opts.failOnErrors === undefined ? undefined : positiveInt(opts.failOnErrors, '--fail-on-errors');
     const request = bulkRequest(parsed, source, failOnErrors);
     const client = await scimClient(f, opts);
-    const response = await client.request<{ Operations?: BulkResult[] } | undefined>('POST', '/api/scim/v2/Bulk', {
+    const response = await client.request<Ok<'/api/scim/v2/Bulk', 'post'> | undefined>('POST', '/api/scim/v2/Bulk', {
       body: request,
       headers: SCIM_JSON,
     });

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { bodyOf } from '../../core/body.js';
 import { defineVerb, type Group } from '../../core/define.js';
 import { DATA_OPTION, deleteVerb, id, listVerb, requireFields } from '../../core/rest.js';
@@ -26,9 +27,7 @@ export const tokens: Group = {
       async run(f, _args, opts) {
         const body = await bodyOf(f.io, opts.data, { name: opts.name });
         requireFields(body, [['name', '--name']]);
-        const response = await (
-          await f.client()
-        ).request<{ id: number; name: string; token: string }>('POST', '/api/v1/scim-tokens', { body });
+        const response = await (await f.client()).request<Ok<'/api/v1/scim-tokens', 'post'>>('POST', '/api/v1/scim-tokens', { body });
         if (f.output.json) return f.output.raw(response);
         f.output.data(response.data.token);
         f.output.status(`SCIM token ${response.data.id} "${response.data.name}". Store it now: it is not shown again.`);

@@ -1,12 +1,11 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { formatTable, type Column } from '../../core/output.js';
 import { id } from '../../core/rest.js';
 import { dataApiToken } from '../../core/data-token.js';
 
-interface Line {
-  schema?: Array<{ name: string; column_type: string }>;
-  data?: unknown[][];
-}
+/** One line of the newline-delimited answer of `/v1/cubesql`: the schema first, then batches of rows. */
+type Line = Ok<'/d/{deploymentId}/cubejs-api/v1/cubesql', 'post'>;
 
 /** The newline-delimited answer of `/v1/cubesql` as a table: the schema line's names as headers, one row per data row. */
 export function sqlTable(text: string): { table: string; rows: number } {

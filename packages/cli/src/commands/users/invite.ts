@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { userIdOf } from '../../core/users.js';
 
@@ -8,7 +9,7 @@ export const invite = defineVerb({
   examples: ['plinth users invite ada@example.com'],
   async run(f, [user]) {
     const client = await f.client();
-    const response = await client.request<{ url: string; email: string; expiresAt: string }>(
+    const response = await client.request<Ok<'/api/v1/users/{id}/invites', 'post'>>(
       'POST',
       `/api/v1/users/${await userIdOf(client, user)}/invites`,
     );

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { BROKEN_CUBE, countCube } from '../../../../semantic/src/test-support/models.js';
+import { BROKEN_CUBE, countCube } from '@plinth/server/test-support';
 import { cliRunner, describeCli } from '../../test-support/harness.js';
 import { deploymentWithModel } from '../../test-support/cli-model.js';
 

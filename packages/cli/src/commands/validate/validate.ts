@@ -1,16 +1,9 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { CliError } from '../../core/errors.js';
 import { id } from '../../core/rest.js';
-import { errorLine, type CompileErrorBody } from '../deployments/build-lines.js';
+import { errorLine } from '../deployments/build-lines.js';
 import { counted } from '../../core/counted.js';
-
-interface ValidateBody {
-  valid: boolean;
-  errors: CompileErrorBody[];
-  cubesCount: number;
-  branchName: string;
-  commitId: number;
-}
 
 export const verb = defineVerb({
   name: 'validate',
@@ -28,7 +21,7 @@ export const verb = defineVerb({
     const client = await f.client();
     const body = { ...(opts.branch === undefined ? {} : { branch: opts.branch }), ...(opts.devMode ? { devMode: true } : {}) };
     const path = `/build/api/v1/deployments/${id(deploymentId, 'deployment_id')}/validate`;
-    const response = await client.request<ValidateBody>('POST', path, { body });
+    const response = await client.request<Ok<'/build/api/v1/deployments/{deploymentId}/validate', 'post'>>('POST', path, { body });
     const result = response.data;
     if (f.output.json) f.output.raw(response);
     else if (result.valid) f.output.data(`Valid: ${counted(result.cubesCount, 'cube')}`);

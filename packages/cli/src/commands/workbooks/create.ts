@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { workbookBody, workbookOptions } from './fields.js';
 import { workbooksPath } from './paths.js';
@@ -15,7 +16,9 @@ export const create = defineVerb({
   async run(f, [deploymentId], opts) {
     const body = await workbookBody(f.io, opts);
     const client = await f.client();
-    const response = await client.request<Record<string, unknown>>('POST', workbooksPath(deploymentId), { body });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/workbooks', 'post'>>('POST', workbooksPath(deploymentId), {
+      body,
+    });
     if (f.output.json) return f.output.raw(response);
     f.output.status(`Created workbook ${response.data.id}`);
     f.output.object(response, workbookFields);

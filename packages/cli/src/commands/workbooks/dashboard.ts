@@ -1,11 +1,8 @@
+import type { Ok } from '@plinth/api-client';
 import { readJsonArg } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
 import { workbookPath } from './paths.js';
-
-interface Draft {
-  dashboardDraft: { widgets?: unknown[] } | null;
-}
 
 export const dashboard = defineVerb({
   name: 'dashboard',
@@ -32,7 +29,11 @@ export const dashboard = defineVerb({
     // A body already shaped as the operation's ({"dashboardDraft": …}) is sent as it is.
     const body = draft !== null && Object.keys(draft as object).join() === 'dashboardDraft' ? draft : { dashboardDraft: draft };
     const client = await f.client();
-    const response = await client.request<Draft>('PUT', `${workbookPath(args)}/dashboard`, { body });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/dashboard', 'put'>>(
+      'PUT',
+      `${workbookPath(args)}/dashboard`,
+      { body },
+    );
     if (f.output.json) return f.output.raw(response);
     const widgets = response.data.dashboardDraft?.widgets?.length;
     f.output.status(

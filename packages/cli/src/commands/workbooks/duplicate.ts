@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { workbookPath } from './paths.js';
 import { workbookFields } from './show.js';
@@ -9,7 +10,10 @@ export const duplicate = defineVerb({
   args: ['<deployment_id>', '<workbook_id>'],
   async run(f, args) {
     const client = await f.client();
-    const response = await client.request<Record<string, unknown>>('POST', `${workbookPath(args)}/duplicate`);
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/duplicate', 'post'>>(
+      'POST',
+      `${workbookPath(args)}/duplicate`,
+    );
     if (f.output.json) return f.output.raw(response);
     f.output.status(`Created workbook ${response.data.id} (${String(response.data.name)})`);
     f.output.object(response, workbookFields);

@@ -1,14 +1,8 @@
+import type { Ok } from '@plinth/api-client';
 import { readJsonArg } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
 import { id } from '../../core/rest.js';
 import { workbookPath } from './paths.js';
-
-interface Dashboard {
-  publicId: string;
-  versionNumber: number;
-  status: string;
-  allowEmbed: boolean;
-}
 
 export const publish = defineVerb({
   name: 'publish',
@@ -33,7 +27,11 @@ export const publish = defineVerb({
       status: opts.archive ? 'archived' : undefined,
     };
     const client = await f.client();
-    const response = await client.request<Dashboard>('POST', `${workbookPath(args)}/publish`, { body });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}/publish', 'post'>>(
+      'POST',
+      `${workbookPath(args)}/publish`,
+      { body },
+    );
     if (f.output.json) return f.output.raw(response);
     const d = response.data;
     f.output.status(

@@ -1,3 +1,4 @@
+import type { Ok } from '@plinth/api-client';
 import { defineVerb } from '../../core/define.js';
 import { UsageError } from '../../core/errors.js';
 import { workbookBody, workbookOptions } from './fields.js';
@@ -16,7 +17,11 @@ export const update = defineVerb({
     const body = await workbookBody(f.io, opts);
     if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --name, --folder, --calculated-fields or -d');
     const client = await f.client();
-    const response = await client.request<Record<string, unknown>>('PUT', workbookPath(args), { body });
+    const response = await client.request<Ok<'/api/v1/deployments/{deploymentId}/workbooks/{workbookId}', 'put'>>(
+      'PUT',
+      workbookPath(args),
+      { body },
+    );
     if (f.output.json) return f.output.raw(response);
     f.output.status(`Updated workbook ${args[1]}`);
     f.output.object(response, workbookFields);

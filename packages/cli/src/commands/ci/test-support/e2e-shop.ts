@@ -1,7 +1,6 @@
 import { expect } from 'vitest';
-import { writeSample } from '../../../../../semantic/src/index.js';
-import { createGitRepo, type TestGitRepo } from '../../../../../server/src/git/test-repos.js';
-import { sampleDbtProjectFiles } from '../../../../../server/src/modules/dbt/project/fixtures.js';
+import { writeSample } from '@plinth/server/test-support';
+import { createGitRepo, type TestGitRepo, sampleDbtProjectFiles } from '@plinth/server/test-support';
 import type { cliRunner, CliServer } from '../../../test-support/harness.js';
 
 export const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'] };
