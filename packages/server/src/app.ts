@@ -16,7 +16,7 @@ import { openApiPlugin } from './http/openapi.js';
 import { FastLanes } from './http/fast-lane.js';
 import { Deleted, PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
-import { modules } from './modules/index.js';
+import { loadModules } from './modules/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -113,6 +113,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   await app.register(tenancyPlugin);
   await app.register(authPlugin);
 
+  const modules = await loadModules();
   for (const module of modules) {
     for (const schema of module.schemas ?? []) app.addSchema(schema);
   }

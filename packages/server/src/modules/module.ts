@@ -12,8 +12,8 @@ import type { Store } from '../store/store.js';
 
 /**
  * What a domain module contributes to the server, all declared here so that adding a module is
- * adding it to `modules/index.ts` and nothing else: its services, schemas, routes, caches and the
- * tables it owns (its migrations stay in `store/migrations`, numbered in one sequence).
+ * adding its folder and nothing else (modules/index.ts finds it): its services, schemas, routes,
+ * caches and the tables it owns.
  */
 export interface PlinthModule {
   name: string;

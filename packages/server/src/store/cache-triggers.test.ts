@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modules } from '../modules/index.js';
+import { loadModules } from '../modules/index.js';
 import { openTestStore, storeKinds } from '../test-support/stores.js';
 import { accountColumnOf, NOTIFY_FUNCTION } from './cache-declaration.js';
 import type { Store } from './store.js';
@@ -15,8 +15,8 @@ interface TriggerShape {
   columns: string[];
 }
 
-function declared(): TriggerShape[] {
-  return modules
+async function declared(): Promise<TriggerShape[]> {
+  return (await loadModules())
     .flatMap((module) => module.caches ?? [])
     .flatMap(({ declaration }) =>
       Object.entries(declaration.tables).map(([table, dependency]) => ({
@@ -91,7 +91,7 @@ describe.each(storeKinds)('cache triggers on %s', (kind) => {
     );
     expect(
       triggers.map(({ table, channel, accountColumn, events, columns }) => ({ table, channel, accountColumn, events, columns })),
-    ).toEqual(declared());
+    ).toEqual(await declared());
   });
 
   it('leave no per-cache notify function behind', async () => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modules } from '../modules/index.js';
+import { loadModules } from '../modules/index.js';
 import { databaseType, declaredSchema, type SchemaShape } from '../test-support/schema-shape.js';
 import { openTestStore, storeKinds } from '../test-support/stores.js';
 import type { Store } from './store.js';
@@ -50,7 +50,8 @@ describe('store/schema.ts', () => {
     });
   });
 
-  it('every table belongs to exactly one module (or to the store itself)', () => {
+  it('every table belongs to exactly one module (or to the store itself)', async () => {
+    const modules = await loadModules();
     const owners = new Map<string, string[]>();
     for (const module of modules) for (const table of module.tables ?? []) owners.set(table, [...(owners.get(table) ?? []), module.name]);
     for (const table of STORE_TABLES) owners.set(table, [...(owners.get(table) ?? []), 'store']);
