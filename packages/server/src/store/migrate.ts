@@ -1,6 +1,8 @@
 import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import { quoteIdent, type Store } from './store.js';
 import { loadMigrations, migrationFiles, type MigrationFile } from './migration-files.js';
+import { installCacheTriggers } from './cache-triggers.js';
+import { loadModules } from '../modules/index.js';
 
 /** The shared folder's migrations and every module's (migration-files.ts). */
 class FolderMigrationProvider implements MigrationProvider {
@@ -12,10 +14,21 @@ class FolderMigrationProvider implements MigrationProvider {
 }
 
 /**
- * Applies every pending migration. Kysely holds a PostgreSQL advisory lock for the run, so servers
- * that start together on one database apply each migration exactly once and all come up.
+ * Applies every pending migration, then makes the cache triggers what the modules' cache
+ * declarations say (cache-triggers.ts). Kysely holds a PostgreSQL advisory lock for the run, so
+ * servers that start together on one database apply each migration exactly once and all come up.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
+  const applied = await applyMigrations(store);
+  const modules = await loadModules();
+  await installCacheTriggers(
+    store,
+    modules.flatMap((module) => (module.caches ?? []).map((cache) => cache.declaration)),
+  );
+  return applied;
+}
+
+async function applyMigrations(store: Store): Promise<string[]> {
   const files = migrationFiles();
   if (await upToDate(store, files)) return [];
   const migrator = new Migrator({
