@@ -12,11 +12,11 @@ import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
 import { installLazySerializers } from './http/schema-compilers.js';
 import { installSecurityHeaders } from './http/security-headers.js';
-import { openApiPlugin } from './http/openapi.js';
+import { moduleTags, openApiPlugin } from './http/openapi.js';
 import { FastLanes } from './http/fast-lane.js';
 import { Deleted, PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
-import { modules } from './modules/index.js';
+import { loadModules } from './modules/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -108,7 +108,8 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   app.addSchema(PlatformError);
   app.addSchema(Deleted);
   app.addSchema(PageInfo);
-  await app.register(openApiPlugin, { config });
+  const modules = await loadModules();
+  await app.register(openApiPlugin, { config, tags: moduleTags(modules) });
   await app.register(deploymentHostsPlugin);
   await app.register(tenancyPlugin);
   await app.register(authPlugin);

@@ -3,7 +3,7 @@ import { EgressPolicy } from './egress/policy.js';
 import { SecretBox } from './lib/secrets.js';
 import type { Store } from './store/store.js';
 import { loadMasterKey } from './modules/accounts/master-key.js';
-import { modules } from './modules/index.js';
+import { loadModules } from './modules/index.js';
 import type { PlinthModule, ServiceContext, ServiceFactory, Services } from './modules/module.js';
 import { keepFresh } from './store/account-caches.js';
 
@@ -18,8 +18,9 @@ export type { Services };
 export async function createServices(store: Store, config: Config): Promise<Services> {
   const secrets = new SecretBox(await loadMasterKey(store.db, config));
   const egress = new EgressPolicy(config.egress);
+  const modules = await loadModules();
   const services = assembleServices(modules, { store, db: store.db, config, secrets, egress });
-  await keepCachesFresh(store, services);
+  await keepCachesFresh(store, modules, services);
   return services;
 }
 
@@ -61,7 +62,7 @@ export function assembleServices(from: readonly PlinthModule[], base: Omit<Servi
   return ctx.services;
 }
 
-async function keepCachesFresh(store: Store, services: Services): Promise<void> {
+async function keepCachesFresh(store: Store, modules: readonly PlinthModule[], services: Services): Promise<void> {
   for (const module of modules) {
     for (const { declaration, cache } of module.caches ?? []) await keepFresh(store, declaration, cache(services));
   }

@@ -9,57 +9,26 @@ import type { Surface } from './error-handler.js';
 import type { Config } from '../config.js';
 import { accountBaseUrl } from './base-url.js';
 import { BODY_EXAMPLES } from './examples.js';
+import type { PlinthModule } from '../modules/module.js';
 
 /**
- * Operation groups of the specification (section 1), plus the surfaces it names elsewhere, each
- * with what it holds. The document lists only the tags that have operations: a group of the
- * specification not served yet appears once its first route does.
+ * The tags of the document, each with what it holds, as the modules declare them (a tag is
+ * declared by one module, and other modules' routes may use it). The document lists only the
+ * tags that have operations.
  */
-export const TAG_DESCRIPTIONS = {
-  Deployments: 'Deployments of the account: the unit that holds a data model, environments and the data API.',
-  'Deployment Creation': 'Creating a deployment.',
-  Environments: 'Environments of a deployment (production, staging, development branches) and their tokens.',
-  'Env Variables': 'Environment variables of a deployment.',
-  Regions: 'Regions a deployment can run in.',
-  'Data Model': 'The data model of a deployment: cubes, views and their files.',
-  'Data Model Uploads': 'Uploading data model files.',
-  GitHub: 'GitHub repositories as the source of a data model.',
-  'GitHub Connection': 'Connecting an account to GitHub.',
-  'dbt Sync': 'Synchronising a data model from a dbt project.',
-  Folders: 'Folders that organise reports and workbooks.',
-  Reports: 'Saved reports of a deployment.',
-  Workbooks: 'Workbooks and their dashboards.',
-  Notifications: 'Scheduled notifications and their recipients.',
-  Workspace: 'Items of the personal and shared workspaces.',
-  'Users Admin': 'Users and user groups of the account.',
-  Agents: "Agents of a deployment, their skills, and the account's OpenAI-compatible LLM endpoints they call.",
-  Metadata: "Cubes, views and members of a deployment's current build, as the caller's access policies show them.",
-  'AI Engineer': 'Settings of the AI engineer and the region its agents run in for each user.',
-  'Resource Policies': 'What users and groups may do on the account and on each deployment (actions of resource policies).',
-  'User Attributes': 'Attributes defined for the users of the account, used in access policies and embedding.',
-  'User Attribute Values': "A user's values of the account's user attributes.",
-  'Tenant Settings': 'Settings of the account, such as embedding, creator mode and the bulk action limit.',
-  'OAuth Integrations': 'OAuth clients the account uses to reach other services.',
-  'User OAuth Tokens': 'OAuth tokens users hold for the integrations.',
-  'OIDC Token Configs': 'OpenID Connect token configurations.',
-  'App Theme': 'The look of the application and of embedded dashboards.',
-  Embed: 'Signed embedding: sessions minted for external or internal users, exchanged for embed tokens.',
-  'Embed Tenants': 'Groups, user attributes and provisioned users inside an embed tenant.',
-  'Dashboard Embed Access': 'Which dashboards may be embedded, and by whom.',
-  'OpenAPI Spec': 'This document.',
-  // Not in the specification's list; each names a surface the specification describes.
-  'API Keys': 'API keys: credentials for scripts and servers, scoped by role and deployments.',
-  'SCIM Tokens': 'Bearer tokens that identity providers use for SCIM provisioning.',
-  SCIM: 'SCIM 2.0 (RFC 7643 and RFC 7644) users and groups, for identity providers such as Okta and Entra ID.',
-  Authentication: 'Signing in: the device flow of the command-line client, tokens, passwords and invites.',
-  'Data API': 'Queries against the semantic layer of a deployment.',
-  Health: 'Liveness and readiness, for load balancers and orchestrators.',
-  Telemetry: 'Anonymous usage events of the command-line client.',
-  'CI Gate': 'Runs of the CI gate: one at a time per deployment and credential, each holding a lease.',
-} as const satisfies Record<string, string>;
-
-export type Tag = keyof typeof TAG_DESCRIPTIONS;
-export const TAGS = Object.keys(TAG_DESCRIPTIONS) as Tag[];
+export function moduleTags(modules: readonly PlinthModule[]): Record<string, string> {
+  const tags: Record<string, string> = {};
+  const declaredBy = new Map<string, string>();
+  for (const module of modules) {
+    for (const [name, description] of Object.entries(module.tags ?? {})) {
+      const other = declaredBy.get(name);
+      if (other) throw new Error(`The modules ${other} and ${module.name} both declare the tag "${name}"`);
+      declaredBy.set(name, module.name);
+      tags[name] = description;
+    }
+  }
+  return tags;
+}
 
 const securityScheme: Record<CredentialKind, string> = {
   accessToken: 'bearerAuth',
@@ -96,7 +65,7 @@ const describe: Record<number, string> = {
  * responses are derived here from what it declares (auth, surface, inputs), so they cannot drift
  * from what the route really does.
  */
-export const openApiPlugin = fp(async (app: FastifyInstance, opts: { config: Config }) => {
+export const openApiPlugin = fp(async (app: FastifyInstance, opts: { config: Config; tags: Record<string, string> }) => {
   app.addSchema(Type.Object({ error: Type.String() }, { $id: 'DataApiError' }));
   const used = new Set<string>();
   app.addHook('onRoute', (route) => {
@@ -112,7 +81,7 @@ export const openApiPlugin = fp(async (app: FastifyInstance, opts: { config: Con
         description: 'Embedding, provisioning, identity, SCIM 2.0, deployments and the data API of Plinth.',
       },
       servers: [serverOf(opts.config)],
-      tags: TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] })),
+      tags: Object.entries(opts.tags).map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'Access token from `plinth login`.' },

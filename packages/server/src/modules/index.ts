@@ -1,84 +1,61 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { PlinthModule } from './module.js';
-import { rateLimitsModule } from './rate-limits/index.js';
-import { accountsModule } from './accounts/index.js';
-import { credentialsModule } from './credentials/index.js';
-import { deploymentsModule } from './deployments/index.js';
-import { healthModule } from './health/index.js';
-import { oauthIntegrationsModule } from './oauth-integrations/index.js';
-import { specModule } from './spec/index.js';
-import { usersModule } from './users/index.js';
-import { groupsModule } from './groups/index.js';
-import { userAttributesModule } from './user-attributes/index.js';
-import { tenantSettingsModule } from './tenant-settings/index.js';
-import { loginModule } from './login/index.js';
-import { telemetryModule } from './telemetry/index.js';
-import { scimModule } from './scim/index.js';
-import { embedModule } from './embed/index.js';
-import { embedTenantsModule } from './embed-tenants/index.js';
-import { retentionModule } from './retention/index.js';
-import { dataModelModule } from './data-model/index.js';
-import { buildsModule } from './builds/index.js';
-import { modelUploadsModule } from './model-uploads/index.js';
-import { deploymentLogsModule } from './deployment-logs/index.js';
-import { deploymentTokensModule } from './deployment-tokens/index.js';
-import { deploymentVariablesModule } from './deployment-variables/index.js';
-import { dataApiModule } from './data-api/index.js';
-import { resourcePoliciesModule } from './resource-policies/index.js';
-import { dbtModule } from './dbt/index.js';
-import { ciGateModule } from './ci-gate/index.js';
-import { githubModule } from './github/index.js';
-import { foldersModule } from './folders/index.js';
-import { reportsModule } from './reports/index.js';
-import { workbooksModule } from './workbooks/index.js';
-import { workspaceModule } from './workspace/index.js';
-import { appThemeModule } from './app-theme/index.js';
-import { oidcTokenConfigsModule } from './oidc-token-configs/index.js';
-import { userOAuthTokensModule } from './user-oauth-tokens/index.js';
-import { agentsModule } from './agents/index.js';
-import { aiEngineerModule } from './ai-engineer/index.js';
-import { metadataModule } from './metadata/index.js';
+
+/** This folder: every sub-folder with an index is a module. */
+export const MODULES_DIR = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Every domain module the server serves. A new module adds one line here; its services, routes,
- * caches and tables come with it (module.ts).
+ * Sources under vitest and tsx end in .ts, the built server's in .js; a folder holds one or the
+ * other as this file does.
  */
-export const modules: PlinthModule[] = [
-  healthModule,
-  specModule,
-  accountsModule,
-  rateLimitsModule,
-  credentialsModule,
-  deploymentsModule,
-  oauthIntegrationsModule,
-  usersModule,
-  groupsModule,
-  userAttributesModule,
-  tenantSettingsModule,
-  loginModule,
-  telemetryModule,
-  scimModule,
-  embedModule,
-  embedTenantsModule,
-  retentionModule,
-  dataModelModule,
-  buildsModule,
-  modelUploadsModule,
-  deploymentLogsModule,
-  deploymentTokensModule,
-  deploymentVariablesModule,
-  dataApiModule,
-  resourcePoliciesModule,
-  dbtModule,
-  ciGateModule,
-  githubModule,
-  foldersModule,
-  reportsModule,
-  workbooksModule,
-  workspaceModule,
-  appThemeModule,
-  oidcTokenConfigsModule,
-  userOAuthTokensModule,
-  agentsModule,
-  aiEngineerModule,
-  metadataModule,
-];
+const EXTENSION = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+
+/**
+ * The folders of `dir` that hold a module (an index), in name order: the order services, schemas,
+ * routes and the spec's operations come in is the folders', the same on every start, so no list
+ * decides it. A folder without an index (shared code such as demo/) is not a module.
+ */
+export function moduleFolders(dir = MODULES_DIR): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, `index${EXTENSION}`)))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * Every module of `dir`: the one PlinthModule each folder's index exports, named as its folder.
+ * Adding a module is adding its folder; nothing central lists modules.
+ */
+export async function discoverModules(dir = MODULES_DIR): Promise<PlinthModule[]> {
+  return Promise.all(
+    moduleFolders(dir).map(async (folder) => {
+      const exports = (await import(pathToFileURL(join(dir, folder, `index${EXTENSION}`)).href)) as Record<string, unknown>;
+      const found = Object.values(exports).filter(isModule);
+      if (found.length !== 1 || found[0]!.name !== folder) {
+        const names = found.map((module) => `"${module.name}"`).join(', ') || 'none';
+        throw new Error(`modules/${folder}/index must export one PlinthModule named "${folder}" (found ${names})`);
+      }
+      return found[0]!;
+    }),
+  );
+}
+
+function isModule(value: unknown): value is PlinthModule {
+  return typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string';
+}
+
+let loading: Promise<readonly PlinthModule[]> | undefined;
+let loaded: readonly PlinthModule[] | undefined;
+
+/** The server's modules, discovered once per process. */
+export function loadModules(): Promise<readonly PlinthModule[]> {
+  return (loading ??= discoverModules().then((modules) => (loaded = modules)));
+}
+
+/** The modules once `loadModules` has run (services are built from them first, so anything after can ask). */
+export function loadedModules(): readonly PlinthModule[] {
+  if (!loaded) throw new Error('The modules are not loaded yet: await loadModules() first');
+  return loaded;
+}

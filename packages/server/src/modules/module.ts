@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { RawBuilder } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { PlinthApp } from '../app.js';
 import type { JobKind } from '../jobs/kind.js';
@@ -12,8 +13,8 @@ import type { Store } from '../store/store.js';
 
 /**
  * What a domain module contributes to the server, all declared here so that adding a module is
- * adding it to `modules/index.ts` and nothing else: its services, schemas, routes, caches and the
- * tables it owns (its migrations stay in `store/migrations`, numbered in one sequence).
+ * adding its folder and nothing else (modules/index.ts finds it): its services, schemas, routes,
+ * caches and the tables it owns.
  */
 export interface PlinthModule {
   name: string;
@@ -25,6 +26,11 @@ export interface PlinthModule {
   services?: ServiceFactories;
   /** Component schemas with `$id`, registered at the root so any route and the spec can refer to them. */
   schemas?: TSchema[];
+  /**
+   * The operation groups of the spec its routes open, with what each holds (http/openapi.ts lists
+   * them). A group has one module; another module's routes may be listed under it too.
+   */
+  tags?: Readonly<Record<string, string>>;
   /** Absent for a module that serves no route of its own (accounts, rate limits). */
   routes?: FastifyPluginAsync;
   /** Wiring that needs the finished app, e.g. registering a credential verifier. */
@@ -33,8 +39,21 @@ export interface PlinthModule {
   jobs?: JobKind[];
   /** The per-process caches this module keeps, each kept fresh as its declaration says (see `keepFresh`). */
   caches?: ModuleCache[];
-  /** The tables it owns: each table of the migrated database belongs to exactly one module (tables.test.ts). */
+  /** The tables it owns: each table of the migrated database belongs to exactly one module (schema.test.ts). */
   tables?: readonly (keyof Database)[];
+  /** When rows of its tables are over, for the retention sweep to delete (modules/retention). */
+  retention?: readonly RetentionRule[];
+}
+
+/**
+ * Rows that are over: `expired` selects them, by an indexed column, as of `now`. The owning
+ * module's constants say when a row stops mattering; each rule explains why it is safe to forget.
+ */
+export interface RetentionRule {
+  table: keyof Database & string;
+  /** The column the batches delete by: the primary key. */
+  key: string;
+  expired(now: number, config: Config): RawBuilder<unknown>;
 }
 
 /** What a service factory is given. */

@@ -2,8 +2,8 @@
  * What one per-process cache depends on, declared once by the module that owns the cache. The
  * same declaration drives both halves of keeping it fresh: this process's own writes (the write
  * watch, at once) and every other process's (a trigger on each table calls `plinth_notify_cache`
- * with the channel, and the NOTIFY arrives on commit). A test compares the triggers installed in
- * the migrated database with these declarations, so a change here needs a migration there.
+ * with the channel, and the NOTIFY arrives on commit). The triggers are made from these
+ * declarations after the migrations (store/cache-triggers.ts), so a change here needs no migration.
  */
 export interface CacheDeclaration {
   /** The NOTIFY channel; the payload is the account id. */

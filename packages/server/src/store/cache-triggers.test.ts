@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modules } from '../modules/index.js';
+import { loadModules } from '../modules/index.js';
 import { openTestStore, storeKinds } from '../test-support/stores.js';
-import { accountColumnOf, NOTIFY_FUNCTION } from './cache-declaration.js';
+import { accountColumnOf, NOTIFY_FUNCTION, type CacheDeclaration } from './cache-declaration.js';
+import { declaredTriggers, installCacheTriggers, installedTriggers } from './cache-triggers.js';
 import type { Store } from './store.js';
 
 /** One trigger as the database has it or as a declaration asks for it, in comparable form. */
@@ -15,8 +16,8 @@ interface TriggerShape {
   columns: string[];
 }
 
-function declared(): TriggerShape[] {
-  return modules
+async function declared(): Promise<TriggerShape[]> {
+  return (await loadModules())
     .flatMap((module) => module.caches ?? [])
     .flatMap(({ declaration }) =>
       Object.entries(declaration.tables).map(([table, dependency]) => ({
@@ -91,7 +92,7 @@ describe.each(storeKinds)('cache triggers on %s', (kind) => {
     );
     expect(
       triggers.map(({ table, channel, accountColumn, events, columns }) => ({ table, channel, accountColumn, events, columns })),
-    ).toEqual(declared());
+    ).toEqual(await declared());
   });
 
   it('leave no per-cache notify function behind', async () => {
@@ -115,5 +116,53 @@ describe.each(storeKinds)('cache triggers on %s', (kind) => {
       .executeTakeFirstOrThrow();
     await store.db.updateTable('user_group').set({ account_id: b!.id }).where('id', '=', group.id).execute();
     await expect.poll(() => [...heard].sort(), { timeout: 5000 }).toEqual([String(a!.id), String(b!.id)].sort());
+  });
+
+  describe('generated from the declarations at migration time', () => {
+    let declarations: CacheDeclaration[];
+    const triggerOids = async () =>
+      (await sql<{ oid: number }>`select oid::int from pg_trigger where tgname like '%_cache' order by 1`.execute(store.db)).rows;
+    beforeAll(async () => {
+      declarations = (await loadModules()).flatMap((module) => (module.caches ?? []).map((cache) => cache.declaration));
+    });
+
+    it('a store in step is left as it is', async () => {
+      const before = await triggerOids();
+      await installCacheTriggers(store, declarations);
+      expect(await triggerOids()).toEqual(before);
+    });
+
+    it('a trigger missing, changed, or on no declaration any more is put right', async () => {
+      await sql`drop trigger oauth_integration_oauth_integrations_cache on oauth_integration`.execute(store.db);
+      await sql`drop trigger account_accounts_cache on account`.execute(store.db);
+      await sql`create trigger account_accounts_cache after update of name on account for each row execute function plinth_notify_cache('plinth_accounts')`.execute(
+        store.db,
+      );
+      await sql`create trigger folder_gone_cache after delete on folder for each row execute function plinth_notify_cache('plinth_gone')`.execute(
+        store.db,
+      );
+      await installCacheTriggers(store, declarations);
+      expect(await installedTriggers(store.db)).toEqual(declaredTriggers(declarations));
+    });
+
+    it("a new declaration's tables get their triggers, and lose them when it goes", async () => {
+      const widgets: CacheDeclaration = {
+        channel: 'plinth_widgets',
+        tables: { folder: { updates: ['name', 'parent_id'], inserts: true } },
+      };
+      await installCacheTriggers(store, [...declarations, widgets]);
+      expect((await installedTriggers(store.db)).filter((trigger) => trigger.table === 'folder')).toEqual([
+        {
+          name: 'folder_widgets_cache',
+          table: 'folder',
+          channel: 'plinth_widgets',
+          accountColumn: 'account_id',
+          events: ['delete', 'insert', 'update'],
+          columns: ['name', 'parent_id'],
+        },
+      ]);
+      await installCacheTriggers(store, declarations);
+      expect(await installedTriggers(store.db)).toEqual(declaredTriggers(declarations));
+    });
   });
 });

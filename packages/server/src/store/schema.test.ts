@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modules } from '../modules/index.js';
-import { databaseType, declaredSchema, type SchemaShape } from '../test-support/schema-shape.js';
+import { loadModules } from '../modules/index.js';
+import { databaseType, declaredSchema, tableDeclarations, type SchemaShape } from '../test-support/schema-shape.js';
 import { openTestStore, storeKinds } from '../test-support/stores.js';
 import type { Store } from './store.js';
 import { MIGRATOR_TABLES, STORE_TABLES } from './tables.js';
@@ -50,7 +50,8 @@ describe('store/schema.ts', () => {
     });
   });
 
-  it('every table belongs to exactly one module (or to the store itself)', () => {
+  it('every table belongs to exactly one module (or to the store itself)', async () => {
+    const modules = await loadModules();
     const owners = new Map<string, string[]>();
     for (const module of modules) for (const table of module.tables ?? []) owners.set(table, [...(owners.get(table) ?? []), module.name]);
     for (const table of STORE_TABLES) owners.set(table, [...(owners.get(table) ?? []), 'store']);
@@ -58,5 +59,17 @@ describe('store/schema.ts', () => {
     const unowned = tables.filter((table) => (owners.get(table)?.length ?? 0) !== 1 && !STORE_TABLES.includes(table));
     expect(unowned.map((table) => `${table}: ${owners.get(table)?.join(', ') ?? 'no module'}`)).toEqual([]);
     expect(tables.filter((table) => !(table in declared) && !STORE_TABLES.includes(table))).toEqual([]);
+  });
+
+  it("each table's type is declared in the folder of the module that owns it, the store's own in store/schema.ts", async () => {
+    const modules = await loadModules();
+    const owner = new Map<string, string>(
+      modules.flatMap((module) => (module.tables ?? []).map((table) => [table, `modules/${module.name}/tables.ts`] as const)),
+    );
+    const misplaced = [...tableDeclarations()]
+      .map(([table, file]) => ({ table, file: file.replace(/^.*\/src\//, '') }))
+      .filter(({ table, file }) => file !== (owner.get(table) ?? 'store/schema.ts'))
+      .map(({ table, file }) => `${table} in ${file}`);
+    expect(misplaced).toEqual([]);
   });
 });

@@ -5,77 +5,33 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isResourceSource } from '../http/requirement.js';
 import { startTestServer, type TestServer } from './server.js';
 import type { OperationCase } from './authorization.js';
-import { cases as agents } from '../modules/agents/authorization.cases.js';
-import { cases as aiEngineer } from '../modules/ai-engineer/authorization.cases.js';
-import { cases as builds } from '../modules/builds/authorization.cases.js';
-import { cases as ciGate } from '../modules/ci-gate/authorization.cases.js';
-import { cases as credentials } from '../modules/credentials/authorization.cases.js';
-import { cases as dataApi } from '../modules/data-api/authorization.cases.js';
-import { cases as dataModel } from '../modules/data-model/authorization.cases.js';
-import { cases as deploymentLogs } from '../modules/deployment-logs/authorization.cases.js';
-import { cases as deploymentTokens } from '../modules/deployment-tokens/authorization.cases.js';
-import { cases as deployments } from '../modules/deployments/authorization.cases.js';
-import { cases as deploymentVariables } from '../modules/deployment-variables/authorization.cases.js';
-import { cases as dbt } from '../modules/dbt/authorization.cases.js';
-import { cases as embed } from '../modules/embed/authorization.cases.js';
-import { cases as embedTenants } from '../modules/embed-tenants/authorization.cases.js';
-import { cases as github } from '../modules/github/authorization.cases.js';
-import { cases as groups } from '../modules/groups/authorization.cases.js';
-import { cases as login } from '../modules/login/authorization.cases.js';
-import { cases as metadata } from '../modules/metadata/authorization.cases.js';
-import { cases as modelUploads } from '../modules/model-uploads/authorization.cases.js';
-import { cases as oauthIntegrations } from '../modules/oauth-integrations/authorization.cases.js';
-import { cases as oidcTokenConfigs } from '../modules/oidc-token-configs/authorization.cases.js';
-import { cases as resourcePolicies } from '../modules/resource-policies/authorization.cases.js';
-import { cases as scim } from '../modules/scim/authorization.cases.js';
-import { cases as tenantSettings } from '../modules/tenant-settings/authorization.cases.js';
-import { cases as userAttributes } from '../modules/user-attributes/authorization.cases.js';
-import { cases as users, embedThemeCases } from '../modules/users/authorization.cases.js';
-import { cases as workbooks } from '../modules/workbooks/authorization.cases.js';
-import { cases as appTheme } from '../modules/app-theme/authorization.cases.js';
-import { cases as folders } from '../modules/folders/authorization.cases.js';
-import { cases as reports } from '../modules/reports/authorization.cases.js';
-import { cases as workspace } from '../modules/workspace/authorization.cases.js';
-import { cases as userOAuthTokens } from '../modules/user-oauth-tokens/authorization.cases.js';
 
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
 
-/** Each module's cases for the shared authorisation suite, by the module's folder. */
-const CASES: Record<string, OperationCase[]> = {
-  agents,
-  'ai-engineer': aiEngineer,
-  builds,
-  'ci-gate': ciGate,
-  credentials,
-  'data-api': dataApi,
-  'data-model': dataModel,
-  'deployment-logs': deploymentLogs,
-  'deployment-tokens': deploymentTokens,
-  deployments,
-  'deployment-variables': deploymentVariables,
-  dbt,
-  embed,
-  'embed-tenants': embedTenants,
-  github,
-  groups,
-  login,
-  metadata,
-  'model-uploads': modelUploads,
-  'oauth-integrations': oauthIntegrations,
-  'oidc-token-configs': oidcTokenConfigs,
-  'resource-policies': resourcePolicies,
-  scim,
-  'tenant-settings': tenantSettings,
-  'user-attributes': userAttributes,
-  // The embed theme's cases run in users/embed-theme.test.ts.
-  users: [...users, ...embedThemeCases],
-  workbooks,
-  'app-theme': appTheme,
-  folders,
-  reports,
-  workspace,
-  'user-oauth-tokens': userOAuthTokens,
-};
+/** What a module's authorization.cases.ts offers the coverage checks. */
+interface CaseFile {
+  cases: OperationCase[];
+  /** Every case its suites run, when more than `cases` (users' adds the embed theme's). */
+  coverage?: OperationCase[];
+  /** A surface that refuses with statuses of its own runs its own authorisation tests instead (see below). */
+  ownSuite?: { file: string; marker: string };
+}
+
+/**
+ * Each module's cases for the shared authorisation suite, by the module's folder: every folder
+ * with an authorization.cases.ts is read, so a new module's cases need no line here.
+ */
+const FILES: Record<string, CaseFile> = Object.fromEntries(
+  await Promise.all(
+    readdirSync(MODULES)
+      .filter((module) => existsSync(join(MODULES, module, 'authorization.cases.ts')))
+      .sort()
+      .map(async (module) => [module, (await import(join(MODULES, module, 'authorization.cases.ts'))) as CaseFile] as const),
+  ),
+);
+const CASES: Record<string, OperationCase[]> = Object.fromEntries(
+  Object.entries(FILES).map(([module, file]) => [module, file.coverage ?? file.cases]),
+);
 
 const covered = new Map(Object.entries(CASES).flatMap(([module, cases]) => cases.map((c) => [c.operation, module] as const)));
 
@@ -126,21 +82,17 @@ it("every authenticated operation of the app says whether it is account-wide, on
   expect(undeclared).toEqual([]);
 });
 
+/** A case list nobody runs would cover operations on paper only. */
 /**
  * Surfaces that refuse with their own statuses run their own authorisation tests instead of the
  * shared suite (built on API keys and 401s): the data API answers every refusal with Cube's 403s.
- * Each names the test file that checks a missing header, a bad token and another deployment's token.
+ * Such a module's case file names (`ownSuite`) the test file that checks a missing header, a bad
+ * token and another deployment's token.
  */
-const OWN_SUITES: Record<string, { file: string; marker: string }> = {
-  'data-api': { file: 'routes.test.ts', marker: "Authorization header isn't set" },
-};
-
-/** A case list nobody runs would cover operations on paper only. */
-it('every module with a case file is listed here and runs its cases in one of its own test files, on both stores', () => {
-  const withCases = readdirSync(MODULES).filter((module) => existsSync(join(MODULES, module, 'authorization.cases.ts')));
-  expect(withCases.sort()).toEqual(Object.keys(CASES).sort());
-  for (const module of withCases) {
-    const own = OWN_SUITES[module];
+it('every module with a case file runs its cases in one of its own test files, on both stores', () => {
+  for (const module of Object.keys(FILES)) {
+    expect(Array.isArray(FILES[module]!.cases), `${module} exports its cases`).toBe(true);
+    const own = FILES[module]!.ownSuite;
     if (own) {
       const source = readFileSync(join(MODULES, module, own.file), 'utf8');
       expect(source.includes(own.marker) && source.includes('describeOnStores('), module).toBe(true);

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest } from '../store/migrate.js';
@@ -69,5 +70,7 @@ async function postgresTemplate(): Promise<{ name: string; drop(): Promise<void>
 function buildEntryPoints() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-b', ...BUILT_PROJECTS], { stdio: 'inherit' });
+  // As `npm run build`: the built server finds modules and migrations by their folders in dist.
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/prune-dist.mjs', import.meta.url))], { stdio: 'inherit' });
   process.env.PLINTH_TEST_BUILT = '1';
 }

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -9,25 +11,33 @@ export interface ColumnShape {
 }
 export type SchemaShape = Record<string, Record<string, ColumnShape>>;
 
+/** The files that declare tables: the store's own, and each module's `tables.ts` merged into it. */
+function tableFiles(): string[] {
+  const modules = fileURLToPath(new URL('../modules/', import.meta.url));
+  const owned = readdirSync(modules)
+    .map((folder) => join(modules, folder, 'tables.ts'))
+    .filter((file) => existsSync(file));
+  return [fileURLToPath(new URL('../store/schema.ts', import.meta.url)), ...owned];
+}
+
+/** Each table of `Database` with the file that declares it. */
+export function tableDeclarations(): Map<string, string> {
+  const { checker, database } = databaseInterface();
+  return new Map(
+    checker
+      .getTypeAtLocation(database)
+      .getProperties()
+      .map((table) => [table.name, table.declarations?.[0]?.getSourceFile().fileName ?? ''] as const),
+  );
+}
+
 /**
- * Reads `store/schema.ts` the way Kysely does: a column's type is what a select returns
- * (`ColumnType<S, I, U>` and `Generated<S>` read as S). Used by schema.test.ts to hold the
- * hand-written types to the migrated database.
+ * Reads `Database` (store/schema.ts and the modules' tables.ts) the way Kysely does: a column's
+ * type is what a select returns (`ColumnType<S, I, U>` and `Generated<S>` read as S). Used by
+ * schema.test.ts to hold the hand-written types to the migrated database.
  */
 export function declaredSchema(): SchemaShape {
-  const file = fileURLToPath(new URL('../store/schema.ts', import.meta.url));
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(file)!;
-  const database = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'Database');
-  if (!database) throw new Error('store/schema.ts has no Database interface');
+  const { checker, database } = databaseInterface();
   const shape: SchemaShape = {};
   for (const table of checker.getTypeAtLocation(database).getProperties()) {
     const columns: Record<string, ColumnShape> = {};
@@ -37,6 +47,23 @@ export function declaredSchema(): SchemaShape {
     shape[table.name] = columns;
   }
   return shape;
+}
+
+function databaseInterface(): { checker: ts.TypeChecker; database: ts.InterfaceDeclaration } {
+  const [file, ...owned] = tableFiles();
+  const program = ts.createProgram([file!, ...owned], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file!)!;
+  const database = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'Database');
+  if (!database) throw new Error('store/schema.ts has no Database interface');
+  return { checker, database };
 }
 
 /** The members of what a select returns, `Timestamp | null` included. */

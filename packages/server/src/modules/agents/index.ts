@@ -20,6 +20,9 @@ const routes: FastifyPluginAsync = async (app) => {
 
 export const agentsModule: PlinthModule = {
   name: 'agents',
+  tags: {
+    Agents: "Agents of a deployment, their skills, and the account's OpenAI-compatible LLM endpoints they call.",
+  },
   services: {
     agentLlms: ({ db, secrets, egress }: ServiceContext) => new AgentLlmService(new AgentRepo(db), secrets, egress),
     agents: ({ db, services }: ServiceContext) => new AgentService(new AgentRepo(db), services.agentLlms, services),

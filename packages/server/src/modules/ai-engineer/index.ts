@@ -11,6 +11,9 @@ declare module '../module.js' {
 
 export const aiEngineerModule: PlinthModule = {
   name: 'ai-engineer',
+  tags: {
+    'AI Engineer': 'Settings of the AI engineer and the region its agents run in for each user.',
+  },
   services: {
     aiEngineer: ({ db, config, services }: ServiceContext) => new AIEngineerService(db, config.regions, services),
   },

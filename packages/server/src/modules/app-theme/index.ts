@@ -12,6 +12,9 @@ declare module '../module.js' {
 /** The account's app theme: palettes, typography and whether it applies to the whole application. */
 export const appThemeModule: PlinthModule = {
   name: 'app-theme',
+  tags: {
+    'App Theme': 'The look of the application and of embedded dashboards.',
+  },
   services: { appTheme: ({ db }: ServiceContext) => new AppThemeService(db) },
   tables: ['app_theme'],
   schemas: appThemeSchemas,

@@ -13,6 +13,9 @@ declare module '../module.js' {
 /** The CI gate's server side (section 4.8 rule 8): runs of one deployment and credential take turns through a lease. */
 export const ciGateModule: PlinthModule = {
   name: 'ci-gate',
+  tags: {
+    'CI Gate': 'Runs of the CI gate: one at a time per deployment and credential, each holding a lease.',
+  },
   services: { ciGate: (ctx) => new CiGateService(ctx) },
   tables: ['ci_run'],
   schemas: ciGateSchemas,

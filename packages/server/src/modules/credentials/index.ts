@@ -3,6 +3,7 @@ import { CredentialService } from './service.js';
 import { credentialCaches } from './invalidation.js';
 import { credentialRoutes } from './routes.js';
 import { credentialSchemas } from './schemas.js';
+import { credentialRetention } from './retention.js';
 
 declare module '../module.js' {
   interface Services {
@@ -12,8 +13,13 @@ declare module '../module.js' {
 
 export const credentialsModule: PlinthModule = {
   name: 'credentials',
+  tags: {
+    'API Keys': 'API keys: credentials for scripts and servers, scoped by role and deployments.',
+    'SCIM Tokens': 'Bearer tokens that identity providers use for SCIM provisioning.',
+  },
   services: { credentials: ({ db }: ServiceContext) => new CredentialService(db) },
   tables: ['api_key', 'access_token', 'scim_token'],
+  retention: credentialRetention,
   schemas: credentialSchemas,
   routes: credentialRoutes,
   caches: credentialCaches,

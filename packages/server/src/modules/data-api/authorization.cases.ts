@@ -6,6 +6,8 @@ import type { OperationCase } from '../../test-support/authorization.js';
  * 401s) does not run them: routes.test.ts checks a missing header, a bad token, another
  * deployment's token and an API key on them instead.
  */
+export const ownSuite = { file: 'routes.test.ts', marker: "Authorization header isn't set" };
+
 const PREFIXES = [
   ['', (id: number) => `/d/${id}/cubejs-api/v1`],
   ['branch', (id: number) => `/d/${id}/dev-mode/main/cubejs-api/v1`],

@@ -13,6 +13,9 @@ declare module '../module.js' {
 /** Cube's data API (`/d/{id}/cubejs-api/v1/...`) over each deployment's latest successful build (issue 14). */
 export const dataApiModule: PlinthModule = {
   name: 'data-api',
+  tags: {
+    'Data API': 'Queries against the semantic layer of a deployment.',
+  },
   services: { dataApi: (ctx) => new DataApiService(ctx) },
   schemas: dataApiSchemas,
   routes: dataApiRoutes,

@@ -6,7 +6,7 @@ import type { ModuleCache } from '../module.js';
  * What a data API request is served from, besides its token: the branch's latest successful
  * build, whether the branch is served at all, and the deployment's warehouse variables. Any build
  * changing state, a branch enabled or disabled, a variable set or a deployment deleted forgets the
- * account's entries in every process (migration 0022 installs the triggers).
+ * account's entries in every process (the triggers are made from this declaration, store/cache-triggers.ts).
  */
 export const DATA_API_SERVING_CACHE: CacheDeclaration = {
   channel: 'plinth_data_api_serving',

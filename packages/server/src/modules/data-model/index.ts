@@ -12,6 +12,9 @@ declare module '../module.js' {
 /** A deployment's data model: files, commits, branches and dev mode (issue 13), under /build/api/v1. */
 export const dataModelModule: PlinthModule = {
   name: 'data-model',
+  tags: {
+    'Data Model': 'The data model of a deployment: cubes, views and their files.',
+  },
   services: { dataModel: (ctx) => new DataModelService(ctx) },
   tables: ['model_blob', 'model_tree', 'model_commit', 'model_branch', 'dev_mode_session'],
   schemas: dataModelSchemas,

@@ -13,6 +13,9 @@ declare module '../module.js' {
 /** A deployment's dbt integration and the sync jobs that generate cubes from its dbt project (issue 15). */
 export const dbtModule: PlinthModule = {
   name: 'dbt',
+  tags: {
+    'dbt Sync': 'Synchronising a data model from a dbt project.',
+  },
   services: { dbt: (ctx) => new DbtService(ctx) },
   tables: ['dbt_integration', 'dbt_sync'],
   schemas: dbtSchemas,

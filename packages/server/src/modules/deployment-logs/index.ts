@@ -2,6 +2,7 @@ import type { PlinthModule } from '../module.js';
 import { deploymentLogRoutes } from './routes.js';
 import { deploymentLogSchemas } from './schemas.js';
 import { DeploymentLogService } from './service.js';
+import { deploymentLogRetention } from './retention.js';
 
 declare module '../module.js' {
   interface Services {
@@ -14,6 +15,7 @@ export const deploymentLogsModule: PlinthModule = {
   name: 'deployment-logs',
   services: { deploymentLogs: (ctx) => new DeploymentLogService(ctx) },
   tables: ['build_log'],
+  retention: deploymentLogRetention,
   schemas: deploymentLogSchemas,
   routes: deploymentLogRoutes,
 };

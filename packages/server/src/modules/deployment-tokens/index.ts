@@ -14,6 +14,9 @@ declare module '../module.js' {
 
 export const deploymentTokensModule: PlinthModule = {
   name: 'deployment-tokens',
+  tags: {
+    Environments: 'Environments of a deployment (production, staging, development branches) and their tokens.',
+  },
   services: {
     deploymentTokens: ({ db, secrets, services }: ServiceContext) => new DeploymentTokenService(db, secrets, services),
   },

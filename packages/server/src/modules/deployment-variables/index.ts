@@ -12,6 +12,9 @@ declare module '../module.js' {
 /** A deployment's environment variables, which configure its warehouse (issue 14). */
 export const deploymentVariablesModule: PlinthModule = {
   name: 'deployment-variables',
+  tags: {
+    'Env Variables': 'Environment variables of a deployment.',
+  },
   services: { deploymentVariables: (ctx) => new DeploymentVariableService(ctx) },
   tables: ['deployment_variable'],
   schemas: deploymentVariableSchemas,

@@ -11,6 +11,11 @@ declare module '../module.js' {
 
 export const deploymentsModule: PlinthModule = {
   name: 'deployments',
+  tags: {
+    Deployments: 'Deployments of the account: the unit that holds a data model, environments and the data API.',
+    'Deployment Creation': 'Creating a deployment.',
+    Regions: 'Regions a deployment can run in.',
+  },
   services: {
     // dataApi is read when a deployment is deleted, not here: the data API's service reads this one.
     deployments: ({ db, config, services }: ServiceContext) =>

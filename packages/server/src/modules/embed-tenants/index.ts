@@ -5,6 +5,7 @@ import { EmbedProvisioningService } from './provisioning.js';
 import { embedTenantRoutes } from './routes.js';
 import { embedTenantSchemas } from './schemas.js';
 import { EmbedTenantService } from './service.js';
+import { embedTenantRetention } from './retention.js';
 
 declare module '../module.js' {
   interface Services {
@@ -15,6 +16,9 @@ declare module '../module.js' {
 
 export const embedTenantsModule: PlinthModule = {
   name: 'embed-tenants',
+  tags: {
+    'Embed Tenants': 'Groups, user attributes and provisioned users inside an embed tenant.',
+  },
   services: {
     embedTenants: ({ db, config, services }: ServiceContext) =>
       new EmbedTenantService(db, new EmbedLookups(services), config.maxExternalUsers),
@@ -31,6 +35,7 @@ export const embedTenantsModule: PlinthModule = {
     'external_user_tenant_group',
     'external_user_tenant_attribute_value',
   ],
+  retention: embedTenantRetention,
   schemas: embedTenantSchemas,
   routes: embedTenantRoutes,
   caches: embedTenantCaches,

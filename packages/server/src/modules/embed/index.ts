@@ -2,6 +2,7 @@ import type { PlinthModule, ServiceContext } from '../module.js';
 import { embedRoutes } from './routes.js';
 import { embedSchemas } from './schemas.js';
 import { EmbedService } from './service.js';
+import { embedRetention } from './retention.js';
 
 declare module '../module.js' {
   interface Services {
@@ -11,8 +12,12 @@ declare module '../module.js' {
 
 export const embedModule: PlinthModule = {
   name: 'embed',
+  tags: {
+    Embed: 'Signed embedding: sessions minted for external or internal users, exchanged for embed tokens.',
+  },
   services: { embed: ({ db, secrets, services }: ServiceContext) => new EmbedService(db, secrets, services) },
   tables: ['embed_session'],
+  retention: embedRetention,
   schemas: embedSchemas,
   routes: embedRoutes,
 };

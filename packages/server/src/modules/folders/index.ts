@@ -12,6 +12,9 @@ declare module '../module.js' {
 /** Folders of a deployment's workspace (issue 16); the table is migration 0027's. */
 export const foldersModule: PlinthModule = {
   name: 'folders',
+  tags: {
+    Folders: 'Folders that organise reports and workbooks.',
+  },
   services: { folders: (ctx) => new FolderService(ctx) },
   tables: ['folder'],
   schemas: folderSchemas,

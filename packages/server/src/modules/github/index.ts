@@ -23,6 +23,10 @@ export const githubImportJob: JobKind = {
 /** A deployment's GitHub connection and the GitHub App behind it (issue 15). */
 export const githubModule: PlinthModule = {
   name: 'github',
+  tags: {
+    GitHub: 'GitHub repositories as the source of a data model.',
+    'GitHub Connection': 'Connecting an account to GitHub.',
+  },
   services: { github: (ctx) => new GithubService(ctx) },
   tables: ['github_connection'],
   schemas: githubSchemas,

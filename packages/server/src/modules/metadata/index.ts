@@ -11,6 +11,9 @@ declare module '../module.js' {
 
 export const metadataModule: PlinthModule = {
   name: 'metadata',
+  tags: {
+    Metadata: "Cubes, views and members of a deployment's current build, as the caller's access policies show them.",
+  },
   services: { metadata: ({ services }: ServiceContext) => new MetadataService(services) },
   schemas: metadataSchemas,
   routes: metadataRoutes,

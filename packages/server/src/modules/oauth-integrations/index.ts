@@ -12,6 +12,9 @@ declare module '../module.js' {
 
 export const oauthIntegrationsModule: PlinthModule = {
   name: 'oauth-integrations',
+  tags: {
+    'OAuth Integrations': 'OAuth clients the account uses to reach other services.',
+  },
   services: {
     oauthIntegrations: ({ db, secrets, egress }: ServiceContext) => new OAuthIntegrationService(db, secrets, egress),
   },

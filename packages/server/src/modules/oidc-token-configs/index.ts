@@ -16,6 +16,9 @@ declare module '../module.js' {
 /** OIDC token configs and the token exchange they allow (issue 16). */
 export const oidcTokenConfigsModule: PlinthModule = {
   name: 'oidc-token-configs',
+  tags: {
+    'OIDC Token Configs': 'OpenID Connect token configurations.',
+  },
   services: {
     oidcTokenConfigs: ({ db, egress }) => new OidcTokenConfigService(db, egress),
     oidcTokenExchange: ({ services, egress }) =>

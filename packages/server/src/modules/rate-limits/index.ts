@@ -1,5 +1,6 @@
 import type { PlinthModule, ServiceContext } from '../module.js';
 import { RateLimitService } from './service.js';
+import { rateLimitRetention } from './retention.js';
 
 declare module '../module.js' {
   interface Services {
@@ -12,4 +13,5 @@ export const rateLimitsModule: PlinthModule = {
   name: 'rate-limits',
   services: { rateLimits: ({ db, config }: ServiceContext) => new RateLimitService(db, config.signInDelayMs) },
   tables: ['rate_limit'],
+  retention: rateLimitRetention,
 };

@@ -12,6 +12,9 @@ declare module '../module.js' {
 /** Reports: saved queries of a deployment's workspace and their snapshots (issue 16). */
 export const reportsModule: PlinthModule = {
   name: 'reports',
+  tags: {
+    Reports: 'Saved reports of a deployment.',
+  },
   services: { reports: (ctx) => new ReportService(ctx) },
   tables: ['report'],
   schemas: reportSchemas,

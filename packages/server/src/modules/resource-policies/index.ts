@@ -18,6 +18,9 @@ declare module '../module.js' {
  */
 export const resourcePoliciesModule: PlinthModule = {
   name: 'resource-policies',
+  tags: {
+    'Resource Policies': 'What users and groups may do on the account and on each deployment (actions of resource policies).',
+  },
   services: { resourcePolicies: (ctx) => new ResourcePolicyService(ctx), contentAccess: (ctx) => new ContentAccess(ctx.db) },
   tables: ['resource_policy'],
   schemas: resourcePolicySchemas,

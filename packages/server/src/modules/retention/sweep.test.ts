@@ -6,7 +6,8 @@ import { REFRESH_TOKEN_TTL_S } from '../credentials/service.js';
 import { TOKEN_LIFETIME_SECONDS } from '../embed/tokens.js';
 import { PURGE_GRACE_MS } from '../login/repo.js';
 import { STALE_MS } from '../rate-limits/service.js';
-import { DEAD_JOB_RETENTION_MS, EMBED_SESSION_RETENTION_MS, FINISHED_JOB_RETENTION_MS } from './rules.js';
+import { EMBED_SESSION_RETENTION_MS } from '../embed/retention.js';
+import { DEAD_JOB_RETENTION_MS, FINISHED_JOB_RETENTION_MS } from './rules.js';
 import { RETENTION_SWEEP_EVERY_MS, SWEEP_BATCH } from './sweep.js';
 
 const DAY = 24 * 3600_000;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { JobKind } from '../../jobs/kind.js';
+import { loadModules } from '../index.js';
 import { retentionRules } from './rules.js';
 
 /** Rows one statement deletes: few enough that no statement holds its locks for long. */
@@ -9,7 +10,7 @@ export const RETENTION_SWEEP_EVERY_MS = 3600_000;
 export type SweepResult = Record<string, number>;
 
 /**
- * Deletes what is past retention in every table of `retentionRules`, a batch per statement, each
+ * Deletes what is past retention by every module's rules (`retentionRules`), a batch per statement, each
  * statement on its own (no transaction spans the sweep). SKIP LOCKED passes over rows a request
  * holds: they go in a later batch or sweep. Answers the rows deleted per table.
  */
@@ -20,7 +21,7 @@ export const retentionSweep: JobKind = {
   async handle(_job, { store, config, now, heartbeat }) {
     const deleted: SweepResult = {};
     const at = now();
-    for (const rule of retentionRules) {
+    for (const rule of retentionRules(await loadModules())) {
       const table = sql.table(rule.table);
       const key = sql.ref(rule.key);
       for (;;) {

@@ -24,6 +24,9 @@ declare module '../module.js' {
 
 export const scimModule: PlinthModule = {
   name: 'scim',
+  tags: {
+    SCIM: 'SCIM 2.0 (RFC 7643 and RFC 7644) users and groups, for identity providers such as Okta and Entra ID.',
+  },
   services: { scim: ({ db, services }: ServiceContext) => new ScimService(db, services) },
   schemas: [
     ScimError,

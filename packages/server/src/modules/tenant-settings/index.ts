@@ -11,6 +11,9 @@ declare module '../module.js' {
 
 export const tenantSettingsModule: PlinthModule = {
   name: 'tenant-settings',
+  tags: {
+    'Tenant Settings': 'Settings of the account, such as embedding, creator mode and the bulk action limit.',
+  },
   services: {
     tenantSettings: ({ db, config }: ServiceContext) => new TenantSettingsService(db, config.maxExternalUsers),
   },

@@ -11,6 +11,10 @@ declare module '../module.js' {
 
 export const userAttributesModule: PlinthModule = {
   name: 'user-attributes',
+  tags: {
+    'User Attributes': 'Attributes defined for the users of the account, used in access policies and embedding.',
+    'User Attribute Values': "A user's values of the account's user attributes.",
+  },
   services: {
     userAttributes: ({ db, services }: ServiceContext) => new UserAttributeService(db, services.users),
   },

@@ -12,6 +12,9 @@ declare module '../module.js' {
 /** OAuth tokens users hold through the account's OAuth integrations (issue 16). */
 export const userOAuthTokensModule: PlinthModule = {
   name: 'user-oauth-tokens',
+  tags: {
+    'User OAuth Tokens': 'OAuth tokens users hold for the integrations.',
+  },
   services: {
     userOAuthTokens: ({ db, secrets, egress, services }) => new UserOAuthTokenService(db, secrets, services.oauthIntegrations, egress),
   },

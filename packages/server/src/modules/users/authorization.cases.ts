@@ -33,3 +33,6 @@ export const embedThemeCases: OperationCase[] = [
     prepare: async () => ({ url: '/api/v1/users/embed-theme', body: { primaryColor: '#1a73e8' } }),
   },
 ];
+
+/** Every case of the module for the coverage test: the embed theme's run in embed-theme.test.ts. */
+export const coverage: OperationCase[] = [...cases, ...embedThemeCases];

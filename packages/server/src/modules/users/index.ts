@@ -14,6 +14,9 @@ declare module '../module.js' {
 
 export const usersModule: PlinthModule = {
   name: 'users',
+  tags: {
+    'Users Admin': 'Users and user groups of the account.',
+  },
   services: {
     users: ({ db }: ServiceContext) => new UserService(db),
     embedThemes: ({ db }: ServiceContext) => new EmbedThemeService(db),

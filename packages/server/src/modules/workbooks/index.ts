@@ -16,6 +16,10 @@ declare module '../module.js' {
 /** Workbooks and the dashboards they publish (issue 16). */
 export const workbooksModule: PlinthModule = {
   name: 'workbooks',
+  tags: {
+    Workbooks: 'Workbooks and their dashboards.',
+    'Dashboard Embed Access': 'Which dashboards may be embedded, and by whom.',
+  },
   services: {
     workbooks: (ctx) => new WorkbookService(ctx),
     dashboards: (ctx) => new DashboardService(ctx, ctx.services.workbooks),

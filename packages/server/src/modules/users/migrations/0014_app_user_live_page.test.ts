@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openTestStore, storeKinds } from '../../test-support/stores.js';
+import { openTestStore, storeKinds } from '../../../test-support/stores.js';
 
 const plan = async (store: Awaited<ReturnType<typeof openTestStore>>, query: ReturnType<typeof sql>) =>
   JSON.stringify((await sql<{ 'QUERY PLAN': unknown }>`explain (format json) ${query}`.execute(store.db)).rows[0]!['QUERY PLAN']);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openTestStore, storeKinds } from '../../test-support/stores.js';
+import { openTestStore, storeKinds } from '../../../test-support/stores.js';
 import { down, up } from './0032_dbt_private_repositories.js';
 
 describe.each(storeKinds)('migration 0032 [%s]', (kind) => {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openTestStore, storeKinds } from '../../test-support/stores.js';
+import { openTestStore, storeKinds } from '../../../test-support/stores.js';
 import { down, up } from './0009_embed_page_indexes.js';
 
 /** The lookups generate-session and provisioning make by name, each with the unique index that should serve it. */
