@@ -57,6 +57,11 @@ export function tablesNamedIn(file: string, root: string): TableAccess[] {
       const [first] = node.arguments;
       if (first) for (const text of literalsOf(first, source)) add(text.split(/\s+as\s+/i)[0]!.trim(), node);
     }
+    // The generic repository (store/account-scoped-repo.ts) is given its table: `new AccountScopedRepo(db, 'x', …)`, or `super(db, 'x', …)` in a subclass.
+    const given =
+      (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'AccountScopedRepo') ||
+      (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.SuperKeyword);
+    if (given && node.arguments?.[1]) for (const text of literalsOf(node.arguments[1], source)) add(text, node);
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'raw') {
       const [first] = node.arguments;
       if (first) for (const text of literalsOf(first, source)) scanSql(text, node);

@@ -60,3 +60,23 @@ export async function copyReportsOfWorkbook(
   }
   return moved;
 }
+
+/** How many reports name the folder as theirs, for the folder's deletion. */
+export async function reportsInFolder(db: Executor, folderId: number): Promise<number> {
+  const row = await db
+    .selectFrom('report')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('folder_id', '=', folderId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** An account's report as a content item needs it: its deployment, creator, folder and workbook. */
+export function reportOfAccount(db: Executor, accountId: number, id: number) {
+  return db
+    .selectFrom('report')
+    .select(['deployment_id', 'created_by', 'folder_id', 'workbook_id'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

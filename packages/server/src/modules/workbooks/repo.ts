@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { DashboardRow, DashboardVersionRow, ReportRow, WorkbookRow } from '../../store/schema.js';
+import { findFolder } from '../folders/public.js';
 import { reportIdsOfWorkbook, reportsOfWorkbook } from '../reports/public.js';
 
 /** A dashboard with its latest version (every stored dashboard has one: it is made by publishing). */
@@ -33,12 +34,7 @@ export class WorkbookRepo {
   }
 
   folder(deploymentId: number, id: number) {
-    return this.db
-      .selectFrom('folder')
-      .select(['id', 'parent_id', 'created_by'])
-      .where('deployment_id', '=', deploymentId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return findFolder(this.db, deploymentId, id);
   }
 
   /** The reports among `ids` that belong to the workbook. */
