@@ -44,14 +44,15 @@ describe('module boundaries', () => {
 });
 
 /**
- * Reads and writes of another module's tables that remain, each to move behind its owner's
- * public.ts as the writes already have; new ones fail.
+ * Table access from before the rule, each to move behind its owner's public.ts as the rest did;
+ * new ones fail.
+ * - scim is the SCIM protocol's view of users and groups: its filters compile to SQL over their
+ *   columns (query-repo.ts); each part is to move into users and groups as their filter target.
+ * - workspace lists folders, workbooks and reports as one keyset-paged union in one statement
+ *   (and checks a move target against the readable folders in it); each owner is to offer its
+ *   branch of the union. Its writes (moving an item) already go through the owners.
  */
 const GRANDFATHERED_TABLES = new Set<string>([
-  'embed -> embed_account',
-  'embed -> embed_tenant',
-  'embed-tenants -> embed_session',
-  'login -> access_token',
   'scim -> app_user',
   'scim -> group_member',
   'scim -> user_group',

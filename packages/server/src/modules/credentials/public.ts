@@ -1,3 +1,4 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 
 /**
@@ -16,4 +17,15 @@ export async function revokeCredentialsOfUser(db: Executor, accountId: number, u
       .where('revoked_at', 'is', null)
       .execute();
   }
+}
+
+/**
+ * Whether the access token can still be used or refreshed as of `cutoff` (not revoked, its refresh
+ * not expired before then), as a condition of another module's query: login purges the sessions
+ * none of whose tokens qualifies, in one statement.
+ */
+export function accessTokenLiveAt(tokenId: Expression<number>, cutoff: Date): RawBuilder<boolean> {
+  return sql<boolean>`exists (
+    select 1 from access_token a
+    where a.id = ${tokenId} and a.revoked_at is null and (a.refresh_expires_at is null or a.refresh_expires_at >= ${cutoff}))`;
 }

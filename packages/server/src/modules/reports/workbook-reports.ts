@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { ReportRow } from '../../store/schema.js';
 import { newPublicId } from './validate.js';
@@ -79,4 +80,19 @@ export function reportOfAccount(db: Executor, accountId: number, id: number) {
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** A report of the deployment as the workspace moves it: where it sits and who made it. */
+export function reportInDeployment(db: Executor, deploymentId: number, id: number) {
+  return db
+    .selectFrom('report')
+    .select(['id', 'deployment_id', 'folder_id', 'created_by'])
+    .where('deployment_id', '=', deploymentId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Puts the report into a folder (null: the root); the target is checked by the caller. */
+export async function moveReport(db: Executor, id: number, folderId: number | null, userId: number): Promise<void> {
+  await db.updateTable('report').set({ folder_id: folderId, updated_by: userId, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
 }

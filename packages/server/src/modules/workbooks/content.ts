@@ -42,3 +42,22 @@ export function workbookRow(db: Executor, id: number) {
 export function workbookIdsWhere(condition: RawBuilder<boolean>): RawBuilder<number> {
   return sql<number>`(select workbook.id from workbook where ${condition})`;
 }
+
+/** A workbook of the deployment as the workspace moves it: where it sits and who made it. */
+export function workbookInDeployment(db: Executor, deploymentId: number, id: number) {
+  return db
+    .selectFrom('workbook')
+    .select(['id', 'deployment_id', 'folder_id', 'created_by'])
+    .where('deployment_id', '=', deploymentId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Puts the workbook into a folder (null: the root); the target is checked by the caller. */
+export async function moveWorkbook(db: Executor, id: number, folderId: number | null, userId: number): Promise<void> {
+  await db
+    .updateTable('workbook')
+    .set({ folder_id: folderId, updated_by: userId, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .execute();
+}

@@ -10,4 +10,12 @@ export async function workbooksInFolder(db: Executor, folderId: number): Promise
   return Number(row.n);
 }
 
-export { dashboardOfAccount, workbookById, workbookIdsWhere, workbookOfAccount, workbookRow } from './content.js';
+export {
+  dashboardOfAccount,
+  moveWorkbook,
+  workbookById,
+  workbookIdsWhere,
+  workbookInDeployment,
+  workbookOfAccount,
+  workbookRow,
+} from './content.js';
