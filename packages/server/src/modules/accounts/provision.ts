@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import { API_KEY_PREFIX } from '../../http/credential-header.js';
-import { hashCredential, randomBase62 } from '../../lib/secrets.js';
+import { randomBase62 } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
+import { CredentialService } from '../credentials/service.js';
+import { createTenantSettings } from '../tenant-settings/public.js';
+import { UserService } from '../users/service.js';
 
 export function newApiKeySecret(): string {
   return `${API_KEY_PREFIX}${randomBase62()}`;
@@ -11,6 +14,7 @@ export function newApiKeySecret(): string {
 /**
  * An account ready to use: its settings, an admin user and an unscoped admin API key for it. False
  * when the name is taken; of two operators or servers creating the same name at once, one wins.
+ * The owners' services write their rows on `db`, so they join this transaction.
  */
 export async function createAccountWithAdmin(db: Kysely<Database>, name: string, apiKey: string): Promise<boolean> {
   return transaction(db, async (trx) => {
@@ -21,24 +25,13 @@ export async function createAccountWithAdmin(db: Kysely<Database>, name: string,
       .returning('id')
       .executeTakeFirst();
     if (!account) return false;
-    await trx.insertInto('tenant_settings').values({ account_id: account.id }).execute();
-    const admin = await trx
-      .insertInto('app_user')
-      .values({ account_id: account.id, email: `admin@${name}.plinth.local`, display_name: 'Administrator', role: 'admin' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('api_key')
-      .values({
-        account_id: account.id,
-        user_id: admin.id,
-        name: 'bootstrap',
-        role: 'admin',
-        deployment_ids: null,
-        key_hash: hashCredential(apiKey),
-        key_prefix: apiKey.slice(0, 8),
-      })
-      .execute();
+    await createTenantSettings(trx, account.id);
+    const admin = await new UserService(trx).create(account.id, {
+      email: `admin@${name}.plinth.local`,
+      displayName: 'Administrator',
+      role: 'admin',
+    });
+    await new CredentialService(trx).createApiKey(account.id, admin.id, { name: 'bootstrap', role: 'admin', deploymentIds: null }, apiKey);
     return true;
   });
 }

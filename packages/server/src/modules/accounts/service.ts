@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { sql, type Kysely } from 'kysely';
 import type { AccountRow, Database } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
+import { createTenantSettings } from '../tenant-settings/public.js';
 
 /** A backstop only: ACCOUNTS_CACHE forgets hosts the moment an account is created or changed. */
 const CACHE_MS = 5_000;
@@ -22,7 +23,7 @@ export class AccountService {
   create(name: string): Promise<AccountRow> {
     return transaction(this.db, async (trx) => {
       const account = await trx.insertInto('account').values({ name }).returningAll().executeTakeFirstOrThrow();
-      await trx.insertInto('tenant_settings').values({ account_id: account.id }).execute();
+      await createTenantSettings(trx, account.id);
       return account;
     });
   }

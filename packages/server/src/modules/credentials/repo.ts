@@ -1,7 +1,13 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Role } from '../../store/schema.js';
+import { policiesOfUser } from '../resource-policies/public.js';
+import { userActive, userRole } from '../users/public.js';
 
-/** A live credential row joined with the state of the user it acts for. */
+/**
+ * A live credential row with the state of the user it acts for. The user's columns and policies
+ * come from their owners' subqueries (users, resource-policies, groups), so verification stays
+ * one round trip; every credential has a user (the column is not null, deleting the user deletes it).
+ */
 export interface CredentialRecord {
   id: number;
   account_id: number;
@@ -18,30 +24,18 @@ export interface CredentialRecord {
   policies: string[] | null;
 }
 
-/**
- * The resource policies a credential's user holds, directly or through a group, in one column of
- * the credential's own query: verification stays one round trip. Only the types authorisation
- * reads today are loaded (content types come with the workspace).
- */
-function policiesOfUser(): RawBuilder<string[] | null> {
-  return sql<string[] | null>`(
-    select array_agg(p.resource_type || ':' || p.resource_id || ':' || p.action)
-    from resource_policy p
-    where p.account_id = u.account_id and p.resource_type in ('Global', 'Deployment')
-      and (p.user_id = u.id or p.group_id in (select m.group_id from group_member m where m.user_id = u.id))
-  )`;
-}
-
 export class CredentialRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   findApiKeyByHash(hash: string): Promise<CredentialRecord | undefined> {
     return this.db
       .selectFrom('api_key as k')
-      .innerJoin('app_user as u', 'u.id', 'k.user_id')
       .select(['k.id', 'k.account_id', 'k.user_id', 'k.role', 'k.deployment_ids', 'k.revoked_at', 'k.permissions'])
-      .select(['u.active as user_active', 'u.role as user_role'])
-      .select(policiesOfUser().as('policies'))
+      .select((eb) => [
+        userActive(eb.ref('k.user_id')).as('user_active'),
+        userRole(eb.ref('k.user_id')).as('user_role'),
+        policiesOfUser(eb.ref('k.account_id'), eb.ref('k.user_id')).as('policies'),
+      ])
       .where('k.key_hash', '=', hash)
       .executeTakeFirst();
   }
@@ -49,10 +43,14 @@ export class CredentialRepo {
   findAccessTokenByHash(hash: string): Promise<CredentialRecord | undefined> {
     return this.db
       .selectFrom('access_token as t')
-      .innerJoin('app_user as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.account_id', 't.user_id', 'u.role', 't.revoked_at', 't.expires_at'])
-      .select(['u.active as user_active', 'u.role as user_role'])
-      .select(policiesOfUser().as('policies'))
+      .select(['t.id', 't.account_id', 't.user_id', 't.revoked_at', 't.expires_at'])
+      .select((eb) => [
+        // An access token acts with its user's role: the user's row is the only place it is kept.
+        userRole(eb.ref('t.user_id')).as('role'),
+        userActive(eb.ref('t.user_id')).as('user_active'),
+        userRole(eb.ref('t.user_id')).as('user_role'),
+        policiesOfUser(eb.ref('t.account_id'), eb.ref('t.user_id')).as('policies'),
+      ])
       .select((eb) => eb.val<number[] | null>(null).as('deployment_ids'))
       .where('t.token_hash', '=', hash)
       .executeTakeFirst() as Promise<CredentialRecord | undefined>;

@@ -129,7 +129,7 @@ export class CredentialVerifiers {
     return {
       accountId,
       credentialId: record.id,
-      // API keys and access tokens always act for a user (an inner join in the repo).
+      // API keys and access tokens always act for a user (the column is not null).
       userId: record.user_id!,
       // A key never carries more than its user has now: demoting the user demotes the key.
       role: lowerRole(record.role, record.user_role ?? record.role),

@@ -15,17 +15,6 @@ export class DeploymentVariableRepo {
     return this.db.selectFrom('deployment_variable').selectAll().where('deployment_id', '=', deploymentId).orderBy('name').execute();
   }
 
-  /** Every write takes this lock first, so two changes never each check a combination the other breaks. */
-  lockDeployment(accountId: number, deploymentId: number) {
-    return this.db
-      .selectFrom('deployment')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('id', '=', deploymentId)
-      .forUpdate()
-      .executeTakeFirst();
-  }
-
   upsert(rows: Insertable<DeploymentVariableTable>[]) {
     return this.db
       .insertInto('deployment_variable')

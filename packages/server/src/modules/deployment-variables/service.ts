@@ -75,7 +75,8 @@ export class DeploymentVariableService implements DeploymentVariables {
     plan: (current: Variables) => { next: Variables; write: () => Promise<unknown> },
   ) {
     return transactionWithRetry(this.ctx.db, async () => {
-      if (!(await this.repo.lockDeployment(accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
+      // Every write takes this lock first, so two changes never each check a combination the other breaks.
+      if (!(await this.ctx.services.deployments.lock(accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
       const current = this.open(await this.repo.list(deploymentId));
       const { next, write } = plan(current);
       if (next.size > MAX_VARIABLES) throw badRequest(`A deployment holds at most ${MAX_VARIABLES} variables`);

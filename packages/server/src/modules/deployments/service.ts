@@ -194,6 +194,17 @@ export class DeploymentService {
     return this.db.selectFrom('deployment').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
 
+  /**
+   * Locks the account's deployment row until the caller's transaction ends, so changes that must
+   * not interleave (its variables, its folder tree) run one after the other. `no key update` does
+   * not block inserts that refer to the row. False when the account has no such deployment.
+   */
+  async lock(accountId: number, id: number, strength: 'update' | 'no key update' = 'update'): Promise<boolean> {
+    const query = this.db.selectFrom('deployment').select('id').where('account_id', '=', accountId).where('id', '=', id);
+    const row = await (strength === 'update' ? query.forUpdate() : query.forNoKeyUpdate()).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** For inputs that name deployments (e.g. an API key's scope): every id must be the account's. */
   async assertAllExist(accountId: number, ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;

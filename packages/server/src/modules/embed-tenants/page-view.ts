@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import { PREPARED } from '../../store/prepared.js';
+import { INSERT_SESSION } from '../embed/public.js';
 import { catalogTables, type Catalog, type ProfileWrite } from './external-user-repo.js';
 
 /** A page view of a known external user: everything generate-session writes, names already resolved. */
@@ -79,8 +80,7 @@ export async function mintForExistingUser(db: Executor, s: ExistingUserSession):
       union all
       select a.name, w.v::jsonb from v_want w join ${sql.table(t.attributes)} a on a.id = w.a where w.v is not null
     )
-    insert into embed_session (account_id, session_hash, api_key_id, deployment_id, embed_tenant_id, external_user_id,
-      internal_user_id, user_ref, creator_mode, show_dashboard_chat, claims, exchange_by)
+    ${INSERT_SESSION}
     select ${s.accountId}::integer, ${s.session.hash}::text, ${s.session.apiKeyId}::integer, ${s.session.deploymentId}::integer,
       ${s.tenantId}::integer, u.id, null::integer, u.external_id, ${s.session.creatorMode}::boolean, ${s.session.showDashboardChat}::boolean,
       ${JSON.stringify(s.claims)}::jsonb || jsonb_build_object(

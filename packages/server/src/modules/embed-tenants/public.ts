@@ -8,3 +8,4 @@ export type { ExternalUserChange } from './external-users.js';
 export type { ExistingUserSession } from './page-view.js';
 export { assertNoDuplicates, checkEmail, checkPicture, normaliseExternalId } from './rules.js';
 export { GroupNames } from './schemas.js';
+export { embedTenantName, keepSigningSecret, signingSecret } from './signing-secret.js';

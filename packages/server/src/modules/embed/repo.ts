@@ -2,8 +2,9 @@ import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { EmbedSessionTable } from '../../store/schema.js';
 import { afterId } from '../../store/keyset.js';
+import { embedTenantName } from '../embed-tenants/public.js';
 
-/** embed_session and the signing secret in embed_account; every query is bounded by the account. */
+/** embed_session; every query is bounded by the account. */
 export class EmbedSessionRepo {
   constructor(private readonly db: Executor) {}
 
@@ -56,43 +57,26 @@ export class EmbedSessionRepo {
   }
 
   list(accountId: number, after: number | undefined, limit: number) {
-    return this.db
-      .selectFrom('embed_session as s')
-      .innerJoin('embed_tenant as t', 't.id', 's.embed_tenant_id')
-      .select([
-        's.id',
-        's.created_at',
-        's.api_key_id',
-        's.deployment_id',
-        's.external_user_id',
-        's.internal_user_id',
-        's.user_ref',
-        's.creator_mode',
-        's.exchanged_at',
-        's.revoked_at',
-        't.name as embed_tenant_name',
-      ])
-      .where('s.account_id', '=', accountId)
-      .$call(afterId('s.id', after, limit))
-      .execute();
-  }
-
-  async signingSecret(accountId: number): Promise<string | null> {
-    const row = await this.db
-      .selectFrom('embed_account')
-      .select('signing_secret_sealed')
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return row?.signing_secret_sealed ?? null;
-  }
-
-  /** Stores `sealed` unless a secret is already there, and returns whichever is stored: first writer wins. */
-  async keepSigningSecret(accountId: number, sealed: string): Promise<string> {
-    const result = await sql<{ sealed: string }>`
-      insert into embed_account (account_id, signing_secret_sealed) values (${accountId}, ${sealed})
-      on conflict (account_id) do update
-        set signing_secret_sealed = coalesce(embed_account.signing_secret_sealed, excluded.signing_secret_sealed)
-      returning signing_secret_sealed as sealed`.execute(this.db);
-    return result.rows[0]!.sealed;
+    return (
+      this.db
+        .selectFrom('embed_session as s')
+        .select([
+          's.id',
+          's.created_at',
+          's.api_key_id',
+          's.deployment_id',
+          's.external_user_id',
+          's.internal_user_id',
+          's.user_ref',
+          's.creator_mode',
+          's.exchanged_at',
+          's.revoked_at',
+        ])
+        // Every session has its tenant (a foreign key that cascades), so this is the inner join it replaces.
+        .select(embedTenantName('s.embed_tenant_id').as('embed_tenant_name'))
+        .where('s.account_id', '=', accountId)
+        .$call(afterId('s.id', after, limit))
+        .execute()
+    );
   }
 }

@@ -5,7 +5,7 @@ import { forbidden, unauthenticated } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 import type { EmbedThemeOverrides } from './omitted.js';
-import { EmbedSessionRepo } from './repo.js';
+import { keepSigningSecret, signingSecret } from '../embed-tenants/public.js';
 
 export const TOKEN_ISSUER = 'plinth';
 export const TOKEN_AUDIENCE = 'plinth-embed';
@@ -86,10 +86,9 @@ export class EmbedSigningKeys {
   async key(accountId: number): Promise<Uint8Array> {
     const cached = this.keys.get(accountId);
     if (cached) return cached;
-    const repo = new EmbedSessionRepo(this.db);
     const sealed =
-      (await repo.signingSecret(accountId)) ??
-      (await repo.keepSigningSecret(accountId, this.secrets.seal(randomBytes(32).toString('base64url'))));
+      (await signingSecret(this.db, accountId)) ??
+      (await keepSigningSecret(this.db, accountId, this.secrets.seal(randomBytes(32).toString('base64url'))));
     const key = new Uint8Array(Buffer.from(this.secrets.open(sealed), 'base64url'));
     this.keys.set(accountId, key);
     return key;

@@ -3,6 +3,8 @@ import type { ListOrder, Position } from '../../http/pagination.js';
 import type { Executor } from '../../store/executor.js';
 import { afterPosition } from '../../store/keyset.js';
 import type { FolderRow } from '../../store/schema.js';
+import { reportsInFolder } from '../reports/public.js';
+import { workbooksInFolder } from '../workbooks/public.js';
 
 /** A level of the tree lists by position, then id (both ascending), as the user arranged it. */
 export const FOLDER_ORDER: ListOrder<FolderRow> = {
@@ -16,16 +18,6 @@ export const FOLDER_ORDER: ListOrder<FolderRow> = {
 /** The folder table of migration 0027: the tree of a deployment's workspace. */
 export class FolderRepo {
   constructor(private readonly db: Executor) {}
-
-  async deploymentExists(accountId: number, deploymentId: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('deployment')
-      .select('id')
-      .where('id', '=', deploymentId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
 
   find(deploymentId: number, id: number): Promise<FolderRow | undefined> {
     return this.db.selectFrom('folder').selectAll().where('deployment_id', '=', deploymentId).where('id', '=', id).executeTakeFirst();
@@ -90,28 +82,19 @@ export class FolderRepo {
       .executeTakeFirstOrThrow();
   }
 
-  /**
-   * Serialises changes to a deployment's folder tree: two moves checked at once could each find no
-   * cycle and together make one.
-   */
-  async lockTree(deploymentId: number): Promise<void> {
-    await this.db.selectFrom('deployment').select('id').where('id', '=', deploymentId).forNoKeyUpdate().execute();
-  }
-
   /** Locks the folder: inserting an item into it waits (its foreign key takes a key-share lock). */
   async lockFolder(id: number): Promise<FolderRow | undefined> {
     return this.db.selectFrom('folder').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
   }
 
-  /** What sits directly in a folder, by kind. */
+  /** What sits directly in a folder, by kind: its sub-folders here, reports and workbooks from their owners. */
   async contents(id: number): Promise<{ folders: number; reports: number; workbooks: number }> {
-    const { rows } = await sql<{ folders: string | number; reports: string | number; workbooks: string | number }>`
-      select (select count(*) from folder where parent_id = ${id}) as folders,
-             (select count(*) from report where folder_id = ${id}) as reports,
-             (select count(*) from workbook where folder_id = ${id}) as workbooks
-    `.execute(this.db);
-    const row = rows[0]!;
-    return { folders: Number(row.folders), reports: Number(row.reports), workbooks: Number(row.workbooks) };
+    const row = await this.db
+      .selectFrom('folder')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('parent_id', '=', id)
+      .executeTakeFirstOrThrow();
+    return { folders: Number(row.n), reports: await reportsInFolder(this.db, id), workbooks: await workbooksInFolder(this.db, id) };
   }
 
   /** Deletes the folder; the foreign keys of migration 0027 take everything inside with it. */

@@ -130,7 +130,7 @@ export class FolderService {
 
   /** Checks that the deployment is the account's: another account's is missing, as any other id. */
   async assertDeployment(accountId: number, deploymentId: number): Promise<void> {
-    if (!(await this.repo.deploymentExists(accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
+    if (!(await this.ctx.services.deployments.find(accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
   }
 
   /**
@@ -138,7 +138,8 @@ export class FolderService {
    * the folder itself or one inside it, and no deeper than MAX_DEPTH.
    */
   private async checkMove(principal: UserPrincipal, folder: FolderRow, targetId: number | null): Promise<number | null> {
-    await this.repo.lockTree(folder.deployment_id);
+    // Serialises changes to the deployment's folder tree: two moves checked at once could each find no cycle and together make one.
+    await this.ctx.services.deployments.lock(principal.accountId, folder.deployment_id, 'no key update');
     if (targetId === null) return null;
     const target = await this.get(folder.deployment_id, targetId, 'parentId');
     await this.access.demand(principal, folderItem(target), 'Edit');

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, DeviceAuthorizationStatus } from '../../store/schema.js';
+import { accessTokenLiveAt } from '../credentials/public.js';
 
 /** Expired rows stay this long, so a late click still hears "expired" rather than "unknown". */
 export const PURGE_GRACE_MS = 24 * 3600_000;
@@ -86,8 +87,8 @@ export class LoginRepo {
         select s.id from login_session s
         where s.revoked_at < ${cutoff}
            or (s.created_at < ${cutoff} and not exists (
-                select 1 from login_token t join access_token a on a.id = t.access_token_id
-                where t.session_id = s.id and a.revoked_at is null and (a.refresh_expires_at is null or a.refresh_expires_at >= ${cutoff})))
+                select 1 from login_token t
+                where t.session_id = s.id and ${accessTokenLiveAt(sql.ref('t.access_token_id'), cutoff)}))
         limit ${PURGE_BATCH} for update of s skip locked)
     `.execute(this.db);
     return this.db

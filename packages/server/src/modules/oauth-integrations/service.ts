@@ -4,20 +4,18 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { notFound } from '../../http/errors.js';
-import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import type { PageQuery } from '../../http/pagination.js';
 import type { SecretBox } from '../../lib/secrets.js';
 import { AccountKeyedCache } from '../../store/account-caches.js';
 import type { Database, OAuthIntegrationRow, OAuthIntegrationTable } from '../../store/schema.js';
-import { OAuthIntegrationRepo } from './repo.js';
+import { AccountScopedRepo } from '../../store/account-scoped-repo.js';
 import type { CreateOAuthIntegrationBody, OAuthIntegration, UpdateOAuthIntegrationBody } from './schemas.js';
-
-const INTEGRATIONS = byId('oauth-integrations');
 
 export type OAuthIntegrationView = Static<typeof OAuthIntegration>;
 
 /** OAuth integrations (sections 2.1, 4.1). An id of another account is as missing as an unknown one. */
 export class OAuthIntegrationService {
-  private readonly repo: OAuthIntegrationRepo;
+  private readonly repo: AccountScopedRepo<'oauth_integration'>;
   /**
    * Integrations are configuration: read on every OAuth flow, changed rarely. Reads by id are kept
    * until a change anywhere empties the account's entries (see OAUTH_INTEGRATIONS_CACHE).
@@ -29,7 +27,7 @@ export class OAuthIntegrationService {
     private readonly secrets: SecretBox,
     private readonly egress: EgressPolicy,
   ) {
-    this.repo = new OAuthIntegrationRepo(db);
+    this.repo = new AccountScopedRepo(db, 'oauth_integration', 'oauth-integrations');
   }
 
   async get(accountId: number, id: number): Promise<OAuthIntegrationView> {
@@ -44,8 +42,7 @@ export class OAuthIntegrationService {
   }
 
   async list(accountId: number, query: PageQuery) {
-    const rows = await this.repo.list(accountId, decodeCursor(INTEGRATIONS, query.after)?.id, pageSize(query) + 1);
-    return toPage(INTEGRATIONS, rows, query, toView);
+    return this.repo.page(accountId, query, toView);
   }
 
   async create(accountId: number, input: Static<typeof CreateOAuthIntegrationBody>): Promise<OAuthIntegrationView> {

@@ -4,14 +4,12 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { byId, decodeCursor, pageSize, toPage, type PageQuery } from '../../http/pagination.js';
+import type { PageQuery } from '../../http/pagination.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import type { Database, OidcTokenConfigRow, OidcTokenConfigTable } from '../../store/schema.js';
 import { OidcTokenConfigRepo } from './repo.js';
 import type { CreateOidcTokenConfig, OIDC_ALGORITHMS, OidcTokenConfig, UpdateOidcTokenConfig } from './schemas.js';
 import { demandSecureUrl } from './secure-url.js';
-
-const CONFIGS = byId('oidc-token-configs');
 
 export type OidcTokenConfigView = Static<typeof OidcTokenConfig>;
 type Algorithm = (typeof OIDC_ALGORITHMS)[number];
@@ -38,8 +36,7 @@ export class OidcTokenConfigService {
   }
 
   async list(accountId: number, query: PageQuery) {
-    const rows = await this.repo.list(accountId, decodeCursor(CONFIGS, query.after)?.id, pageSize(query) + 1);
-    return toPage(CONFIGS, rows, query, toView);
+    return this.repo.page(accountId, query, toView);
   }
 
   async create(accountId: number, input: CreateOidcTokenConfig): Promise<OidcTokenConfigView> {

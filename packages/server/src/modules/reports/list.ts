@@ -4,6 +4,7 @@ import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type ListOrder, type Pag
 import type { UserPrincipal } from '../../http/principal.js';
 import { afterPosition, timestampKey } from '../../store/keyset.js';
 import type { ServiceContext } from '../module.js';
+import { foldersByName } from '../folders/public.js';
 import { selectReports, toView, type ReportRecord } from './repo.js';
 import type { ReportsQuery } from './schemas.js';
 
@@ -77,18 +78,21 @@ export async function listReports(ctx: ServiceContext, user: UserPrincipal, depl
 export async function reportFolders(ctx: ServiceContext, user: UserPrincipal, deploymentId: number) {
   const access = ctx.services.contentAccess;
   const scope = await access.readScope(user, deploymentId, 'Report');
-  const rows = await ctx.db
-    .selectFrom('folder')
-    .innerJoin('report', 'report.folder_id', 'folder.id')
-    .select(['folder.id', 'folder.name', 'folder.created_by'])
+  const counts = await ctx.db
+    .selectFrom('report')
+    .select('report.folder_id')
     .select(sql<number>`cast(count(report.id) as integer)`.as('reports_count'))
-    .where('folder.deployment_id', '=', deploymentId)
-    .where('folder.account_id', '=', user.accountId)
+    .where('report.deployment_id', '=', deploymentId)
+    .where('report.account_id', '=', user.accountId)
+    .where('report.folder_id', 'is not', null)
     .where(access.readable('report', scope))
-    .groupBy(['folder.id', 'folder.name', 'folder.created_by'])
-    .orderBy(sql`lower(folder.name)`)
-    .orderBy('folder.id')
+    .groupBy('report.folder_id')
     .execute();
+  const counted = new Map(counts.map((row) => [row.folder_id!, Number(row.reports_count)]));
+  const folders = await foldersByName(ctx.db, [...counted.keys()]);
+  const rows = folders
+    .filter((folder) => folder.deployment_id === deploymentId && folder.account_id === user.accountId)
+    .map((folder) => ({ ...folder, reports_count: counted.get(folder.id)! }));
   return {
     data: rows.map((row) => ({ id: row.id, name: row.name, createdBy: row.created_by, reportsCount: Number(row.reports_count) })),
   };

@@ -1,37 +1,25 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, ReportRow } from '../../store/schema.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
 import type { ReportView } from './schemas.js';
+import { personOf, type Person } from '../users/public.js';
 
 /** A report with the people it names, as the views need them. */
 export interface ReportRecord extends ReportRow {
-  owner_email: string | null;
-  owner_user_name: string | null;
-  owner_first_name: string | null;
-  refresher_email: string | null;
-  refresher_user_name: string | null;
-  refresher_first_name: string | null;
+  owner: Person | null;
+  refresher: Person | null;
 }
 
-/** Reports with their creator and last refresher joined (left joins: either may be gone). */
+/** Reports with their creator and last refresher (null when either is gone), as users shows them. */
 export function selectReports(db: Kysely<Database>) {
   return db
     .selectFrom('report')
-    .leftJoin('app_user as owner', 'owner.id', 'report.created_by')
-    .leftJoin('app_user as refresher', 'refresher.id', 'report.refreshed_by')
     .selectAll('report')
-    .select([
-      'owner.email as owner_email',
-      'owner.user_name as owner_user_name',
-      sql<string | null>`coalesce(owner.given_name, owner.display_name)`.as('owner_first_name'),
-      'refresher.email as refresher_email',
-      'refresher.user_name as refresher_user_name',
-      sql<string | null>`coalesce(refresher.given_name, refresher.display_name)`.as('refresher_first_name'),
-    ]);
+    .select((eb) => [personOf(eb.ref('report.created_by')).as('owner'), personOf(eb.ref('report.refreshed_by')).as('refresher')]);
 }
 
-const ownerOf = (id: number | null, email: string | null, userName: string | null, firstName: string | null) =>
-  id === null ? null : { id, email: email ?? userName ?? '', firstName, picture: null };
+const ownerOf = (id: number | null, person: Person | null) =>
+  id === null ? null : { id, email: person?.email ?? person?.user_name ?? '', firstName: person?.first_name ?? null, picture: null };
 
 /** jsonb reads back parsed on both drivers; text written by an older writer is parsed here. */
 const parsed = <T>(value: unknown): T | null => (typeof value === 'string' ? (JSON.parse(value) as T) : ((value ?? null) as T | null));
@@ -59,9 +47,9 @@ export function toView(row: ReportRecord, withSnapshot = false): ReportView {
     version: row.version,
     userId: row.created_by,
     createdBy: row.created_by,
-    user: ownerOf(row.created_by, row.owner_email, row.owner_user_name, row.owner_first_name),
+    user: ownerOf(row.created_by, row.owner),
     refreshedBy: row.refreshed_by,
-    refreshedByUser: ownerOf(row.refreshed_by, row.refresher_email, row.refresher_user_name, row.refresher_first_name),
+    refreshedByUser: ownerOf(row.refreshed_by, row.refresher),
     refreshedAt: toIsoOrNull(row.refreshed_at),
     refreshError: row.refresh_error,
     ...(withSnapshot ? { snapshot: parsed(row.snapshot) } : {}),

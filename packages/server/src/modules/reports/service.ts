@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Principal, UserPrincipal } from '../../http/principal.js';
 import { isUniqueViolation } from '../../store/executor.js';
+import { folderOfAccount } from '../folders/public.js';
+import { workbookOfAccount } from '../workbooks/public.js';
 import type { ServiceContext } from '../module.js';
 import { listReports, reportFolders } from './list.js';
 import { refreshReport } from './refresh.js';
@@ -34,13 +36,7 @@ export class ReportService {
 
   /** Another account's deployment is the same 404 as a missing one. */
   async deployment(principal: Principal, deploymentId: number): Promise<void> {
-    const row = await this.ctx.db
-      .selectFrom('deployment')
-      .select('id')
-      .where('id', '=', deploymentId)
-      .where('account_id', '=', principal.accountId)
-      .executeTakeFirst();
-    if (!row) throw notFound(`Deployment ${deploymentId} not found`);
+    if (!(await this.ctx.services.deployments.find(principal.accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
   }
 
   async find(principal: Principal, deploymentId: number, reportId: number): Promise<ReportRecord> {
@@ -174,22 +170,9 @@ export class ReportService {
 
   /** A folder or workbook of this deployment that the caller may put a report in (404 when it may not even read it). */
   private async demandContainer(user: UserPrincipal, deploymentId: number, type: 'Folder' | 'Workbook', id: number) {
-    const row =
-      type === 'Folder'
-        ? await this.ctx.db
-            .selectFrom('folder')
-            .select(['id', 'created_by', 'parent_id as folder_id'])
-            .where('id', '=', id)
-            .where('deployment_id', '=', deploymentId)
-            .where('account_id', '=', user.accountId)
-            .executeTakeFirst()
-        : await this.ctx.db
-            .selectFrom('workbook')
-            .select(['id', 'created_by', 'folder_id'])
-            .where('id', '=', id)
-            .where('deployment_id', '=', deploymentId)
-            .where('account_id', '=', user.accountId)
-            .executeTakeFirst();
+    const found =
+      type === 'Folder' ? await folderOfAccount(this.ctx.db, user.accountId, id) : await workbookOfAccount(this.ctx.db, user.accountId, id);
+    const row = found?.deployment_id === deploymentId ? found : undefined;
     if (!row) throw notFound(`${type} ${id} not found in deployment ${deploymentId}`);
     await this.access.demand(user, { type, id, deploymentId, ownerId: row.created_by, folderId: row.folder_id }, 'Edit');
   }

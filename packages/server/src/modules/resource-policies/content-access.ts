@@ -4,6 +4,9 @@ import { deploymentScope, holds } from '../../http/authorize.js';
 import { implied, type Permission } from '../../http/permissions.js';
 import type { Principal } from '../../http/principal.js';
 import type { Database } from '../../store/schema.js';
+import { folderChain, foldersCreatedBy, folderSubtrees, type FolderRef } from '../folders/public.js';
+import { groupIdsOfUser } from '../groups/public.js';
+import { workbookById, workbookIdsWhere } from '../workbooks/public.js';
 
 /** The resource types of workspace content, as resource policies name them. */
 export const CONTENT_TYPES = ['Folder', 'Report', 'Workbook', 'Dashboard'] as const;
@@ -121,11 +124,7 @@ export class ContentAccess {
 
   /** The report actions a principal holds on a workbook's reports: its workbook actions, level for level. */
   private async throughWorkbook(principal: Principal, workbookId: number): Promise<Permission[]> {
-    const workbook = await this.db
-      .selectFrom('workbook')
-      .select(['id', 'deployment_id', 'created_by', 'folder_id'])
-      .where('id', '=', workbookId)
-      .executeTakeFirst();
+    const workbook = await workbookById(this.db, workbookId);
     if (!workbook) return [];
     const onWorkbook = await this.actionsOn(principal, {
       type: 'Workbook',
@@ -186,13 +185,8 @@ export class ContentAccess {
     }
     const itemIds = policies.filter((p) => p.resource_type === type && readsType(p.action)).map((p) => p.resource_id);
     const roots = policies.filter((p) => p.resource_type === 'Folder' && readsType(p.action)).map((p) => p.resource_id);
-    const owned = await this.db
-      .selectFrom('folder')
-      .select('id')
-      .where('deployment_id', '=', deploymentId)
-      .where('created_by', '=', userId)
-      .execute();
-    const folderIds = await this.subtrees(deploymentId, [...roots, ...owned.map((f) => f.id)]);
+    const owned = await foldersCreatedBy(this.db, deploymentId, userId);
+    const folderIds = await folderSubtrees(this.db, deploymentId, [...roots, ...owned]);
     return { kind: 'some', ownerId: userId, folderIds, itemIds };
   }
 
@@ -210,40 +204,14 @@ export class ContentAccess {
     if (scope.folderIds.length) terms.push(sql<boolean>`${col(where)} in (${sql.join(scope.folderIds)})`);
     if (scope.itemIds.length) terms.push(sql<boolean>`${col('id')} in (${sql.join(scope.itemIds)})`);
     if (table === 'report' && scope.workbooks) {
-      terms.push(
-        sql<boolean>`${col('workbook_id')} in (select workbook.id from workbook where ${this.readable('workbook', scope.workbooks)})`,
-      );
+      terms.push(sql<boolean>`${col('workbook_id')} in ${workbookIdsWhere(this.readable('workbook', scope.workbooks))}`);
     }
     return terms.length ? sql<boolean>`(${sql.join(terms, sql` or `)})` : sql<boolean>`false`;
   }
 
-  /** The folder and every folder above it, nearest first. */
-  async folderChain(folderId: number | null): Promise<{ id: number; parent_id: number | null; created_by: number | null }[]> {
-    if (folderId === null) return [];
-    const { rows } = await sql<{ id: number; parent_id: number | null; created_by: number | null; depth: number }>`
-      with recursive chain(id, parent_id, created_by, depth) as (
-        select id, parent_id, created_by, 0 from folder where id = ${folderId}
-        union all
-        select f.id, f.parent_id, f.created_by, chain.depth + 1 from folder f join chain on f.id = chain.parent_id
-        where chain.depth < 256
-      )
-      select id, parent_id, created_by, depth from chain order by depth
-    `.execute(this.db);
-    return rows.map(({ id, parent_id, created_by }) => ({ id, parent_id, created_by }));
-  }
-
-  /** The folders and everything below them, within one deployment. */
-  async subtrees(deploymentId: number, roots: readonly number[]): Promise<number[]> {
-    if (roots.length === 0) return [];
-    const { rows } = await sql<{ id: number }>`
-      with recursive below(id, depth) as (
-        select id, 0 from folder where deployment_id = ${deploymentId} and id in (${sql.join(roots)})
-        union
-        select f.id, below.depth + 1 from folder f join below on f.parent_id = below.id where below.depth < 256
-      )
-      select distinct id from below
-    `.execute(this.db);
-    return rows.map((r) => r.id);
+  /** The folder and every folder above it, nearest first (the folders module reads its tree). */
+  folderChain(folderId: number | null): Promise<FolderRef[]> {
+    return folderChain(this.db, folderId);
   }
 
   /** The user (and groups) a credential acts for, when content rights beyond its credential apply. */
@@ -251,12 +219,7 @@ export class ContentAccess {
     if (principal.kind !== 'accessToken' && principal.kind !== 'apiKey') return null;
     if (principal.kind === 'apiKey' && principal.permissions) return null;
     const userId = principal.userId;
-    return this.db
-      .selectFrom('group_member')
-      .select('group_id')
-      .where('user_id', '=', userId)
-      .execute()
-      .then((rows) => ({ userId, groupIds: rows.map((r) => r.group_id) }));
+    return groupIdsOfUser(this.db, userId).then((groupIds) => ({ userId, groupIds }));
   }
 
   private async policyActions(accountId: number, subjects: Subjects, resources: readonly { type: string; id: number }[]) {

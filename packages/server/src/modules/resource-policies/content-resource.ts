@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import { badRequest } from '../../http/errors.js';
 import type { PolicyAction } from '../../http/permissions.js';
 import type { Database } from '../../store/schema.js';
+import { folderOfAccount, foldersByIds } from '../folders/public.js';
+import { reportOfAccount } from '../reports/public.js';
+import { dashboardOfAccount, workbookOfAccount, workbookRow } from '../workbooks/public.js';
 import type { ContentItem, ContentType } from './content-access.js';
 import type { ResourceRef } from './repo.js';
 
@@ -36,42 +39,19 @@ export async function findContent(
     row && { type, id, deploymentId: row.deployment_id, ownerId: row.created_by, folderId: row.folder_id, workbookId };
   switch (type) {
     case 'Folder': {
-      const row = await db
-        .selectFrom('folder')
-        .select(['deployment_id', 'created_by', 'parent_id as folder_id'])
-        .where('account_id', '=', accountId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return item(row);
+      return item(await folderOfAccount(db, accountId, id));
     }
     case 'Report': {
       // A report in a workbook is reached through it too (content-access.ts).
-      const row = await db
-        .selectFrom('report')
-        .select(['deployment_id', 'created_by', 'folder_id', 'workbook_id'])
-        .where('account_id', '=', accountId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await reportOfAccount(db, accountId, id);
       return item(row, row?.workbook_id ?? undefined);
     }
     case 'Workbook': {
-      const row = await db
-        .selectFrom('workbook')
-        .select(['deployment_id', 'created_by', 'folder_id'])
-        .where('account_id', '=', accountId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return item(row);
+      return item(await workbookOfAccount(db, accountId, id));
     }
     case 'Dashboard': {
       // A dashboard shares its workbook's owner, folder and policies (content-access.ts).
-      const row = await db
-        .selectFrom('dashboard')
-        .innerJoin('workbook', 'workbook.id', 'dashboard.workbook_id')
-        .select(['dashboard.deployment_id', 'workbook.created_by', 'workbook.folder_id', 'workbook.id as workbook_id'])
-        .where('dashboard.account_id', '=', accountId)
-        .where('dashboard.id', '=', id)
-        .executeTakeFirst();
+      const row = await dashboardOfAccount(db, accountId, id);
       return item(row, row?.workbook_id);
     }
   }
@@ -106,7 +86,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export async function sourcesAbove(db: Kysely<Database>, item: ContentItem, chain: readonly { id: number }[]): Promise<Source[]> {
   const sources: Source[] = [];
   if (item.type === 'Dashboard' && item.workbookId) {
-    const workbook = await db.selectFrom('workbook').selectAll().where('id', '=', item.workbookId).executeTakeFirstOrThrow();
+    const workbook = await workbookRow(db, item.workbookId);
     sources.push({
       resource: { type: 'Workbook', id: workbook.id },
       sourceFolder: {
@@ -124,17 +104,10 @@ export async function sourcesAbove(db: Kysely<Database>, item: ContentItem, chai
     });
   }
   const above = chain.filter((folder) => !(item.type === 'Folder' && folder.id === item.id));
-  const rows = above.length
-    ? await db
-        .selectFrom('folder')
-        .selectAll()
-        .where(
-          'id',
-          'in',
-          above.map((f) => f.id),
-        )
-        .execute()
-    : [];
+  const rows = await foldersByIds(
+    db,
+    above.map((f) => f.id),
+  );
   for (const { id } of above) {
     const folder = rows.find((row) => row.id === id);
     if (!folder) continue;

@@ -7,3 +7,4 @@ export {
   type ContentType,
   type ReadScope,
 } from './content-access.js';
+export { policiesOfUser } from './of-user.js';

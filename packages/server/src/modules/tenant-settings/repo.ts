@@ -9,6 +9,11 @@ export class TenantSettingsRepo {
     return this.db.selectFrom('tenant_settings').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   }
 
+  /** A new account's row, every setting at its default. */
+  async create(accountId: number) {
+    await this.db.insertInto('tenant_settings').values({ account_id: accountId }).execute();
+  }
+
   /** Upsert: accounts get their row when created, but one made some other way gets it here. */
   async save(accountId: number, changes: Updateable<TenantSettingsTable>) {
     const values = { ...changes, updated_at: new Date() };

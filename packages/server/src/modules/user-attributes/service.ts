@@ -1,15 +1,13 @@
 import type { Kysely, Updateable } from 'kysely';
 import { toIso } from '../../http/common-schemas.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
+import type { Page, PageQuery } from '../../http/pagination.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import { transaction } from '../../store/transaction.js';
 import type { AttributeType, Database, UserAttributeRow, UserAttributeTable } from '../../store/schema.js';
 import { userNotFound, type UserService } from '../users/service.js';
 import { ATTRIBUTE_NAME, attributeTypeLabel, checkAttributeValue, parseDefaultValue, type AttributeValue } from './check.js';
 import { UserAttributeRepo } from './repo.js';
-
-const ATTRIBUTES = byId('user-attributes');
 
 export { checkAttributeValue, parseDefaultValue, attributeTypeLabel, type AttributeValue } from './check.js';
 
@@ -68,8 +66,7 @@ export class UserAttributeService {
   }
 
   async list(accountId: number, query: PageQuery): Promise<Page<UserAttributeRecord>> {
-    const rows = await new UserAttributeRepo(this.db).list(accountId, decodeCursor(ATTRIBUTES, query.after)?.id, pageSize(query) + 1);
-    return toPage(ATTRIBUTES, rows, query, toRecord);
+    return new UserAttributeRepo(this.db).page(accountId, query, toRecord);
   }
 
   async create(accountId: number, input: NewUserAttribute): Promise<UserAttributeRecord> {

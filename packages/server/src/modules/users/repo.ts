@@ -129,16 +129,5 @@ export class UserRepo {
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .execute();
-    const reason = `User deleted by ${audit.by}: ${audit.reason}`;
-    for (const table of ['api_key', 'access_token'] as const) {
-      await this.db
-        .updateTable(table)
-        .set({ revoked_at: now, revoked_reason: reason })
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', id)
-        .where('revoked_at', 'is', null)
-        .execute();
-    }
-    await this.db.deleteFrom('group_member').where('account_id', '=', accountId).where('user_id', '=', id).execute();
   }
 }

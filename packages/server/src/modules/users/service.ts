@@ -4,6 +4,8 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { byId, decodeCursor, pageSize, toPage, type Page, type PageQuery } from '../../http/pagination.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import { transaction } from '../../store/transaction.js';
+import { revokeCredentialsOfUser } from '../credentials/public.js';
+import { endMembershipsOfUser } from '../groups/public.js';
 import type { AppUserRow, AppUserTable, Database, Role, StoredEmail } from '../../store/schema.js';
 import { UserRepo, type UserSearch } from './repo.js';
 
@@ -241,6 +243,8 @@ export class UserService {
       if (!current) throw userNotFound(id);
       if (current.role === 'admin' && current.active) await assertAnotherAdmin(repo, accountId, id, 'delete');
       await repo.retire(accountId, id, audit);
+      await revokeCredentialsOfUser(trx, accountId, id, `User deleted by ${audit.by}: ${audit.reason}`);
+      await endMembershipsOfUser(trx, accountId, id);
     });
   }
 

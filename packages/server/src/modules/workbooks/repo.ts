@@ -1,6 +1,8 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { DashboardRow, DashboardVersionRow, ReportRow, WorkbookRow } from '../../store/schema.js';
+import { findFolder } from '../folders/public.js';
+import { reportIdsOfWorkbook, reportsOfWorkbook } from '../reports/public.js';
 
 /** A dashboard with its latest version (every stored dashboard has one: it is made by publishing). */
 export interface PublishedDashboard {
@@ -32,27 +34,16 @@ export class WorkbookRepo {
   }
 
   folder(deploymentId: number, id: number) {
-    return this.db
-      .selectFrom('folder')
-      .select(['id', 'parent_id', 'created_by'])
-      .where('deployment_id', '=', deploymentId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return findFolder(this.db, deploymentId, id);
   }
 
   /** The reports among `ids` that belong to the workbook. */
-  async reportIdsOf(workbookId: number, ids: number[]): Promise<Set<number>> {
-    const rows = await this.db.selectFrom('report').select('id').where('workbook_id', '=', workbookId).where('id', 'in', ids).execute();
-    return new Set(rows.map((r) => r.id));
+  reportIdsOf(workbookId: number, ids: number[]): Promise<Set<number>> {
+    return reportIdsOfWorkbook(this.db, workbookId, ids);
   }
 
   reportsOf(workbookId: number, ids?: number[]): Promise<ReportRow[]> {
-    let query = this.db.selectFrom('report').selectAll().where('workbook_id', '=', workbookId);
-    if (ids) {
-      if (ids.length === 0) return Promise.resolve([]);
-      query = query.where('id', 'in', ids);
-    }
-    return query.orderBy('id').execute();
+    return reportsOfWorkbook(this.db, workbookId, ids);
   }
 
   /** The dashboards of these workbooks with their latest versions, by workbook id. */

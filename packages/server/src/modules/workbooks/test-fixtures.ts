@@ -1,5 +1,5 @@
 import type { TestAccount, TestServer } from '../../test-support/server.js';
-import { reportPublicId } from './copy.js';
+import { newPublicId } from '../reports/public.js';
 
 /** A deployment of the account, for content to live in. */
 export const deploymentOf = async (server: TestServer, account: TestAccount) =>
@@ -38,7 +38,7 @@ export async function storedReport(
       account_id: workbook.account_id,
       deployment_id: workbook.deployment_id,
       workbook_id: workbook.id,
-      public_id: reportPublicId(),
+      public_id: newPublicId(),
       name,
       json_query: JSON.stringify({ measures: ['orders.count'] }),
     })

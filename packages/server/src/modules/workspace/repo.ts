@@ -2,6 +2,8 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { WorkspaceOrder, WorkspacePosition } from './cursor.js';
 import type { ObjectType } from './schemas.js';
+import { moveReport, reportInDeployment } from '../reports/public.js';
+import { moveWorkbook, workbookInDeployment } from '../workbooks/public.js';
 
 export type ContentTable = 'folder' | 'workbook' | 'report';
 const TABLE: Record<ObjectType, ContentTable> = { FOLDER: 'folder', WORKBOOK: 'workbook', REPORT: 'report' };
@@ -107,18 +109,13 @@ export class WorkspaceRepo {
     return rows;
   }
 
-  async findItem(type: 'WORKBOOK' | 'REPORT', deploymentId: number, id: number) {
-    const { rows } = await sql<{ id: number; deployment_id: number; folder_id: number | null; created_by: number | null }>`
-      select id, deployment_id, folder_id, created_by from ${sql.table(TABLE[type])} where deployment_id = ${deploymentId} and id = ${id}
-    `.execute(this.db);
-    return rows[0];
+  findItem(type: 'WORKBOOK' | 'REPORT', deploymentId: number, id: number) {
+    return type === 'WORKBOOK' ? workbookInDeployment(this.db, deploymentId, id) : reportInDeployment(this.db, deploymentId, id);
   }
 
-  /** Puts a workbook or report into a folder (null: the root); the target is checked by the caller. */
-  async moveItem(type: 'WORKBOOK' | 'REPORT', id: number, folderId: number | null, userId: number): Promise<void> {
-    await sql`
-      update ${sql.table(TABLE[type])} set folder_id = ${folderId}, updated_by = ${userId}, updated_at = now() where id = ${id}
-    `.execute(this.db);
+  /** Puts a workbook or report into a folder (null: the root) through its owner; the target is checked by the caller. */
+  moveItem(type: 'WORKBOOK' | 'REPORT', id: number, folderId: number | null, userId: number): Promise<void> {
+    return type === 'WORKBOOK' ? moveWorkbook(this.db, id, folderId, userId) : moveReport(this.db, id, folderId, userId);
   }
 
   /** One item as the list shows it. */
