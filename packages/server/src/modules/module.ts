@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { PlinthApp } from '../app.js';
 import type { JobKind } from '../jobs/kind.js';
+import type { Schedule } from '../jobs/schedules.js';
 import type { Config } from '../config.js';
 import type { EgressPolicy } from '../egress/policy.js';
 import type { SecretBox } from '../lib/secrets.js';
@@ -30,7 +31,9 @@ export interface PlinthModule {
   /** Wiring that needs the finished app, e.g. registering a credential verifier. */
   onReady?: (app: PlinthApp) => void;
   /** Kinds of background work the module's handlers run (see jobs/kind.ts); one runner per process runs them all. */
-  jobs?: JobKind[];
+  jobs?: JobKind<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each kind types its own payload
+  /** Cron and per-row schedules that enqueue its jobs (see jobs/schedules.ts); every process's runner ticks them. */
+  schedules?: Schedule[];
   /** The per-process caches this module keeps, each kept fresh as its declaration says (see `keepFresh`). */
   caches?: ModuleCache[];
   /** The tables it owns: each table of the migrated database belongs to exactly one module (tables.test.ts). */

@@ -186,21 +186,4 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
     expect(await queue.find(id)).toMatchObject({ state: 'queued', attempts: 0 });
     expect((await queue.claim('w2', lease(k))).map((j) => j.attempt)).toEqual([1]);
   });
-
-  it('completing with a next run enqueues it in the same transaction under the same dedupe key', async () => {
-    const queue = queueOf();
-    const k = kindName();
-    await queue.enqueue({ kind: k, dedupeKey: 'schedule' });
-    const [job] = await queue.claim('w1', lease(k));
-    const next = { kind: k, dedupeKey: 'schedule', runAt: new Date(clock + 60_000) };
-    expect(await queue.complete(job!, undefined, next)).toBe(true);
-    const rows = await store.db.selectFrom('job').select(['state', 'run_at']).where('kind', '=', k).orderBy('id').execute();
-    expect(rows).toEqual([
-      { state: 'succeeded', run_at: job!.runAt },
-      { state: 'queued', run_at: next.runAt },
-    ]);
-    // A late holder's completion records nothing and schedules nothing.
-    expect(await queue.complete(job!, undefined, { ...next, dedupeKey: 'other' })).toBe(false);
-    expect(await store.db.selectFrom('job').select('id').where('kind', '=', k).execute()).toHaveLength(2);
-  });
 });

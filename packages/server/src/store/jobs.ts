@@ -151,48 +151,50 @@ export class JobQueue {
     return row ? { held: true, cancelRequested: row.cancel_requested } : { held: false, cancelRequested: false };
   }
 
-  /**
-   * Records success; false when the worker no longer held the job. `next`, the following run of
-   * a periodic kind, is enqueued in the same transaction, so no other process can slip another in.
-   */
-  async complete(job: Job, result?: unknown, next?: EnqueueInput): Promise<boolean> {
-    return this.finish(job, next, (db) =>
-      this.held(job, db)
-        .set({
-          state: 'succeeded',
-          result: result === undefined ? null : JSON.stringify(result),
-          lease_until: null,
-          finished_at: new Date(this.now()),
-        })
-        .returning('id')
-        .executeTakeFirst(),
-    );
+  /** Records success; false when the worker no longer held the job. */
+  async complete(job: Job, result?: unknown): Promise<boolean> {
+    const row = await this.held(job)
+      .set({
+        state: 'succeeded',
+        result: result === undefined ? null : JSON.stringify(result),
+        lease_until: null,
+        finished_at: new Date(this.now()),
+      })
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**
    * Records a failed attempt: queued again after `retryInMs` while attempts remain, else dead;
    * cancelled when cancellation was asked for. The error is kept either way.
    */
-  async fail(job: Job, error: string, retryInMs: number, next?: EnqueueInput): Promise<JobState | undefined> {
+  async fail(job: Job, error: string, retryInMs: number): Promise<JobState | undefined> {
     const now = this.now();
-    let state: JobState | undefined;
-    await this.finish(job, next, async (db) => {
-      const row = await this.held(job, db)
-        .set({
-          state: sql`case when cancel_requested then 'cancelled' when attempts >= max_attempts then 'dead' else 'queued' end`,
-          run_at: sql`case when cancel_requested or attempts >= max_attempts then run_at else ${new Date(now + retryInMs)}::timestamptz end`,
-          finished_at: sql`case when cancel_requested or attempts >= max_attempts then ${new Date(now)}::timestamptz end`,
-          last_error: error.slice(0, 4000),
-          lease_until: null,
-          claimed_by: null,
-        })
-        .returning('state')
-        .executeTakeFirst();
-      state = row?.state;
-      // A periodic kind schedules its next run only when this one is over, not between retries.
-      return row && row.state !== 'queued' ? row : undefined;
-    });
-    return state;
+    const row = await this.held(job)
+      .set({
+        state: sql`case when cancel_requested then 'cancelled' when attempts >= max_attempts then 'dead' else 'queued' end`,
+        run_at: sql`case when cancel_requested or attempts >= max_attempts then run_at else ${new Date(now + retryInMs)}::timestamptz end`,
+        finished_at: sql`case when cancel_requested or attempts >= max_attempts then ${new Date(now)}::timestamptz end`,
+        last_error: error.slice(0, 4000),
+        lease_until: null,
+        claimed_by: null,
+      })
+      .returning('state')
+      .executeTakeFirst();
+    return row?.state;
+  }
+
+  /**
+   * Ends the job dead at once, whatever attempts remain: it can never succeed (its payload does
+   * not fit its kind). The message says why. False when the worker no longer held it.
+   */
+  async deadLetter(job: Job, error: string): Promise<boolean> {
+    const row = await this.held(job)
+      .set({ state: 'dead', last_error: error.slice(0, 4000), lease_until: null, finished_at: new Date(this.now()) })
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Gives the job back untried (the worker is shutting down): queued at once, the attempt returned. */
@@ -206,14 +208,16 @@ export class JobQueue {
 
   /**
    * Cancels a job: a queued one at once; a running one is flagged, its handler learns it at its
-   * next heartbeat, and it ends cancelled. Answers the state it is in afterwards.
+   * next heartbeat, and it ends cancelled. Answers the state it is in afterwards. With `kind`, a
+   * job of another kind is left alone and reads as missing.
    */
-  async cancel(id: number): Promise<JobState | undefined> {
+  async cancel(id: number, kind?: string): Promise<JobState | undefined> {
     const now = new Date(this.now());
     const queued = await this.db
       .updateTable('job')
       .set({ state: 'cancelled', finished_at: now })
       .where('id', '=', id)
+      .$if(kind !== undefined, (q) => q.where('kind', '=', kind!))
       .where('state', '=', 'queued')
       .returning('state')
       .executeTakeFirst();
@@ -222,16 +226,13 @@ export class JobQueue {
       .updateTable('job')
       .set({ cancel_requested: true })
       .where('id', '=', id)
+      .$if(kind !== undefined, (q) => q.where('kind', '=', kind!))
       .where('state', '=', 'running')
       .returning('state')
       .executeTakeFirst();
     if (running) return running.state;
-    return (await this.find(id))?.state;
-  }
-
-  /** Whether a job of `kind` with `dedupeKey` is queued or running: asked before an enqueue that would be a no-op. */
-  async hasPending(kind: string, dedupeKey: string): Promise<boolean> {
-    return (await this.pendingId(kind, dedupeKey)) !== undefined;
+    const row = await this.find(id);
+    return row && (!kind || row.kind === kind) ? row.state : undefined;
   }
 
   private async pendingId(kind: string, dedupeKey: string, db: Kysely<Database> = this.db): Promise<number | undefined> {
@@ -256,16 +257,6 @@ export class JobQueue {
       .where('state', '=', 'running')
       .where('claimed_by', '=', job.claimedBy)
       .where('attempts', '=', job.attempt);
-  }
-
-  /** Runs `finish` and, if it recorded the end of the job, enqueues `next`, in one short transaction. */
-  private async finish(job: Job, next: EnqueueInput | undefined, finish: (db: Kysely<Database>) => Promise<unknown>): Promise<boolean> {
-    if (!next) return (await finish(this.db)) !== undefined;
-    return this.db.transaction().execute(async (trx) => {
-      const done = await finish(trx);
-      if (done !== undefined) await this.enqueue(next, trx);
-      return done !== undefined;
-    });
   }
 }
 

@@ -36,6 +36,8 @@ export interface Database {
   embed_session: EmbedSessionTable;
   // Background jobs (migration 0015).
   job: JobTable;
+  // Cron schedules of background work (migration 0033).
+  job_schedule: JobScheduleTable;
   // Data models, branches, uploads and builds (migration 0017).
   model_blob: ModelBlobTable;
   model_tree: ModelTreeTable;
@@ -466,6 +468,16 @@ export interface JobTable {
   finished_at: Timestamp | null;
 }
 export type JobRow = Selectable<JobTable>;
+
+// Cron schedules of background work (migration 0033; jobs/schedules.ts).
+export interface JobScheduleTable {
+  name: string;
+  cron: string;
+  timezone: string;
+  next_run_at: Timestamp;
+  last_run_at: Timestamp | null;
+  created_at: CreatedAt;
+}
 
 // Data models (migration 0017; see its comment for the object model).
 export interface ModelBlobTable {

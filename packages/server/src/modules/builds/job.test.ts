@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
-import { BUILD_LEASE_MS } from './job.js';
-import { BUILD_JOB, BUILD_MAX_ATTEMPTS } from './queue.js';
+import { BUILD_JOB, BUILD_LEASE_MS, BUILD_MAX_ATTEMPTS } from './job.js';
 import { adminOf, commitFiles, cube, newDeployment } from './test-fixtures.js';
 
 /** A process that claims the build's job and dies: it never heartbeats or finishes. */

@@ -31,6 +31,7 @@ import * as oidcOAuthTokens from './0029_oidc_oauth_tokens.js';
 import * as agents from './0030_agents.js';
 import * as githubCredentials from './0031_github_credentials.js';
 import * as dbtPrivateRepositories from './0032_dbt_private_repositories.js';
+import * as jobSchedules from './0033_job_schedules.js';
 
 /**
  * Every migration, applied in the order of its name. A new migration takes the next number after
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0030_agents': agents,
   '0031_github_credentials': githubCredentials,
   '0032_dbt_private_repositories': dbtPrivateRepositories,
+  '0033_job_schedules': jobSchedules,
 };
