@@ -50,9 +50,9 @@ export class StoreLeases implements Leases {
   }
 
   /** The condition under which `lease` is still held, for a statement that ends it with more (a job's outcome). */
-  heldBy(lease: Lease): RawBuilder<unknown> {
+  heldBy(lease: Lease): RawBuilder<boolean> {
     const { key, token } = this.refs();
-    return sql`${key} = ${lease.key} and ${token} = ${lease.token}${this.columns.where ? sql` and ${this.columns.where}` : sql``}`;
+    return sql<boolean>`${key} = ${lease.key} and ${token} = ${lease.token}${this.columns.where ? sql` and ${this.columns.where}` : sql``}`;
   }
 
   private async update(key: string, set: RawBuilder<unknown>, condition: RawBuilder<unknown>): Promise<boolean> {

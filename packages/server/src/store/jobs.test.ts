@@ -61,7 +61,7 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
     await queue.enqueue({ kind: other });
     const claimed = await queue.claim('w1', lease(k, 120_000));
     expect(claimed.map((j) => j.id)).toEqual([first.id, second.id]);
-    expect(claimed[0]).toMatchObject({ attempt: 1, claimedBy: 'w1', leaseUntil: new Date(clock + 120_000) });
+    expect(claimed[0]).toMatchObject({ attempt: 1, claimedBy: 'w1#1', leaseUntil: new Date(clock + 120_000) });
     clock += 60_000;
     expect((await queue.claim('w1', lease(k, 120_000))).map((j) => j.id)).toEqual([later.id]);
   });
@@ -94,7 +94,7 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
     expect(await queue.claim('w2', lease(k, 5_000))).toEqual([]);
     clock += 2_000;
     const [again] = await queue.claim('w2', lease(k, 5_000));
-    expect(again).toMatchObject({ id: held!.id, attempt: 2, claimedBy: 'w2' });
+    expect(again).toMatchObject({ id: held!.id, attempt: 2, claimedBy: 'w2#2' });
     expect(await queue.heartbeat(held!, 5_000)).toEqual({ held: false, cancelRequested: false });
     expect(await queue.complete(held!)).toBe(false);
     // The same worker id claiming again after a lapse is a new holder too.

@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import type { Lease } from '../lease/lease.js';
+import { StoreLeases } from '../lease/store.js';
 import type { Database, JobRow, JobState } from './schema.js';
 
 export type { JobState };
@@ -14,6 +16,7 @@ export interface Job<Payload = unknown> {
   maxAttempts: number;
   runAt: Date;
   leaseUntil: Date;
+  /** The token of this claim's lease: the worker's id and the attempt (`host:pid:id#2`). */
   claimedBy: string;
 }
 
@@ -57,13 +60,18 @@ const LEASE_EXPIRED = 'lease expired: the worker holding the job stopped heartbe
 /**
  * The job table. Every method is one statement or one short transaction; none waits on a
  * handler, so a handler may use the store while it works, even on PGlite's single session.
- * A job's holder is (claimed_by, attempts): a worker whose lease expired and was claimed again,
+ * A running job is held under a lease kept in its row (lease/store.ts): `claimed_by` is the
+ * token, naming the worker and the attempt, so a worker whose lease expired and was claimed again,
  * even by the same worker id, no longer holds it. Time comes from `now`, so tests move a clock.
  */
 export class JobQueue {
   now: () => number = Date.now;
+  private readonly leases: StoreLeases;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    const columns = { table: 'job', key: 'id', token: 'claimed_by', until: 'lease_until', where: sql`state = 'running'` };
+    this.leases = new StoreLeases(db, columns, () => this.now());
+  }
 
   async enqueue(input: EnqueueInput, db: Kysely<Database> = this.db): Promise<Enqueued> {
     const runAt = input.runAt ?? new Date(this.now());
@@ -117,7 +125,7 @@ export class JobQueue {
       update job set
         state = 'running',
         attempts = job.attempts + 1,
-        claimed_by = ${workerId},
+        claimed_by = ${workerId} || '#' || (job.attempts + 1),
         lease_until = ${now}::timestamptz + (${JSON.stringify(leaseMs)}::jsonb ->> job.kind)::float8 * interval '1 millisecond'
       from picked where job.id = picked.id
       returning job.*`.execute(this.db);
@@ -141,14 +149,11 @@ export class JobQueue {
         for update skip locked)`.execute(this.db);
   }
 
-  /** Extends the lease by `leaseMs`, for the current holder only. */
+  /** Extends the lease by `leaseMs`, for the current holder only, and says whether a cancel was asked for. */
   async heartbeat(job: Job, leaseMs: number): Promise<Heartbeat> {
-    const now = this.now();
-    const row = await this.held(job)
-      .set({ lease_until: new Date(now + leaseMs) })
-      .returning('cancel_requested')
-      .executeTakeFirst();
-    return row ? { held: true, cancelRequested: row.cancel_requested } : { held: false, cancelRequested: false };
+    if (!(await this.leases.renew(leaseOf(job), leaseMs))) return { held: false, cancelRequested: false };
+    const row = await this.db.selectFrom('job').select('cancel_requested').where('id', '=', job.id).executeTakeFirst();
+    return { held: true, cancelRequested: row?.cancel_requested ?? false };
   }
 
   /** Records success; false when the worker no longer held the job. */
@@ -250,14 +255,14 @@ export class JobQueue {
     return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** An update of the job, applied only while `job`'s lease is still held: what ends the job ends its lease too. */
   private held(job: Job, db: Kysely<Database> = this.db) {
-    return db
-      .updateTable('job')
-      .where('id', '=', job.id)
-      .where('state', '=', 'running')
-      .where('claimed_by', '=', job.claimedBy)
-      .where('attempts', '=', job.attempt);
+    return db.updateTable('job').where(this.leases.heldBy(leaseOf(job)));
   }
+}
+
+function leaseOf(job: Job): Lease {
+  return { key: String(job.id), token: job.claimedBy };
 }
 
 function toJob(row: JobRow): Job {
