@@ -30,7 +30,7 @@ export interface PlinthModule {
   routes?: FastifyPluginAsync;
   /** Wiring that needs the finished app, e.g. registering a credential verifier. */
   onReady?: (app: PlinthApp) => void;
-  /** Kinds of background work the module's handlers run (see jobs/kind.ts); one runner per process runs them all. */
+  /** Kinds of background work the module runs, each made with `defineJob` (jobs/define.ts); every process runs those of its queues. */
   jobs?: JobKind<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each kind types its own payload
   /** Cron and per-row schedules that enqueue its jobs (see jobs/schedules.ts); every process's runner ticks them. */
   schedules?: Schedule[];
