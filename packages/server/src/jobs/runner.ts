@@ -73,6 +73,7 @@ export class JobRunner {
   /** A job was queued while a poll ran: poll again as soon as it ends. */
   private wokenWhilePolling = false;
   private listening = false;
+  private lastTick = -Infinity;
   private readonly shortestLease: number;
 
   constructor(private readonly options: RunnerOptions) {
@@ -164,15 +165,19 @@ export class JobRunner {
     let claimedAll = false;
     try {
       await this.beatDue();
-      await this.scheduler
-        .tick()
-        .catch((error: unknown) => this.options.log?.error({ err: error }, 'job runner: ticking the schedules failed'));
       for (const [name, queue] of this.queues) {
         const free = queue.concurrency - [...this.inFlight.values()].filter((f) => f.queue === name).length;
         if (free <= 0 || !this.running) continue;
         const jobs = await this.queue.claim(this.workerId, { leaseMs: queue.leaseMs, limit: free });
         for (const job of jobs) void this.run(job, name);
         if (jobs.length === free) claimedAll = true;
+      }
+      // After the claims, so a woken poll starts its job first; once per poll period, not at every wake-up.
+      if (this.running && this.now() - this.lastTick >= this.options.pollMs) {
+        this.lastTick = this.now();
+        await this.scheduler
+          .tick()
+          .catch((error: unknown) => this.options.log?.error({ err: error }, 'job runner: ticking the schedules failed'));
       }
     } catch (error) {
       this.options.log?.error({ err: error }, 'job runner: polling the queue failed');
