@@ -56,6 +56,11 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     ['PLINTH_TRUST_PROXY', 'yes please', /Invalid setting PLINTH_TRUST_PROXY/],
     ['PLINTH_SIGNIN_DELAY_MS', '0', /Invalid setting PLINTH_SIGNIN_DELAY_MS/],
     ['PLINTH_JOB_POLL_MS', '5', /Invalid setting PLINTH_JOB_POLL_MS/],
+    ['PLINTH_QUEUE_CONCURRENCY', 'buils=2', /Invalid setting PLINTH_QUEUE_CONCURRENCY: "buils" is not a queue; the queues are builds, /],
+    ['PLINTH_QUEUE_CONCURRENCY', 'builds', /Invalid setting PLINTH_QUEUE_CONCURRENCY: "builds" is not queue=number/],
+    ['PLINTH_QUEUE_CONCURRENCY', 'builds=0', /the concurrency of "builds" must be a whole number from 1 to 64, not "0"/],
+    ['PLINTH_QUEUE_CONCURRENCY', 'builds=two', /the concurrency of "builds" must be a whole number from 1 to 64, not "two"/],
+    ['PLINTH_QUEUE_CONCURRENCY', 'builds=1,builds=2', /queue "builds" is given twice/],
     [
       'PLINTH_REDIS_URL',
       'http://127.0.0.1:6379',
@@ -83,6 +88,15 @@ describe('configuration from the environment (issue 2 point 2)', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as Error).message).toMatch(message);
     expect((thrown as Error).message).not.toContain('\n');
+  });
+
+  it('gives each named queue its default concurrency unless PLINTH_QUEUE_CONCURRENCY sets it', () => {
+    expect(loadConfig({}).queueConcurrency).toEqual({ builds: 2, rollups: 1, rendering: 1, delivery: 4, imports: 2, maintenance: 2 });
+    expect(loadConfig({ PLINTH_QUEUE_CONCURRENCY: 'builds=3, rendering = 2' }).queueConcurrency).toMatchObject({
+      builds: 3,
+      rendering: 2,
+      delivery: 4,
+    });
   });
 
   it('a PLINTH_TENANT shaped like a deployment host (name-<digits>) is refused only with a base domain', () => {

@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { allowEntryProblem, type EgressSettings } from './egress/settings.js';
+import { parseQueueConcurrency, type QueueConcurrency } from './jobs/queues.js';
 
 export interface Config {
   port: number;
@@ -25,6 +26,8 @@ export interface Config {
   signInDelayMs: number;
   /** Pause between polls of the job queue when it had nothing due (PLINTH_JOB_POLL_MS). */
   jobPollMs: number;
+  /** Jobs of each named queue a process runs at once (PLINTH_QUEUE_CONCURRENCY, `builds=2,rendering=1`). */
+  queueConcurrency: QueueConcurrency;
   /** Days telemetry events are kept before the retention sweep deletes them (PLINTH_TELEMETRY_RETENTION_DAYS). */
   telemetryRetentionDays: number;
   /** Engine versions each release channel offers, newest first (PLINTH_RELEASE_CHANNELS, JSON). */
@@ -127,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(optional(env, 'PLINTH_TRUST_PROXY')),
     signInDelayMs: integer(env, 'PLINTH_SIGNIN_DELAY_MS', 1000, 1, 3_600_000),
     jobPollMs: integer(env, 'PLINTH_JOB_POLL_MS', 2000, 10, 3_600_000),
+    queueConcurrency: queueConcurrency(optional(env, 'PLINTH_QUEUE_CONCURRENCY')),
     telemetryRetentionDays: integer(env, 'PLINTH_TELEMETRY_RETENTION_DAYS', 90, 1, 36_500),
     releaseChannels: releaseChannels(optional(env, 'PLINTH_RELEASE_CHANNELS')),
     imageRepo: matching(env, 'PLINTH_IMAGE_REPO', 'plinth/engine', /^[a-z0-9][a-z0-9._/:-]*[a-z0-9]$/, 'is not an image repository'),
@@ -281,6 +285,12 @@ function regions(raw: string | undefined): string[] {
     fail('PLINTH_REGIONS', 'must be a comma-separated list of region names of a-z, 0-9 and -');
   }
   return [...new Set(list)];
+}
+
+function queueConcurrency(raw: string | undefined): QueueConcurrency {
+  const parsed = parseQueueConcurrency(raw);
+  if ('problem' in parsed) fail('PLINTH_QUEUE_CONCURRENCY', parsed.problem as string);
+  return parsed;
 }
 
 function matching(env: NodeJS.ProcessEnv, name: string, fallback: string, pattern: RegExp, problem: string): string {

@@ -2,6 +2,7 @@
 import { buildApp } from './app.js';
 import { ACCOUNTS_USAGE, accountsVerb } from './commands/accounts/index.js';
 import { CommandError } from './commands/command.js';
+import { processRole, ROLES_USAGE, type ProcessRole } from './commands/roles.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createServerLog } from './http/logger.js';
 import { createJobRunner } from './jobs/index.js';
@@ -13,7 +14,7 @@ import { DataDirLockedError, lockDataDir } from './store/data-dir-lock.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore, type Store } from './store/store.js';
 
-const USAGE = `usage: plinth-server                 start the server (settings from the environment, see README)\n       ${ACCOUNTS_USAGE.slice('usage: '.length)}`;
+const USAGE = `${ROLES_USAGE}\n       ${ACCOUNTS_USAGE.slice('usage: '.length)}`;
 
 /**
  * The embedded store is locked to this process before PGlite opens it (issue 10, security 2), and
@@ -40,7 +41,7 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
   }
 }
 
-async function serve(config: Config): Promise<void> {
+async function serve(config: Config, role: ProcessRole): Promise<void> {
   const store = await openConfiguredStore(config);
   await migrateToLatest(store);
   const services = await createServices(store, config);
@@ -49,7 +50,7 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, store, services, log });
   await app.listen({ port: config.port, host: config.host });
   // Background work starts once the server serves, and stops (below) before the store closes.
-  const jobs = createJobRunner({ store, services, config }, app.log);
+  const jobs = createJobRunner({ store, services, config }, app.log, role.queues);
   // Before any job clones: what a dead process left is nobody's now.
   const stale = await removeDeadCheckouts();
   if (stale > 0) app.log.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
@@ -91,6 +92,36 @@ async function serve(config: Config): Promise<void> {
   }
 }
 
+/**
+ * `plinth-server worker`: background jobs and schedules without an HTTP listener, on the same
+ * store as the servers. It creates no account (the serving process does) and stops like a server:
+ * on SIGTERM its handlers get the grace, then their jobs go back to the queue.
+ */
+async function work(config: Config, role: ProcessRole): Promise<void> {
+  const store = await openConfiguredStore(config);
+  await migrateToLatest(store);
+  const services = await createServices(store, config);
+  const log = createServerLog(config.logLevel);
+  const jobs = createJobRunner({ store, services, config }, log.logger, role.queues);
+  const stale = await removeDeadCheckouts();
+  if (stale > 0) log.logger.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
+  await jobs.start();
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.logger.info({ signal }, 'finishing in-flight jobs');
+    await jobs.stop();
+    log.logger.info('background jobs stopped');
+    await store.close();
+    log.flushSync();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.stdout.write(`Plinth worker ${jobs.workerId} is ready (queues: ${[...jobs.queues.keys()].join(', ') || 'none'}).\n`);
+}
+
 /** `plinth-server accounts <verb> …` on the configured store; resolves to the exit code. */
 export async function runAccountsCommand(
   args: readonly string[],
@@ -112,10 +143,12 @@ async function main(args: string[]) {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (args.length > 0 && args[0] !== 'accounts') throw new CommandError(`unknown command "${args[0]}"\n${USAGE}`, 2);
+  const role = processRole(args);
+  if (!role && args[0] !== 'accounts') throw new CommandError(`unknown command "${args[0]}"\n${USAGE}`, 2);
   const config = loadConfig();
-  if (args[0] === 'accounts') await runAccountsCommand(args.slice(1), config);
-  else await serve(config);
+  if (!role) await runAccountsCommand(args.slice(1), config);
+  else if (role.role === 'worker') await work(config, role);
+  else await serve(config, role);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,7 +1,9 @@
+import type { TSchema } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import type { Job } from '../store/jobs.js';
 import type { Store } from '../store/store.js';
+import type { QueueName } from './queues.js';
 
 /** What a handler works with besides its job: the process's store, services and settings. */
 export interface JobEnv {
@@ -27,10 +29,17 @@ export interface JobContext extends JobEnv {
   workerId: string;
 }
 
-/** A kind of background work, registered by its module (`PlinthModule.jobs`). */
+/**
+ * A kind of background work as the runner sees it. Modules make one with `defineJob` (define.ts),
+ * which also gives the typed `enqueue`, and list it in `PlinthModule.jobs`.
+ */
 export interface JobKind<Payload = unknown> {
   /** Unique across modules, e.g. `retention.sweep`. */
   kind: string;
+  /** The named queue it runs on (queues.ts): its concurrency, and which worker processes run it. */
+  queue: QueueName;
+  /** Checked against each claimed job's payload: a row that fails is dead at once, saying why, and never reaches the handler. */
+  payload?: TSchema;
   /** Resolves with the job's result (kept on the row), or throws to fail the attempt. */
   handle(job: Job<Payload>, context: JobContext): Promise<unknown>;
   /** Tries before the job is dead; 5 unless set. */
@@ -39,8 +48,6 @@ export interface JobKind<Payload = unknown> {
   backoff?: (attempt: number) => number;
   /** How long a claim holds without a heartbeat; 60 s unless set. */
   leaseMs?: number;
-  /** Periodic work: one run every `everyMs`, never two at once, whichever process runs it. */
-  schedule?: { everyMs: number };
 }
 
 export const DEFAULT_LEASE_MS = 60_000;

@@ -1,15 +1,22 @@
+import { Type } from '@sinclair/typebox';
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestServer } from '../test-support/server.js';
+import { defineJob } from './define.js';
 import type { JobKind } from './kind.js';
-import { JobRunner, SCHEDULE_KEY } from './runner.js';
+import type { QueueConcurrency, QueueName } from './queues.js';
+import { JobRunner } from './runner.js';
 import { JobQueue } from '../store/jobs.js';
+import { transaction } from '../store/transaction.js';
 
 let n = 0;
 
-/** A runner of the given kinds on the test server's store, with a clock the test moves. */
-function runnerOf(server: TestServer, kinds: JobKind[], options: { stopGraceMs?: number; pollMs?: number } = {}) {
+type TestKind = Omit<JobKind, 'queue'> & { queue?: QueueName };
+type RunnerTestOptions = { stopGraceMs?: number; pollMs?: number; queues?: QueueName[]; concurrency?: Partial<QueueConcurrency> };
+
+/** A runner of the given kinds (on the maintenance queue unless they say) on the test server's store, with a clock the test moves. */
+function runnerOf(server: TestServer, kinds: TestKind[], options: RunnerTestOptions = {}) {
   const runner = new JobRunner({
-    kinds,
+    kinds: kinds.map((kind) => ({ queue: 'maintenance', ...kind })),
     env: { store: server.store, services: server.services, config: server.config },
     pollMs: options.pollMs ?? 60_000,
     ...options,
@@ -137,49 +144,66 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
     expect((await jobsOf(server(), kind))[0]).toMatchObject({ state: 'cancelled', attempts: 1 });
   });
 
-  it('a periodic kind runs once per period, its next run enqueued once whoever asks', async () => {
-    const kind = `test.r${++n}`;
-    let runs = 0;
-    const periodic: JobKind = { kind, schedule: { everyMs: 60_000 }, handle: async () => ++runs };
-    const { runner, advance, now } = runnerOf(server(), [periodic]);
-    const second = runnerOf(server(), [periodic]).runner;
-    second.queue.now = runner.queue.now;
-    await runner.ensureScheduled();
-    await second.ensureScheduled();
-    await Promise.all([runner.runUntilIdle(), second.runUntilIdle()]);
-    expect(runs).toBe(1);
-    await runner.ensureScheduled();
-    expect(await runner.runUntilIdle()).toBe(0);
-    let rows = await jobsOf(server(), kind);
-    expect(rows.map((r) => [r.state, r.dedupe_key])).toEqual([
-      ['succeeded', SCHEDULE_KEY],
-      ['queued', SCHEDULE_KEY],
-    ]);
-    expect(rows[1]!.run_at).toEqual(new Date(now() + 60_000));
-    advance(60_000);
-    await Promise.all([runner.runUntilIdle(), second.runUntilIdle()]);
-    expect(runs).toBe(2);
-    rows = await jobsOf(server(), kind);
-    expect(rows.filter((r) => r.state === 'queued')).toHaveLength(1);
+  it('each queue runs at most its concurrency at once, and a runner runs only the queues it was given', async () => {
+    const [built, delivered] = [`test.r${++n}`, `test.r${++n}`];
+    let running = 0;
+    let most = 0;
+    const kind = (name: string, queue: QueueName): TestKind => ({
+      kind: name,
+      queue,
+      async handle() {
+        most = Math.max(most, ++running);
+        // Yields to the other handlers claimed in the same batch before finishing.
+        await new Promise((resolve) => setImmediate(resolve));
+        running--;
+      },
+    });
+    const kinds = [kind(built, 'builds'), kind(delivered, 'delivery')];
+    const { runner: buildsOnly } = runnerOf(server(), kinds, { queues: ['builds'], concurrency: { builds: 2 } });
+    for (let i = 0; i < 5; i++) await buildsOnly.queue.enqueue({ kind: built });
+    await buildsOnly.queue.enqueue({ kind: delivered });
+    expect(await buildsOnly.runUntilIdle()).toBe(5);
+    expect(most).toBe(2);
+    expect((await jobsOf(server(), delivered)).map((r) => r.state)).toEqual(['queued']);
+    const { runner: every } = runnerOf(server(), kinds);
+    expect([...every.queues.keys()]).toEqual(['builds', 'rollups', 'rendering', 'delivery', 'imports', 'maintenance']);
+    expect(await every.runUntilIdle()).toBe(1);
   });
 
-  it('a periodic chain whose run was lost with its worker is started again', async () => {
-    const kind = `test.r${++n}`;
-    const periodic: JobKind = { kind, schedule: { everyMs: 60_000 }, maxAttempts: 1, leaseMs: 1_000, handle: async () => 'ran' };
-    const { runner, advance } = runnerOf(server(), [periodic]);
-    await runner.ensureScheduled();
-    // A worker claims the run and dies: out of attempts, the run is buried, and no next one exists.
-    await runner.queue.claim('dead-worker', { leaseMs: { [kind]: 1_000 }, limit: 1 });
-    advance(2_000);
+  it('a job whose payload does not fit its kind is dead at once with a message naming the fault, and its handler never runs', async () => {
+    let calls = 0;
+    const typed = defineJob({
+      kind: `test.r${++n}`,
+      queue: 'maintenance',
+      payload: Type.Object({ buildId: Type.Integer() }),
+      maxAttempts: 5,
+      handler: async (job) => (calls++, job.payload.buildId),
+    });
+    const { runner } = runnerOf(server(), [typed]);
+    const good = await typed.enqueue(server().store.db, { buildId: 7 });
+    const bad = await runner.queue.enqueue({ kind: typed.kind, payload: { buildId: 'seven' }, maxAttempts: 5 });
+    await runner.runUntilIdle();
+    expect(calls).toBe(1);
+    expect(await typed.find(server().store.db, good.id)).toMatchObject({ state: 'succeeded', result: 7 });
+    expect(await typed.find(server().store.db, bad.id)).toMatchObject({
+      state: 'dead',
+      attempts: 1,
+      last_error: `the payload does not fit job kind "${typed.kind}" (/buildId: Expected integer); the job was not run`,
+    });
+  });
+
+  it('a typed kind enqueues in the transaction open around it: rolled back, the job is gone too', async () => {
+    const typed = defineJob({ kind: `test.r${++n}`, queue: 'maintenance', payload: Type.Object({}), handler: async () => 'ran' });
+    const { runner } = runnerOf(server(), [typed]);
+    let id = 0;
+    await expect(
+      transaction(server().store.db, async (db) => {
+        id = (await typed.enqueue(db, {})).id;
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await typed.find(server().store.db, id)).toBeUndefined();
     expect(await runner.runUntilIdle()).toBe(0);
-    expect((await jobsOf(server(), kind)).map((r) => r.state)).toEqual(['dead']);
-    await runner.ensureScheduled();
-    expect(await runner.runUntilIdle()).toBe(1);
-    expect((await jobsOf(server(), kind)).map((r) => [r.state, r.result])).toEqual([
-      ['dead', null],
-      ['succeeded', 'ran'],
-      ['queued', null],
-    ]);
   });
 
   it('the polling loop runs due jobs; stop() waits for handlers, then aborts the rest and gives their jobs back', async () => {
@@ -237,6 +261,7 @@ describeOnStores('jobs: the runner (issue 11, section 2)', (server) => {
       kinds: [
         {
           kind,
+          queue: 'maintenance',
           // The heartbeat comes past a third of the lease: a short lease makes it come at once.
           leaseMs: 300,
           async handle(job, { store }) {

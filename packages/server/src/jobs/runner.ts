@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { JOB_QUEUED_CHANNEL, JobQueue, type EnqueueInput, type Job } from '../store/jobs.js';
+import { JOB_QUEUED_CHANNEL, JobQueue, type Job } from '../store/jobs.js';
+import { payloadProblem } from './define.js';
 import { DEFAULT_LEASE_MS, exponentialBackoff, type JobContext, type JobEnv, type JobKind } from './kind.js';
+import { QUEUE_NAMES, QUEUES, type QueueConcurrency, type QueueName } from './queues.js';
+import { Scheduler, type Schedule } from './schedules.js';
 
 /** Where the runner reports failures; the server passes its log, tests nothing. */
 export interface JobLog {
@@ -12,17 +15,19 @@ export interface JobLog {
 export interface RunnerOptions {
   kinds: readonly JobKind[];
   env: JobEnv;
+  /** Cron and per-row schedules this process ticks (every process may: a slot is claimed once). */
+  schedules?: readonly Schedule[];
   /** Pause between polls when there was nothing to claim (PLINTH_JOB_POLL_MS). */
   pollMs: number;
-  /** Jobs run at once by this process. */
-  concurrency?: number;
+  /** The queues whose jobs this process runs; every queue unless set (`plinth-server worker --queues`). */
+  queues?: readonly QueueName[];
+  /** Jobs of each queue run at once by this process; the config's (PLINTH_QUEUE_CONCURRENCY) unless set. */
+  concurrency?: Partial<QueueConcurrency>;
   /** How long stop() lets in-flight handlers finish before aborting them. */
   stopGraceMs?: number;
   log?: JobLog;
 }
 
-/** The dedupe key of a periodic kind's next run: one queued or running per kind, across processes. */
-export const SCHEDULE_KEY = 'schedule';
 const ABORT_SETTLE_MS = 1_000;
 
 /** Why a handler's signal was aborted; a shutdown gives the job back, anything else ends the attempt. */
@@ -41,44 +46,51 @@ export class JobAbort extends Error {
 
 interface InFlight {
   job: Job;
+  queue: QueueName;
   controller: AbortController;
   done: Promise<void>;
   lastBeat: number;
 }
 
 /**
- * Runs the registered job kinds of this process: claims due jobs every `pollMs` (at once again
- * while there are more), at most `concurrency` at a time, and heartbeats each one's lease while
- * its handler works. No transaction is open while a handler works. Tests call `runUntilIdle()`
- * instead of `start()`, and move `queue.now` instead of sleeping.
+ * Runs the job kinds of this process's queues: claims due jobs every `pollMs` (at once again
+ * while there are more), at most each queue's concurrency at a time, and heartbeats each one's
+ * lease while its handler works; each poll also ticks the schedules. No transaction is open while
+ * a handler works. Tests call `runUntilIdle()` and `scheduler.tick()` instead of `start()`, and
+ * move `queue.now` instead of sleeping.
  */
 export class JobRunner {
   readonly queue: JobQueue;
+  readonly scheduler: Scheduler;
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  /** The queues this process runs, each with its kinds' leases (what a claim asks for) and its concurrency. */
+  readonly queues: ReadonlyMap<QueueName, { leaseMs: Record<string, number>; concurrency: number }>;
   private readonly kinds = new Map<string, JobKind>();
-  private readonly leaseMs: Record<string, number> = {};
   private readonly inFlight = new Map<number, InFlight>();
-  private readonly concurrency: number;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private polling: Promise<void> | undefined;
   /** A job was queued while a poll ran: poll again as soon as it ends. */
   private wokenWhilePolling = false;
   private listening = false;
-  private lastEnsured = 0;
-  private readonly shortestPeriod: number;
+  private lastTick = -Infinity;
   private readonly shortestLease: number;
 
   constructor(private readonly options: RunnerOptions) {
     this.queue = new JobQueue(options.env.store.db);
-    this.concurrency = options.concurrency ?? 4;
+    this.scheduler = new Scheduler(options.env.store.db, options.schedules ?? [], () => this.now());
+    const runs = new Set<QueueName>(options.queues ?? QUEUE_NAMES);
+    const concurrency = { ...options.env.config.queueConcurrency, ...options.concurrency };
+    const queues = new Map<QueueName, { leaseMs: Record<string, number>; concurrency: number }>();
+    for (const name of runs) queues.set(name, { leaseMs: {}, concurrency: concurrency[name] ?? QUEUES[name].concurrency });
     for (const kind of options.kinds) {
       if (this.kinds.has(kind.kind)) throw new Error(`job kind "${kind.kind}" is registered twice`);
       this.kinds.set(kind.kind, kind);
-      this.leaseMs[kind.kind] = kind.leaseMs ?? DEFAULT_LEASE_MS;
+      const queue = queues.get(kind.queue);
+      if (queue) queue.leaseMs[kind.kind] = kind.leaseMs ?? DEFAULT_LEASE_MS;
     }
-    this.shortestPeriod = Math.min(...options.kinds.map((k) => k.schedule?.everyMs ?? Infinity));
-    this.shortestLease = Math.min(Infinity, ...Object.values(this.leaseMs));
+    this.queues = queues;
+    this.shortestLease = Math.min(Infinity, ...[...queues.values()].flatMap((q) => Object.values(q.leaseMs)));
   }
 
   /** The clock of the queue, the handlers and the schedules. */
@@ -86,20 +98,7 @@ export class JobRunner {
     return this.queue.now();
   }
 
-  /**
-   * Enqueues a run, due now, of every periodic kind that has none queued or running. Each run
-   * enqueues the next as it ends; this restarts a chain whose last run was lost (buried after its
-   * worker died), so the polling loop calls it again once per shortest period.
-   */
-  async ensureScheduled(): Promise<void> {
-    this.lastEnsured = this.now();
-    for (const kind of this.kinds.values()) {
-      if (!kind.schedule || (await this.queue.hasPending(kind.kind, SCHEDULE_KEY))) continue;
-      await this.queue.enqueue({ kind: kind.kind, dedupeKey: SCHEDULE_KEY, maxAttempts: kind.maxAttempts });
-    }
-  }
-
-  /** Starts polling; periodic kinds get their first run if none is waiting. */
+  /** Starts polling; the cron schedules are recorded first, so a bad one fails the start. */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
@@ -107,7 +106,7 @@ export class JobRunner {
       this.listening = true;
       await this.options.env.store.listen(JOB_QUEUED_CHANNEL, () => this.wake());
     }
-    await this.ensureScheduled();
+    await this.scheduler.register();
     this.schedulePoll(0);
   }
 
@@ -140,10 +139,16 @@ export class JobRunner {
   async runUntilIdle(): Promise<number> {
     let ran = 0;
     for (;;) {
-      const jobs = await this.queue.claim(this.workerId, { leaseMs: this.leaseMs, limit: this.concurrency });
-      if (jobs.length === 0) return ran;
-      await Promise.all(jobs.map((job) => this.run(job)));
-      ran += jobs.length;
+      const claimed = await Promise.all(
+        [...this.queues].map(async ([name, queue]) => {
+          const jobs = await this.queue.claim(this.workerId, { leaseMs: queue.leaseMs, limit: queue.concurrency });
+          await Promise.all(jobs.map((job) => this.run(job, name)));
+          return jobs.length;
+        }),
+      );
+      const count = claimed.reduce((a, b) => a + b, 0);
+      if (count === 0) return ran;
+      ran += count;
     }
   }
 
@@ -160,12 +165,19 @@ export class JobRunner {
     let claimedAll = false;
     try {
       await this.beatDue();
-      if (this.now() - this.lastEnsured >= this.shortestPeriod) await this.ensureScheduled();
-      const free = this.concurrency - this.inFlight.size;
-      if (free > 0 && this.running) {
-        const jobs = await this.queue.claim(this.workerId, { leaseMs: this.leaseMs, limit: free });
-        for (const job of jobs) void this.run(job);
-        claimedAll = jobs.length === free;
+      for (const [name, queue] of this.queues) {
+        const free = queue.concurrency - [...this.inFlight.values()].filter((f) => f.queue === name).length;
+        if (free <= 0 || !this.running) continue;
+        const jobs = await this.queue.claim(this.workerId, { leaseMs: queue.leaseMs, limit: free });
+        for (const job of jobs) void this.run(job, name);
+        if (jobs.length === free) claimedAll = true;
+      }
+      // After the claims, so a woken poll starts its job first; once per poll period, not at every wake-up.
+      if (this.running && this.now() - this.lastTick >= this.options.pollMs) {
+        this.lastTick = this.now();
+        await this.scheduler
+          .tick()
+          .catch((error: unknown) => this.options.log?.error({ err: error }, 'job runner: ticking the schedules failed'));
       }
     } catch (error) {
       this.options.log?.error({ err: error }, 'job runner: polling the queue failed');
@@ -181,19 +193,23 @@ export class JobRunner {
   /** Heartbeats jobs past a third of their lease, so handlers that never heartbeat keep theirs. */
   private async beatDue(): Promise<void> {
     for (const flight of this.inFlight.values()) {
-      if (this.now() - flight.lastBeat >= this.leaseMs[flight.job.kind]! / 3) await this.beat(flight).catch(() => {});
+      if (this.now() - flight.lastBeat >= this.leaseOf(flight) / 3) await this.beat(flight).catch(() => {});
     }
   }
 
   private async beat(flight: InFlight): Promise<void> {
-    const beat = await this.queue.heartbeat(flight.job, this.leaseMs[flight.job.kind]!);
+    const beat = await this.queue.heartbeat(flight.job, this.leaseOf(flight));
     flight.lastBeat = this.now();
     if (!beat.held) flight.controller.abort(new JobAbort('lease lost'));
     else if (beat.cancelRequested) flight.controller.abort(new JobAbort('cancelled'));
   }
 
-  private run(job: Job): Promise<void> {
-    const flight: InFlight = { job, controller: new AbortController(), done: Promise.resolve(), lastBeat: this.now() };
+  private leaseOf(flight: InFlight): number {
+    return this.queues.get(flight.queue)!.leaseMs[flight.job.kind]!;
+  }
+
+  private run(job: Job, queue: QueueName): Promise<void> {
+    const flight: InFlight = { job, queue, controller: new AbortController(), done: Promise.resolve(), lastBeat: this.now() };
     this.inFlight.set(job.id, flight);
     flight.done = this.execute(flight).finally(() => this.inFlight.delete(job.id));
     return flight.done;
@@ -213,29 +229,32 @@ export class JobRunner {
         controller.signal.throwIfAborted();
       },
     };
-    const next: EnqueueInput | undefined = kind.schedule
-      ? { kind: kind.kind, dedupeKey: SCHEDULE_KEY, maxAttempts: kind.maxAttempts, runAt: new Date(this.now() + kind.schedule.everyMs) }
-      : undefined;
+    const problem = payloadProblem(kind, job.payload);
+    if (problem) {
+      await this.queue.deadLetter(job, problem).catch(() => undefined);
+      this.options.log?.error({ jobId: job.id, kind: job.kind, problem }, 'job runner: job is dead, its payload does not fit its kind');
+      return;
+    }
     let result: unknown;
     try {
       result = await kind.handle(job, context);
     } catch (error) {
-      await this.failed(job, kind, error, controller.signal, next);
+      await this.failed(job, kind, error, controller.signal);
       return;
     }
     try {
-      await this.queue.complete(job, result, next);
+      await this.queue.complete(job, result);
     } catch (error) {
       this.options.log?.error({ err: error, jobId: job.id, kind: job.kind }, 'job runner: recording a finished job failed');
     }
   }
 
-  private async failed(job: Job, kind: JobKind, error: unknown, signal: AbortSignal, next: EnqueueInput | undefined): Promise<void> {
+  private async failed(job: Job, kind: JobKind, error: unknown, signal: AbortSignal): Promise<void> {
     try {
       if (signal.reason instanceof JobAbort && signal.reason.reason === 'shutdown' && (await this.queue.release(job))) return;
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
       const backoff = (kind.backoff ?? exponentialBackoff)(job.attempt);
-      const state = await this.queue.fail(job, message, backoff, next);
+      const state = await this.queue.fail(job, message, backoff);
       if (state === 'dead')
         this.options.log?.error({ jobId: job.id, kind: job.kind, err: error }, 'job runner: job is dead, out of attempts');
       else if (state === 'queued')

@@ -3,6 +3,7 @@ import type { RawBuilder } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { PlinthApp } from '../app.js';
 import type { JobKind } from '../jobs/kind.js';
+import type { Schedule } from '../jobs/schedules.js';
 import type { Config } from '../config.js';
 import type { EgressPolicy } from '../egress/policy.js';
 import type { SecretBox } from '../lib/secrets.js';
@@ -35,8 +36,10 @@ export interface PlinthModule {
   routes?: FastifyPluginAsync;
   /** Wiring that needs the finished app, e.g. registering a credential verifier. */
   onReady?: (app: PlinthApp) => void;
-  /** Kinds of background work the module's handlers run (see jobs/kind.ts); one runner per process runs them all. */
-  jobs?: JobKind[];
+  /** Kinds of background work the module runs, each made with `defineJob` (jobs/define.ts); every process runs those of its queues. */
+  jobs?: JobKind<any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any -- each kind types its own payload
+  /** Cron and per-row schedules that enqueue its jobs (see jobs/schedules.ts); every process's runner ticks them. */
+  schedules?: Schedule[];
   /** The per-process caches this module keeps, each kept fresh as its declaration says (see `keepFresh`). */
   caches?: ModuleCache[];
   /** The tables it owns: each table of the migrated database belongs to exactly one module (schema.test.ts). */

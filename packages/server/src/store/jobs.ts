@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import type { Lease } from '../lease/lease.js';
+import { StoreLeases } from '../lease/store.js';
 import type { Database, JobRow, JobState } from './schema.js';
 
 export type { JobState };
@@ -14,6 +16,7 @@ export interface Job<Payload = unknown> {
   maxAttempts: number;
   runAt: Date;
   leaseUntil: Date;
+  /** The token of this claim's lease: the worker's id and the attempt (`host:pid:id#2`). */
   claimedBy: string;
 }
 
@@ -57,13 +60,18 @@ const LEASE_EXPIRED = 'lease expired: the worker holding the job stopped heartbe
 /**
  * The job table. Every method is one statement or one short transaction; none waits on a
  * handler, so a handler may use the store while it works, even on PGlite's single session.
- * A job's holder is (claimed_by, attempts): a worker whose lease expired and was claimed again,
+ * A running job is held under a lease kept in its row (lease/store.ts): `claimed_by` is the
+ * token, naming the worker and the attempt, so a worker whose lease expired and was claimed again,
  * even by the same worker id, no longer holds it. Time comes from `now`, so tests move a clock.
  */
 export class JobQueue {
   now: () => number = Date.now;
+  private readonly leases: StoreLeases;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    const columns = { table: 'job', key: 'id', token: 'claimed_by', until: 'lease_until', where: sql`state = 'running'` };
+    this.leases = new StoreLeases(db, columns, () => this.now());
+  }
 
   async enqueue(input: EnqueueInput, db: Kysely<Database> = this.db): Promise<Enqueued> {
     const runAt = input.runAt ?? new Date(this.now());
@@ -117,7 +125,7 @@ export class JobQueue {
       update job set
         state = 'running',
         attempts = job.attempts + 1,
-        claimed_by = ${workerId},
+        claimed_by = ${workerId} || '#' || (job.attempts + 1),
         lease_until = ${now}::timestamptz + (${JSON.stringify(leaseMs)}::jsonb ->> job.kind)::float8 * interval '1 millisecond'
       from picked where job.id = picked.id
       returning job.*`.execute(this.db);
@@ -141,58 +149,57 @@ export class JobQueue {
         for update skip locked)`.execute(this.db);
   }
 
-  /** Extends the lease by `leaseMs`, for the current holder only. */
+  /** Extends the lease by `leaseMs`, for the current holder only, and says whether a cancel was asked for. */
   async heartbeat(job: Job, leaseMs: number): Promise<Heartbeat> {
-    const now = this.now();
-    const row = await this.held(job)
-      .set({ lease_until: new Date(now + leaseMs) })
-      .returning('cancel_requested')
-      .executeTakeFirst();
-    return row ? { held: true, cancelRequested: row.cancel_requested } : { held: false, cancelRequested: false };
+    if (!(await this.leases.renew(leaseOf(job), leaseMs))) return { held: false, cancelRequested: false };
+    const row = await this.db.selectFrom('job').select('cancel_requested').where('id', '=', job.id).executeTakeFirst();
+    return { held: true, cancelRequested: row?.cancel_requested ?? false };
   }
 
-  /**
-   * Records success; false when the worker no longer held the job. `next`, the following run of
-   * a periodic kind, is enqueued in the same transaction, so no other process can slip another in.
-   */
-  async complete(job: Job, result?: unknown, next?: EnqueueInput): Promise<boolean> {
-    return this.finish(job, next, (db) =>
-      this.held(job, db)
-        .set({
-          state: 'succeeded',
-          result: result === undefined ? null : JSON.stringify(result),
-          lease_until: null,
-          finished_at: new Date(this.now()),
-        })
-        .returning('id')
-        .executeTakeFirst(),
-    );
+  /** Records success; false when the worker no longer held the job. */
+  async complete(job: Job, result?: unknown): Promise<boolean> {
+    const row = await this.held(job)
+      .set({
+        state: 'succeeded',
+        result: result === undefined ? null : JSON.stringify(result),
+        lease_until: null,
+        finished_at: new Date(this.now()),
+      })
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /**
    * Records a failed attempt: queued again after `retryInMs` while attempts remain, else dead;
    * cancelled when cancellation was asked for. The error is kept either way.
    */
-  async fail(job: Job, error: string, retryInMs: number, next?: EnqueueInput): Promise<JobState | undefined> {
+  async fail(job: Job, error: string, retryInMs: number): Promise<JobState | undefined> {
     const now = this.now();
-    let state: JobState | undefined;
-    await this.finish(job, next, async (db) => {
-      const row = await this.held(job, db)
-        .set({
-          state: sql`case when cancel_requested then 'cancelled' when attempts >= max_attempts then 'dead' else 'queued' end`,
-          run_at: sql`case when cancel_requested or attempts >= max_attempts then run_at else ${new Date(now + retryInMs)}::timestamptz end`,
-          finished_at: sql`case when cancel_requested or attempts >= max_attempts then ${new Date(now)}::timestamptz end`,
-          last_error: error.slice(0, 4000),
-          lease_until: null,
-          claimed_by: null,
-        })
-        .returning('state')
-        .executeTakeFirst();
-      state = row?.state;
-      // A periodic kind schedules its next run only when this one is over, not between retries.
-      return row && row.state !== 'queued' ? row : undefined;
-    });
-    return state;
+    const row = await this.held(job)
+      .set({
+        state: sql`case when cancel_requested then 'cancelled' when attempts >= max_attempts then 'dead' else 'queued' end`,
+        run_at: sql`case when cancel_requested or attempts >= max_attempts then run_at else ${new Date(now + retryInMs)}::timestamptz end`,
+        finished_at: sql`case when cancel_requested or attempts >= max_attempts then ${new Date(now)}::timestamptz end`,
+        last_error: error.slice(0, 4000),
+        lease_until: null,
+        claimed_by: null,
+      })
+      .returning('state')
+      .executeTakeFirst();
+    return row?.state;
+  }
+
+  /**
+   * Ends the job dead at once, whatever attempts remain: it can never succeed (its payload does
+   * not fit its kind). The message says why. False when the worker no longer held it.
+   */
+  async deadLetter(job: Job, error: string): Promise<boolean> {
+    const row = await this.held(job)
+      .set({ state: 'dead', last_error: error.slice(0, 4000), lease_until: null, finished_at: new Date(this.now()) })
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** Gives the job back untried (the worker is shutting down): queued at once, the attempt returned. */
@@ -206,14 +213,16 @@ export class JobQueue {
 
   /**
    * Cancels a job: a queued one at once; a running one is flagged, its handler learns it at its
-   * next heartbeat, and it ends cancelled. Answers the state it is in afterwards.
+   * next heartbeat, and it ends cancelled. Answers the state it is in afterwards. With `kind`, a
+   * job of another kind is left alone and reads as missing.
    */
-  async cancel(id: number): Promise<JobState | undefined> {
+  async cancel(id: number, kind?: string): Promise<JobState | undefined> {
     const now = new Date(this.now());
     const queued = await this.db
       .updateTable('job')
       .set({ state: 'cancelled', finished_at: now })
       .where('id', '=', id)
+      .$if(kind !== undefined, (q) => q.where('kind', '=', kind!))
       .where('state', '=', 'queued')
       .returning('state')
       .executeTakeFirst();
@@ -222,16 +231,13 @@ export class JobQueue {
       .updateTable('job')
       .set({ cancel_requested: true })
       .where('id', '=', id)
+      .$if(kind !== undefined, (q) => q.where('kind', '=', kind!))
       .where('state', '=', 'running')
       .returning('state')
       .executeTakeFirst();
     if (running) return running.state;
-    return (await this.find(id))?.state;
-  }
-
-  /** Whether a job of `kind` with `dedupeKey` is queued or running: asked before an enqueue that would be a no-op. */
-  async hasPending(kind: string, dedupeKey: string): Promise<boolean> {
-    return (await this.pendingId(kind, dedupeKey)) !== undefined;
+    const row = await this.find(id);
+    return row && (!kind || row.kind === kind) ? row.state : undefined;
   }
 
   private async pendingId(kind: string, dedupeKey: string, db: Kysely<Database> = this.db): Promise<number | undefined> {
@@ -249,24 +255,14 @@ export class JobQueue {
     return this.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** An update of the job, applied only while `job`'s lease is still held: what ends the job ends its lease too. */
   private held(job: Job, db: Kysely<Database> = this.db) {
-    return db
-      .updateTable('job')
-      .where('id', '=', job.id)
-      .where('state', '=', 'running')
-      .where('claimed_by', '=', job.claimedBy)
-      .where('attempts', '=', job.attempt);
+    return db.updateTable('job').where(this.leases.heldBy(leaseOf(job)));
   }
+}
 
-  /** Runs `finish` and, if it recorded the end of the job, enqueues `next`, in one short transaction. */
-  private async finish(job: Job, next: EnqueueInput | undefined, finish: (db: Kysely<Database>) => Promise<unknown>): Promise<boolean> {
-    if (!next) return (await finish(this.db)) !== undefined;
-    return this.db.transaction().execute(async (trx) => {
-      const done = await finish(trx);
-      if (done !== undefined) await this.enqueue(next, trx);
-      return done !== undefined;
-    });
-  }
+function leaseOf(job: Job): Lease {
+  return { key: String(job.id), token: job.claimedBy };
 }
 
 function toJob(row: JobRow): Job {

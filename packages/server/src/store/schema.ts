@@ -9,6 +9,8 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 export interface Database {
   // Background jobs (migration 0015).
   job: JobTable;
+  // Cron schedules of background work (migration 0033).
+  job_schedule: JobScheduleTable;
 }
 
 export type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -44,3 +46,13 @@ export interface JobTable {
   finished_at: Timestamp | null;
 }
 export type JobRow = Selectable<JobTable>;
+
+// Cron schedules of background work (migration 0033; jobs/schedules.ts).
+export interface JobScheduleTable {
+  name: string;
+  cron: string;
+  timezone: string;
+  next_run_at: Timestamp;
+  last_run_at: Timestamp | null;
+  created_at: CreatedAt;
+}

@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
-import { BUILD_LEASE_MS } from './job.js';
-import { BUILD_JOB, BUILD_MAX_ATTEMPTS } from './queue.js';
+import { BUILD_JOB, BUILD_LEASE_MS, BUILD_MAX_ATTEMPTS } from './job.js';
 import { adminOf, commitFiles, newDeployment } from './test-fixtures.js';
 import { countCube } from '../../test-support/models.js';
 

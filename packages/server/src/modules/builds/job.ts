@@ -1,9 +1,17 @@
-import type { JobContext, JobKind } from '../../jobs/kind.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { defineJob } from '../../jobs/define.js';
+import type { JobContext } from '../../jobs/kind.js';
 import type { Job } from '../../store/jobs.js';
 import type { ModelBuildRow } from '../../store/schema.js';
-import { BUILD_JOB, BUILD_MAX_ATTEMPTS, type BuildJobPayload } from './queue.js';
 import { logSource } from './views.js';
 import { counted } from '../../lib/counted.js';
+
+/** The job kind that runs builds; one per build, its payload names the build. */
+export const BUILD_JOB = 'data-model.build';
+/** A build is compiled at most this many times: a process that keeps dying on it must not loop forever. */
+export const BUILD_MAX_ATTEMPTS = 3;
+const BuildJobPayload = Type.Object({ buildId: Type.Integer({ minimum: 1 }) });
+export type BuildJobPayload = Static<typeof BuildJobPayload>;
 
 /** How long a build's claim holds without a heartbeat; the handler beats between its steps. */
 export const BUILD_LEASE_MS = 60_000;
@@ -15,12 +23,14 @@ export const BUILD_LEASE_MS = 60_000;
  * the job's lease to expire: another process claims it again, or it goes dead after
  * BUILD_MAX_ATTEMPTS and the build reads as failed.
  */
-export const buildJob: JobKind = {
+export const buildJob = defineJob({
   kind: BUILD_JOB,
+  queue: 'builds',
+  payload: BuildJobPayload,
   maxAttempts: BUILD_MAX_ATTEMPTS,
   leaseMs: BUILD_LEASE_MS,
-  handle: (job, context) => runBuild(job as Job<BuildJobPayload>, context),
-};
+  handler: runBuild,
+});
 
 async function runBuild(job: Job<BuildJobPayload>, context: JobContext): Promise<unknown> {
   const db = context.store.db;

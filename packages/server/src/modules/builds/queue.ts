@@ -1,16 +1,7 @@
 import type { Executor } from '../../store/executor.js';
-import { JobQueue } from '../../store/jobs.js';
 import { transaction } from '../../store/transaction.js';
+import { buildJob } from './job.js';
 import type { QueueBuildInput } from './public.js';
-
-/** The job kind that runs builds; one per build, its payload names the build. */
-export const BUILD_JOB = 'data-model.build';
-/** A build is compiled at most this many times: a process that keeps dying on it must not loop forever. */
-export const BUILD_MAX_ATTEMPTS = 3;
-
-export interface BuildJobPayload {
-  buildId: number;
-}
 
 /**
  * Records a queued build and its job in one transaction (the caller's when one is open, so a commit
@@ -19,7 +10,6 @@ export interface BuildJobPayload {
  */
 export function queueBuild(db: Executor, input: QueueBuildInput): Promise<{ buildId: number }> {
   return transaction(db, async (trx) => {
-    const jobs = new JobQueue(trx);
     const superseded = await trx
       .updateTable('model_build')
       .set({ status: 'cancelled', finished_at: new Date() })
@@ -28,7 +18,7 @@ export function queueBuild(db: Executor, input: QueueBuildInput): Promise<{ buil
       .where('status', '=', 'queued')
       .returning('job_id')
       .execute();
-    for (const { job_id } of superseded) if (job_id !== null) await jobs.cancel(Number(job_id));
+    for (const { job_id } of superseded) if (job_id !== null) await buildJob.cancel(trx, Number(job_id));
     const build = await trx
       .insertInto('model_build')
       .values({
@@ -42,8 +32,7 @@ export function queueBuild(db: Executor, input: QueueBuildInput): Promise<{ buil
       .returning('id')
       .executeTakeFirstOrThrow();
     const buildId = Number(build.id);
-    const payload: BuildJobPayload = { buildId };
-    const job = await jobs.enqueue({ kind: BUILD_JOB, payload, accountId: input.accountId, maxAttempts: BUILD_MAX_ATTEMPTS });
+    const job = await buildJob.enqueue(trx, { buildId }, { accountId: input.accountId });
     await trx.updateTable('model_build').set({ job_id: job.id }).where('id', '=', buildId).execute();
     return { buildId };
   });

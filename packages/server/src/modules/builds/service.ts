@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { decodeCursor, pageSize, toPage, type ListOrder, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../http/principal.js';
-import { JobQueue } from '../../store/jobs.js';
 import { afterPosition } from '../../store/keyset.js';
 import type { Database, ModelBranchRow } from '../../store/schema.js';
 import { DEV_BRANCH_PREFIX } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import { modelCompiler } from './compiler.js';
+import { buildJob } from './job.js';
 import type { BuildQueue, CompileSummary, LatestBuild, QueueBuildInput } from './public.js';
 import { queueBuild } from './queue.js';
 import { devModeView, selectBuilds, toView, type BuildView, type BuildWithJob } from './views.js';
@@ -100,7 +100,6 @@ export class BuildService implements BuildQueue {
     const view = toView(build);
     if (view.status !== 'building')
       throw conflict(`Build ${buildId} is already ${view.status}; only a build still building can be cancelled`);
-    const jobs = new JobQueue(this.ctx.db);
     if (build.status === 'queued') {
       await this.ctx.db
         .updateTable('model_build')
@@ -109,7 +108,7 @@ export class BuildService implements BuildQueue {
         .where('status', '=', 'queued')
         .execute();
     }
-    if (build.job_id !== null) await jobs.cancel(Number(build.job_id));
+    if (build.job_id !== null) await buildJob.cancel(this.ctx.db, Number(build.job_id));
     return this.get(principal, deploymentId, buildId);
   }
 

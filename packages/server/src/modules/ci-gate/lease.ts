@@ -10,10 +10,6 @@ export const RELEASED_CHANNEL = 'plinth_ci_run_released';
 /** The job kind that ends a run whose lease lapsed: one due at each lease end, re-queued while heartbeats extend it. */
 export const LEASE_CHECK_JOB = 'ci-gate.lease-check';
 
-export interface LeaseCheckPayload {
-  runId: number;
-}
-
 /**
  * Resolves after `ms`, or earlier when woken or aborted: the waiting request's only pause, and it
  * holds no transaction or connection meanwhile.

@@ -1,20 +1,11 @@
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Principal, UserPrincipal } from '../../http/principal.js';
-import { JobQueue } from '../../store/jobs.js';
 import type { CiRunRow } from '../../store/schema.js';
 import { transactionWithRetry } from '../../store/transaction.js';
 import { credentialKey } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import {
-  DEFAULT_WAIT_SECONDS,
-  LEASE_CHECK_JOB,
-  LEASE_SECONDS,
-  MAX_WAIT_SECONDS,
-  pause,
-  RELEASED_CHANNEL,
-  WAIT_POLL_MS,
-  type LeaseCheckPayload,
-} from './lease.js';
+import { DEFAULT_WAIT_SECONDS, LEASE_SECONDS, MAX_WAIT_SECONDS, pause, RELEASED_CHANNEL, WAIT_POLL_MS } from './lease.js';
+import { leaseCheckJob } from './job.js';
 import { mayDrive, ownerOf, principalOfOwner } from './owner.js';
 import { CiRunRepo } from './repo.js';
 import { view, type CiRunView } from './views.js';
@@ -134,10 +125,9 @@ export class CiGateService {
 
   private scheduleCheck(row: CiRunRow) {
     const runAt = new Date(row.lease_until);
-    const payload: LeaseCheckPayload = { runId: row.id };
     // Keyed by the lease end, so a check re-run after a crash does not queue the next one twice.
     const dedupeKey = `ci-run:${row.id}:${runAt.getTime()}`;
-    return new JobQueue(this.ctx.db).enqueue({ kind: LEASE_CHECK_JOB, payload, accountId: row.account_id, runAt, dedupeKey });
+    return leaseCheckJob.enqueue(this.ctx.db, { runId: row.id }, { accountId: row.account_id, runAt, dedupeKey });
   }
 
   /** The caller's run of this deployment, locked; another user's run is as missing as an unknown one. */

@@ -1,6 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
+import { keepRenewed, type Lease } from '../../lease/lease.js';
+import { RedisLeases } from '../../lease/redis.js';
 import { LocalRunner } from './local-runner.js';
 import {
   CONTINUE_WAIT,
@@ -28,11 +30,8 @@ export interface RedisRunnerOptions {
 /** A finished query as every process sees it: the answer, or the message of its error. */
 type Outcome = { value: unknown } | { error: string };
 
-// Renew or release the lease only while it is still ours: a lease that expired may belong to another process now.
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) end return 0";
 /** `:fresh` when the answer itself is in `:result`, which outlives it. */
 const FRESH_MARK = '1';
-const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
 /**
  * The runner shared by every process on one Redis (PLINTH_REDIS_URL). Under `<prefix><sha256 of key>`:
@@ -48,6 +47,8 @@ const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 export class RedisRunner implements QueryRunner {
   private readonly redis: Redis;
   private readonly subscriber: Redis;
+  /** `:lease` keys: which process runs a query (lease/redis.ts). */
+  private readonly leases: RedisLeases;
   private readonly local: LocalRunner;
   /** The outcome this process waits for, per key: one Redis conversation however many callers. */
   private readonly pending = new Map<string, Promise<Outcome>>();
@@ -75,6 +76,7 @@ export class RedisRunner implements QueryRunner {
     const { Redis: Client } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     this.redis = new Client(options.url, settings);
     this.subscriber = new Client(options.url, settings);
+    this.leases = new RedisLeases(this.redis);
     // Settled by the first connection's success or failure: only the first queries wait for it.
     this.firstReady = new Promise((resolve) => {
       this.redis.once('ready', () => resolve());
@@ -117,10 +119,9 @@ export class RedisRunner implements QueryRunner {
     try {
       const stored = await this.stored(id, renew);
       if (stored) return stored;
-      const token = randomBytes(12).toString('hex');
-      const claimed = await this.claimUnlessFinished(id, token, renew);
-      if (claimed === true) return await this.own(id, token, execute);
-      return claimed ?? (await this.waitForOwner(key, id, token, execute, renew));
+      const claimed = await this.claimUnlessFinished(id, renew);
+      if (claimed && isLease(claimed)) return await this.own(claimed, id, execute);
+      return claimed ?? (await this.waitForOwner(key, id, execute, renew));
     } catch (error) {
       this.markDown(error);
       return this.runLocally(key, execute, renew);
@@ -141,31 +142,27 @@ export class RedisRunner implements QueryRunner {
   }
 
   /**
-   * Takes the lease (true), or finds the outcome of an owner that finished and released it since
+   * Takes the lease, or finds the outcome of an owner that finished and released it since
    * `stored` was last read, or null while another process holds the lease. Without the second
    * read, a caller that read nothing just before the owner finished would run the query again.
    */
-  private async claimUnlessFinished(id: string, token: string, renew: boolean): Promise<true | Outcome | null> {
-    const lease = `${id}:lease`;
-    if ((await this.redis.set(lease, token, 'PX', this.leaseMs, 'NX')) !== 'OK') return null;
+  private async claimUnlessFinished(id: string, renew: boolean): Promise<Lease | Outcome | null> {
+    const lease = await this.leases.acquire(`${id}:lease`, this.leaseMs);
+    if (!lease) return null;
     const finished = await this.stored(id, renew);
-    if (!finished) return true;
-    await this.redis.eval(RELEASE, 1, lease, token);
+    if (!finished) return lease;
+    await this.leases.release(lease);
     return finished;
   }
 
   /** Runs the query while renewing the lease, then stores and publishes the outcome and releases the lease at once. */
-  private async own(id: string, token: string, execute: () => Promise<unknown>): Promise<Outcome> {
-    const lease = `${id}:lease`;
-    const heartbeat = setInterval(() => {
-      this.redis.eval(RENEW, 1, lease, token, this.leaseMs).catch(() => undefined);
-    }, this.leaseMs / 3);
-    heartbeat.unref();
+  private async own(lease: Lease, id: string, execute: () => Promise<unknown>): Promise<Outcome> {
+    const stopRenewing = keepRenewed(this.leases, lease, this.leaseMs);
     let outcome: Outcome;
     try {
       outcome = await outcomeOf(execute);
     } finally {
-      clearInterval(heartbeat);
+      stopRenewing();
     }
     const encoded = JSON.stringify(outcome);
     const ttl = 'error' in outcome ? ERROR_TTL_MS : this.options.ttlMs;
@@ -173,14 +170,14 @@ export class RedisRunner implements QueryRunner {
     if (ttl > 0) multi.set(`${id}:result`, encoded, 'PX', ttl);
     // A renew's retries find this for RENEW_WINDOW_MS: a mark when `:result` outlives the window, else the outcome itself.
     multi.set(`${id}:fresh`, ttl >= RENEW_WINDOW_MS ? FRESH_MARK : encoded, 'PX', RENEW_WINDOW_MS);
-    multi.publish(`${id}:done`, encoded).eval(RELEASE, 1, lease, token);
+    this.leases.releaseIn(multi.publish(`${id}:done`, encoded), lease);
     // The answer is this process's to give even if Redis fails now; others will find the lease lapsed and run it.
     await multi.exec().catch((error: unknown) => this.markDown(error));
     return outcome;
   }
 
   /** Waits for the owner's message, looking at Redis every pollMs; takes over when the lease lapses without a result. */
-  private waitForOwner(key: string, id: string, token: string, execute: () => Promise<unknown>, renew: boolean): Promise<Outcome> {
+  private waitForOwner(key: string, id: string, execute: () => Promise<unknown>, renew: boolean): Promise<Outcome> {
     const channel = `${id}:done`;
     return new Promise<Outcome>((resolve) => {
       let finished = false;
@@ -199,8 +196,8 @@ export class RedisRunner implements QueryRunner {
         checking = true;
         try {
           const stored = await this.stored(id, renew);
-          const claimed = stored ?? (await this.claimUnlessFinished(id, token, renew));
-          if (claimed === true) finish(this.own(id, token, execute));
+          const claimed = stored ?? (await this.claimUnlessFinished(id, renew));
+          if (claimed && isLease(claimed)) finish(this.own(claimed, id, execute));
           else if (claimed) finish(claimed);
         } catch (error) {
           this.markDown(error);
@@ -255,6 +252,10 @@ export class RedisRunner implements QueryRunner {
     this.subscriber.disconnect();
     await this.local.close();
   }
+}
+
+function isLease(claimed: Lease | Outcome): claimed is Lease {
+  return 'token' in claimed;
 }
 
 function outcomeOf(execute: () => Promise<unknown>): Promise<Outcome> {

@@ -1,10 +1,11 @@
 import { GitSourceError, withCheckout } from '../../git/checkout.js';
 import { ApiError } from '../../http/errors.js';
 import { JobAbort } from '../../jobs/runner.js';
-import type { JobContext, JobKind } from '../../jobs/kind.js';
+import { defineJob } from '../../jobs/define.js';
+import type { JobContext } from '../../jobs/kind.js';
 import type { Job } from '../../store/jobs.js';
 import { counted } from '../../lib/counted.js';
-import { DBT_SYNC_JOB, DBT_SYNC_LEASE_MS, DBT_SYNC_MAX_ATTEMPTS, type DbtSyncPayload } from './kind.js';
+import { DBT_SYNC_JOB, DBT_SYNC_LEASE_MS, DBT_SYNC_MAX_ATTEMPTS, DbtSyncPayload } from './kind.js';
 import { StageRecorder, SyncCancelled } from './progress.js';
 import { DbtProjectError, generateCubes, readDbtProject, type GeneratedModel } from './project/index.js';
 import { DbtRepo } from './repo.js';
@@ -18,12 +19,14 @@ import { writeBranch } from './write.js';
  * to running by compare-and-swap, so no sync runs twice. A failure or a cancel before write leaves
  * no branch (write is one transaction); see service.ts for a cancel after it.
  */
-export const dbtSyncJob: JobKind = {
+export const dbtSyncJob = defineJob({
   kind: DBT_SYNC_JOB,
+  queue: 'imports',
+  payload: DbtSyncPayload,
   maxAttempts: DBT_SYNC_MAX_ATTEMPTS,
   leaseMs: DBT_SYNC_LEASE_MS,
-  handle: (job, context) => runSync(job as Job<DbtSyncPayload>, context),
-};
+  handler: runSync,
+});
 
 async function runSync(job: Job<DbtSyncPayload>, context: JobContext): Promise<unknown> {
   const repo = new DbtRepo(context.store.db);

@@ -1,3 +1,5 @@
+import { Type, type Static } from '@sinclair/typebox';
+
 /** The job kind that runs dbt syncs; one job per sync, its payload names the sync's row. */
 export const DBT_SYNC_JOB = 'dbt.sync';
 /**
@@ -10,6 +12,5 @@ export const DBT_SYNC_LEASE_MS = 60_000;
 /** The build trigger of a generated branch's build. */
 export const DBT_SYNC_TRIGGER = 'dbt-sync';
 
-export interface DbtSyncPayload {
-  syncId: number;
-}
+export const DbtSyncPayload = Type.Object({ syncId: Type.Integer({ minimum: 1 }) });
+export type DbtSyncPayload = Static<typeof DbtSyncPayload>;

@@ -1,9 +1,9 @@
 import type { JobContext } from '../../jobs/kind.js';
 import { JobAbort } from '../../jobs/runner.js';
-import { JobQueue, type Job } from '../../store/jobs.js';
+import type { Job } from '../../store/jobs.js';
 import type { TestServer } from '../../test-support/server.js';
 import { dbtSyncJob } from './job.js';
-import { DBT_SYNC_JOB, DBT_SYNC_LEASE_MS, type DbtSyncPayload } from './kind.js';
+import { DBT_SYNC_LEASE_MS, type DbtSyncPayload } from './kind.js';
 
 /**
  * Runs one sync's job by hand, as the runner would but with a heartbeat the test controls: it is
@@ -15,8 +15,9 @@ export async function runSyncJob(
   syncJobId: number,
   onHeartbeat: (beat: number, abort: (reason: JobAbort) => void) => Promise<void> = async () => undefined,
 ): Promise<{ job: Job<DbtSyncPayload>; result: unknown }> {
-  const queue = new JobQueue(server.store.db);
-  const claimed = await queue.claim('test-runner', { leaseMs: { [DBT_SYNC_JOB]: DBT_SYNC_LEASE_MS }, limit: 1000 });
+  // The test server's runner's queue, claimed from by hand: only the heartbeat differs from a run.
+  const queue = server.jobs.queue;
+  const claimed = await queue.claim('test-runner', { leaseMs: { [dbtSyncJob.kind]: DBT_SYNC_LEASE_MS }, limit: 1000 });
   const job = claimed.find((j) => (j.payload as DbtSyncPayload).syncId === syncJobId) as Job<DbtSyncPayload> | undefined;
   for (const other of claimed) if (other !== job) await queue.release(other);
   if (!job) throw new Error(`no queued job for dbt sync ${syncJobId}`);

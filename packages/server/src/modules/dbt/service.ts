@@ -1,12 +1,11 @@
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
-import { JobQueue } from '../../store/jobs.js';
 import type { DbtSyncRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 import type { EgressPolicy } from '../../egress/policy.js';
 import { withCloneAccess, type CloneRemote, type RepositoryAccess } from '../github/public.js';
 import type { ServiceContext } from '../module.js';
-import { DBT_SYNC_JOB, DBT_SYNC_MAX_ATTEMPTS, type DbtSyncPayload } from './kind.js';
+import { dbtSyncJob } from './job.js';
 import { checkFolder, checkRefName, syncRef } from './refs.js';
 import { DbtRepo } from './repo.js';
 import { checkRefExists, connectSource, integrationAccess, remoteDefaultBranch, remoteRefs, syncAccess } from './source.js';
@@ -96,8 +95,7 @@ export class DbtService {
         ref,
         stages: initialStages(),
       });
-      const payload: DbtSyncPayload = { syncId: inserted.id };
-      const job = await new JobQueue(this.ctx.db).enqueue({ kind: DBT_SYNC_JOB, payload, accountId, maxAttempts: DBT_SYNC_MAX_ATTEMPTS });
+      const job = await dbtSyncJob.enqueue(this.ctx.db, { syncId: inserted.id }, { accountId });
       await this.repo.update(inserted.id, { job_id: job.id }, ['queued']);
       return inserted;
     });
@@ -126,7 +124,6 @@ export class DbtService {
    */
   async cancel(principal: Principal, deploymentId: number, syncJobId: number): Promise<SyncStatusView> {
     const row = await this.sync(principal.accountId, deploymentId, syncJobId);
-    const jobs = new JobQueue(this.ctx.db);
     const now = new Date();
     const cancelled = await this.repo.update(
       row.id,
@@ -138,12 +135,12 @@ export class DbtService {
       ['queued'],
     );
     if (cancelled) {
-      if (row.job_id !== null) await jobs.cancel(Number(row.job_id));
+      if (row.job_id !== null) await dbtSyncJob.cancel(this.ctx.db, Number(row.job_id));
       return this.view(cancelled);
     }
     const flagged = await this.repo.update(row.id, { cancel_requested: true }, ['running']);
     if (flagged) {
-      if (row.job_id !== null) await jobs.cancel(Number(row.job_id));
+      if (row.job_id !== null) await dbtSyncJob.cancel(this.ctx.db, Number(row.job_id));
       return this.view(flagged);
     }
     const current = await this.view((await this.repo.syncById(row.id))!);
@@ -170,7 +167,7 @@ export class DbtService {
 
   /** The status view of a row, with its job and, once written, its build. */
   async view(row: DbtSyncRow): Promise<SyncStatusView> {
-    const job = row.job_id === null ? undefined : await new JobQueue(this.ctx.db).find(Number(row.job_id));
+    const job = row.job_id === null ? undefined : await dbtSyncJob.find(this.ctx.db, Number(row.job_id));
     const build =
       row.state === 'written' && row.build_id !== null
         ? await this.ctx.services.builds.byId(row.account_id, Number(row.build_id))

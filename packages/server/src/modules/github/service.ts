@@ -2,25 +2,15 @@ import { deploymentScope } from '../../http/authorize.js';
 import { toIso, toIsoOrNull } from '../../http/common-schemas.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
-import { JobQueue } from '../../store/jobs.js';
 import { transactionWithRetry } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
 import { GithubClient } from './client.js';
 import { commitModel, importConnection, importMessage } from './importer.js';
+import { githubImportJob, type ImportJobPayload } from './job.js';
 import { GithubConnectionRepo, type GithubConnectionRow } from './repo.js';
 import { checkSource, type ConnectInput } from './rules.js';
 import { DEFAULT_DIRECTORY, fetchModel, withoutCredentials, type ConnectionSource } from './source.js';
 import { parsePayload, readPush, verifySignature, type WebhookDelivery } from './webhook.js';
-
-/** The job kind of imports after a push or a sync; at most one queued-or-running per deployment. */
-export const IMPORT_JOB = 'github.import';
-export const IMPORT_MAX_ATTEMPTS = 3;
-
-export interface ImportJobPayload {
-  accountId: number;
-  deploymentId: number;
-  reason: 'push' | 'sync';
-}
 
 /**
  * A deployment's GitHub connection: the App's view of GitHub (installations, repositories,
@@ -169,13 +159,7 @@ export class GithubService {
   }
 
   private enqueue(payload: ImportJobPayload) {
-    return new JobQueue(this.ctx.db).enqueue({
-      kind: IMPORT_JOB,
-      payload,
-      accountId: payload.accountId,
-      dedupeKey: `deployment:${payload.deploymentId}`,
-      maxAttempts: IMPORT_MAX_ATTEMPTS,
-    });
+    return githubImportJob.enqueue(this.ctx.db, payload, { accountId: payload.accountId, dedupeKey: `deployment:${payload.deploymentId}` });
   }
 
   private async row(accountId: number, deploymentId: number): Promise<GithubConnectionRow> {

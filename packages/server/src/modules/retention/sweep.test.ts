@@ -8,7 +8,7 @@ import { PURGE_GRACE_MS } from '../login/repo.js';
 import { STALE_MS } from '../rate-limits/service.js';
 import { EMBED_SESSION_RETENTION_MS } from '../embed/retention.js';
 import { DEAD_JOB_RETENTION_MS, FINISHED_JOB_RETENTION_MS } from './rules.js';
-import { RETENTION_SWEEP_EVERY_MS, SWEEP_BATCH } from './sweep.js';
+import { SWEEP_BATCH } from './sweep.js';
 
 const DAY = 24 * 3600_000;
 const MINUTE = 60_000;
@@ -217,16 +217,31 @@ describeOnStores('retention: the sweep deletes what is past retention and keeps 
     expect(left.map((j) => (j.payload as { name: string }).name)).toEqual(['recent-success', 'dead-week', 'queued', 'running']);
   });
 
-  it('the sweep schedules its next run an hour later, once', async () => {
-    const now = Date.now() + 365 * DAY;
-    await server().jobs.ensureScheduled();
-    await sweep(server(), now);
+  it('the sweep is due every hour on the hour: a tick past it enqueues one sweep, and the next is an hour on', async () => {
+    const jobs = server().jobs;
+    await jobs.scheduler.register();
+    expect((await schedule())!.next_run_at.getTime() % 3600_000).toBe(0);
+    const hour = Math.ceil((Date.now() + 365 * DAY) / 3600_000) * 3600_000;
+    await db()
+      .updateTable('job_schedule')
+      .set({ next_run_at: new Date(hour) })
+      .where('name', '=', 'retention.sweep')
+      .execute();
+    jobs.queue.now = () => hour - 1;
+    expect(await jobs.scheduler.tick()).toBe(0);
+    jobs.queue.now = () => hour + 1;
+    expect(await jobs.scheduler.tick()).toBe(1);
+    expect(await jobs.scheduler.tick()).toBe(0);
+    expect(await schedule()).toEqual({ next_run_at: new Date(hour + 3600_000) });
     const queued = await db()
       .selectFrom('job')
-      .select('run_at')
+      .select('dedupe_key')
       .where('kind', '=', 'retention.sweep')
       .where('state', '=', 'queued')
       .execute();
-    expect(queued).toEqual([{ run_at: new Date(now + RETENTION_SWEEP_EVERY_MS) }]);
+    expect(queued).toEqual([{ dedupe_key: `retention.sweep@${new Date(hour).toISOString()}` }]);
+    await jobs.runUntilIdle();
   });
+
+  const schedule = () => db().selectFrom('job_schedule').select('next_run_at').where('name', '=', 'retention.sweep').executeTakeFirst();
 });

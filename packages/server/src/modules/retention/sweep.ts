@@ -1,11 +1,14 @@
+import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
-import type { JobKind } from '../../jobs/kind.js';
+import { defineJob } from '../../jobs/define.js';
+import { cronSchedule } from '../../jobs/schedules.js';
 import { loadModules } from '../index.js';
 import { retentionRules } from './rules.js';
 
 /** Rows one statement deletes: few enough that no statement holds its locks for long. */
 export const SWEEP_BATCH = 1_000;
-export const RETENTION_SWEEP_EVERY_MS = 3600_000;
+/** Every hour, on the hour: one sweep per hour whichever processes run, and one after a downtime however long. */
+export const RETENTION_SWEEP_CRON = '0 * * * *';
 
 export type SweepResult = Record<string, number>;
 
@@ -14,11 +17,12 @@ export type SweepResult = Record<string, number>;
  * statement on its own (no transaction spans the sweep). SKIP LOCKED passes over rows a request
  * holds: they go in a later batch or sweep. Answers the rows deleted per table.
  */
-export const retentionSweep: JobKind = {
+export const retentionSweep = defineJob({
   kind: 'retention.sweep',
-  schedule: { everyMs: RETENTION_SWEEP_EVERY_MS },
+  queue: 'maintenance',
+  payload: Type.Object({}),
   maxAttempts: 3,
-  async handle(_job, { store, config, now, heartbeat }) {
+  async handler(_job, { store, config, now, heartbeat }) {
     const deleted: SweepResult = {};
     const at = now();
     for (const rule of retentionRules(await loadModules())) {
@@ -37,4 +41,12 @@ export const retentionSweep: JobKind = {
     }
     return deleted;
   },
-};
+});
+
+export const retentionSchedule = cronSchedule({
+  name: 'retention.sweep',
+  cron: RETENTION_SWEEP_CRON,
+  timezone: 'UTC',
+  job: retentionSweep,
+  payload: () => ({}),
+});
