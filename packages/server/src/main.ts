@@ -12,6 +12,7 @@ import { createServices } from './services.js';
 import { DataDirLockedError, lockDataDir } from './store/data-dir-lock.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore, type Store } from './store/store.js';
+import { workerPool } from './workers/index.js';
 
 const USAGE = `usage: plinth-server                 start the server (settings from the environment, see README)\n       ${ACCOUNTS_USAGE.slice('usage: '.length)}`;
 
@@ -41,6 +42,7 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
 }
 
 async function serve(config: Config): Promise<void> {
+  workerPool.resize(config.workerThreads);
   const store = await openConfiguredStore(config);
   await migrateToLatest(store);
   const services = await createServices(store, config);
@@ -72,6 +74,8 @@ async function serve(config: Config): Promise<void> {
     grace.unref();
     await Promise.all([app.close(), jobs.stop().then(() => app.log.info('background jobs stopped'))]);
     clearTimeout(grace);
+    // The requests and jobs that used the worker threads are done: what still runs has no one waiting.
+    await workerPool.close();
     await store.close();
     log.flushSync();
     process.exit(0);
