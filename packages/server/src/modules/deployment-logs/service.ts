@@ -4,6 +4,7 @@ import type { BuildLogRow } from '../../store/schema.js';
 import type { ServiceContext } from '../module.js';
 import type { DeploymentLogWriter, LogEntry } from './public.js';
 import { FollowStream, type FollowTiming } from './follow.js';
+import { LogNotifications, notifyLine } from './notifications.js';
 import { DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT, type DeploymentLogLine, type DeploymentLogQuery } from './schemas.js';
 
 /** Which lines of one deployment a reader wants. */
@@ -16,14 +17,20 @@ export interface LogFilter {
 }
 
 /**
- * A deployment's logs, kept in `build_log`. Every server process shares the table, so it is also
- * the channel a follower polls: a line written by any process reaches every follower.
+ * A deployment's logs, kept in `build_log`. Every server process shares the table, and each line
+ * written is announced on the store's notifications, so a line written by any process reaches
+ * every follower without a follower querying the table in between.
  */
 export class DeploymentLogService implements DeploymentLogWriter {
   /** The follows this process serves, ended when the app closes (a follow never ends by itself). */
   readonly follows = new Set<FollowStream>();
+  readonly notifications: LogNotifications;
+  /** How follows time their reads; tests lengthen the backstop re-read so that only a notification delivers a line. */
+  followTiming: FollowTiming = {};
 
-  constructor(readonly ctx: ServiceContext) {}
+  constructor(readonly ctx: ServiceContext) {
+    this.notifications = new LogNotifications(ctx.store);
+  }
 
   async append(entry: LogEntry): Promise<void> {
     await this.ctx.db
@@ -39,6 +46,7 @@ export class DeploymentLogService implements DeploymentLogWriter {
         message: entry.message,
       })
       .execute();
+    await notifyLine(this.ctx.db, entry.accountId, entry.deploymentId);
   }
 
   /** What getDeploymentLogs answers (and a follow starts with): see the `since` of the query schema. */
@@ -52,21 +60,24 @@ export class DeploymentLogService implements DeploymentLogWriter {
   }
 
   /** A follow's body: the backlog a list gives, then every new line (see FollowStream). */
-  async follow(accountId: number, deploymentId: number, query: DeploymentLogQuery, timing: FollowTiming = {}): Promise<FollowStream> {
+  async follow(accountId: number, deploymentId: number, query: DeploymentLogQuery): Promise<FollowStream> {
+    await this.notifications.ready();
     const backlog = await this.list(accountId, deploymentId, query);
     const filter = { accountId, deploymentId, source: query.source, pod: query.pod, container: query.container };
     const stream = new FollowStream({
-      ...timing,
+      ...this.followTiming,
       backlog,
       cursor: backlog.at(-1)?.id ?? query.since ?? 0,
       read: (cursor) => this.after(filter, cursor, MAX_LOG_LIMIT),
+      pageSize: MAX_LOG_LIMIT,
+      subscribe: (wake) => this.notifications.subscribe(accountId, deploymentId, wake),
     });
     this.follows.add(stream);
     stream.once('close', () => this.follows.delete(stream));
     return stream;
   }
 
-  /** The lines written after line `cursor`, oldest first: a follower's poll. */
+  /** The lines written after line `cursor`, oldest first: a follower's read. */
   async after(filter: LogFilter, cursor: number, limit: number): Promise<DeploymentLogLine[]> {
     const rows = await this.select(filter).where('id', '>', cursor).orderBy('id', 'asc').limit(limit).execute();
     return rows.map(toLine);
