@@ -123,7 +123,16 @@ export class WorkerPool {
 
   private dispatch(): void {
     while (this.waiting.length > 0) {
-      const thread = this.idleThread() ?? (this.threads.size < this.size ? this.start() : undefined);
+      let thread = this.idleThread();
+      if (!thread && this.threads.size < this.size) {
+        try {
+          thread = this.start();
+        } catch (error) {
+          // A thread that cannot even start (no memory for another isolate) fails the call, not the caller's stack.
+          this.waiting.shift()!.reject(new WorkerPoolError(`A worker thread could not start: ${(error as Error).message}`));
+          continue;
+        }
+      }
       if (!thread) return;
       this.assign(thread, this.waiting.shift()!);
     }
