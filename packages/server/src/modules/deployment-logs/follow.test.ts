@@ -144,7 +144,7 @@ describeOnStores(
             })
             .execute();
         await insert('from another process');
-        await notifyLine(other.db, account.id, deployment.id);
+        await sql`select ${notifyLine(account.id, deployment.id)}`.execute(other.db);
         await until(() => text().includes('from another process'));
         // The listener's connection drops; a line written then, with no notification at all, is read once it listens again.
         await sql`select pg_terminate_backend(pid) from pg_stat_activity

@@ -1,13 +1,12 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../store/schema.js';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from '../../store/store.js';
 
 /** The NOTIFY channel of new log lines; the payload is `<account id>:<deployment id>`. */
 export const LOG_CHANNEL = 'plinth_deployment_log';
 
-/** Tells every process that a deployment has a new line: sent on commit of `db`'s transaction, as the line becomes visible. */
-export async function notifyLine(db: Kysely<Database>, accountId: number, deploymentId: number): Promise<void> {
-  await sql`select pg_notify(${LOG_CHANNEL}, ${`${accountId}:${deploymentId}`})`.execute(db);
+/** Tells every process that a deployment has a new line: PostgreSQL sends it on commit, as the line becomes visible. */
+export function notifyLine(accountId: number, deploymentId: number): RawBuilder<unknown> {
+  return sql`pg_notify(${LOG_CHANNEL}, ${`${accountId}:${deploymentId}`})`;
 }
 
 /**

@@ -32,21 +32,27 @@ export class DeploymentLogService implements DeploymentLogWriter {
     this.notifications = new LogNotifications(ctx.store);
   }
 
+  /** Writes a line and, in the same statement, tells every process's follows of the deployment (on commit). */
   async append(entry: LogEntry): Promise<void> {
     await this.ctx.db
-      .insertInto('build_log')
-      .values({
-        account_id: entry.accountId,
-        deployment_id: entry.deploymentId,
-        build_id: entry.buildId ?? null,
-        source: entry.source,
-        pod: entry.pod,
-        container: entry.container,
-        level: entry.level,
-        message: entry.message,
-      })
+      .with('line', (db) =>
+        db
+          .insertInto('build_log')
+          .values({
+            account_id: entry.accountId,
+            deployment_id: entry.deploymentId,
+            build_id: entry.buildId ?? null,
+            source: entry.source,
+            pod: entry.pod,
+            container: entry.container,
+            level: entry.level,
+            message: entry.message,
+          })
+          .returning('id'),
+      )
+      .selectFrom('line')
+      .select(notifyLine(entry.accountId, entry.deploymentId).as('notified'))
       .execute();
-    await notifyLine(this.ctx.db, entry.accountId, entry.deploymentId);
   }
 
   /** What getDeploymentLogs answers (and a follow starts with): see the `since` of the query schema. */
