@@ -1,8 +1,11 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskFailedError, WorkerPool, WorkerPoolError } from './pool.js';
 import { workerTask } from './task.js';
 import type * as tasks from './test-tasks.js';
+import { BUILT } from '../test-support/built.js';
 
 const task = <K extends keyof typeof tasks>(exportName: K, timeoutMs?: number) =>
   workerTask<(typeof tasks)[K]>({
@@ -170,4 +173,17 @@ describe('the worker pool', () => {
       /<module>.<task>/,
     );
   });
+});
+
+it('never keeps a process alive: one that ran a task ends with the thread still up and nothing else to do', async () => {
+  // The built pool and a shipped task, in a process of its own; its thread would stay an hour if it held the process.
+  const script = `(async () => {
+    const { WorkerPool } = await import(${JSON.stringify(BUILT.serverModule('workers/pool.js'))});
+    const { compileTask } = await import(${JSON.stringify(BUILT.serverModule('modules/builds/compiler.js'))});
+    const pool = new WorkerPool({ size: 1, idleMs: 3_600_000, source: 'built' });
+    const summary = await pool.run(compileTask, []);
+    console.log(JSON.stringify({ cubes: summary.cubesCount, threads: pool.threadCount }));
+  })()`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['-e', script]);
+  expect(JSON.parse(stdout)).toEqual({ cubes: 0, threads: 1 });
 });

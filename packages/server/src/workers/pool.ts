@@ -146,7 +146,6 @@ export class WorkerPool {
   private start(): Thread {
     const { script, options } = threadEntry(import.meta.url, this.source);
     const worker = new Worker(script, options);
-    worker.unref();
     const thread: Thread = { worker, running: undefined, idle: new IdleTimer(this.idleMs, () => this.retire(thread)) };
     worker.on('message', (reply: TaskReply) => this.settle(thread, reply));
     worker.on('error', (error) =>
@@ -155,6 +154,9 @@ export class WorkerPool {
     worker.on('exit', (code) =>
       this.fail(thread, (name) => new WorkerPoolError(`The worker thread running "${name}" stopped (exit code ${code})`)),
     );
+    // After the listeners: adding a 'message' listener refs the thread's port again, and a ref'd
+    // port keeps the process alive as long as the thread lives.
+    worker.unref();
     this.threads.add(thread);
     return thread;
   }
