@@ -54,6 +54,8 @@ export interface Config {
   github: GithubAppConfig;
   /** How long a stop waits for requests in flight before it cuts their connections (PLINTH_SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
+  /** Threads at most for CPU-bound work such as compiling models (PLINTH_WORKER_THREADS); each starts when needed and ends when idle. */
+  workerThreads: number;
   /** Internal hosts and local repositories tenants may reach (PLINTH_EGRESS_ALLOW, PLINTH_ALLOW_LOCAL_REPOSITORIES). */
   egress: EgressSettings;
 }
@@ -74,6 +76,12 @@ export interface GithubAppConfig {
 export class ConfigError extends Error {}
 
 export const TENANT_NAME = /^[a-z][a-z0-9-]{1,61}[a-z0-9]$/;
+/**
+ * Worker threads a process uses at most (workers/): two let a build compile while the data API
+ * compiles a new build's model, as on the two cores of the smallest machine the server targets.
+ */
+export const DEFAULT_WORKER_THREADS = 2;
+
 /** `<slug>-<id>.<PLINTH_BASE_DOMAIN>` is a deployment's host, so no new account may bear a name of that form. */
 export const DEPLOYMENT_HOST_LIKE = /-[0-9]+$/;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -144,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     warehouseConnectTimeoutMs: integer(env, 'PLINTH_WAREHOUSE_CONNECT_TIMEOUT_MS', 10_000, 100, 600_000),
     github: githubConfig(env),
     shutdownGraceMs: integer(env, 'PLINTH_SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
+    workerThreads: integer(env, 'PLINTH_WORKER_THREADS', DEFAULT_WORKER_THREADS, 1, 64),
     egress: {
       allow: egressAllow(optional(env, 'PLINTH_EGRESS_ALLOW')),
       allowLocalRepositories: flag(env, 'PLINTH_ALLOW_LOCAL_REPOSITORIES', false),

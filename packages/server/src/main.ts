@@ -13,6 +13,7 @@ import { createServices } from './services.js';
 import { DataDirLockedError, lockDataDir } from './store/data-dir-lock.js';
 import { migrateToLatest } from './store/migrate.js';
 import { openStore, type Store } from './store/store.js';
+import { workerPool } from './workers/index.js';
 
 const USAGE = `${ROLES_USAGE}\n       ${ACCOUNTS_USAGE.slice('usage: '.length)}`;
 
@@ -42,6 +43,7 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
 }
 
 async function serve(config: Config, role: ProcessRole): Promise<void> {
+  workerPool.resize(config.workerThreads);
   const store = await openConfiguredStore(config);
   await migrateToLatest(store);
   const services = await createServices(store, config);
@@ -73,6 +75,8 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
     grace.unref();
     await Promise.all([app.close(), jobs.stop().then(() => app.log.info('background jobs stopped'))]);
     clearTimeout(grace);
+    // The requests and jobs that used the worker threads are done: what still runs has no one waiting.
+    await workerPool.close();
     await store.close();
     log.flushSync();
     process.exit(0);
@@ -98,6 +102,7 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
  * on SIGTERM its handlers get the grace, then their jobs go back to the queue.
  */
 async function work(config: Config, role: ProcessRole): Promise<void> {
+  workerPool.resize(config.workerThreads);
   const store = await openConfiguredStore(config);
   await migrateToLatest(store);
   const services = await createServices(store, config);
@@ -113,6 +118,7 @@ async function work(config: Config, role: ProcessRole): Promise<void> {
     log.logger.info({ signal }, 'finishing in-flight jobs');
     await jobs.stop();
     log.logger.info('background jobs stopped');
+    await workerPool.close();
     await store.close();
     log.flushSync();
     process.exit(0);

@@ -7,14 +7,17 @@ const RECONNECT_MS = 1_000;
 
 /**
  * One dedicated connection per process for LISTEN, outside the pool (a pooled connection would be
- * handed to queries). If it drops, it reconnects and tells every listener that it may have missed
- * messages.
+ * handed to queries). If it drops, it reconnects, and tells every listener that it may have missed
+ * messages twice: when the connection is lost, and again once it listens anew, since what was
+ * written in between told no one.
  */
 export class PostgresListeners {
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
   private readonly channels = new Map<string, OnMessage[]>();
   private closed = false;
+  /** A connection was lost: the next one to listen tells every listener it may have missed messages. */
+  private missed = false;
   /** The statement running on the connection: the next one waits for it (pg 9 refuses overlaps). */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -64,13 +67,22 @@ export class PostgresListeners {
     await client.connect();
     for (const channel of this.channels.keys()) await this.serially(client, `listen ${quoteIdent(channel)}`);
     this.client = client;
+    if (this.missed) {
+      this.missed = false;
+      this.tellMissed();
+    }
     return client;
+  }
+
+  private tellMissed() {
+    for (const listeners of this.channels.values()) for (const onMessage of listeners) onMessage(null);
   }
 
   private reconnect(lost: pg.Client) {
     if (this.closed || this.client !== lost) return;
     this.client = null;
-    for (const listeners of this.channels.values()) for (const onMessage of listeners) onMessage(null);
+    this.missed = true;
+    this.tellMissed();
     setTimeout(() => {
       if (!this.closed) this.connection().catch(() => this.retryLater());
     }, RECONNECT_MS).unref();

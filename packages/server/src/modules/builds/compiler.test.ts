@@ -1,64 +1,37 @@
-import { describe, expect, it } from 'vitest';
-import { ModelCompiler } from './compiler.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WorkerPool } from '../../workers/index.js';
+import { compileFiles } from './compiler.js';
 import { ORDERS_CUBE } from '../../test-support/models.js';
 
-describe('the compile thread', () => {
+describe('compiling on the worker pool', () => {
+  // A pool of the test's own, as the process's: the compile task runs from the build, as a server's does.
+  const pool = new WorkerPool({ size: 1 });
+  afterAll(() => pool.close());
+
   it('compiles a files map off the main thread and counts cubes', async () => {
-    const compiler = new ModelCompiler();
-    try {
-      const summary = await compiler.compile(new Map([['model/cubes/orders.yml', ORDERS_CUBE]]));
-      expect(summary).toEqual({ valid: true, errors: [], cubesCount: 1 });
-    } finally {
-      await compiler.close();
-    }
+    const summary = await compileFiles(new Map([['model/cubes/orders.yml', ORDERS_CUBE]]), pool);
+    expect(summary).toEqual({ valid: true, errors: [], cubesCount: 1 });
   });
 
   it("answers the compiler's own errors, pointing at the file", async () => {
-    const compiler = new ModelCompiler();
-    try {
-      const summary = await compiler.compile(new Map([['model/cubes/bad.yml', 'cubes:\n  - name: bad\n    measures: [\n']]));
-      expect(summary.valid).toBe(false);
-      expect(summary.errors.length).toBeGreaterThan(0);
-      expect(summary.errors[0]).toMatchObject({ fileName: 'model/cubes/bad.yml', message: expect.any(String) });
-    } finally {
-      await compiler.close();
-    }
+    const summary = await compileFiles(new Map([['model/cubes/bad.yml', 'cubes:\n  - name: bad\n    measures: [\n']]), pool);
+    expect(summary.valid).toBe(false);
+    expect(summary.errors.length).toBeGreaterThan(0);
+    expect(summary.errors[0]).toMatchObject({ fileName: 'model/cubes/bad.yml', message: expect.any(String) });
   });
 
-  it('keeps one thread for many compiles, and starts another after it was stopped', async () => {
-    const compiler = new ModelCompiler();
-    try {
-      const files = new Map([['model/cubes/orders.yml', ORDERS_CUBE]]);
-      const all = await Promise.all([1, 2, 3].map(() => compiler.compile(files)));
-      expect(all.map((s) => s.cubesCount)).toEqual([1, 1, 1]);
-      await compiler.close();
-      expect((await compiler.compile(files)).cubesCount).toBe(1);
-    } finally {
-      await compiler.close();
-    }
+  it('compiles many at once on one thread, in turn', async () => {
+    const files = new Map([['model/cubes/orders.yml', ORDERS_CUBE]]);
+    const all = await Promise.all([1, 2, 3].map(() => compileFiles(files, pool)));
+    expect(all.map((summary) => summary.cubesCount)).toEqual([1, 1, 1]);
+    expect(pool.threadCount).toBe(1);
   });
 
-  it('ends its thread once idle, and the next compile starts another', async () => {
-    const compiler = new ModelCompiler(undefined, 200);
-    try {
-      const files = new Map([['model/cubes/orders.yml', ORDERS_CUBE]]);
-      await Promise.all([compiler.compile(files), compiler.compile(files)]);
-      expect(compiler.running).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(compiler.running).toBe(false);
-      expect((await compiler.compile(files)).cubesCount).toBe(1);
-      expect(compiler.running).toBe(true);
-    } finally {
-      await compiler.close();
-    }
-  });
-
-  it('stops a compile that overruns its timeout and fails it, then compiles again', async () => {
-    const compiler = new ModelCompiler(1);
-    try {
-      await expect(compiler.compile(new Map([['model/cubes/orders.yml', ORDERS_CUBE]]))).rejects.toThrow(/longer than/);
-    } finally {
-      await compiler.close();
-    }
+  it('fails a compile whose thread is gone, saying so, instead of waiting for it', async () => {
+    const closed = new WorkerPool({ size: 1 });
+    await closed.close();
+    await expect(compileFiles(new Map([['model/cubes/orders.yml', ORDERS_CUBE]]), closed)).rejects.toThrow(
+      'The worker pool is closed: "builds.compile" was not run',
+    );
   });
 });

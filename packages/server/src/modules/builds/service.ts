@@ -6,7 +6,7 @@ import { afterPosition } from '../../store/keyset.js';
 import type { Database, ModelBranchRow } from '../../store/schema.js';
 import { DEV_BRANCH_PREFIX } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { modelCompiler } from './compiler.js';
+import { compileFiles } from './compiler.js';
 import { buildJob } from './job.js';
 import type { BuildQueue, CompileSummary, LatestBuild, QueueBuildInput } from './public.js';
 import { queueBuild } from './queue.js';
@@ -25,7 +25,7 @@ export class BuildService implements BuildQueue {
   }
 
   compileFiles(files: ReadonlyMap<string, string>): Promise<CompileSummary> {
-    return modelCompiler.compile(files);
+    return compileFiles(files);
   }
 
   async latestBuilt(accountId: number, deploymentId: number, branchName: string): Promise<LatestBuild | null> {

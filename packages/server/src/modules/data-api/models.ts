@@ -1,19 +1,27 @@
 import type { DataModel } from '@plinth/semantic';
-import { ModelThread } from './model-thread.js';
+import { TaskFailedError, workerPool, workerTask, type WorkerPool } from '../../workers/index.js';
 
 /** Models kept per process; a build's model never changes, so the only reason to drop one is memory. */
 const MAX_MODELS = 64;
 
+/** A built commit compiled into the model the data API plans with (it compiled in its build, so it does again). */
+export const compileModelTask = workerTask<typeof import('./model-task.js').compileModel>({
+  name: 'data-api.compile-model',
+  moduleUrl: import.meta.url,
+  script: 'model-task',
+  exportName: 'compileModel',
+});
+
 /**
- * Compiled models by build id, compiled once per process. Compiling runs on the data API's own
- * thread (model-thread.ts) because compile() can block for as long as a JavaScript model file
- * runs, and the request thread must keep answering other queries meanwhile. Concurrent first
+ * Compiled models by build id, compiled once per process. Compiling runs on the process's worker
+ * pool (model-task.ts) because compile() can block for as long as a JavaScript model file runs,
+ * and the request thread must keep answering other queries meanwhile. Concurrent first
  * requests for one build share the one compile; a failed compile is not kept, so it is retried.
  */
 export class ModelCache {
   private readonly models = new Map<number, Promise<DataModel>>();
 
-  constructor(private readonly thread = new ModelThread()) {}
+  constructor(private readonly pool: WorkerPool = workerPool) {}
 
   get(buildId: number, files: () => Promise<ReadonlyMap<string, string>>): Promise<DataModel> {
     const known = this.models.get(buildId);
@@ -23,7 +31,7 @@ export class ModelCache {
       this.models.set(buildId, known);
       return known;
     }
-    const compiled = files().then((loaded) => this.thread.compile(loaded));
+    const compiled = files().then((loaded) => this.compile(loaded));
     this.models.set(buildId, compiled);
     compiled.catch(() => {
       if (this.models.get(buildId) === compiled) this.models.delete(buildId);
@@ -32,8 +40,17 @@ export class ModelCache {
     return compiled;
   }
 
-  close(): Promise<void> {
+  /** Forgets every model; the pool is the process's, closed when the server stops. */
+  close(): void {
     this.models.clear();
-    return this.thread.close();
+  }
+
+  private async compile(files: ReadonlyMap<string, string>): Promise<DataModel> {
+    try {
+      return await this.pool.run(compileModelTask, [...files]);
+    } catch (error) {
+      if (error instanceof TaskFailedError) throw new Error(`The data model does not compile: ${error.message}`);
+      throw error;
+    }
   }
 }

@@ -216,7 +216,7 @@ export class DataApiService {
 
   async close(): Promise<void> {
     await this.runner.close();
-    await this.models.close();
+    this.models.close();
     await this.warehouses.close();
   }
 }

@@ -1,8 +1,13 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
-import { FollowStream } from './follow.js';
+import { openTestStoreAgain } from '../../test-support/stores.js';
+import type { Store } from '../../store/store.js';
+import { FollowStream, type FollowOptions } from './follow.js';
+import { notifyLine } from './notifications.js';
 import type { DeploymentLogLine } from './schemas.js';
+import { DeploymentLogService } from './service.js';
 
 const TENANT = 'logsfollow';
 
@@ -33,6 +38,16 @@ function lineReader(body: ReadableStream<Uint8Array>) {
   };
 }
 
+/** Longer than any test: a line that arrives came because the store told, not because a follow re-read on its own. */
+const NEVER = 3_600_000;
+
+/** Collects a follow's body as text. */
+function collect(stream: FollowStream) {
+  let text = '';
+  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
 const until = async (condition: () => boolean) => {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
@@ -45,6 +60,7 @@ describeOnStores(
   (server) => {
     let url = '';
     beforeAll(async () => {
+      server().services.deploymentLogs.followTiming = { rereadMs: NEVER };
       await server().app.listen({ port: 0, host: '127.0.0.1' });
       const address = server().app.server.address();
       url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -61,7 +77,7 @@ describeOnStores(
     let made: Awaited<ReturnType<typeof setUp>> | undefined;
     const fixture = async () => (made ??= await setUp(server()));
 
-    it('streams the backlog, then a line appended after the request started, and stops polling when the client goes', async () => {
+    it('streams the backlog, then a line appended after the request started, and stops listening when the client goes', async () => {
       const { services } = server();
       const { key, deployment, append } = await fixture();
       await append('before');
@@ -85,6 +101,60 @@ describeOnStores(
       abort.abort();
       await until(() => services.deploymentLogs.follows.size === 0);
       expect(stream!.running).toBe(false);
+      expect(services.deploymentLogs.notifications.size).toBe(0);
+    });
+
+    it('many follows share one listener of the process, and the store wakes each with a new line', async () => {
+      const { account, deployment, append } = await fixture();
+      const { ctx } = server().services.deploymentLogs;
+      let listens = 0;
+      const store: Store = { ...ctx.store, listen: (channel, onMessage) => ((listens += 1), ctx.store.listen(channel, onMessage)) };
+      const logs = new DeploymentLogService({ ...ctx, store });
+      logs.followTiming = { rereadMs: NEVER };
+      const streams = await Promise.all([1, 2, 3].map(() => logs.follow(account.id, deployment.id, { source: 'production' })));
+      const texts = streams.map(collect);
+      expect(listens).toBe(1);
+      expect(logs.notifications.size).toBe(3);
+      await append('for everyone');
+      await until(() => texts.every((text) => text().includes('for everyone')));
+      for (const stream of streams) stream.destroy();
+      expect(logs.notifications.size).toBe(0);
+      expect(streams.map((stream) => stream.running)).toEqual([false, false, false]);
+    });
+
+    it('on PostgreSQL, a line of another process arrives, and so does one written while the listener was reconnecting', async (test) => {
+      if (server().kind !== 'postgres') return test.skip();
+      const { account, deployment } = await fixture();
+      const { services, store } = server();
+      const stream = await services.deploymentLogs.follow(account.id, deployment.id, {});
+      const text = collect(stream);
+      const other = await openTestStoreAgain(store);
+      try {
+        const insert = (message: string) =>
+          other.db
+            .insertInto('build_log')
+            .values({
+              account_id: account.id,
+              deployment_id: deployment.id,
+              source: 'production',
+              pod: 'p2',
+              container: 'c',
+              level: 'info',
+              message,
+            })
+            .execute();
+        await insert('from another process');
+        await sql`select ${notifyLine(account.id, deployment.id)}`.execute(other.db);
+        await until(() => text().includes('from another process'));
+        // The listener's connection drops; a line written then, with no notification at all, is read once it listens again.
+        await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                  where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen %'`.execute(other.db);
+        await insert('while reconnecting');
+        await until(() => text().includes('while reconnecting'));
+      } finally {
+        stream.destroy();
+        await other.close();
+      }
     });
 
     it('a closing server ends its follows cleanly instead of waiting for them', async () => {
@@ -111,9 +181,60 @@ describeOnStores(
   { PLINTH_TENANT: TENANT, PLINTH_BASE_DOMAIN: '' },
 );
 
+/** A follow that nothing wakes but the test, with no lines to read. */
+const quiet: Omit<FollowOptions, 'read'> = { backlog: [], cursor: 0, pageSize: 100, subscribe: () => () => {}, rereadMs: NEVER };
+
+const line = (id: number) =>
+  ({ id, at: '', source: 'production', pod: 'p', container: 'builder', level: 'info', buildId: null, message: `m${id}` }) as const;
+
+/** A read the test answers when it wants, and the wake the follow subscribed. */
+function controlled() {
+  const reads: Array<{ after: number; answer(lines: DeploymentLogLine[]): void }> = [];
+  let wake = () => {};
+  let unsubscribed = false;
+  const options: FollowOptions = {
+    ...quiet,
+    read: (after) => new Promise((answer) => reads.push({ after, answer })),
+    subscribe: (onWake) => {
+      wake = onWake;
+      return () => (unsubscribed = true);
+    },
+  };
+  return { options, reads, wake: () => wake(), unsubscribed: () => unsubscribed };
+}
+
+it('a follow reads once at its start, then only when woken; wakes during a read make one more read after it', async () => {
+  const { options, reads, wake, unsubscribed } = controlled();
+  const stream = new FollowStream(options);
+  const text = collect(stream);
+  expect(reads.map((r) => r.after)).toEqual([0]);
+  wake();
+  wake();
+  reads[0]!.answer([line(1)]);
+  await until(() => reads.length === 2);
+  expect(reads[1]!.after).toBe(0);
+  reads[1]!.answer([line(1), line(2)]);
+  await until(() => text().includes('m2'));
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(reads.length).toBe(2);
+  expect(text().match(/"m\d"/g)).toEqual(['"m1"', '"m2"']);
+  stream.destroy();
+  expect(unsubscribed()).toBe(true);
+  expect(stream.running).toBe(false);
+});
+
+it('a read that fills its page is followed at once by a read of the next page', async () => {
+  const lines = [1, 2, 3, 4, 5].map(line);
+  const stream = new FollowStream({ ...quiet, pageSize: 2, read: async (after) => lines.filter((l) => l.id > after).slice(0, 2) });
+  const text = collect(stream);
+  await until(() => text().includes('m5'));
+  stream.destroy();
+  expect(text().match(/"m\d"/g)).toEqual(['"m1"', '"m2"', '"m3"', '"m4"', '"m5"']);
+});
+
 it('a follow sends a blank line as heartbeat, starts with one when there is no backlog, and ends cleanly', async () => {
   const chunks: string[] = [];
-  const stream = new FollowStream({ backlog: [], cursor: 0, read: async () => [], pollMs: 5, heartbeatMs: 20 });
+  const stream = new FollowStream({ ...quiet, read: async () => [], heartbeatMs: 20 });
   stream.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
   await until(() => chunks.length >= 3);
   expect(new Set(chunks)).toEqual(new Set(['\n']));
@@ -123,8 +244,8 @@ it('a follow sends a blank line as heartbeat, starts with one when there is no b
   expect(stream.running).toBe(false);
 });
 
-it('a follow whose poll fails ends with the error and stops its timers', async () => {
-  const stream = new FollowStream({ backlog: [], cursor: 0, read: async () => Promise.reject(new Error('store closed')), pollMs: 5 });
+it('a follow whose read fails ends with the error and stops its timers', async () => {
+  const stream = new FollowStream({ ...quiet, read: async () => Promise.reject(new Error('store closed')) });
   stream.resume();
   const failed = new Promise<Error>((resolve) => stream.on('error', resolve));
   expect((await failed).message).toBe('store closed');
@@ -146,42 +267,42 @@ async function setUp({ services }: TestServer) {
       level: 'info',
       message,
     });
-  return { key, deployment, append };
+  return { account, key, deployment, append };
 }
 
 it.each([
   [60_000, ['m2', 'm1', 'm3']],
-  // Past the settling time a smaller id is taken as never coming: polls read after the sent ids.
+  // Past the settling time a smaller id is taken as never coming: reads start after the sent ids.
   [0, ['m2', 'm3']],
 ])('a line whose id was given before one already sent, but committed after it (settling %i ms): %j', async (settleMs, expected) => {
-  const line = (id: number) =>
-    ({ id, at: '', source: 'production', pod: 'p', container: 'builder', level: 'info', buildId: null, message: `m${id}` }) as const;
   // What the table shows: id 2 committed first; id 1 (an append of another process) commits later.
-  const visible = [line(2)];
-  let polls = 0;
+  const visible: DeploymentLogLine[] = [line(2)];
+  let reads = 0;
+  let wake = () => {};
   const stream = new FollowStream({
-    backlog: [],
-    cursor: 0,
+    ...quiet,
     read: async (after) => {
-      polls += 1;
+      reads += 1;
       return visible.filter((l) => l.id > after);
     },
-    pollMs: 5,
-    heartbeatMs: 60_000,
+    subscribe: (onWake) => ((wake = onWake), () => {}),
     settleMs,
   });
-  let text = '';
-  stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
-  await until(() => text.includes('m2'));
+  const text = collect(stream);
+  await until(() => text().includes('m2'));
   visible.unshift(line(1));
   visible.push(line(3));
-  await until(() => text.includes('m3'));
-  // A few more polls: any line still to come (m1, with no settling time) would have come by then.
-  const seen = polls;
-  await until(() => polls >= seen + 3);
+  wake();
+  await until(() => text().includes('m3'));
+  // A few more reads: any line still to come (m1, with no settling time) would have come by then.
+  for (let i = 0; i < 3; i++) {
+    const seen = reads;
+    wake();
+    await until(() => reads > seen);
+  }
   stream.destroy();
   expect(
-    text
+    text()
       .split('\n')
       .filter(Boolean)
       .map((json) => JSON.parse(json).message),

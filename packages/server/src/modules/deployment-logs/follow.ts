@@ -1,14 +1,18 @@
 import { Readable } from 'node:stream';
 import type { DeploymentLogLine } from './schemas.js';
 
-export const POLL_MS = 500;
+/**
+ * A backstop only: a follow reads when the store says a line was written (notifications.ts). It
+ * reads anyway this long after its last read, for a line written by a statement that never told.
+ */
+export const REREAD_MS = 60_000;
 export const HEARTBEAT_MS = 15_000;
 /** How long after a line is sent a line with a smaller id may still commit and be sent late. */
 export const SETTLE_MS = 5_000;
 
-/** How often a follow polls and sends a heartbeat; tests shorten them. */
+/** How often a follow reads without being woken and sends a heartbeat; tests change them. */
 export interface FollowTiming {
-  pollMs?: number;
+  rereadMs?: number;
   heartbeatMs?: number;
   settleMs?: number;
 }
@@ -18,18 +22,24 @@ export interface FollowOptions extends FollowTiming {
   backlog: DeploymentLogLine[];
   /** The id after which new lines are read: the backlog's last line, else the `since` asked for. */
   cursor: number;
-  /** Reads the lines after a cursor, oldest first (the service's `after`, with the caller's filters). */
+  /** Reads at most `pageSize` lines after a cursor, oldest first (the service's `after`, with the caller's filters). */
   read(cursor: number): Promise<DeploymentLogLine[]>;
+  /** What one read answers at most: a full page is followed by a read of the next at once. */
+  pageSize: number;
+  /** Calls `wake` whenever a line of the followed deployment may have been written; answers how to stop. */
+  subscribe(wake: () => void): () => void;
 }
 
 /**
- * A follow's body, `application/x-ndjson`: one line object per line, then every new line as a
- * poll of the table finds it. Several server processes share the table, so polling it is what
- * makes a line written by any of them reach every follower. Destroying the stream (Fastify does
- * when the client goes away, the app when it closes) stops both timers: nothing outlives it.
+ * A follow's body, `application/x-ndjson`: one line object per line, then every new line as the
+ * table shows it. A read runs when the store tells that a line was written (by any process: the
+ * notification comes on commit), when the listener may have missed one (it reconnected), and at
+ * the latest REREAD_MS after the last read; reading always starts from what was already sent, so
+ * a missed notification delays a line, never loses it. Destroying the stream (Fastify does when
+ * the client goes away, the app when it closes) stops its timers and its subscription.
  *
  * Ids are given at insert, not at commit: when two processes append at once, the larger id may
- * commit first. So a poll does not read after the last id sent but after `settled`, the largest
+ * commit first. So a read does not start after the last id sent but after `settled`, the largest
  * id sent SETTLE_MS ago or more, and skips the ids sent since: a line that commits late is still
  * sent (after lines with larger ids), once. (At the backlog's edge the same race stays open.)
  */
@@ -38,8 +48,12 @@ export class FollowStream extends Readable {
   private settled: number;
   /** Lines sent within SETTLE_MS: id and when, in the order sent. */
   private recent: Array<{ id: number; at: number }> = [];
-  private poll: NodeJS.Timeout | null = null;
+  private reread: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null;
+  /** A read is running; `again`: a wake came meanwhile, so another read follows it. */
+  private reading = false;
+  private again = false;
   private stopped = false;
 
   constructor(private readonly options: FollowOptions) {
@@ -47,13 +61,15 @@ export class FollowStream extends Readable {
     this.settled = options.cursor;
     // Something to send at once, so the status and headers leave now even with no backlog.
     this.push(options.backlog.length === 0 ? '\n' : options.backlog.map(ndjson).join(''));
-    this.schedule();
     this.heartbeat = setInterval(() => this.push('\n'), options.heartbeatMs ?? HEARTBEAT_MS);
+    this.unsubscribe = options.subscribe(() => this.wake());
+    // A line that committed after the backlog was read but before the subscription told no one.
+    this.wake();
   }
 
-  /** Whether a timer is still set: false once the stream is destroyed (the tests' check for leaks). */
+  /** Whether a timer or the subscription is still set: false once the stream is destroyed (the tests' check for leaks). */
   get running(): boolean {
-    return this.poll !== null || this.heartbeat !== null;
+    return this.reread !== null || this.heartbeat !== null || this.unsubscribe !== null;
   }
 
   /** Ends the body cleanly (the server is closing): the client sees the stream end, not a reset. */
@@ -64,7 +80,7 @@ export class FollowStream extends Readable {
   }
 
   override _read(): void {
-    // Lines are pushed as polls find them; the reader's pace only decides when they are written.
+    // Lines are pushed as reads find them; the reader's pace only decides when they are written.
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -74,9 +90,20 @@ export class FollowStream extends Readable {
 
   private stop(): void {
     this.stopped = true;
-    if (this.poll) clearTimeout(this.poll);
+    this.unsubscribe?.();
+    if (this.reread) clearTimeout(this.reread);
     if (this.heartbeat) clearInterval(this.heartbeat);
-    this.poll = this.heartbeat = null;
+    this.reread = this.heartbeat = this.unsubscribe = null;
+  }
+
+  /** One read at a time: wakes during a read make one more read after it, never a pile of them. */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    void this.next();
   }
 
   private settle(fresh: DeploymentLogLine[], now: number): void {
@@ -88,22 +115,25 @@ export class FollowStream extends Readable {
     this.recent = this.recent.filter((line) => line.id > this.settled);
   }
 
-  // One poll at a time: the next is scheduled when the previous has answered, never stacked.
-  private schedule(): void {
-    this.poll = setTimeout(() => void this.next(), this.options.pollMs ?? POLL_MS);
-  }
-
-  private async next(): Promise<void> {
-    this.poll = null;
+  /** Reads from `settled`, or from the end of the page before when that one was full. */
+  private async next(from = this.settled): Promise<void> {
+    this.reading = true;
+    this.again = false;
+    if (this.reread) clearTimeout(this.reread);
+    this.reread = null;
     try {
-      const lines = await this.options.read(this.settled);
+      const lines = await this.options.read(from);
       if (this.stopped) return;
       const sent = new Set(this.recent.map((line) => line.id));
       const fresh = lines.filter((line) => !sent.has(line.id));
       if (fresh.length > 0) this.push(fresh.map(ndjson).join(''));
       this.settle(fresh, Date.now());
-      this.schedule();
+      if (lines.length >= this.options.pageSize) return void this.next(lines.at(-1)!.id);
+      this.reading = false;
+      if (this.again) return void this.next();
+      this.reread = setTimeout(() => this.wake(), this.options.rereadMs ?? REREAD_MS);
     } catch (error) {
+      this.reading = false;
       if (!this.stopped) this.destroy(error as Error);
     }
   }
