@@ -165,15 +165,15 @@ describeOnStores(
       expect(await answers(d.base('deploy'), production)).toEqual(each(d.base('deploy'), 200, 'ok'));
     });
 
-    it("the warm path never gives a token's answer on a branch it was not minted for", async () => {
+    it("the response cache never gives a token's answer on a branch it was not minted for", async () => {
       const production = d.tokens.get(TOKENS[0]![0])!;
       const query = encodeURIComponent(JSON.stringify({ ...QUERY, dimensions: ['orders.status'] }));
       const get = (branch: Branch) => d.account.request({ method: 'GET', url: `${d.base(branch)}/load?query=${query}`, as: production });
-      const loads = vi.spyOn(server().services.dataApi, 'loadKeyed');
+      const loads = vi.spyOn(server().services.dataApi, 'load');
       try {
         const first = await get('deploy');
         expect(first.status, first.text).toBe(200);
-        // The same request again is the warm path's (warm-path.test.ts shows it runs no load of its own).
+        // The same request again is the response cache's (response-cache.test.ts shows it runs no load of its own).
         expect((await get('deploy')).text).toBe(first.text);
         const warmed = loads.mock.calls.length;
         for (const branch of ['own dev', "another key's dev", 'staging'] as const) {
