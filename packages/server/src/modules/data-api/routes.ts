@@ -47,7 +47,7 @@ function queryParam(raw: unknown): unknown {
 
 /**
  * A cached answer is the same object on every hit, so its JSON is written once and kept beside it
- * (and dropped with it): serializing kilobytes of rows per request was a large part of a warm load.
+ * (and dropped with it): serializing kilobytes of rows per request was a large part of a cached load.
  */
 const answerTexts = new WeakMap<object, string>();
 function answerText(answer: unknown): string {
