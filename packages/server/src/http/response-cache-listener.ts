@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyRequest, FastifyServerFactory, onRequestHookHandler } from 'fastify';
+import { parseAuthorization } from './credential-header.js';
 import type { Principal } from './principal.js';
 import { API_RESPONSE, newRequestId } from '../pipeline/context.js';
 import type { RequestPipeline } from '../pipeline/pipeline.js';
@@ -105,7 +106,12 @@ export function rememberResponse(
       tenantId: request.account.id,
       host: headers.host,
       principal,
-      admission: { kinds: auth.kinds, check: authCheck, input: { params: request.params } },
+      admission: {
+        presented: parseAuthorization(headers.authorization),
+        kinds: auth.kinds,
+        check: authCheck,
+        input: { params: request.params },
+      },
       policy: responsePolicy ?? API_RESPONSE,
       ...answer,
     },

@@ -56,7 +56,18 @@ export class Credentials {
     check: Check,
     input: OperationInput,
   ): Principal | Promise<Principal> {
-    const verified = this.fromHeader(account, header, kinds);
+    return this.admitPresented(account, parseAuthorization(header), kinds, check, input);
+  }
+
+  /** As admit, for a credential already read from its header (a cached answer keeps what its identical header read as). */
+  admitPresented(
+    account: AccountRow,
+    presented: PresentedCredential,
+    kinds: readonly CredentialKind[],
+    check: Check,
+    input: OperationInput,
+  ): Principal | Promise<Principal> {
+    const verified = this.verify(account, presented, kinds);
     if (verified instanceof Promise) return verified.then((principal) => checked(principal, check, input));
     return checked(verified, check, input);
   }

@@ -1,4 +1,5 @@
 import { ApiError } from '../http/errors.js';
+import type { PresentedCredential } from '../http/credential-header.js';
 import type { CredentialKind, Principal } from '../http/principal.js';
 import type { Check, OperationInput } from '../http/requirement.js';
 import type { AccountRow } from '../store/schema.js';
@@ -19,6 +20,8 @@ export interface CacheableRequest {
 
 /** What the operation that produced an answer admits, so a repeat is admitted again by the same rule. */
 export interface CachedAdmission {
+  /** The credential as its header read; a repeat's header is the same text, byte for byte, so it reads the same. */
+  presented: PresentedCredential;
   kinds: readonly CredentialKind[];
   check: Check;
   input: OperationInput;
@@ -71,10 +74,10 @@ export class ResponseCache {
     if (!entry || entry.host !== host) return undefined;
     const account = tenant ?? this.tenancy.ofHostAtHand(host);
     if (!account || account instanceof ApiError || account.id !== entry.tenantId) return undefined;
-    const { kinds, check, input } = entry.admission;
+    const { presented, kinds, check, input } = entry.admission;
     let principal: Principal | Promise<Principal>;
     try {
-      principal = this.credentials.admit(account, authorization, kinds, check, input);
+      principal = this.credentials.admitPresented(account, presented, kinds, check, input);
     } catch {
       return undefined;
     }

@@ -105,7 +105,9 @@ describeOnStores(
       expect(second).toEqual({ error: 'Continue wait' });
       expect(gated.counter.executions).toBe(1);
       gated.release();
-      const retry = (await service.load(...slow, query)) as any;
+      // The retries join the one execution until it is done (on a loaded machine it may outlast one 50 ms wait).
+      let retry = (await service.load(...slow, query)) as any;
+      while (retry.error === 'Continue wait') retry = await service.load(...slow, query);
       expect(retry.data).toEqual([{ 'orders.count': expect.any(String) }]);
       expect(gated.counter.executions).toBe(1);
       // Cached: answered again without the warehouse.
