@@ -169,8 +169,8 @@ describeOnStores(
       const production = d.tokens.get(TOKENS[0]![0])!;
       const query = encodeURIComponent(JSON.stringify({ ...QUERY, dimensions: ['orders.status'] }));
       const get = (branch: Branch) => d.account.request({ method: 'GET', url: `${d.base(branch)}/load?query=${query}`, as: production });
-      // `load` itself is where a branch is refused now; what must never happen is a query reaching the runner (the result cache).
-      const runs = vi.spyOn(server().services.dataApi.runner, 'run');
+      // `load` itself is where a branch is refused now; what must never happen is a query reaching the executor (the result cache).
+      const runs = vi.spyOn(server().services.dataApi.executor, 'run');
       try {
         const first = await get('deploy');
         expect(first.status, first.text).toBe(200);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
-import { RENEW_WINDOW_MS } from './query-runner.js';
+import { RENEW_WINDOW_MS } from './query-executor.js';
 import { cacheControls } from './query-input.js';
 import type { DataApiService } from './service.js';
 import { asToken, dataDirOverride, gateWarehouse, sampleDeployment, serviceOn } from './test-fixtures.js';
@@ -12,7 +12,7 @@ const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const namespace = `test-${randomBytes(6).toString('hex')}`;
 const QUERY = { measures: ['orders.count'], dimensions: ['orders.status'], order: { 'orders.status': 'asc' } };
 
-const RUNNERS = [
+const EXECUTORS = [
   ['per process', { redisUrl: undefined }],
   ['through Redis', {}],
 ] as const;
@@ -27,7 +27,7 @@ describeOnStores(
       services.push(service);
       return service;
     };
-    /** A deployment on a fresh service, its warehouse counted; `other` is a second process on the same runner store. */
+    /** A deployment on a fresh service, its warehouse counted; `other` is a second process on the same executor store. */
     const setup = async (overrides: Record<string, unknown>) => {
       const service = make(overrides);
       // Per process there is nothing to share between two services: "another process" is the same one.
@@ -54,7 +54,7 @@ describeOnStores(
       redis.disconnect();
     });
 
-    it.each(RUNNERS)(
+    it.each(EXECUTORS)(
       'renewQuery: true runs the query again and replaces the cached answer, for every process (%s)',
       async (_n, overrides) => {
         const { service, other, gated, served } = await setup(overrides);
@@ -73,7 +73,7 @@ describeOnStores(
       },
     );
 
-    it.each(RUNNERS)(
+    it.each(EXECUTORS)(
       'Cube’s cache modes: must-revalidate and no-cache renew, stale-if-slow and stale-while-revalidate use the cache (%s)',
       async (_n, overrides) => {
         const { service, gated, served } = await setup(overrides);
@@ -98,22 +98,25 @@ describeOnStores(
       },
     );
 
-    it.each(RUNNERS)('a renew’s Continue wait retries, on either process, get the one execution it started (%s)', async (_n, overrides) => {
-      const { service, other, gated, served } = await setup({ ...overrides, continueWaitMs: 30 });
-      await expect.poll(() => service.load(...served, QUERY)).toHaveProperty('data');
-      await ageResults(overrides);
-      gated.hold();
-      const renew = { ...QUERY, renewQuery: true };
-      expect(await service.load(...served, renew)).toEqual({ error: 'Continue wait' });
-      for (const process of [other, service, other]) expect(await process.load(...served, renew)).toEqual({ error: 'Continue wait' });
-      gated.release();
-      let answer = (await other.load(...served, renew)) as any;
-      for (let retry = 0; retry < 200 && answer.error === 'Continue wait'; retry += 1) answer = await other.load(...served, renew);
-      expect(answer.data.length).toBeGreaterThan(0);
-      // And the client's retry after the answer was written is given it too.
-      expect(await service.load(...served, renew)).toEqual(answer);
-      expect(gated.counter.executions).toBe(2);
-    });
+    it.each(EXECUTORS)(
+      'a renew’s Continue wait retries, on either process, get the one execution it started (%s)',
+      async (_n, overrides) => {
+        const { service, other, gated, served } = await setup({ ...overrides, continueWaitMs: 30 });
+        await expect.poll(() => service.load(...served, QUERY)).toHaveProperty('data');
+        await ageResults(overrides);
+        gated.hold();
+        const renew = { ...QUERY, renewQuery: true };
+        expect(await service.load(...served, renew)).toEqual({ error: 'Continue wait' });
+        for (const process of [other, service, other]) expect(await process.load(...served, renew)).toEqual({ error: 'Continue wait' });
+        gated.release();
+        let answer = (await other.load(...served, renew)) as any;
+        for (let retry = 0; retry < 200 && answer.error === 'Continue wait'; retry += 1) answer = await other.load(...served, renew);
+        expect(answer.data.length).toBeGreaterThan(0);
+        // And the client's retry after the answer was written is given it too.
+        expect(await service.load(...served, renew)).toEqual(answer);
+        expect(gated.counter.executions).toBe(2);
+      },
+    );
 
     it('a cache control that is not valid is left for the engine, which refuses it by name', async () => {
       const { service, served } = await setup({ redisUrl: undefined });

@@ -15,7 +15,7 @@ import type { AuthenticatedContext } from '../../pipeline/context.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
 import { callerOf, callerOfUser, INVALID_TOKEN } from './caller.js';
-import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
+import { CONTINUE_WAIT, createExecutor, type QueryExecutor } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { assertReaches, type ServedBranch } from './reach.js';
@@ -72,13 +72,13 @@ export type ContinueWait = { error: 'Continue wait' };
 export class DataApiService {
   readonly models = new ModelCache();
   readonly warehouses: Warehouses;
-  readonly runner: QueryRunner;
+  readonly executor: QueryExecutor;
   /** Builds, branches and warehouse variables as serving last read them; kept fresh by DATA_API_SERVING_CACHE. */
   readonly serving = new ServingLookups();
 
   constructor(readonly ctx: ServiceContext) {
     this.warehouses = new Warehouses(ctx.config.dataDir, ctx.config.warehouseConnectTimeoutMs);
-    this.runner = createRunner(ctx.config);
+    this.executor = createExecutor(ctx.config);
   }
 
   /**
@@ -187,7 +187,7 @@ export class DataApiService {
       return toBadRequest(error);
     }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
-    const answer = await this.runner
+    const answer = await this.executor
       .run(
         key,
         async () =>
@@ -209,8 +209,8 @@ export class DataApiService {
 
   /** Tells `whenCached` of an answer the result cache of this process holds (never with Redis, whose results live elsewhere). */
   private offerCached(key: string, answer: unknown, servedBy: ServedBy, whenCached: (cached: CachedResult) => void): void {
-    if (this.runner.peek?.(key) !== answer) return;
-    whenCached({ answer, isCurrent: () => this.stillServing(servedBy) && this.runner.peek?.(key) === answer });
+    if (this.executor.peek?.(key) !== answer) return;
+    whenCached({ answer, isCurrent: () => this.stillServing(servedBy) && this.executor.peek?.(key) === answer });
   }
 
   /** `/v1/sql`: the SQL and parameters a load would run. */
@@ -243,7 +243,7 @@ export class DataApiService {
   }
 
   async close(): Promise<void> {
-    await this.runner.close();
+    await this.executor.close();
     await this.models.close();
     await this.warehouses.close();
   }

@@ -21,7 +21,7 @@ export interface Prefix {
 const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | null)?.error === 'Continue wait';
 
 /**
- * Runs SQL as the equivalent Cube query through `load` (same runner, cache, policies and limits).
+ * Runs SQL as the equivalent Cube query through `load` (same executor, cache, policies and limits).
  * A query still running past the wait limit is answered `{"error": "Continue wait"}`, as `load`
  * answers it: the client retries the same request and gets the rows once the query is done, while
  * no request is held open (and no connection counted against the server) for as long as it runs.

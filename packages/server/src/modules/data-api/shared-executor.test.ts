@@ -46,7 +46,7 @@ function countQueries(warehouse: Warehouse) {
 }
 
 describeOnStores(
-  'data API runner shared between processes',
+  'data API executor shared between processes',
   (server) => {
     const services: DataApiService[] = [];
     const make = (overrides: Record<string, unknown> = {}) => {
@@ -70,10 +70,10 @@ describeOnStores(
       const { account, deploymentId, principal } = await sampleDeployment(server(), a);
       const gated = await gateWarehouse([a, b], account.id, deploymentId);
       const counted = asToken(principal);
-      // One process per runner: on Redis both share one execution; per process, each service would run its own.
-      const runners = 'redisUrl' in overrides ? [a] : [a, b];
+      // One process per executor: on Redis both share one execution; per process, each service would run its own.
+      const executors = 'redisUrl' in overrides ? [a] : [a, b];
       const answers = (await Promise.all(
-        Array.from({ length: 100 }, (_, i) => runners[i % runners.length]!.load(...counted, { ...QUERY })),
+        Array.from({ length: 100 }, (_, i) => executors[i % executors.length]!.load(...counted, { ...QUERY })),
       )) as any[];
       expect(gated.counter.executions).toBe(1);
       const [first] = answers;
@@ -138,7 +138,7 @@ describeOnStores(
   { ...dataDirOverride(), PLINTH_REDIS_URL: REDIS_URL, PLINTH_REDIS_NAMESPACE: namespace, PLINTH_CONTINUE_WAIT_MS: '30' },
 );
 
-/** Another server process as far as the runner is concerned: its own services and app on the same store and Redis. */
+/** Another server process as far as the executor is concerned: its own services and app on the same store and Redis. */
 async function secondInstance(first: TestServer) {
   const config = { ...first.config, dataDir: mkdtempSync(join(tmpdir(), 'plinth-data-api-b-')) };
   const services = await createServices(first.store, config);
