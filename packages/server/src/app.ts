@@ -1,19 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import type { Services } from './services.js';
 import { authPlugin } from './http/auth.js';
-import { pathOf, type ServerLog } from './http/logger.js';
+import type { ServerLog } from './http/logger.js';
 import { tenancyPlugin } from './http/tenancy.js';
 import { deploymentHostsPlugin, rewriteDeploymentHost } from './http/deployment-hosts.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { installValidation } from './http/validation.js';
 import { installLazySerializers } from './http/schema-compilers.js';
-import { installSecurityHeaders } from './http/security-headers.js';
+import { installResponsePolicy } from './http/security-headers.js';
 import { moduleTags, openApiPlugin } from './http/openapi.js';
-import { FastLanes } from './http/fast-lane.js';
+import { ResponseCacheListener } from './http/response-cache-listener.js';
+import { newRequestId } from './pipeline/context.js';
+import { RequestPipeline } from './pipeline/pipeline.js';
 import { Deleted, PlatformError } from './http/common-schemas.js';
 import { PageInfo } from './http/pagination.js';
 import { loadModules } from './modules/index.js';
@@ -25,8 +26,10 @@ declare module 'fastify' {
     services: Services;
     /** `METHOD /path/{param}` of every route, as registered; the spec test compares it with the document. */
     registeredRoutes: string[];
-    /** Answers tried before Fastify's request path (http/fast-lane.ts); only on a listening server, never with inject. */
-    fastLanes: FastLanes;
+    /** Tenancy, admission, response policy and response cache, independent of Fastify (pipeline/). */
+    pipeline: RequestPipeline;
+    /** The server's response cache in front of Fastify (http/response-cache-listener.ts); only on a listening server, never with inject. */
+    responseCacheListener: ResponseCacheListener;
   }
 }
 
@@ -43,17 +46,29 @@ export interface AppOptions {
 export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp({ config, store, services, log }: AppOptions): Promise<PlinthApp> {
-  const fastLanes = new FastLanes(log);
+  const pipeline = new RequestPipeline(
+    {
+      cachedHost: (host) => services.accounts.cachedHost(host),
+      resolveHost: (host) => services.accounts.resolveHost(host, config.baseDomain, config.defaultTenant, config.publicUrl),
+      accountOfDeployment: async (deploymentId) => {
+        const accountId = await services.deployments.accountOf(deploymentId);
+        return accountId === undefined ? undefined : services.accounts.findById(accountId);
+      },
+    },
+    config.baseDomain,
+    log,
+  );
+  const listener = new ResponseCacheListener(pipeline);
   const app = Fastify({
-    serverFactory: fastLanes.serverFactory,
+    serverFactory: listener.serverFactory,
     ...(log ? { loggerInstance: log.logger as FastifyBaseLogger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     // A path parameter may be an externalId of 255 characters (400 before trimming), percent-encoded
     // up to nine bytes each; the default of 100 answered 414 for ids the API had just stored.
     routerOptions: { maxParamLength: 4096 },
-    genReqId: () => randomUUID(),
+    genReqId: newRequestId,
     requestIdHeader: false,
-    // One line per request (below) instead of Fastify's two: the same facts at half the cost.
+    // One line per request (http/security-headers.ts) instead of Fastify's two: the same facts at half the cost.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request: building one cost more than the access line itself. The lines
     // that concern a request name it with `reqId` (below, and in http/error-handler.ts).
@@ -66,16 +81,18 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     // A hop count works at run time although Fastify's types leave numbers out.
     trustProxy: config.trustProxy as boolean | string[],
     // `<slug>-<id>.<PLINTH_BASE_DOMAIN>` is served as `/d/<id>/…` (the deployment's own host).
-    rewriteUrl: rewriteDeploymentHost(config),
+    rewriteUrl: rewriteDeploymentHost(pipeline),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('config', config);
   app.decorate('store', store);
   app.decorate('services', services);
   app.decorate('registeredRoutes', [] as string[]);
-  app.decorate('fastLanes', fastLanes);
+  app.decorate('pipeline', pipeline);
+  app.decorate('responseCacheListener', listener);
   app.addHook('preClose', (done) => {
-    fastLanes.closing = true;
+    listener.closing = true;
+    pipeline.responses.clear();
     done();
   });
   app.addHook('onRoute', (route) => {
@@ -83,21 +100,7 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     for (const method of methods) app.registeredRoutes.push(`${method} ${path}`);
   });
-  // Callback-style hooks: on every request, a promise per hook is measurable (bench/platform.ts).
-  installSecurityHeaders(app);
-  if (log) {
-    app.addHook('onResponse', (request, reply, done) => {
-      log.access({
-        reqId: request.id,
-        method: request.method,
-        path: pathOf(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        level: request.routeOptions.config.accessLogLevel,
-      });
-      done();
-    });
-  }
+  installResponsePolicy(app, pipeline, !!log);
   // SCIM clients send application/scim+json; it is JSON and parsed as such.
   app.addContentTypeParser('application/scim+json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
   app.removeContentTypeParser('text/plain');
@@ -110,9 +113,9 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
   app.addSchema(PageInfo);
   const modules = await loadModules();
   await app.register(openApiPlugin, { config, tags: moduleTags(modules) });
-  await app.register(deploymentHostsPlugin);
-  await app.register(tenancyPlugin);
-  await app.register(authPlugin);
+  await app.register(deploymentHostsPlugin, { pipeline });
+  await app.register(tenancyPlugin, { pipeline });
+  await app.register(authPlugin, { pipeline });
 
   for (const module of modules) {
     for (const schema of module.schemas ?? []) app.addSchema(schema);

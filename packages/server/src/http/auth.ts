@@ -1,21 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError, unauthenticated } from './errors.js';
-import { parseAuthorization, kindName } from './credential-header.js';
-import { credentialLabel, type CredentialKind, type Principal, type PrincipalOf, type UserPrincipal } from './principal.js';
+import { unauthenticated } from './errors.js';
+import { kindName } from './credential-header.js';
+import type { CredentialKind, Principal, UserPrincipal } from './principal.js';
 import { compileRequirement, isResourceSource, type Check, type RouteAuth } from './requirement.js';
-import type { AccountRow } from '../store/schema.js';
+import type { CredentialVerifiers } from '../pipeline/credentials.js';
+import type { RequestPipeline } from '../pipeline/pipeline.js';
 
-/**
- * Verifies a secret of one credential kind for an account, or throws a 401. A verifier may answer
- * synchronously (a credential it has just verified) so the common request never waits on a promise.
- */
-export type CredentialVerifier<K extends CredentialKind = CredentialKind> = (
-  account: AccountRow,
-  secret: string,
-) => PrincipalOf<K> | Promise<PrincipalOf<K>>;
-
-export type CredentialVerifiers = { [K in CredentialKind]?: CredentialVerifier<K> };
+export type { CredentialVerifier, CredentialVerifiers } from '../pipeline/credentials.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,6 +19,7 @@ declare module 'fastify' {
     principal: Principal | null;
   }
   interface FastifyInstance {
+    /** The pipeline's verifiers (pipeline/credentials.ts), where modules register theirs. */
     credentialVerifiers: CredentialVerifiers;
     /** What each operation (by operationId) declares; the shared authorisation suite derives its cases from it. */
     operationAuth: Map<string, RouteAuth>;
@@ -34,14 +27,15 @@ declare module 'fastify' {
 }
 
 /**
- * Authenticates and authorises every route from what it declares in `config.auth`: which
+ * Fastify's side of admission (pipeline/credentials.ts `admit`): every route declares in `config.auth` which
  * credential kinds it takes, the permission it needs and where its resource comes from (see
  * requirement.ts). A route that declares nothing is refused when added, and one that accepts a
  * kind of credential nothing can verify stops the app from starting, so no operation is ever
  * open, or always closed, by accident.
  */
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  app.decorate('credentialVerifiers', {});
+export const authPlugin = fp(async (app: FastifyInstance, { pipeline }: { pipeline: RequestPipeline }) => {
+  const { credentials } = pipeline;
+  app.decorate('credentialVerifiers', credentials.verifiers);
   app.decorateRequest('principal', null);
   app.decorate('operationAuth', new Map<string, RouteAuth>());
   const accepted: Array<{ route: string; kinds: readonly CredentialKind[] }> = [];
@@ -71,7 +65,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // Verifiers are registered by modules as they load, so this waits for the finished app.
   app.addHook('onReady', (done) => {
     for (const { route, kinds } of accepted) {
-      const missing = kinds.find((kind) => !app.credentialVerifiers[kind]);
+      const missing = credentials.unverifiable(kinds);
       if (missing) return done(new Error(`Route ${route} accepts ${kindName[missing]}s, but no verifier for them is registered`));
     }
     done();
@@ -82,39 +76,26 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const config = request.routeOptions.config;
     const auth = config.auth;
     if (auth === undefined || auth === 'public') return done();
-    const check = config.authCheck!;
-    let verified: Principal | Promise<Principal>;
+    let admitted: Principal | Promise<Principal>;
     try {
-      verified = authenticate(app, request, auth.kinds);
+      admitted = credentials.admit(request.account, request.headers.authorization, auth.kinds, config.authCheck!, request);
     } catch (error) {
       return done(error as Error);
     }
-    if (verified instanceof Promise) {
-      verified.then((principal) => {
-        request.principal = principal;
-        done(check(principal, request) ?? undefined);
-      }, done);
-    } else {
-      request.principal = verified;
-      done(check(verified, request) ?? undefined);
+    if (!(admitted instanceof Promise)) {
+      request.principal = admitted;
+      return done();
     }
+    admitted.then((principal) => {
+      request.principal = principal;
+      done();
+    }, done);
   });
 });
 
 /** 'Create a deployment' → 'create a deployment'; an acronym ('SCIM …', 'AI …') keeps its capitals. */
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
-}
-
-function authenticate(app: FastifyInstance, request: FastifyRequest, kinds: readonly CredentialKind[]): Principal | Promise<Principal> {
-  const presented = parseAuthorization(request.headers.authorization);
-  if (!kinds.includes(presented.kind)) {
-    const wanted = kinds.map((k) => credentialLabel[k]).join(' or ');
-    throw unauthenticated(`A ${kindName[presented.kind]} is not accepted here: this operation requires ${wanted}`);
-  }
-  const verify = app.credentialVerifiers[presented.kind] as CredentialVerifier | undefined;
-  if (!verify) throw new ApiError('internal_error', `No verifier for ${kindName[presented.kind]}s`);
-  return verify(request.account, presented.secret);
 }
 
 /** The principal of an authenticated route; routes declared `public` never call this. */

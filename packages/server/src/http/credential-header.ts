@@ -53,6 +53,18 @@ export function parseAuthorization(header: string | undefined): PresentedCredent
   return presented;
 }
 
+/**
+ * A credential given as its text alone, with no scheme to say its kind (the password of a SQL
+ * connection): its form decides, as a bearer token's prefix does, and an API key is told by `sk-`.
+ */
+export function parseCredentialText(text: string): PresentedCredential {
+  const secret = text.trim();
+  if (secret === '') throw unauthenticated('Missing credential');
+  const presented: PresentedCredential = secret.startsWith(API_KEY_PREFIX) ? { kind: 'apiKey', secret } : bearerKind(secret);
+  if (!WELL_FORMED[presented.kind].test(presented.secret)) throw unauthenticated(`Malformed ${kindName[presented.kind]}`);
+  return presented;
+}
+
 function bearerKind(token: string): PresentedCredential {
   if (token.startsWith(SCIM_TOKEN_PREFIX)) return { kind: 'scimToken', secret: token };
   if (token.startsWith(API_KEY_PREFIX)) {

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { ACCOUNT, authorize, WITHIN_SCOPE, type Resource } from './authorize.js';
 import type { ApiError } from './errors.js';
 import type { Permission } from './permissions.js';
@@ -92,8 +91,14 @@ export function requires(permission: Permission, options: RequirementOptions): R
 export const deploymentParam = (name = 'deploymentId'): ResourceSource => ({ deploymentIdIn: 'params', name });
 export const deploymentField = (name = 'deploymentId'): ResourceSource => ({ deploymentIdIn: 'body', name });
 
+/** What a requirement reads of a request besides its principal, whatever carried it. */
+export interface OperationInput {
+  readonly params?: unknown;
+  readonly body?: unknown;
+}
+
 /** A route's requirement, compiled once at registration into the check its requests run. */
-export type Check = (principal: Principal, request: FastifyRequest) => ApiError | null;
+export type Check = (principal: Principal, request: OperationInput) => ApiError | null;
 
 export function compileRequirement(requirement: Requirement): Check {
   const { permission, doing } = requirement;
@@ -107,7 +112,7 @@ export function compileRequirement(requirement: Requirement): Check {
   };
 }
 
-function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resource {
+function resolverOf(source: ResourceSource): (request: OperationInput) => Resource {
   if (source === 'account') return () => ACCOUNT;
   if (source === 'withinScope') return () => WITHIN_SCOPE;
   if (source === 'requestedCredential') {
@@ -123,7 +128,7 @@ function resolverOf(source: ResourceSource): (request: FastifyRequest) => Resour
   }
   const { deploymentIdIn, name } = source;
   return (request) => {
-    const id = (request[deploymentIdIn] as Record<string, unknown> | undefined)?.[name];
+    const id = (request[deploymentIdIn] as Record<string, unknown> | null | undefined)?.[name];
     // The schema requires the id; a route whose id is optional lets its service choose one of the
     // caller's deployments when it is left out, and checks that one.
     return typeof id === 'number' ? { type: 'deployment', id } : WITHIN_SCOPE;

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { API_RESPONSE, type ResponsePolicy } from '../pipeline/context.js';
+import type { RequestPipeline } from '../pipeline/pipeline.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,6 +9,10 @@ declare module 'fastify' {
      * one): no cache, shared or private, may keep it. Declared on the route, applied in one place.
      */
     carriesSecret?: boolean;
+    /** The route answers an HTML page of ours (pipeline/response-policy.ts PAGE_CSP). */
+    page?: boolean;
+    /** Compiled from the route's declarations when it is added; not for routes to set. */
+    responsePolicy?: ResponsePolicy;
   }
   interface FastifyInstance {
     /** operationIds of the routes that declare `carriesSecret`, for the test that lists them. */
@@ -15,20 +21,27 @@ declare module 'fastify' {
 }
 
 /**
- * Headers every response carries: `nosniff`, so a browser never runs a body as something other
- * than its declared type, and `no-store` on the routes that declare `carriesSecret`. Set when the
- * request arrives, so errors and 404s carry them too.
+ * Fastify's side of the response policy (pipeline/response-policy.ts): each route's policy is
+ * read from its declarations once, its headers set when a request arrives (so errors and 404s
+ * carry them too) and its access line written when the response is done.
  */
-export function installSecurityHeaders(app: FastifyInstance): void {
+export function installResponsePolicy(app: FastifyInstance, pipeline: RequestPipeline, logging: boolean): void {
   app.decorate('secretOperations', [] as string[]);
   app.addHook('onRoute', (route) => {
-    if (route.config?.carriesSecret) app.secretOperations.push(String(route.schema?.operationId ?? `${route.method} ${route.url}`));
+    const config = route.config ?? {};
+    if (config.carriesSecret) app.secretOperations.push(String(route.schema?.operationId ?? `${route.method} ${route.url}`));
+    const policy: ResponsePolicy = { carriesSecret: config.carriesSecret, page: config.page, accessLogLevel: config.accessLogLevel };
+    route.config = { ...config, responsePolicy: policy.carriesSecret || policy.page || policy.accessLogLevel ? policy : API_RESPONSE };
   });
-  // One hook for every header set on arrival, the request id included: each hook on every request costs.
+  // Callback-style hooks: on every request, a promise per hook is measurable (bench/platform.ts).
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    if (request.routeOptions.config?.carriesSecret) reply.header('cache-control', 'no-store');
+    reply.headers(pipeline.headers(request.routeOptions.config?.responsePolicy ?? API_RESPONSE, request.id));
+    done();
+  });
+  if (!logging) return;
+  app.addHook('onResponse', (request, reply, done) => {
+    const policy = request.routeOptions.config?.responsePolicy ?? API_RESPONSE;
+    pipeline.finished(policy, request.id, request.method, request.url, reply.statusCode, reply.elapsedTime);
     done();
   });
 }

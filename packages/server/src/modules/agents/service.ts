@@ -1,6 +1,7 @@
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { toIso } from '../../http/common-schemas.js';
 import type { UserPrincipal } from '../../http/principal.js';
+import { contextFor } from '../../pipeline/context.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import type { AgentRow } from '../../store/schema.js';
 import type { Services } from '../module.js';
@@ -85,13 +86,12 @@ export class AgentService {
   private async checkViews(principal: UserPrincipal, deploymentId: number, names: string[]): Promise<string[]> {
     const unique = [...new Set(names)];
     if (unique.length === 0) return unique;
-    const served = await this.services.dataApi.serveModelAsUser(principal, deploymentId).catch((error: unknown) => {
+    const { views, cubes } = await this.services.dataApi.modelOf(contextFor(principal), { deploymentId }).catch((error: unknown) => {
       if (error instanceof ApiError && error.code === 'bad_request') {
         throw badRequest(`accessibleViews cannot be checked: deployment ${deploymentId} has no usable build (${error.message})`);
       }
       throw error;
     });
-    const { views, cubes } = served.model;
     for (const name of unique) {
       if (views.has(name)) continue;
       const what = cubes.has(name) ? 'is a cube, not a view,' : 'is not a view';

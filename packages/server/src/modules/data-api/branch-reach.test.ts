@@ -165,24 +165,25 @@ describeOnStores(
       expect(await answers(d.base('deploy'), production)).toEqual(each(d.base('deploy'), 200, 'ok'));
     });
 
-    it("the warm path never gives a token's answer on a branch it was not minted for", async () => {
+    it("the response cache never gives a token's answer on a branch it was not minted for", async () => {
       const production = d.tokens.get(TOKENS[0]![0])!;
       const query = encodeURIComponent(JSON.stringify({ ...QUERY, dimensions: ['orders.status'] }));
       const get = (branch: Branch) => d.account.request({ method: 'GET', url: `${d.base(branch)}/load?query=${query}`, as: production });
-      const loads = vi.spyOn(server().services.dataApi, 'loadKeyed');
+      // `load` itself is where a branch is refused now; what must never happen is a query reaching the executor (the result cache).
+      const runs = vi.spyOn(server().services.dataApi.executor, 'run');
       try {
         const first = await get('deploy');
         expect(first.status, first.text).toBe(200);
-        // The same request again is the warm path's (warm-path.test.ts shows it runs no load of its own).
+        // The same request again is the response cache's (response-cache.test.ts shows it runs no load of its own).
         expect((await get('deploy')).text).toBe(first.text);
-        const warmed = loads.mock.calls.length;
+        const warmed = runs.mock.calls.length;
         for (const branch of ['own dev', "another key's dev", 'staging'] as const) {
           for (let i = 0; i < 2; i++) expect((await get(branch)).status, branch).toBe(403);
         }
-        // Refused before any load, every time.
-        expect(loads).toHaveBeenCalledTimes(warmed);
+        // Refused before the query reaches the result cache, every time.
+        expect(runs).toHaveBeenCalledTimes(warmed);
       } finally {
-        loads.mockRestore();
+        runs.mockRestore();
       }
     });
   },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/auth.js';
 import { setErrorRenderer } from '../../http/error-handler.js';
+import { rememberResponse, responseCacheHook } from '../../http/response-cache-listener.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { INVALID_TOKEN } from './caller.js';
 import { cubesqlRoute } from './cubesql/routes.js';
@@ -19,8 +20,8 @@ import {
   PlanQuerystring,
   PlanResponse,
 } from './schemas.js';
-import { toBadRequest, type Served } from './service.js';
-import { WarmAnswers } from './warm-path.js';
+import { contextOf, targetOf } from './request-context.js';
+import { toBadRequest, type CachedResult } from './service.js';
 
 /** Cube's data API: a bare JWT (data API or embed token) on the deployment and branch it was minted for (reach.ts). */
 const dataRoute = {
@@ -46,17 +47,36 @@ function queryParam(raw: unknown): unknown {
 
 /**
  * A cached answer is the same object on every hit, so its JSON is written once and kept beside it
- * (and dropped with it): serializing kilobytes of rows per request was a large part of a warm load.
+ * (and dropped with it): serializing kilobytes of rows per request was a large part of a cached load.
  */
 const answerTexts = new WeakMap<object, string>();
-function answerJson(reply: FastifyReply, answer: unknown): string {
+function answerText(answer: unknown): string {
   let text = typeof answer === 'object' && answer !== null ? answerTexts.get(answer) : undefined;
   if (text === undefined) {
     text = JSON.stringify(answer);
     if (typeof answer === 'object' && answer !== null) answerTexts.set(answer, text);
   }
-  void reply.type('application/json; charset=utf-8');
   return text;
+}
+const JSON_TYPE = 'application/json; charset=utf-8';
+function answerJson(reply: FastifyReply, answer: unknown): string {
+  void reply.type(JSON_TYPE);
+  return answerText(answer);
+}
+
+/**
+ * A `GET …/load` answered from the result cache goes into the pipeline's response cache, to be
+ * given again to identical requests while its build and cached result hold. Only for data API
+ * tokens with an expiry: their verifier remembers them (the same text verifies the same way until
+ * it expires, and nothing revokes one), so a repeat is admitted again without a promise; embed
+ * tokens, whose sessions can be revoked, always go the full way. Another token, so another
+ * security context, is another entry.
+ */
+function cacheResponse(app: Parameters<FastifyPluginAsyncTypebox>[0], request: FastifyRequest, cached: CachedResult): void {
+  const principal = principalOf(request);
+  if (principal.kind !== 'dataToken' || principal.claims.expiresAt === null) return;
+  const bytes = Buffer.from(answerText(cached.answer));
+  rememberResponse(app.pipeline, request, principal, { contentType: JSON_TYPE, bytes, current: cached.isCurrent });
 }
 
 const opId = (prefix: string, name: string) => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
@@ -70,17 +90,8 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (typeof error.extra.branch === 'string') return { error: error.message };
     return { error: /^Missing Authorization header/.test(error.message) ? "Authorization header isn't set" : INVALID_TOKEN };
   });
-  const warm = new WarmAnswers(app.services.dataApi, app.services.accounts);
-  app.fastLanes.add(warm.lane);
-  app.addHook('onClose', () => {
-    warm.clear();
-    return app.services.dataApi.close();
-  });
-
-  const served = (request: FastifyRequest) => {
-    const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
-    return app.services.dataApi.serve(principalOf(request), deploymentId, branch);
-  };
+  app.addHook('onClose', () => app.services.dataApi.close());
+  const dataApi = app.services.dataApi;
 
   for (const { path, params, idPrefix, where } of PREFIXES) {
     cubesqlRoute(app, { path, params, idPrefix, where });
@@ -94,15 +105,15 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: LoadQuerystring,
         response: { 200: Type.Ref(LoadResponse) },
       },
-      // A request just like one answered from the result cache is answered here, before the rest of its way.
-      onRequest: warm.hook,
+      // A request identical to one answered from the result cache is answered here, before the rest of its way.
+      onRequest: responseCacheHook(app.pipeline),
       handler: async (request, reply) => {
-        const query = queryParam(request.query.query);
-        const from = await served(request);
-        const loaded = await app.services.dataApi.loadKeyed(from, query, request.query.queryType, request.query.cache);
-        const text = answerJson(reply, loaded.answer);
-        warm.remember(request, principalOf(request), from.servedBy, loaded, text);
-        return text;
+        const { query, queryType, cache } = request.query;
+        const whenCached = (cached: CachedResult) => cacheResponse(app, request, cached);
+        return answerJson(
+          reply,
+          await dataApi.load(contextOf(request), targetOf(request), queryParam(query), { queryType, cache, whenCached }),
+        );
       },
     });
 
@@ -118,13 +129,13 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       handler: async (request, reply) => {
         const { query, queryType, cache } = request.body;
-        return answerJson(reply, await app.services.dataApi.load(await served(request), queryParam(query), queryType, cache));
+        return answerJson(reply, await dataApi.load(contextOf(request), targetOf(request), queryParam(query), { queryType, cache }));
       },
     });
 
     for (const [verb, name, run] of [
-      ['sql', 'sqlV1', (served: Served, query: unknown) => app.services.dataApi.sql(served, query)],
-      ['dry-run', 'dryRunV1', (served: Served, query: unknown) => app.services.dataApi.dryRun(served, query)],
+      ['sql', 'sqlV1', (request: FastifyRequest, query: unknown) => dataApi.sql(contextOf(request), targetOf(request), query)],
+      ['dry-run', 'dryRunV1', (request: FastifyRequest, query: unknown) => dataApi.dryRun(contextOf(request), targetOf(request), query)],
     ] as const) {
       const what = verb === 'sql' ? 'The SQL a query' : 'The normalized queries a query';
       app.get(`${path}/${verb}`, {
@@ -137,7 +148,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
           querystring: PlanQuerystring,
           response: { 200: Type.Ref(PlanResponse) },
         },
-        handler: async (request) => run(await served(request), queryParam(request.query.query)),
+        handler: async (request) => run(request, queryParam(request.query.query)),
       });
       app.post(`${path}/${verb}`, {
         config: dataRoute,
@@ -149,7 +160,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
           body: PlanBody,
           response: { 200: Type.Ref(PlanResponse) },
         },
-        handler: async (request) => run(await served(request), queryParam(request.body.query)),
+        handler: async (request) => run(request, queryParam(request.body.query)),
       });
     }
 
@@ -163,11 +174,7 @@ export const dataApiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: MetaQuerystring,
         response: { 200: Type.Ref(MetaResponse) },
       },
-      handler: async (request) => {
-        const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
-        const served = await app.services.dataApi.serveModel(principalOf(request), deploymentId, branch);
-        return app.services.dataApi.meta(served, request.query);
-      },
+      handler: async (request) => dataApi.meta(contextOf(request), targetOf(request), request.query),
     });
   }
 };

@@ -9,18 +9,44 @@ import {
   type Warehouse,
   WarehouseUnavailableError,
 } from '@plinth/semantic';
-import { ApiError, badRequest } from '../../http/errors.js';
-import type { Principal, UserPrincipal } from '../../http/principal.js';
+import { ApiError, badRequest, forbidden } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
+import type { AuthenticatedContext } from '../../pipeline/context.js';
 import { DEFAULT_BRANCH } from '../data-model/public.js';
 import type { ServiceContext } from '../module.js';
-import { callerOf, callerOfUser } from './caller.js';
-import { CONTINUE_WAIT, createRunner, type QueryRunner } from './inflight.js';
+import { callerOf, callerOfUser, INVALID_TOKEN } from './caller.js';
+import { CONTINUE_WAIT, createExecutor, type QueryExecutor } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { assertReaches, type ServedBranch } from './reach.js';
 import { dryRunOf, sqlOf } from './plans.js';
 import { assertWithinBounds, cacheControls, capLimit, renewsCache, stableJson, type CacheMode } from './query-input.js';
 import { Warehouses } from './warehouses.js';
+
+/** Which deployment, and which of its branches (the deploy branch when none is named), a request reads. */
+export interface DataTarget {
+  deploymentId: number;
+  branch?: string;
+}
+
+export interface LoadOptions {
+  /** Answer in the multi shape (Cube's `queryType=multi`). */
+  queryType?: 'multi';
+  /** Cube's cache mode for the request: `must-revalidate` and `no-cache` read the data again. */
+  cache?: CacheMode;
+  /**
+   * Told when the answer is the result cache's entry for a plain (not renewing) query, so whoever
+   * sends it may give it again while `isCurrent` holds (the pipeline's response cache).
+   */
+  whenCached?: (cached: CachedResult) => void;
+}
+
+/** A load's answer as the result cache holds it. */
+export interface CachedResult {
+  answer: unknown;
+  /** Whether the build it was served from is still served and the result cache still holds this very answer. */
+  isCurrent: () => boolean;
+}
 
 /** What a data API request is served from: the branch's latest successful build, compiled. */
 export interface Served {
@@ -34,7 +60,7 @@ export interface Served {
   servedBy?: ServedBy;
 }
 
-export interface ServedBy {
+interface ServedBy {
   accountId: number;
   key: string;
   value: unknown;
@@ -46,13 +72,13 @@ export type ContinueWait = { error: 'Continue wait' };
 export class DataApiService {
   readonly models = new ModelCache();
   readonly warehouses: Warehouses;
-  readonly runner: QueryRunner;
+  readonly executor: QueryExecutor;
   /** Builds, branches and warehouse variables as serving last read them; kept fresh by DATA_API_SERVING_CACHE. */
   readonly serving = new ServingLookups();
 
   constructor(readonly ctx: ServiceContext) {
     this.warehouses = new Warehouses(ctx.config.dataDir, ctx.config.warehouseConnectTimeoutMs);
-    this.runner = createRunner(ctx.config);
+    this.executor = createExecutor(ctx.config);
   }
 
   /**
@@ -60,12 +86,14 @@ export class DataApiService {
    * URLs) a dev branch's or an enabled staging branch's, each only for a token minted for it
    * (reach.ts).
    */
-  async serve(principal: Principal, deploymentId: number, branch?: string, asCaller?: Caller): Promise<Served> {
-    const { buildId, model, caller, servedBy } = await this.serveModel(principal, deploymentId, branch, asCaller);
-    const config = await this.serving.through(principal.accountId, `warehouse:${deploymentId}`, () =>
-      this.ctx.services.deploymentVariables.warehouseConfig(principal.accountId, deploymentId),
+  private async served(context: AuthenticatedContext, target: DataTarget): Promise<Served> {
+    const { deploymentId } = target;
+    const accountId = context.tenant.id;
+    const { buildId, model, caller, servedBy } = await this.servedModel(context, target);
+    const config = await this.serving.through(accountId, `warehouse:${deploymentId}`, () =>
+      this.ctx.services.deploymentVariables.warehouseConfig(accountId, deploymentId),
     );
-    const warehouse = await this.warehouses.get(principal.accountId, deploymentId, config).catch((error: Error) => {
+    const warehouse = await this.warehouses.get(accountId, deploymentId, config).catch((error: Error) => {
       if (error instanceof ApiError) throw error;
       // Its detail names the server's files and processes: the log has it, the caller gets this.
       if (error instanceof WarehouseUnavailableError) {
@@ -76,22 +104,43 @@ export class DataApiService {
     return { buildId, model, warehouse, caller, servedBy, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };
   }
 
-  /** As serve, without opening the warehouse: meta reads only the model. */
-  async serveModel(principal: Principal, deploymentId: number, branch?: string, asCaller?: Caller): Promise<Omit<Served, 'warehouse'>> {
-    const caller = asCaller ?? callerOf(principal, deploymentId);
+  /** As served, without opening the warehouse: meta reads only the model. */
+  private async servedModel(context: AuthenticatedContext, { deploymentId, branch }: DataTarget): Promise<Omit<Served, 'warehouse'>> {
+    const { principal } = context;
+    const accountId = context.tenant.id;
+    if (principal.accountId !== accountId) throw forbidden(INVALID_TOKEN);
+    const caller = await this.callerOf(principal, deploymentId);
     const name = branch ?? DEFAULT_BRANCH;
-    await assertReaches(principal, name, () => this.branchRow(principal.accountId, deploymentId, name));
+    await assertReaches(principal, name, () => this.branchRow(accountId, deploymentId, name));
     const buildKey = `build:${deploymentId}:${name}`;
-    const latest = await this.serving.through(principal.accountId, buildKey, () =>
-      this.ctx.services.builds.latestBuilt(principal.accountId, deploymentId, name),
+    const latest = await this.serving.through(accountId, buildKey, () =>
+      this.ctx.services.builds.latestBuilt(accountId, deploymentId, name),
     );
     if (!latest) throw badRequest(`No successful build of branch ${name} yet`);
     const model = await this.models
-      .get(latest.buildId, () => this.ctx.services.dataModel.filesAt(principal.accountId, latest.commitId))
+      .get(latest.buildId, () => this.ctx.services.dataModel.filesAt(accountId, latest.commitId))
       .catch((error: Error) => {
         throw badRequest(error.message);
       });
-    return { buildId: latest.buildId, model, caller, servedBy: { accountId: principal.accountId, key: buildKey, value: latest } };
+    return { buildId: latest.buildId, model, caller, servedBy: { accountId, key: buildKey, value: latest } };
+  }
+
+  /**
+   * Who asks, as the model's access policies see them: a token's security context (and an embed
+   * token's groups and attributes); an internal user (a report's refresh, getMetadata, the chat)
+   * with their groups and attribute values, as in an internal user's embed session. For an
+   * internal user the calling operation has checked its own permission.
+   */
+  private callerOf(principal: Principal, deploymentId: number): Caller | Promise<Caller> {
+    if (principal.kind === 'apiKey' || principal.kind === 'accessToken') {
+      return callerOfUser(this.ctx.services, principal.accountId, principal.userId);
+    }
+    return callerOf(principal, deploymentId);
+  }
+
+  /** The compiled model of the build a context reads, with no policy applied: for checks of what the model defines. */
+  async modelOf(context: AuthenticatedContext, target: DataTarget): Promise<DataModel> {
+    return (await this.servedModel(context, target)).model;
   }
 
   /** A branch's row as serving reads it; undefined for none of that name in the deployment. */
@@ -108,68 +157,37 @@ export class DataApiService {
   }
 
   /**
-   * The deploy branch's build as an internal user reads it from inside the platform (a report's
-   * refresh, getMetadata): the user's groups and attribute values feed the model's access policies,
-   * as in an internal user's embed session. The caller of the operation checks its own permission.
-   */
-  async serveAsUser(principal: UserPrincipal, deploymentId: number): Promise<Served> {
-    return this.serve(principal, deploymentId, undefined, await callerOfUser(this.ctx.services, principal.accountId, principal.userId));
-  }
-
-  /** As serveAsUser, without opening the warehouse. */
-  async serveModelAsUser(principal: UserPrincipal, deploymentId: number): Promise<Omit<Served, 'warehouse'>> {
-    return this.serveModel(
-      principal,
-      deploymentId,
-      undefined,
-      await callerOfUser(this.ctx.services, principal.accountId, principal.userId),
-    );
-  }
-
-  /**
    * Whether what `servedBy` was read from is still what serving reads: the same remembered object.
    * Any change of the account's builds, branches, variables or deployments (in any process) or the
    * cache's TTL forgets the account's lookups at once, so the next read is another object.
    */
-  stillServing(servedBy: ServedBy): boolean {
+  private stillServing(servedBy: ServedBy): boolean {
     return this.serving.cache.get(servedBy.accountId, servedBy.key) === servedBy.value;
   }
 
-  /** The answer a plain load of `key` would get from this process's result cache now, if any (never with Redis). */
-  cachedAnswer(key: string): unknown {
-    return this.runner.peek?.(key);
-  }
-
   /**
-   * `/v1/load`: a query or an array, in the single or (queryType multi) the multi shape. Identical
-   * queries share one execution and a cached result; past the continue-wait timeout the answer is
-   * `Continue wait` while the query runs on. `renewQuery: true` (or the cache modes `must-revalidate`
-   * and `no-cache`, in a query or as the request's `cache`) runs the query again instead of serving
-   * the cached answer, under the rules of RunOptions.renew.
+   * `/v1/load`, for whoever asks (the route, a report's refresh, the SQL API): a query or an array,
+   * in the single or (queryType multi) the multi shape, as the context's principal may see it.
+   * Identical queries share one execution and a cached result; past the continue-wait timeout the
+   * answer is `Continue wait` while the query runs on. `renewQuery: true` (or the cache modes
+   * `must-revalidate` and `no-cache`, in a query or as the request's `cache`) runs the query again
+   * instead of serving the cached answer, under the rules of RunOptions.renew.
    */
-  async load(served: Served, request: unknown, queryType?: 'multi', cacheMode?: CacheMode): Promise<unknown> {
-    return (await this.loadKeyed(served, request, queryType, cacheMode)).answer;
-  }
-
-  /** As load, with the result cache's key and whether the query asked for fresh data. */
-  async loadKeyed(
-    served: Served,
-    request: unknown,
-    queryType?: 'multi',
-    cacheMode?: CacheMode,
-  ): Promise<{ answer: unknown; key: string; renew: boolean }> {
+  async load(context: AuthenticatedContext, target: DataTarget, request: unknown, options: LoadOptions = {}): Promise<unknown> {
+    const { queryType, cache, whenCached } = options;
+    const served = await this.served(context, target);
     let capped: unknown;
     let renew: boolean;
     try {
       assertWithinBounds(request);
       const controls = cacheControls(request);
-      renew = controls.renew || renewsCache(cacheMode);
+      renew = controls.renew || renewsCache(cache);
       capped = capLimit(controls.query, this.ctx.config.dataApiMaxLimit);
     } catch (error) {
       return toBadRequest(error);
     }
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
-    const answer = await this.runner
+    const answer = await this.executor
       .run(
         key,
         async () =>
@@ -184,12 +202,20 @@ export class DataApiService {
         { renew },
       )
       .catch(toBadRequest);
-    if (answer === CONTINUE_WAIT) return { answer: { error: 'Continue wait' } satisfies ContinueWait, key, renew };
-    return { answer, key, renew };
+    if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
+    if (whenCached && !renew && served.servedBy) this.offerCached(key, answer, served.servedBy, whenCached);
+    return answer;
+  }
+
+  /** Tells `whenCached` of an answer the result cache of this process holds (never with Redis, whose results live elsewhere). */
+  private offerCached(key: string, answer: unknown, servedBy: ServedBy, whenCached: (cached: CachedResult) => void): void {
+    if (this.executor.peek?.(key) !== answer) return;
+    whenCached({ answer, isCurrent: () => this.stillServing(servedBy) && this.executor.peek?.(key) === answer });
   }
 
   /** `/v1/sql`: the SQL and parameters a load would run. */
-  sql(served: Served, request: unknown) {
+  async sql(context: AuthenticatedContext, target: DataTarget, request: unknown) {
+    const served = await this.served(context, target);
     try {
       assertWithinBounds(request);
       return sqlOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
@@ -199,7 +225,8 @@ export class DataApiService {
   }
 
   /** `/v1/dry-run`: the normalized queries a load would run. */
-  dryRun(served: Served, request: unknown) {
+  async dryRun(context: AuthenticatedContext, target: DataTarget, request: unknown) {
+    const served = await this.served(context, target);
     try {
       assertWithinBounds(request);
       return dryRunOf(served, capLimit(request, this.ctx.config.dataApiMaxLimit));
@@ -209,13 +236,14 @@ export class DataApiService {
   }
 
   /** `/v1/meta`: the cubes and views this caller may query; only the views with `onlyViews`, as Cube's `?onlyViews=true`. */
-  meta(served: Pick<Served, 'model' | 'caller'>, { onlyViews = false } = {}) {
+  async meta(context: AuthenticatedContext, target: DataTarget, { onlyViews = false } = {}) {
+    const served = await this.servedModel(context, target);
     const answer = meta(served.model, served.caller);
     return onlyViews ? { ...answer, cubes: answer.cubes.filter((cube) => cube.type === 'view') } : answer;
   }
 
   async close(): Promise<void> {
-    await this.runner.close();
+    await this.executor.close();
     this.models.close();
     await this.warehouses.close();
   }

@@ -2,7 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleModelFiles, writeSample, type QueryOptions, type Warehouse } from '@plinth/semantic';
+import { vi } from 'vitest';
 import type { DataTokenPrincipal } from '../../http/principal.js';
+import { contextFor } from '../../pipeline/context.js';
 import type { TestAccount, TestServer, TestUser } from '../../test-support/server.js';
 import { adminOf, commitFiles, createBranch, newDeployment } from '../builds/test-fixtures.js';
 import { DataApiService } from './service.js';
@@ -17,6 +19,9 @@ export const tokenOf = (accountId: number, deploymentId: number, securityContext
   accountId,
   claims: { deploymentId, securityContext, expiresAt: null },
 });
+
+/** A token's request context and the deployment it was minted for, as a data API route gives them to the service. */
+export const asToken = (principal: DataTokenPrincipal) => [contextFor(principal), { deploymentId: principal.claims.deploymentId }] as const;
 
 /**
  * A deployment whose deploy branch holds the engine's sample model, built, and whose embedded
@@ -98,6 +103,16 @@ export function gatedWarehouse(inner: Warehouse) {
     },
     release: () => release(),
   };
+}
+
+/**
+ * The deployment's warehouse gated (gatedWarehouse), and opened so by each of `services` from now
+ * on: their loads, asked by request context as a route asks, read through the gate.
+ */
+export async function gateWarehouse(services: DataApiService[], accountId: number, deploymentId: number) {
+  const gated = gatedWarehouse(await services[0]!.warehouses.get(accountId, deploymentId));
+  for (const service of services) vi.spyOn(service.warehouses, 'get').mockResolvedValue(gated.warehouse);
+  return gated;
 }
 
 /** A service built by hand on the test server's store (the module is not served before the token verifier exists). */

@@ -20,12 +20,14 @@ export const INVALID_TOKEN = 'Invalid token';
  */
 export function dataTokenVerifier(secrets: DeploymentSecrets, embed: () => EmbedService): CredentialVerifier<'dataToken'> {
   const verified = new VerifiedDataTokens();
-  return async (account, token) => {
+  // A token verified lately is answered synchronously: the pipeline's response cache admits a repeat only so.
+  return (account, token) => {
     const known = verified.get(account.id, token);
     if (known) return known;
-    const principal = await verify(secrets, embed, account, token);
-    if (principal.kind === 'dataToken') verified.remember(token, principal);
-    return principal as DataTokenPrincipal;
+    return verify(secrets, embed, account, token).then((principal) => {
+      if (principal.kind === 'dataToken') verified.remember(token, principal);
+      return principal as DataTokenPrincipal;
+    });
   };
 }
 

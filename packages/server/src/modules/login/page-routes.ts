@@ -5,12 +5,15 @@ import { ApiError } from '../../http/errors.js';
 import { badEncodingIn, badValue } from '../../http/text-rule.js';
 import { DEVICE_PAGE_PATH } from './device.js';
 import { INVITE_PAGE_PATH } from './invites.js';
-import { devicePage, donePage, invitePage, PAGE_CSP } from './pages.js';
+import { devicePage, donePage, invitePage } from './pages.js';
 import { StringEnum } from '../../http/common-schemas.js';
 
 const tags = ['Authentication'];
-/** The pages hold user codes, invite tokens and passwords typed into them: never cached. */
-const open = { auth: 'public' as const, needsAccount: true, carriesSecret: true };
+/**
+ * The pages hold user codes, invite tokens and passwords typed into them: never cached; and they
+ * are pages, with the page policy's CSP (no scripts, forms post only to this server, no framing).
+ */
+const open = { auth: 'public' as const, needsAccount: true, carriesSecret: true, page: true };
 const html = (description: string) => ({ description, content: { 'text/html': { schema: Type.String() } } });
 const pageResponses = {
   200: html('The page'),
@@ -30,13 +33,7 @@ export function parseForm(_request: FastifyRequest, body: string | Buffer, done:
 }
 
 function sendPage(reply: FastifyReply, status: number, page: string) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', PAGE_CSP)
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .send(page);
+  return reply.code(status).header('content-type', 'text/html; charset=utf-8').send(page);
 }
 
 const statusOf = (error: unknown) => (error instanceof ApiError && error.status < 500 ? error.status : 500);

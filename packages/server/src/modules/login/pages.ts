@@ -8,9 +8,6 @@ const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4r
 label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
 button{margin:1rem .5rem 0 0;padding:.5rem 1rem;font:inherit}.error{color:#b42318}.code{font:600 1.5rem monospace;letter-spacing:.1em}`;
 
-/** Content-Security-Policy for these pages: no scripts, forms post only to this server. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
 function layout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

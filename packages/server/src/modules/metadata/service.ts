@@ -1,6 +1,7 @@
 import { demand } from '../../http/authorize.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { UserPrincipal } from '../../http/principal.js';
+import { contextFor } from '../../pipeline/context.js';
 import type { Services } from '../module.js';
 import type { MetadataRequestInput } from './schemas.js';
 import { select } from './select.js';
@@ -16,8 +17,7 @@ export class MetadataService {
   async metadata(principal: UserPrincipal, input: MetadataRequestInput, baseUrl: string) {
     const deploymentId = input.deploymentId ?? (await this.onlyDeployment(principal, baseUrl));
     if (!(await this.services.deployments.find(principal.accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
-    const served = await this.services.dataApi.serveModelAsUser(principal, deploymentId);
-    const { cubes } = this.services.dataApi.meta(served);
+    const { cubes } = await this.services.dataApi.meta(contextFor(principal), { deploymentId });
     return { deploymentId, cubes: select(cubes, input.selectors) };
   }
 

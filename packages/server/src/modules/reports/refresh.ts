@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { ApiError, badRequest } from '../../http/errors.js';
 import type { UserPrincipal } from '../../http/principal.js';
-import { translateSql } from '../data-api/public.js';
-import type { Served } from '../data-api/public.js';
+import { contextFor, type AuthenticatedContext } from '../../pipeline/context.js';
+import { translateSql, type DataTarget } from '../data-api/public.js';
 import type { ServiceContext } from '../module.js';
 import type { ReportRecord } from './repo.js';
 import { parseJsonQuery } from './validate.js';
@@ -27,12 +27,12 @@ export async function refreshReport(ctx: ServiceContext, user: UserPrincipal, re
   if (report.json_query === null && report.sql_query === null) {
     throw badRequest('The report has no jsonQuery or sqlQuery to refresh: set one first');
   }
-  const dataApi = ctx.services.dataApi;
   let answer: unknown;
   try {
-    const served = await dataApi.serveAsUser(user, report.deployment_id);
-    const query = report.json_query !== null ? parseJsonQuery(report.json_query) : translated(served, report.sql_query!, ctx);
-    answer = await loadWaiting(ctx, served, query, waitMs);
+    const context = contextFor(user);
+    const target = { deploymentId: report.deployment_id };
+    const query = report.json_query !== null ? parseJsonQuery(report.json_query) : await translated(ctx, context, target, report.sql_query!);
+    answer = await loadWaiting(ctx, context, target, query, waitMs);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'bad_request') throw error;
     await ctx.db
@@ -55,20 +55,21 @@ export async function refreshReport(ctx: ServiceContext, user: UserPrincipal, re
 }
 
 /** A report's SQL as the Cube query `/cubesql` would run, resolved against what this user may see. */
-function translated(served: Served, text: string, ctx: ServiceContext) {
+async function translated(ctx: ServiceContext, context: AuthenticatedContext, target: DataTarget, text: string) {
+  const { cubes } = await ctx.services.dataApi.meta(context, target);
   try {
-    return translateSql(text, ctx.services.dataApi.meta(served).cubes).query;
+    return translateSql(text, cubes).query;
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw badRequest(`sqlQuery cannot be translated: ${(error as Error).message}`);
   }
 }
 
-async function loadWaiting(ctx: ServiceContext, served: Served, query: unknown, waitMs: number) {
+async function loadWaiting(ctx: ServiceContext, context: AuthenticatedContext, target: DataTarget, query: unknown, waitMs: number) {
   const dataApi = ctx.services.dataApi;
   const deadline = Date.now() + waitMs;
-  const multi = Array.isArray(query) ? ('multi' as const) : undefined;
-  let answer = await dataApi.load(served, query, multi);
+  const options = Array.isArray(query) ? { queryType: 'multi' as const } : {};
+  let answer = await dataApi.load(context, target, query, options);
   while (isContinueWait(answer)) {
     if (Date.now() >= deadline) {
       throw new ApiError(
@@ -76,7 +77,7 @@ async function loadWaiting(ctx: ServiceContext, served: Served, query: unknown, 
         `The report's query is still running after ${Math.round(waitMs / 1000)} s; refresh again later (its answer is being cached)`,
       );
     }
-    answer = await dataApi.load(served, query, multi);
+    answer = await dataApi.load(context, target, query, options);
   }
   return answer;
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { cubesqlLines } from '@plinth/semantic';
 import type { TSchema } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
-import { principalOf } from '../../../http/auth.js';
 import { deploymentParam, requires } from '../../../http/requirement.js';
-import { toBadRequest, type DataApiService, type Served } from '../service.js';
+import type { AuthenticatedContext } from '../../../pipeline/context.js';
+import { contextOf, targetOf } from '../request-context.js';
+import { toBadRequest, type DataApiService, type DataTarget } from '../service.js';
 import { CubesqlBody, CubesqlLine } from './schemas.js';
 import { translateSql } from './translation.js';
 
@@ -21,30 +21,30 @@ export interface Prefix {
 const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | null)?.error === 'Continue wait';
 
 /**
- * Runs SQL as the equivalent Cube query through `load` (same runner, cache, policies and limits).
+ * Runs SQL as the equivalent Cube query through `load` (same executor, cache, policies and limits).
  * A query still running past the wait limit is answered `{"error": "Continue wait"}`, as `load`
  * answers it: the client retries the same request and gets the rows once the query is done, while
  * no request is held open (and no connection counted against the server) for as long as it runs.
  */
-export async function cubesqlAnswer(dataApi: DataApiService, served: Served, body: CubesqlBody): Promise<string> {
+export async function cubesqlAnswer(
+  dataApi: DataApiService,
+  context: AuthenticatedContext,
+  target: DataTarget,
+  body: CubesqlBody,
+): Promise<string> {
+  const { cubes } = await dataApi.meta(context, target);
   let translation: ReturnType<typeof translateSql>;
   try {
-    translation = translateSql(body.query, dataApi.meta(served).cubes);
+    translation = translateSql(body.query, cubes);
   } catch (error) {
     // A parser quirk on some input the tests never saw is still that input's 400, never a 500.
     return toBadRequest(error);
   }
   const { query, columns } = translation;
   const cubeQuery = { ...query, ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
-  const answer = await dataApi.load(served, cubeQuery);
+  const answer = await dataApi.load(context, target, cubeQuery);
   if (isContinueWait(answer)) return `${JSON.stringify(answer)}\n`;
   return cubesqlLines(answer, columns);
-}
-
-async function runCubesql(dataApi: DataApiService, request: FastifyRequest, body: CubesqlBody): Promise<string> {
-  const { deploymentId, branch } = request.params as { deploymentId: number; branch?: string };
-  const served = await dataApi.serve(principalOf(request), deploymentId, branch);
-  return cubesqlAnswer(dataApi, served, body);
 }
 
 /** `POST {prefix}/cubesql`: Cube's SQL API over HTTP, for the SQL the translation understands. */
@@ -63,7 +63,7 @@ export function cubesqlRoute(app: App, { path, params, idPrefix, where }: Prefix
       response: { 200: CubesqlLine },
     },
     handler: async (request, reply) => {
-      const lines = await runCubesql(app.services.dataApi, request, request.body);
+      const lines = await cubesqlAnswer(app.services.dataApi, contextOf(request), targetOf(request), request.body);
       // The schema documents one line; the body is several, already JSON, which Fastify sends as is.
       return reply.type('application/json; charset=utf-8').send(lines as never);
     },

@@ -9,7 +9,7 @@ import { buildApp } from '../../app.js';
 import { createServices } from '../../services.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import type { DataApiService } from './service.js';
-import { dataDirOverride, gatedWarehouse, sampleDeployment, serviceOn } from './test-fixtures.js';
+import { asToken, dataDirOverride, gateWarehouse, sampleDeployment, serviceOn } from './test-fixtures.js';
 
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Parallel test runs share the one Redis: each keeps to its own namespace. */
@@ -46,7 +46,7 @@ function countQueries(warehouse: Warehouse) {
 }
 
 describeOnStores(
-  'data API runner shared between processes',
+  'data API executor shared between processes',
   (server) => {
     const services: DataApiService[] = [];
     const make = (overrides: Record<string, unknown> = {}) => {
@@ -67,14 +67,13 @@ describeOnStores(
       ['through Redis, over two processes', {}],
     ])('100 identical concurrent cold loads run the warehouse query exactly once (%s)', async (_name, overrides) => {
       const [a, b] = [make({ ...overrides, continueWaitMs: 60_000 }), make({ ...overrides, continueWaitMs: 60_000 })];
-      const { deploymentId, principal } = await sampleDeployment(server(), a);
-      const served = await a.serve(principal, deploymentId);
-      const gated = gatedWarehouse(served.warehouse);
-      const counted = { ...served, warehouse: gated.warehouse };
-      // One process per runner: on Redis both share one execution; per process, each service would run its own.
-      const runners = 'redisUrl' in overrides ? [a] : [a, b];
+      const { account, deploymentId, principal } = await sampleDeployment(server(), a);
+      const gated = await gateWarehouse([a, b], account.id, deploymentId);
+      const counted = asToken(principal);
+      // One process per executor: on Redis both share one execution; per process, each service would run its own.
+      const executors = 'redisUrl' in overrides ? [a] : [a, b];
       const answers = (await Promise.all(
-        Array.from({ length: 100 }, (_, i) => runners[i % runners.length]!.load(counted, { ...QUERY })),
+        Array.from({ length: 100 }, (_, i) => executors[i % executors.length]!.load(...counted, { ...QUERY })),
       )) as any[];
       expect(gated.counter.executions).toBe(1);
       const [first] = answers;
@@ -85,21 +84,23 @@ describeOnStores(
 
     it('lastRefreshTime is in the single shape and in each multi result, and a cached answer keeps it', async () => {
       const service = make({ continueWaitMs: 60_000 });
-      const { deploymentId, principal } = await sampleDeployment(server(), service);
-      const served = await service.serve(principal, deploymentId);
+      const { account, deploymentId, principal } = await sampleDeployment(server(), service);
+      const served = asToken(principal);
       const blended = [
         { measures: ['orders.count'], timeDimensions: [{ dimension: 'orders.created_at', granularity: 'year' }] },
         { measures: ['customers.count'], timeDimensions: [{ dimension: 'customers.created_at', granularity: 'year' }] },
       ];
-      const multi = (await service.load(served, blended, 'multi')) as any;
+      const multi = (await service.load(...served, blended, { queryType: 'multi' })) as any;
       expect(multi.results).toHaveLength(2);
       for (const result of multi.results) expect(result.lastRefreshTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      const single = (await service.load(served, QUERY)) as any;
+      const single = (await service.load(...served, QUERY)) as any;
       expect(single.lastRefreshTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       // A query run again from now on would carry a later time.
       await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(Date.parse(single.lastRefreshTime)), { interval: 1 });
       const other = make({ continueWaitMs: 60_000 });
-      expect(((await other.load(served, QUERY)) as any).lastRefreshTime).toBe(single.lastRefreshTime);
+      // The same warehouse as the first process's (one DuckDB file, opened once per process).
+      await gateWarehouse([service, other], account.id, deploymentId);
+      expect(((await other.load(...served, QUERY)) as any).lastRefreshTime).toBe(single.lastRefreshTime);
     });
 
     it('two server instances on one store and one Redis: Continue wait on A, the retry on B gets the rows, one execution', async () => {
@@ -137,7 +138,7 @@ describeOnStores(
   { ...dataDirOverride(), PLINTH_REDIS_URL: REDIS_URL, PLINTH_REDIS_NAMESPACE: namespace, PLINTH_CONTINUE_WAIT_MS: '30' },
 );
 
-/** Another server process as far as the runner is concerned: its own services and app on the same store and Redis. */
+/** Another server process as far as the executor is concerned: its own services and app on the same store and Redis. */
 async function secondInstance(first: TestServer) {
   const config = { ...first.config, dataDir: mkdtempSync(join(tmpdir(), 'plinth-data-api-b-')) };
   const services = await createServices(first.store, config);

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { CONTINUE_WAIT, LocalRunner, RedisRunner, type QueryRunner } from './inflight.js';
-import { RENEW_WINDOW_MS } from './query-runner.js';
+import { CONTINUE_WAIT, LocalExecutor, RedisExecutor, type QueryExecutor } from './inflight.js';
+import { RENEW_WINDOW_MS } from './query-executor.js';
 
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Its own prefix per test run: parallel runs share the one Redis. */
@@ -30,35 +30,35 @@ function countedQuery() {
   };
 }
 
-type Make = (options?: { waitMs?: number; ttlMs?: number }) => QueryRunner;
+type Make = (options?: { waitMs?: number; ttlMs?: number }) => QueryExecutor;
 
-/** Every rule of renewQuery, on each runner: `make` gives another process's runner on the same store of results. */
-const runners: Array<[string, () => { make: Make; shared: boolean }]> = [
-  ['per process', () => ({ make: (o = {}) => new LocalRunner(o.waitMs ?? 5_000, o.ttlMs ?? 60_000), shared: false })],
+/** Every rule of renewQuery, on each executor: `make` gives another process's executor on the same store of results. */
+const executors: Array<[string, () => { make: Make; shared: boolean }]> = [
+  ['per process', () => ({ make: (o = {}) => new LocalExecutor(o.waitMs ?? 5_000, o.ttlMs ?? 60_000), shared: false })],
   [
     'through Redis',
     () => ({
-      make: (o = {}) => new RedisRunner({ url: REDIS_URL, prefix, waitMs: o.waitMs ?? 5_000, ttlMs: o.ttlMs ?? 60_000 }),
+      make: (o = {}) => new RedisExecutor({ url: REDIS_URL, prefix, waitMs: o.waitMs ?? 5_000, ttlMs: o.ttlMs ?? 60_000 }),
       shared: true,
     }),
   ],
 ];
 
-describe.each(runners)('renewQuery on the runner (%s)', (_name, setup) => {
-  const made: QueryRunner[] = [];
-  let local: LocalRunner | undefined;
+describe.each(executors)('renewQuery on the executor (%s)', (_name, setup) => {
+  const made: QueryExecutor[] = [];
+  let local: LocalExecutor | undefined;
   const make: Make = (options) => {
     const { make: create, shared } = setup();
-    // Per process, "another process" is the same runner: there is nothing to share between two.
-    if (!shared) return (local ??= create(options) as LocalRunner);
-    const runner = create(options);
-    made.push(runner);
-    return runner;
+    // Per process, "another process" is the same executor: there is nothing to share between two.
+    if (!shared) return (local ??= create(options) as LocalExecutor);
+    const executor = create(options);
+    made.push(executor);
+    return executor;
   };
   const key = () => `renew-${randomBytes(4).toString('hex')}`;
   afterEach(async () => {
     vi.useRealTimers();
-    for (const runner of made.splice(0)) await runner.close();
+    for (const executor of made.splice(0)) await executor.close();
     await local?.close();
     local = undefined;
   });
@@ -117,32 +117,32 @@ describe.each(runners)('renewQuery on the runner (%s)', (_name, setup) => {
   });
 
   it('with a TTL of 0 a renew’s retry still gets its execution, while a plain call runs again', async () => {
-    const runner = make({ ttlMs: 0 });
+    const executor = make({ ttlMs: 0 });
     const query = countedQuery();
     const k = key();
-    expect(await runner.run(k, query.execute, { renew: true })).toBe('answer 1');
-    expect(await runner.run(k, query.execute, { renew: true })).toBe('answer 1');
-    expect(await runner.run(k, query.execute)).toBe('answer 2');
+    expect(await executor.run(k, query.execute, { renew: true })).toBe('answer 1');
+    expect(await executor.run(k, query.execute, { renew: true })).toBe('answer 1');
+    expect(await executor.run(k, query.execute)).toBe('answer 2');
     expect(query.executions).toBe(2);
   });
 
   it('a plain call is answered from the cache while a renew of the same query is still running', async () => {
-    const runner = make({ waitMs: 30 });
+    const executor = make({ waitMs: 30 });
     const query = countedQuery();
     const k = key();
-    expect(await runner.run(k, query.execute)).toBe('answer 1');
+    expect(await executor.run(k, query.execute)).toBe('answer 1');
     await expireRenewWindow(k, setup().shared);
     query.hold();
-    expect(await runner.run(k, query.execute, { renew: true })).toBe(CONTINUE_WAIT);
-    expect(await runner.run(k, query.execute)).toBe('answer 1');
+    expect(await executor.run(k, query.execute, { renew: true })).toBe(CONTINUE_WAIT);
+    expect(await executor.run(k, query.execute)).toBe('answer 1');
     query.release();
-    await expect.poll(() => runner.run(k, query.execute)).toBe('answer 2');
+    await expect.poll(() => executor.run(k, query.execute)).toBe('answer 2');
     expect(query.executions).toBe(2);
   });
 
   /**
    * Makes the key's last result older than the renew window without waiting for it: Redis drops
-   * the `:fresh` mark (as its PX would), the per-process runner is moved on in time by faking Date.
+   * the `:fresh` mark (as its PX would), the per-process executor is moved on in time by faking Date.
    */
   async function expireRenewWindow(k: string, shared: boolean) {
     if (shared) {

@@ -3,18 +3,18 @@ import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { keepRenewed, type Lease } from '../../lease/lease.js';
 import { RedisLeases } from '../../lease/redis.js';
-import { LocalRunner } from './local-runner.js';
+import { LocalExecutor } from './local-executor.js';
 import {
   CONTINUE_WAIT,
   ERROR_TTL_MS,
   RENEW_WINDOW_MS,
   StoredQueryError,
   waitAtMost,
-  type QueryRunner,
+  type QueryExecutor,
   type RunOptions,
-} from './query-runner.js';
+} from './query-executor.js';
 
-export interface RedisRunnerOptions {
+export interface RedisExecutorOptions {
   url: string;
   /** Start of every key and channel (`plinth:dataapi:`), so installations or test runs sharing one Redis stay apart. */
   prefix: string;
@@ -34,7 +34,7 @@ type Outcome = { value: unknown } | { error: string };
 const FRESH_MARK = '1';
 
 /**
- * The runner shared by every process on one Redis (PLINTH_REDIS_URL). Under `<prefix><sha256 of key>`:
+ * The executor shared by every process on one Redis (PLINTH_REDIS_URL). Under `<prefix><sha256 of key>`:
  * `:result` holds the answer for the TTL (an error for ERROR_TTL_MS), `:fresh` says for
  * RENEW_WINDOW_MS after it was written that it may satisfy a renew (holding the answer itself when
  * the TTL is shorter than that), `:lease` names the process
@@ -42,14 +42,14 @@ const FRESH_MARK = '1';
  * published on. A caller on any process either finds the result, takes the lease and runs the
  * query, or waits for the owner (pub/sub, and polling in case a message is lost); a lease that
  * lapses without a result means the owner died, and the next waiter runs the query. When Redis
- * cannot be reached, queries run per process (LocalRunner) and one line says so.
+ * cannot be reached, queries run per process (LocalExecutor) and one line says so.
  */
-export class RedisRunner implements QueryRunner {
+export class RedisExecutor implements QueryExecutor {
   private readonly redis: Redis;
   private readonly subscriber: Redis;
   /** `:lease` keys: which process runs a query (lease/redis.ts). */
   private readonly leases: RedisLeases;
-  private readonly local: LocalRunner;
+  private readonly local: LocalExecutor;
   /** The outcome this process waits for, per key: one Redis conversation however many callers. */
   private readonly pending = new Map<string, Promise<Outcome>>();
   private readonly listeners = new Map<string, (outcome: Outcome) => void>();
@@ -60,11 +60,11 @@ export class RedisRunner implements QueryRunner {
   private down = false;
   private closed = false;
 
-  constructor(private readonly options: RedisRunnerOptions) {
+  constructor(private readonly options: RedisExecutorOptions) {
     this.leaseMs = options.leaseMs ?? 15_000;
     this.pollMs = options.pollMs ?? 250;
     this.warn = options.warn ?? ((message) => process.stderr.write(`plinth-server: ${message}\n`));
-    this.local = new LocalRunner(options.waitMs, options.ttlMs);
+    this.local = new LocalExecutor(options.waitMs, options.ttlMs);
     // Bounded everything: a Redis that stops answering costs a request at most a couple of seconds, never a hang.
     const settings = {
       connectTimeout: 2000,

@@ -5,15 +5,15 @@ export const CONTINUE_WAIT = Symbol('Continue wait');
  * Runs queries by key (build id, normalized query, security context): identical queries in flight
  * share one execution, a finished result is reused until its TTL passes, and a caller waits at
  * most the continue-wait timeout before being told to come back. The query keeps running after
- * that, so the retry finds it in flight or cached. LocalRunner does this per process, RedisRunner
+ * that, so the retry finds it in flight or cached. LocalExecutor does this per process, RedisExecutor
  * for every process sharing one Redis.
  */
-export interface QueryRunner {
+export interface QueryExecutor {
   run<T>(key: string, execute: () => Promise<T>, options?: RunOptions): Promise<T | typeof CONTINUE_WAIT>;
   close(): Promise<void>;
   /**
    * The answer a plain call of `key` would be given from this process's memory right now, without
-   * waiting: what the warm path (warm-path.ts) checks its copy against. A runner whose results live
+   * waiting: what the response cache (routes.ts, pipeline/response-cache.ts) checks an answer it holds against. An executor whose results live
    * elsewhere (Redis) has none to offer.
    */
   peek?(key: string): unknown;

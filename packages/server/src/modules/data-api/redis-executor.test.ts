@@ -2,13 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { CONTINUE_WAIT, RedisRunner, StoredQueryError, type QueryRunner } from './inflight.js';
+import { CONTINUE_WAIT, RedisExecutor, StoredQueryError, type QueryExecutor } from './inflight.js';
 
 const REDIS_URL = process.env.PLINTH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Its own prefix per test run: parallel runs share the one Redis. */
 const prefix = `plinth:dataapi:test-${randomBytes(6).toString('hex')}:`;
 
-/** Where the runner keeps a key's result, lease and channel. */
+/** Where the executor keeps a key's result, lease and channel. */
 const idOf = (key: string) => `${prefix}${createHash('sha256').update(key).digest('hex')}`;
 
 /** A query that runs until released, counting how often it runs. */
@@ -27,18 +27,18 @@ function slowQuery<T>(value: T) {
   };
 }
 
-describe('Redis-shared query runner', () => {
-  const runners: QueryRunner[] = [];
+describe('Redis-shared query executor', () => {
+  const executors: QueryExecutor[] = [];
   const redis = new Redis(REDIS_URL);
-  /** How many answers a runner is waiting for from another process's run. */
-  const listening = (runner: QueryRunner) => (runner as unknown as { listeners: Map<string, unknown> }).listeners.size;
-  const make = (options: Partial<ConstructorParameters<typeof RedisRunner>[0]> = {}) => {
-    const runner = new RedisRunner({ url: REDIS_URL, prefix, waitMs: 50, ttlMs: 60_000, ...options });
-    runners.push(runner);
-    return runner;
+  /** How many answers an executor is waiting for from another process's run. */
+  const listening = (executor: QueryExecutor) => (executor as unknown as { listeners: Map<string, unknown> }).listeners.size;
+  const make = (options: Partial<ConstructorParameters<typeof RedisExecutor>[0]> = {}) => {
+    const executor = new RedisExecutor({ url: REDIS_URL, prefix, waitMs: 50, ttlMs: 60_000, ...options });
+    executors.push(executor);
+    return executor;
   };
   afterAll(async () => {
-    for (const runner of runners) await runner.close();
+    for (const executor of executors) await executor.close();
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length > 0) await redis.del(...keys);
     redis.disconnect();
@@ -118,28 +118,28 @@ describe('Redis-shared query runner', () => {
   });
 
   it('an owner that dies loses its lease, and the next caller runs the query', async () => {
-    const runner = make({ waitMs: 5_000, leaseMs: 300, pollMs: 50 });
+    const executor = make({ waitMs: 5_000, leaseMs: 300, pollMs: 50 });
     // A lease as a dead process leaves it: never renewed, no result ever published.
     const id = idOf('qdead');
     await redis.set(`${id}:lease`, 'dead-owner', 'PX', 300);
     let executions = 0;
-    expect(await runner.run('qdead', async () => ++executions)).toBe(1);
+    expect(await executor.run('qdead', async () => ++executions)).toBe(1);
     expect(executions).toBe(1);
   });
 
   it('with a TTL of 0 nothing is kept: a later identical call runs again', async () => {
-    const runner = make({ ttlMs: 0 });
+    const executor = make({ ttlMs: 0 });
     let executions = 0;
-    expect(await runner.run('qttl0', async () => ++executions)).toBe(1);
-    expect(await runner.run('qttl0', async () => ++executions)).toBe(2);
+    expect(await executor.run('qttl0', async () => ++executions)).toBe(1);
+    expect(await executor.run('qttl0', async () => ++executions)).toBe(2);
   });
 
   it('Redis unreachable: one clear log line, and queries run per process, never hanging', async () => {
     const lines: string[] = [];
-    const runner = make({ url: 'redis://user:secret@127.0.0.1:1', warn: (line) => lines.push(line) });
+    const executor = make({ url: 'redis://user:secret@127.0.0.1:1', warn: (line) => lines.push(line) });
     let executions = 0;
-    expect(await runner.run('qdown', async () => ++executions)).toBe(1);
-    expect(await runner.run('qdown', async () => ++executions)).toBe(1);
+    expect(await executor.run('qdown', async () => ++executions)).toBe(1);
+    expect(await executor.run('qdown', async () => ++executions)).toBe(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:1 cannot be used \(.+\); data API queries run and are cached per process/);
     expect(lines[0]).not.toContain('secret');
@@ -148,13 +148,13 @@ describe('Redis-shared query runner', () => {
   it('Redis lost while serving: one log line, queries run per process without hanging, and sharing resumes when it is back', async () => {
     const proxy = await redisProxy();
     const lines: string[] = [];
-    const runner = make({ url: `redis://127.0.0.1:${proxy.port}`, waitMs: 5_000, warn: (line) => lines.push(line) });
-    expect(await runner.run('qlost-1', async () => 'shared')).toBe('shared');
+    const executor = make({ url: `redis://127.0.0.1:${proxy.port}`, waitMs: 5_000, warn: (line) => lines.push(line) });
+    expect(await executor.run('qlost-1', async () => 'shared')).toBe('shared');
     expect(await redis.keys(`${prefix}*`)).not.toHaveLength(0);
     proxy.cut();
     let executions = 0;
-    expect(await runner.run('qlost-2', async () => ++executions)).toBe(1);
-    expect(await runner.run('qlost-2', async () => ++executions)).toBe(1);
+    expect(await executor.run('qlost-2', async () => ++executions)).toBe(1);
+    expect(await executor.run('qlost-2', async () => ++executions)).toBe(1);
     expect(lines).toEqual([expect.stringMatching(/^Redis at redis:\/\/127\.0\.0\.1:\d+ cannot be used/)]);
     proxy.restore();
     await expect.poll(() => lines.length, { timeout: 10_000 }).toBe(2);

@@ -1,4 +1,4 @@
-import { ERROR_TTL_MS, RENEW_WINDOW_MS, waitAtMost, type CONTINUE_WAIT, type QueryRunner, type RunOptions } from './query-runner.js';
+import { ERROR_TTL_MS, RENEW_WINDOW_MS, waitAtMost, type CONTINUE_WAIT, type QueryExecutor, type RunOptions } from './query-executor.js';
 
 interface Cached {
   outcome: { value: unknown } | { error: unknown };
@@ -9,10 +9,10 @@ interface Cached {
 }
 
 /**
- * The per-process runner (no PLINTH_REDIS_URL, or Redis unreachable): in-flight queries and results
+ * The per-process executor (no PLINTH_REDIS_URL, or Redis unreachable): in-flight queries and results
  * live in this process's memory.
  */
-export class LocalRunner implements QueryRunner {
+export class LocalExecutor implements QueryExecutor {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly results = new Map<string, Cached>();
 
@@ -21,7 +21,7 @@ export class LocalRunner implements QueryRunner {
     private readonly ttlMs: number,
   ) {}
 
-  /** `waitMs` overrides the continue-wait timeout, for a caller that has its own (RedisRunner falling back). */
+  /** `waitMs` overrides the continue-wait timeout, for a caller that has its own (RedisExecutor falling back). */
   async run<T>(
     key: string,
     execute: () => Promise<T>,
