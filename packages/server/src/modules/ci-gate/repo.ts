@@ -39,7 +39,7 @@ export class CiRunRepo {
   }
 
   /**
-   * A new active run holding its lease as `lease`'s token until `leaseUntil` (a run's lease starts
+   * A new active run holding its lease, `holder` its token, until `leaseUntil` (a run's lease starts
    * held, with its row), or undefined when another process's insert for the pair won the race: the
    * partial unique index refuses a second active run, and DO NOTHING turns that into no row.
    */

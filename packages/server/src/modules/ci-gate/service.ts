@@ -16,9 +16,10 @@ const LEASE_MS = LEASE_SECONDS * 1000;
 /**
  * CI gate runs (section 4.8 rule 8). Runs of one deployment and credential take turns through a
  * lease kept in the store (a row lock and a partial unique index, never process memory), so any
- * number of server processes agree. Each run's row holds its lease the way every row-held lease
- * is kept (lease/store.ts): heartbeats renew it and a lapse takes it, by compare-and-set. No run ends another part-way: a waiting run gets its turn
- * when the holder finishes or its lease lapses, and only then is the holder's dev mode exited.
+ * number of server processes agree. Each run's row holds its own lease the way every row-held
+ * lease is kept (lease/store.ts): heartbeats renew it and a lapse takes it, by compare-and-set. No
+ * run ends another part-way: a waiting run gets its turn when the holder finishes or its lease
+ * lapses, and only then is the holder's dev mode exited.
  */
 export class CiGateService {
   /** The clock of leases; tests move it instead of sleeping. */
