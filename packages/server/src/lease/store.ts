@@ -9,7 +9,7 @@ export interface LeaseColumns {
   key: string;
   /** The holder's token; null while no one holds the row. */
   token: string;
-  /** When the lease lapses unless renewed. */
+  /** When the lease lapses unless renewed: from that moment on, another may take it. */
   until: string;
   /** What else a row must satisfy to be held at all (a job must be running). */
   where?: RawBuilder<unknown>;
@@ -34,7 +34,7 @@ export class StoreLeases implements Leases {
     const taken = await this.update(
       key,
       sql`${held} = ${token}, ${until} = ${new Date(now.getTime() + ttlMs)}`,
-      sql`(${held} is null or ${until} < ${now})`,
+      sql`(${held} is null or ${until} <= ${now})`,
     );
     return taken ? { key, token } : undefined;
   }

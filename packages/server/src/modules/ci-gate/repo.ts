@@ -1,11 +1,19 @@
 import { sql } from 'kysely';
+import type { Lease } from '../../lease/lease.js';
+import { StoreLeases } from '../../lease/store.js';
 import type { Executor } from '../../store/executor.js';
 import type { CiRunRow, CiRunState } from '../../store/schema.js';
 import type { RunOwner } from './owner.js';
 
-/** Queries of the ci_run table (migration 0026). Each joins the transaction open in the caller's async context. */
+/** Queries of the ci_run table (migrations 0026, 0034). Each joins the transaction open in the caller's async context. */
 export class CiRunRepo {
   constructor(private readonly db: Executor) {}
+
+  /** The leases of runs, kept in their rows and held only while the run is active; `now` is the lease clock. */
+  leases(now: () => number): StoreLeases {
+    const columns = { table: 'ci_run', key: 'id', token: 'holder', until: 'lease_until', where: sql`state = 'active'` };
+    return new StoreLeases(this.db, columns, now);
+  }
 
   /** The pair's active run, locked until the transaction ends, so a takeover and the lapse job never both act on it. */
   activeForUpdate(deploymentId: number, credentialKey: string): Promise<CiRunRow | undefined> {
@@ -31,7 +39,8 @@ export class CiRunRepo {
   }
 
   /**
-   * A new active run, or undefined when another process's insert for the pair won the race: the
+   * A new active run holding its lease, `holder` its token, until `leaseUntil` (a run's lease starts
+   * held, with its row), or undefined when another process's insert for the pair won the race: the
    * partial unique index refuses a second active run, and DO NOTHING turns that into no row.
    */
   insert(input: {
@@ -40,6 +49,7 @@ export class CiRunRepo {
     credentialKey: string;
     owner: RunOwner;
     ref: string;
+    holder: string;
     leaseUntil: Date;
   }): Promise<CiRunRow | undefined> {
     return this.db
@@ -50,6 +60,7 @@ export class CiRunRepo {
         credential_key: input.credentialKey,
         owner: JSON.stringify(input.owner),
         ref: input.ref,
+        holder: input.holder,
         lease_until: input.leaseUntil,
       })
       .onConflict((oc) => oc.doNothing())
@@ -63,22 +74,16 @@ export class CiRunRepo {
     return query.forUpdate().executeTakeFirst();
   }
 
-  extend(runId: number, leaseUntil: Date): Promise<CiRunRow | undefined> {
-    return this.db
-      .updateTable('ci_run')
-      .set({ lease_until: leaseUntil })
-      .where('id', '=', runId)
-      .where('state', '=', 'active')
-      .returningAll()
-      .executeTakeFirst();
+  byId(runId: number): Promise<CiRunRow | undefined> {
+    return this.db.selectFrom('ci_run').selectAll().where('id', '=', runId).executeTakeFirst();
   }
 
-  end(runId: number, state: Exclude<CiRunState, 'active'>, at: Date): Promise<CiRunRow | undefined> {
+  /** Ends the run while `lease` still holds it, giving the lease up with it. */
+  end(leases: StoreLeases, lease: Lease, state: Exclude<CiRunState, 'active'>, at: Date): Promise<CiRunRow | undefined> {
     return this.db
       .updateTable('ci_run')
-      .set({ state, finished_at: at })
-      .where('id', '=', runId)
-      .where('state', '=', 'active')
+      .set({ state, finished_at: at, holder: null })
+      .where(leases.heldBy(lease))
       .returningAll()
       .executeTakeFirst();
   }

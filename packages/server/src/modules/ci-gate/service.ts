@@ -1,5 +1,6 @@
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors.js';
 import type { Principal, UserPrincipal } from '../../http/principal.js';
+import { leaseToken, type Lease } from '../../lease/lease.js';
 import type { CiRunRow } from '../../store/schema.js';
 import { transactionWithRetry } from '../../store/transaction.js';
 import { credentialKey } from '../data-model/public.js';
@@ -10,11 +11,15 @@ import { mayDrive, ownerOf, principalOfOwner } from './owner.js';
 import { CiRunRepo } from './repo.js';
 import { view, type CiRunView } from './views.js';
 
+const LEASE_MS = LEASE_SECONDS * 1000;
+
 /**
  * CI gate runs (section 4.8 rule 8). Runs of one deployment and credential take turns through a
  * lease kept in the store (a row lock and a partial unique index, never process memory), so any
- * number of server processes agree. No run ends another part-way: a waiting run gets its turn
- * when the holder finishes or its lease lapses, and only then is the holder's dev mode exited.
+ * number of server processes agree. Each run's row holds its own lease the way every row-held
+ * lease is kept (lease/store.ts): heartbeats renew it and a lapse takes it, by compare-and-set. No
+ * run ends another part-way: a waiting run gets its turn when the holder finishes or its lease
+ * lapses, and only then is the holder's dev mode exited.
  */
 export class CiGateService {
   /** The clock of leases; tests move it instead of sleeping. */
@@ -56,8 +61,10 @@ export class CiGateService {
     return transactionWithRetry(this.ctx.db, async () => {
       const row = await this.ownRun(principal, deploymentId, runId);
       if (row.state !== 'active') throw conflict(`${this.describe(row)} has ended (${row.state}); start a new run`);
-      // A lease past its end but not yet taken over is still the run's: nothing has been undone.
-      return view((await this.repo.extend(row.id, new Date(this.now() + LEASE_SECONDS * 1000)))!);
+      // A lease past its end but not yet taken over is still the run's (renewing compares only its
+      // holder): nothing has been undone. Under the row lock an active run holds its lease.
+      await this.repo.leases(() => this.now()).renew(leaseOf(row), LEASE_MS);
+      return view((await this.repo.byId(row.id))!);
     });
   }
 
@@ -66,7 +73,8 @@ export class CiGateService {
       const row = await this.ownRun(principal, deploymentId, runId);
       if (row.state === outcome) return view(row);
       if (row.state !== 'active') throw conflict(`${this.describe(row)} has already ended (${row.state})`);
-      const ended = (await this.repo.end(row.id, outcome, new Date(this.now())))!;
+      const leases = this.repo.leases(() => this.now());
+      const ended = (await this.repo.end(leases, leaseOf(row), outcome, new Date(this.now())))!;
       await this.repo.released(RELEASED_CHANNEL, row.deployment_id, row.credential_key);
       return view(ended);
     });
@@ -81,11 +89,10 @@ export class CiGateService {
     return transactionWithRetry(this.ctx.db, async () => {
       const row = await this.repo.byIdForUpdate(runId);
       if (!row || row.state !== 'active') return { runId, skipped: `the run is ${row?.state ?? 'gone'}` };
-      if (new Date(row.lease_until).getTime() > now) {
-        await this.scheduleCheck(row);
-        return { runId, extendedUntil: new Date(row.lease_until).toISOString() };
-      }
-      return { runId, ...(await this.lapse(row, now)) };
+      const lapsed = await this.lapse(row, now);
+      if (lapsed) return { runId, ...lapsed };
+      await this.scheduleCheck(row);
+      return { runId, extendedUntil: new Date(row.lease_until).toISOString() };
     });
   }
 
@@ -93,25 +100,32 @@ export class CiGateService {
     return transactionWithRetry(this.ctx.db, async () => {
       const holder = await this.repo.activeForUpdate(deploymentId, key);
       const now = this.now();
-      if (holder && new Date(holder.lease_until).getTime() > now) return undefined;
-      // The holder's runner is gone (its lease lapsed before the check job ran): end it now, so its
-      // dev mode is exited before the new run opens its own, never after.
-      if (holder) await this.lapse(holder, now);
+      // A holder whose runner is gone (its lease lapsed before the check job ran) is ended now, so
+      // its dev mode is exited before the new run opens its own, never after.
+      if (holder && !(await this.lapse(holder, now))) return undefined;
       const row = await this.repo.insert({
         accountId: principal.accountId,
         deploymentId,
         credentialKey: key,
         owner: ownerOf(principal),
         ref,
-        leaseUntil: new Date(now + LEASE_SECONDS * 1000),
+        holder: leaseToken('ci-run'),
+        leaseUntil: new Date(now + LEASE_MS),
       });
       if (row) await this.scheduleCheck(row);
       return row;
     });
   }
 
+  /**
+   * Ends the run if its lease has lapsed by `now`, and undefined while it is still held. Taking the
+   * lease succeeds only once it lapsed, and only once; it is taken for no time, just to end the run.
+   */
   private async lapse(row: CiRunRow, now: number) {
-    await this.repo.end(row.id, 'lapsed', new Date(now));
+    const leases = this.repo.leases(() => now);
+    const taken = await leases.acquire(String(row.id), 0, leaseToken('lapse'));
+    if (!taken) return undefined;
+    await this.repo.end(leases, taken, 'lapsed', new Date(now));
     let devMode: string | null = null;
     try {
       devMode = (await this.ctx.services.dataModel.devMode.exit(principalOfOwner(row), row.deployment_id)).branchName;
@@ -167,4 +181,8 @@ export class CiGateService {
       for (const wake of [...(this.wakers.get(payload ?? '') ?? [])]) wake();
     }));
   }
+}
+
+function leaseOf(row: CiRunRow): Lease {
+  return { key: String(row.id), token: row.holder ?? '' };
 }

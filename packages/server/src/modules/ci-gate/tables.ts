@@ -22,6 +22,9 @@ declare module '../../store/schema.js' {
     owner: Json<{ kind: 'apiKey' | 'accessToken'; credentialId: number; userId: number }>;
     ref: string;
     state: ColumnType<CiRunState, CiRunState | undefined, CiRunState>;
+    /** The token of the run's lease (lease/store.ts), compared by every heartbeat and takeover; null once the run ended. */
+    holder: string | null;
+    /** When the run's lease lapses unless a heartbeat renews it; kept after the run ends, as when it last held. */
     lease_until: Timestamp;
     created_at: CreatedAt;
     finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
