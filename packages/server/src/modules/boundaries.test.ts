@@ -44,24 +44,6 @@ describe('module boundaries', () => {
   });
 });
 
-/**
- * Table access from before the rule, each to move behind its owner's public.ts as the rest did;
- * new ones fail.
- * - scim is the SCIM protocol's view of users and groups: its filters compile to SQL over their
- *   columns (query-repo.ts); each part is to move into users and groups as their filter target.
- * - workspace lists folders, workbooks and reports as one keyset-paged union in one statement
- *   (and checks a move target against the readable folders in it); each owner is to offer its
- *   branch of the union. Its writes (moving an item) already go through the owners.
- */
-const GRANDFATHERED_TABLES = new Set<string>([
-  'scim -> app_user',
-  'scim -> group_member',
-  'scim -> user_group',
-  'workspace -> folder',
-  'workspace -> report',
-  'workspace -> workbook',
-]);
-
 /** `module -> table (file:line)` for each query a module's shipped source makes on a table another module owns. */
 function crossModuleTableAccess(modules: readonly PlinthModule[]): string[] {
   const root = fileURLToPath(new URL('.', import.meta.url));
@@ -82,13 +64,8 @@ function crossModuleTableAccess(modules: readonly PlinthModule[]): string[] {
 
 describe('table ownership', async () => {
   const accesses = crossModuleTableAccess(await loadModules());
-  const pair = (access: string) => access.replace(/ \(.*\)$/, '');
 
   it("a module queries only its own tables: another module's go through that module's public.ts", () => {
-    expect(accesses.filter((access) => !GRANDFATHERED_TABLES.has(pair(access)))).toEqual([]);
-  });
-
-  it('every grandfathered table access is still there (remove it here once it is gone)', () => {
-    expect([...GRANDFATHERED_TABLES].filter((entry) => !accesses.some((access) => pair(access) === entry))).toEqual([]);
+    expect(accesses).toEqual([]);
   });
 });

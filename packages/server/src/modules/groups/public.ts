@@ -17,3 +17,18 @@ export async function groupIdsOfUser(db: Executor, userId: number): Promise<numb
 export function groupIdsOfUserQuery(userId: Expression<number>): RawBuilder<number> {
   return sql<number>`(select m.group_id from group_member m where m.user_id = ${userId})`;
 }
+
+/** The account's groups, for another module to select from in its own statement (SCIM reads, locks and lists them). */
+export function groupsOfAccount(db: Executor, accountId: number) {
+  return db.selectFrom('user_group').where('account_id', '=', accountId);
+}
+
+/** The account's memberships, for another module to select from in its own statement. */
+export function membershipsOfAccount(db: Executor, accountId: number) {
+  return db.selectFrom('group_member').where('account_id', '=', accountId);
+}
+
+/** The memberships of one group as a relation of another module's query, for a condition on its members. */
+export function membershipsOfGroup(groupId: Expression<number>, accountId: Expression<number>): RawBuilder<unknown> {
+  return sql`(select * from group_member m where m.group_id = ${groupId} and m.account_id = ${accountId})`;
+}

@@ -2,15 +2,17 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import { inOpenTransaction } from '../../store/transaction.js';
 import type { AppUserRow, UserGroupRow } from '../../store/schema.js';
+import { groupsOfAccount, membershipsOfAccount, membershipsOfGroup } from '../groups/public.js';
+import { allUsers, everyUser, usersOfAccount } from '../users/public.js';
 import { findAttr, resourceTypes, type AttributeDef } from './attributes.js';
 import type { FilterTarget, MultiTarget } from './filter.js';
 import { ENTERPRISE_KEY } from './mappers.js';
 
 /**
  * The read side of SCIM: filter, sort and offset paging over the account's users and tenant-wide
- * groups. It reads app_user and user_group directly (every write still goes through the users and
- * groups services) because the SCIM filter → SQL translation is SCIM-specific and belongs nowhere
- * else. Every query filters on account_id.
+ * groups. The SCIM filter → SQL translation is SCIM-specific, so it lives here, over the relations
+ * the users and groups modules offer (`u`, `g`, `gm`, `mu` below); each list page stays one
+ * statement. Every query is bounded by the account.
  */
 export interface ListQuery {
   where?: RawBuilder<unknown> | undefined;
@@ -137,8 +139,8 @@ export const groupTarget: FilterTarget = {
     return {
       item: (sub) => items[sub],
       exists: (condition) =>
-        sql`exists (select 1 from group_member gm join app_user mu on mu.id = gm.user_id
-          where gm.group_id = g.id and gm.account_id = g.account_id and (${condition}))`,
+        sql`exists (select 1 from ${membershipsOfGroup(sql.ref('g.id'), sql.ref('g.account_id'))} as gm
+          join ${everyUser} as mu on mu.id = gm.user_id where (${condition}))`,
     };
   },
 };
@@ -149,13 +151,14 @@ export class ScimQueryRepo {
   listUsers(accountId: number, query: ListQuery): Promise<{ total: number; rows: AppUserRow[] }> {
     const where = query.where ?? sql`true`;
     const order = orderClause(query.orderBy, sql`u.id`);
+    const users = sql`(${usersOfAccount(this.db, accountId).selectAll()})`;
     return this.paged(
-      sql`select count(*)::int as total from app_user u where u.account_id = ${accountId} and u.deleted_at is null and (${where})`,
+      sql`select count(*)::int as total from ${users} as u where (${where})`,
       // The page's ids come from the narrowest scan the planner can find (index-only on
       // (account_id, id) when unfiltered), so a deep startIndex does not fetch every skipped row.
       (limit) => sql<AppUserRow>`
-        select u.* from app_user u where u.account_id = ${accountId} and u.id in (
-          select u.id from app_user u where u.account_id = ${accountId} and u.deleted_at is null and (${where})
+        select u.* from ${users} as u where u.id in (
+          select u.id from ${users} as u where (${where})
           order by ${order} offset ${query.offset} limit ${limit})
         order by ${order}`,
       query,
@@ -165,10 +168,11 @@ export class ScimQueryRepo {
   listGroups(accountId: number, query: ListQuery): Promise<{ total: number; rows: UserGroupRow[] }> {
     const where = query.where ?? sql`true`;
     const order = orderClause(query.orderBy, sql`g.id`);
+    const groups = sql`(${groupsOfAccount(this.db, accountId).selectAll()})`;
     return this.paged(
-      sql`select count(*)::int as total from user_group g where g.account_id = ${accountId} and (${where})`,
+      sql`select count(*)::int as total from ${groups} as g where (${where})`,
       (limit) => sql<UserGroupRow>`
-        select g.* from user_group g where g.account_id = ${accountId} and (${where})
+        select g.* from ${groups} as g where (${where})
         order by ${order} offset ${query.offset} limit ${limit}`,
       query,
     );
@@ -201,11 +205,8 @@ export class ScimQueryRepo {
 
   findUser(accountId: number, uuid: string, lock = false): Promise<AppUserRow | undefined> {
     if (!isUuid(uuid)) return Promise.resolve(undefined);
-    return this.db
-      .selectFrom('app_user')
+    return usersOfAccount(this.db, accountId)
       .selectAll()
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
       .where('uuid', '=', uuid)
       .$if(lock, (q) => q.forUpdate())
       .executeTakeFirst();
@@ -213,17 +214,15 @@ export class ScimQueryRepo {
 
   /** The user holding a userName, case-insensitively, through the unique index on it. */
   async findUserIdByUserName(accountId: number, userName: string): Promise<number | undefined> {
-    const { rows } = await sql<{ id: number }>`select u.id from app_user u
-      where u.account_id = ${accountId} and u.deleted_at is null and lower(${userNameColumn}) = ${userName.toLowerCase()}`.execute(this.db);
+    const { rows } = await sql<{ id: number }>`select u.id from (${usersOfAccount(this.db, accountId).selectAll()}) as u
+      where lower(${userNameColumn}) = ${userName.toLowerCase()}`.execute(this.db);
     return rows[0]?.id;
   }
 
   findGroup(accountId: number, uuid: string, lock = false): Promise<UserGroupRow | undefined> {
     if (!isUuid(uuid)) return Promise.resolve(undefined);
-    return this.db
-      .selectFrom('user_group')
+    return groupsOfAccount(this.db, accountId)
       .selectAll()
-      .where('account_id', '=', accountId)
       .where('uuid', '=', uuid)
       .$if(lock, (q) => q.forUpdate())
       .executeTakeFirst();
@@ -233,11 +232,8 @@ export class ScimQueryRepo {
   usersByUuid(accountId: number, uuids: string[]) {
     const valid = [...new Set(uuids.filter(isUuid).map((u) => u.toLowerCase()))];
     if (valid.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('app_user')
+    return usersOfAccount(this.db, accountId)
       .select(['id', 'uuid', 'email', 'user_name', 'display_name'])
-      .where('account_id', '=', accountId)
-      .where('deleted_at', 'is', null)
       .where('uuid', 'in', valid)
       .execute();
   }
@@ -246,10 +242,9 @@ export class ScimQueryRepo {
   groupsOfUsers(accountId: number, userIds: number[]): Promise<UserGroupOfRow[]> {
     if (userIds.length === 0) return Promise.resolve([]);
     return this.db
-      .selectFrom('group_member as gm')
-      .innerJoin('user_group as g', 'g.id', 'gm.group_id')
+      .selectFrom(membershipsOfAccount(this.db, accountId).selectAll().as('gm'))
+      .innerJoin(groupsOfAccount(this.db, accountId).selectAll().as('g'), 'g.id', 'gm.group_id')
       .select(['gm.user_id', 'g.uuid', 'g.name'])
-      .where('gm.account_id', '=', accountId)
       .where('gm.user_id', 'in', userIds)
       .orderBy('gm.user_id')
       .orderBy('g.id')
@@ -259,10 +254,9 @@ export class ScimQueryRepo {
   members(accountId: number, groupIds: number[]): Promise<MemberRow[]> {
     if (groupIds.length === 0) return Promise.resolve([]);
     return this.db
-      .selectFrom('group_member as gm')
-      .innerJoin('app_user as mu', 'mu.id', 'gm.user_id')
+      .selectFrom(membershipsOfAccount(this.db, accountId).selectAll().as('gm'))
+      .innerJoin(allUsers(this.db).as('mu'), 'mu.id', 'gm.user_id')
       .select(['gm.group_id', 'gm.user_id', 'mu.uuid', 'mu.email', 'mu.user_name', 'mu.display_name'])
-      .where('gm.account_id', '=', accountId)
       .where('gm.group_id', 'in', groupIds)
       .orderBy('gm.group_id')
       .orderBy('mu.id')

@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Role } from '../../store/schema.js';
+import type { Executor } from '../../store/executor.js';
 
 /**
  * What other modules may use of users beyond the service: a user's state as columns of another
@@ -29,4 +30,20 @@ export function personOf(userId: Expression<number | null>): RawBuilder<Person |
     select jsonb_build_object('email', u.email, 'user_name', u.user_name, 'first_name', coalesce(u.given_name, u.display_name))
     from app_user u where u.id = ${userId}
   )`;
+}
+
+/**
+ * The account's users that are not deleted, for another module to select from in its own
+ * statement: SCIM reads, locks and lists them by its own keys and filters.
+ */
+export function usersOfAccount(db: Executor, accountId: number) {
+  return db.selectFrom('app_user').where('account_id', '=', accountId).where('deleted_at', 'is', null);
+}
+
+/** Every user, deleted or not, every column, as a relation of another module's query (joined by id). */
+export const everyUser: RawBuilder<unknown> = sql`(select * from app_user)`;
+
+/** The same for another module's Kysely query, to join by id (a group's members, gone or not). */
+export function allUsers(db: Executor) {
+  return db.selectFrom('app_user').selectAll();
 }

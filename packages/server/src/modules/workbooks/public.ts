@@ -1,3 +1,4 @@
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 
 /** What other modules may use of workbooks beyond the service: how many a folder holds, for the folder's deletion. */
@@ -19,3 +20,33 @@ export {
   workbookOfAccount,
   workbookRow,
 } from './content.js';
+
+/**
+ * The workbooks of a deployment that `readable` lets through, as the workspace lists them: one
+ * branch of its union, so every owner gives the same columns in the same order (null where a workbook
+ * has none) and the workspace pages all of them in one statement.
+ */
+export function workspaceWorkbooks(db: Executor, deploymentId: number, readable: Expression<SqlBool>) {
+  return db
+    .selectFrom('workbook')
+    .select([
+      sql<string>`cast('WORKBOOK' as text)`.as('type'),
+      sql<number>`1`.as('rank'),
+      'workbook.id',
+      'workbook.name',
+      'workbook.deployment_id',
+      sql.ref<number | null>('workbook.folder_id').as('folder_id'),
+      sql<number | null>`null::integer`.as('position'),
+      sql.ref<Record<string, unknown> | null>('workbook.meta').as('meta'),
+      sql<string | null>`null::text`.as('title'),
+      sql<string | null>`null::text`.as('description'),
+      sql<number | null>`null::integer`.as('workbook_id'),
+      sql<string | null>`null::text`.as('public_id'),
+      'workbook.created_by',
+      'workbook.updated_by',
+      'workbook.created_at',
+      'workbook.updated_at',
+    ])
+    .where('workbook.deployment_id', '=', deploymentId)
+    .where(readable);
+}

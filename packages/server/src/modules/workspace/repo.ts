@@ -2,11 +2,11 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 import type { WorkspaceOrder, WorkspacePosition } from './cursor.js';
 import type { ObjectType } from './schemas.js';
-import { moveReport, reportInDeployment } from '../reports/public.js';
-import { moveWorkbook, workbookInDeployment } from '../workbooks/public.js';
+import { moveReport, reportInDeployment, workspaceReports } from '../reports/public.js';
+import { moveWorkbook, workbookInDeployment, workspaceWorkbooks } from '../workbooks/public.js';
+import { workspaceFolders } from '../folders/public.js';
 
 export type ContentTable = 'folder' | 'workbook' | 'report';
-const TABLE: Record<ObjectType, ContentTable> = { FOLDER: 'folder', WORKBOOK: 'workbook', REPORT: 'report' };
 
 /** One row of the workspace list: the columns of every kind, null where a kind has none. */
 export interface WorkspaceRow {
@@ -47,31 +47,26 @@ export interface WorkspaceFilter {
 const UTC_MICROS = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
 
 /** The sort key of a row as text: compared byte-wise (collate "C") it orders as the field does. */
-function sortKey(table: ContentTable, field: WorkspaceOrder['field']): RawBuilder<string> {
-  if (field === 'name') return sql<string>`lower(${sql.ref(`${table}.name`)})`;
+function sortKey(field: WorkspaceOrder['field']): RawBuilder<string> {
+  if (field === 'name') return sql<string>`lower(${sql.ref('branch.name')})`;
   const column = field === 'created_at' ? 'created_at' : 'updated_at';
-  return sql<string>`to_char(${sql.ref(`${table}.${column}`)} at time zone 'UTC', ${sql.raw(UTC_MICROS)})`;
+  return sql<string>`to_char(${sql.ref(`branch.${column}`)} at time zone 'UTC', ${sql.raw(UTC_MICROS)})`;
 }
 
-function branch(type: ObjectType, filter: WorkspaceFilter) {
-  const table = TABLE[type];
-  const col = (name: string) => sql.ref(`${table}.${name}`);
-  const pick = (name: string, when: ObjectType, cast: string) => (type === when ? col(name) : sql.raw(`null::${cast}`));
-  const owner =
-    'mine' in filter.owner
-      ? sql`${col('created_by')} = ${filter.owner.mine}`
-      : sql`${col('created_by')} is distinct from ${filter.owner.othersOf}`;
-  return sql`
-    select cast(${type} as text) as type, ${sql.raw(type === 'FOLDER' ? '0' : '1')} as rank, ${col('id')} as id, ${col('name')} as name,
-      ${col('deployment_id')} as deployment_id, ${col(type === 'FOLDER' ? 'parent_id' : 'folder_id')} as folder_id,
-      ${pick('position', 'FOLDER', 'integer')} as position, ${pick('meta', 'WORKBOOK', 'jsonb')} as meta,
-      ${pick('title', 'REPORT', 'text')} as title, ${pick('description', 'REPORT', 'text')} as description,
-      ${pick('workbook_id', 'REPORT', 'integer')} as workbook_id, ${pick('public_id', 'REPORT', 'text')} as public_id,
-      ${col('created_by')} as created_by, ${col('updated_by')} as updated_by, ${col('created_at')} as created_at,
-      ${col('updated_at')} as updated_at, ${sortKey(table, filter.order.field)} as sort_key
-    from ${sql.table(table)}
-    where ${col('deployment_id')} = ${filter.deploymentId} and ${owner} and ${filter.readable[table]}
-  `;
+/** Each kind's rows come from its owner, which applies the caller's read access to its own table. */
+function branch(db: Executor, type: ObjectType, filter: Pick<WorkspaceFilter, 'deploymentId' | 'readable'>) {
+  if (type === 'FOLDER') return workspaceFolders(db, filter.deploymentId, filter.readable.folder);
+  if (type === 'WORKBOOK') return workspaceWorkbooks(db, filter.deploymentId, filter.readable.workbook);
+  return workspaceReports(db, filter.deploymentId, filter.readable.report);
+}
+
+/** The kinds' rows as one relation, with the sort key of the chosen order. */
+function items(db: Executor, types: readonly ObjectType[], filter: Pick<WorkspaceFilter, 'deploymentId' | 'readable' | 'order'>) {
+  const union = sql.join(
+    types.map((type) => sql`(${branch(db, type, filter)})`),
+    sql` union all `,
+  );
+  return sql`select branch.*, ${sortKey(filter.order.field)} as sort_key from (${union}) as branch`;
 }
 
 /** The workspace of a deployment: folders, workbooks and reports as one keyset-paged list. */
@@ -80,15 +75,15 @@ export class WorkspaceRepo {
 
   async list(filter: WorkspaceFilter): Promise<WorkspaceRow[]> {
     if (filter.types.length === 0) return [];
-    const union = sql.join(
-      filter.types.map((type) => branch(type, filter)),
-      sql` union all `,
-    );
-    const where: RawBuilder<unknown>[] = [sql`true`];
+    const where: RawBuilder<unknown>[] = [
+      'mine' in filter.owner
+        ? sql`items.created_by = ${filter.owner.mine}`
+        : sql`items.created_by is distinct from ${filter.owner.othersOf}`,
+    ];
     if (typeof filter.place === 'number') where.push(sql`items.folder_id = ${filter.place}`);
     if (filter.place === 'top') {
       where.push(
-        sql`(items.folder_id is null or not exists (select 1 from folder where folder.id = items.folder_id and ${filter.readable.folder}))`,
+        sql`(items.folder_id is null or not exists (select 1 from (${branch(this.db, 'FOLDER', filter)}) as opened where opened.id = items.folder_id))`,
       );
     }
     if (filter.search) where.push(sql`strpos(lower(items.name), lower(${filter.search})) > 0`);
@@ -101,7 +96,7 @@ export class WorkspaceRepo {
         (cast(${after.key} as text) collate "C", cast(${after.type} as text) collate "C", cast(${after.id} as integer))))`);
     }
     const { rows } = await sql<WorkspaceRow>`
-      select * from (${union}) as items
+      select * from (${items(this.db, filter.types, filter)}) as items
       where ${sql.join(where, sql` and `)}
       order by items.rank, items.sort_key collate "C" ${dir}, items.type collate "C" ${dir}, items.id ${dir}
       limit ${filter.limit}
@@ -122,14 +117,10 @@ export class WorkspaceRepo {
   async item(type: ObjectType, filter: Pick<WorkspaceFilter, 'deploymentId'>, id: number): Promise<WorkspaceRow | undefined> {
     const all = sql<boolean>`true`;
     const { rows } = await sql<WorkspaceRow>`
-      select * from (${branch(type, {
+      select * from (${items(this.db, [type], {
         deploymentId: filter.deploymentId,
-        types: [type],
-        owner: { othersOf: -1 },
         readable: { folder: all, workbook: all, report: all },
-        place: 'anywhere',
         order: { list: 'workspace', field: 'name', direction: 'ASC' },
-        limit: 1,
       })}) as items where items.id = ${id}
     `.execute(this.db);
     return rows[0];
