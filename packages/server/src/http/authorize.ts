@@ -1,5 +1,5 @@
 import { forbidden, type ApiError } from './errors.js';
-import { ACCOUNT_WIDE, implied, KIND_PERMISSIONS, ROLE_PERMISSIONS, type Permission } from './permissions.js';
+import { implied, permissionCatalog, type Permission } from './permissions.js';
 import type { Grants, Principal, UserPrincipal } from './principal.js';
 import type { Role } from '../store/schema.js';
 
@@ -51,7 +51,7 @@ export function authorize(principal: Principal, permission: Permission, resource
   if (scope === null) return null;
   switch (resource.type) {
     case 'withinScope':
-      if (!ACCOUNT_WIDE.has(permission)) return null;
+      if (!permissionCatalog().accountWide.has(permission)) return null;
       return accountWide(scope, doing);
     case 'account':
       return accountWide(scope, doing);
@@ -84,15 +84,15 @@ export function demand(principal: Principal, permission: Permission, resource: R
 export function holds(principal: Principal, permission: Permission, deploymentId: number | null): boolean {
   switch (principal.kind) {
     case 'apiKey':
-      if (!principal.permissions) return ROLE_PERMISSIONS[principal.role].has(permission);
+      if (!principal.permissions) return permissionCatalog().roles[principal.role].has(permission);
       return deploymentId === null
         ? holdsAnywhere(principal.permissions, permission)
         : inGrants(principal.permissions, permission, deploymentId);
     case 'accessToken':
-      if (ROLE_PERMISSIONS[principal.role].has(permission)) return true;
+      if (permissionCatalog().roles[principal.role].has(permission)) return true;
       return !!principal.policies && inGrants(principal.policies, permission, deploymentId);
     default:
-      return (KIND_PERMISSIONS[principal.kind] ?? NONE).has(permission);
+      return (permissionCatalog().kinds[principal.kind] ?? NONE).has(permission);
   }
 }
 
@@ -113,7 +113,7 @@ function missing(principal: Principal, permission: Permission, deploymentId: num
   if (principal.kind === 'apiKey' && principal.permissions) {
     return forbidden(`This credential does not grant ${permission}${where}`);
   }
-  if (ROLE_PERMISSIONS.admin.has(permission) && 'role' in principal) {
+  if (permissionCatalog().roles.admin.has(permission) && 'role' in principal) {
     // A policy could have granted it: say which permission would do, beside the role.
     if (principal.kind === 'accessToken' && principal.policies) {
       return forbidden(`This operation requires the admin role or the ${permission} permission${where}`);
@@ -155,9 +155,11 @@ function widerCredential(principal: Principal, resource: Extract<Resource, { typ
 /** Held on every deployment at once: by role, or by a policy on the account (Global). */
 function holdsEverywhere(principal: UserPrincipal, permission: Permission): boolean {
   if (principal.kind === 'apiKey') {
-    return !principal.permissions ? ROLE_PERMISSIONS[principal.role].has(permission) : principal.permissions.everywhere.has(permission);
+    return !principal.permissions
+      ? permissionCatalog().roles[principal.role].has(permission)
+      : principal.permissions.everywhere.has(permission);
   }
-  return ROLE_PERMISSIONS[principal.role].has(permission) || principal.policies?.everywhere.has(permission) === true;
+  return permissionCatalog().roles[principal.role].has(permission) || principal.policies?.everywhere.has(permission) === true;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from '@sinclair/typebox';
 import type { CredentialKind } from './principal.js';
-import { ROLE_PERMISSIONS } from './permissions.js';
+import { permissionCatalog } from './permissions.js';
 import { describeRequirement, isResourceSource } from './requirement.js';
 import type { Surface } from './error-handler.js';
 import type { Config } from '../config.js';
@@ -153,7 +153,7 @@ function completeOperation(route: RouteOptions) {
   if (auth !== 'public') codes.add(401);
   if (
     auth !== 'public' &&
-    (auth.kinds.includes('apiKey') || (auth.kinds.includes('accessToken') && !ROLE_PERMISSIONS.member.has(auth.permission)))
+    (auth.kinds.includes('apiKey') || (auth.kinds.includes('accessToken') && !permissionCatalog().roles.member.has(auth.permission)))
   ) {
     codes.add(403);
   }

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT, authorize, WITHIN_SCOPE, type Resource } from './authorize.js';
-import { implied, KEY_PERMISSIONS, POLICY_ACTIONS, REFERENCE_ACTIONS, type Permission } from './permissions.js';
+import { implied, permissionCatalog, POLICY_ACTIONS, REFERENCE_ACTIONS, type Permission } from './permissions.js';
 import type { AccessTokenPrincipal, ApiKeyPrincipal, Grants, Principal } from './principal.js';
 import { grantsOfKey, grantsOfPolicies } from '../modules/credentials/grants.js';
+import { loadModules } from '../modules/index.js';
+
+// Plinth's own actions, and who holds them, are declared by the modules.
+beforeAll(() => loadModules());
 
 const grants = (byDeployment: Record<number, string[]>, everywhere: string[] = []): Grants => ({
   everywhere: implied(everywhere),
@@ -117,7 +121,7 @@ describe('permissions per deployment', () => {
     ]);
     expect([...implied(['SchemaUpdate'])].sort()).toEqual(['SchemaRead', 'SchemaUpdate']);
     expect([...implied(['ReportManage'])].sort()).toEqual(['ReportEdit', 'ReportManage', 'ReportRead']);
-    for (const action of POLICY_ACTIONS) expect(KEY_PERMISSIONS).toContain(action);
+    for (const action of POLICY_ACTIONS) expect(permissionCatalog().keys).toContain(action);
   });
 
   it('policies as loaded: Global everywhere, Deployment on its own; none is null', () => {

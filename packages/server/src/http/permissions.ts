@@ -1,4 +1,6 @@
 import type { CredentialKind } from './principal.js';
+import { loadedModules } from '../modules/index.js';
+import type { PermissionDeclaration, PlinthActions, PlinthModule } from '../modules/module.js';
 import type { Role } from '../store/schema.js';
 
 /**
@@ -57,41 +59,19 @@ export const REFERENCE_ACTIONS = [
   'FolderManage',
 ] as const;
 
-/**
- * Plinth's own actions, for operations the reference's policies have no action for (the
- * account's directory, its credentials and embedding's administration). This is the one place
- * they are defined; each says which operations need it.
- */
-export const PLINTH_ACTIONS = {
-  AccountRead:
-    'Read the account: its users, groups, user attributes and values, tenant settings, OAuth integrations, and the calling credential.',
-  AccountManage:
-    "Change the account's directory and settings: new users and users' names, groups, user attributes and values, tenant settings, embed tenants.",
-  UserAccessManage:
-    'Change what a user reaches and who signs in as them: role, active state, e-mail, password, invites, deletion. Needs a credential for every deployment.',
-  ApiKeysManage: 'Create, list and revoke API keys, never one that reaches more than the calling credential.',
-  ScimTokensManage: 'Create, list and revoke SCIM tokens. Needs a credential for every deployment.',
-  PoliciesManage:
-    "Change the resource policies of users and groups (what they may do on the account and on each deployment), never beyond the caller's own. Needs a credential for every deployment.",
-  ScimProvision: 'Provision users and groups over SCIM 2.0 (SCIM tokens only).',
-  EmbedSessionsManage: 'Mint embed sessions and audit the sessions minted.',
-  DataApiQuery: 'Query the data API of one deployment (data API tokens and embed tokens only).',
-} as const satisfies Record<string, string>;
-
 export type ReferenceAction = (typeof REFERENCE_ACTIONS)[number];
-export type PlinthAction = keyof typeof PLINTH_ACTIONS;
+/** Plinth's own actions, for operations the reference's policies have no action for: each module declares its own. */
+export type PlinthAction = keyof PlinthActions;
 export type Permission = ReferenceAction | PlinthAction;
-
-/** Permissions that reach the whole account, so a key limited to deployments never holds them. */
-export const ACCOUNT_WIDE: ReadonlySet<Permission> = new Set<Permission>(['UserAccessManage', 'ScimTokensManage', 'PoliciesManage']);
+type NonUserKind = Exclude<CredentialKind, 'apiKey' | 'accessToken'>;
 
 /**
  * A member reads deployments and their models; workspace content (folders, reports, workbooks) is
  * not in the role: it is private to its creator until a resource policy shares it (see
- * resource-policies/content-access.ts), so what a member sees is decided by policies.
+ * resource-policies/content-access.ts), so what a member sees is decided by policies. An admin
+ * holds every reference action. Plinth's actions say themselves which roles hold them.
  */
-const MEMBER: readonly Permission[] = [
-  'AccountRead',
+const MEMBER_REFERENCE_ACTIONS: readonly ReferenceAction[] = [
   'DeploymentRead',
   'SchemaRead',
   'PlaygroundRead',
@@ -101,33 +81,64 @@ const MEMBER: readonly Permission[] = [
   'EmbedDeploymentRead',
   'EmbedDashboardRead',
 ];
-const ADMIN: readonly Permission[] = [
-  ...REFERENCE_ACTIONS,
-  'AccountRead',
-  'AccountManage',
-  'UserAccessManage',
-  'ApiKeysManage',
-  'ScimTokensManage',
-  'PoliciesManage',
-  'EmbedSessionsManage',
-];
 
-/** What each role of an internal user grants; an API key or access token holds its role's permissions. */
-export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
-  member: new Set(MEMBER),
-  admin: new Set(ADMIN),
+/** Embed tokens read what is embedded, within their deployment; the other kinds hold Plinth's actions only. */
+const KIND_REFERENCE_ACTIONS: Record<NonUserKind, readonly ReferenceAction[]> = {
+  scimToken: [],
+  embedToken: ['EmbedDeploymentRead', 'EmbedDashboardRead'],
+  dataToken: [],
 };
 
-/**
- * What credentials that act for no internal user grant. SCIM tokens provision and nothing else;
- * embed tokens read what is embedded, within their deployment; data API tokens query the data
- * API of their deployment, as embed tokens also may.
- */
-export const KIND_PERMISSIONS: Record<Exclude<CredentialKind, 'apiKey' | 'accessToken'>, ReadonlySet<Permission>> = {
-  scimToken: new Set<Permission>(['ScimProvision']),
-  embedToken: new Set<Permission>(['EmbedDeploymentRead', 'EmbedDashboardRead', 'DataApiQuery']),
-  dataToken: new Set<Permission>(['DataApiQuery']),
-};
+/** Who holds what, from the reference's actions and every module's own. */
+export interface PermissionCatalog {
+  /** Plinth's actions, each with what it allows, in the modules' order. */
+  plinthActions: ReadonlyMap<PlinthAction, string>;
+  /** Permissions that reach the whole account, so a key limited to deployments never holds them. */
+  accountWide: ReadonlySet<Permission>;
+  /** What each role of an internal user grants; an API key or access token holds its role's permissions. */
+  roles: Record<Role, ReadonlySet<Permission>>;
+  /** What credentials that act for no internal user grant. */
+  kinds: Record<NonUserKind, ReadonlySet<Permission>>;
+  /**
+   * The closed list an API key's `permissions` may name: the deployment actions of the reference
+   * (umbrellas included) and the Plinth actions that make sense within deployments. What reaches
+   * the whole account and what only other kinds of credential hold are not offered: a key with
+   * permissions is always limited to deployments.
+   */
+  keys: readonly string[];
+}
+
+/** The catalog of `modules`; an action declared by two modules is refused, naming both. */
+export function buildPermissionCatalog(modules: readonly PlinthModule[]): PermissionCatalog {
+  const owners = new Map<string, string>();
+  const plinthActions = new Map<PlinthAction, string>();
+  const accountWide = new Set<Permission>();
+  const roles: Record<Role, Set<Permission>> = { member: new Set(MEMBER_REFERENCE_ACTIONS), admin: new Set(REFERENCE_ACTIONS) };
+  const kinds = Object.fromEntries(
+    Object.entries(KIND_REFERENCE_ACTIONS).map(([kind, actions]) => [kind, new Set<Permission>(actions)]),
+  ) as Record<NonUserKind, Set<Permission>>;
+  const keys: string[] = [...POLICY_ACTIONS];
+  for (const module of modules) {
+    for (const [name, declaration] of Object.entries(module.permissions ?? {}) as [PlinthAction, PermissionDeclaration][]) {
+      const owner = owners.get(name) ?? ((REFERENCE_ACTIONS as readonly string[]).includes(name) ? 'the reference' : undefined);
+      if (owner) throw new Error(`Permission ${name} is declared by modules/${module.name} and by ${owner}`);
+      owners.set(name, `modules/${module.name}`);
+      plinthActions.set(name, declaration.description);
+      if (declaration.accountWide) accountWide.add(name);
+      for (const role of declaration.roles ?? []) roles[role].add(name);
+      for (const kind of declaration.kinds ?? []) kinds[kind].add(name);
+      if (declaration.keys) keys.push(name);
+    }
+  }
+  return { plinthActions, accountWide, roles, kinds, keys };
+}
+
+let catalog: PermissionCatalog | undefined;
+
+/** The server's catalog, built from its modules once they are loaded (every request is served after). */
+export function permissionCatalog(): PermissionCatalog {
+  return (catalog ??= buildPermissionCatalog(loadedModules()));
+}
 
 /**
  * The reference's two umbrella actions: a resource policy may name them, and they stand for the
@@ -185,11 +196,3 @@ export function implied(actions: Iterable<string>): Set<Permission> {
   for (const action of actions) visit(action);
   return out;
 }
-
-/**
- * The closed list an API key's `permissions` may name: the deployment actions of the reference
- * (umbrellas included) and the Plinth actions that make sense within deployments. What reaches
- * the whole account (ACCOUNT_WIDE) and what only other kinds of credential hold are not offered:
- * a key with permissions is always limited to deployments.
- */
-export const KEY_PERMISSIONS: readonly string[] = [...POLICY_ACTIONS, 'AccountRead', 'ApiKeysManage', 'EmbedSessionsManage'];

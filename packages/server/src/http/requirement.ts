@@ -18,7 +18,7 @@ export type ResourceSource =
    * On the account, within the caller's reach: reads of what the account shares with every
    * deployment, lists filtered by the caller's scope, the caller's own things, and operations whose
    * service checks the stored resource. Open to a key limited to deployments, except with a
-   * permission that is always account-wide (permissions.ts ACCOUNT_WIDE).
+   * permission that is always account-wide (declared `accountWide` by its module, see permissions.ts).
    */
   | 'withinScope'
   /**

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformError } from '../http/common-schemas.js';
 import { moduleTags, openApiPlugin } from '../http/openapi.js';
+import { buildPermissionCatalog, permissionCatalog, type Permission } from '../http/permissions.js';
 import { installCacheTriggers, installedTriggers } from '../store/cache-triggers.js';
 import { loadMigrations, migrationFiles } from '../store/migration-files.js';
 import type { Store } from '../store/store.js';
@@ -36,6 +37,7 @@ const CENTRAL_FILES = [
   'store/migration-files.ts',
   'store/cache-triggers.ts',
   'http/openapi.ts',
+  'http/permissions.ts',
   'test-support/authorization-coverage.test.ts',
 ];
 
@@ -108,6 +110,28 @@ describe('the module contract', () => {
       await app.close();
     });
 
+    it('declares its own permission: listed with what it allows, held by the roles it names, offered to keys', async () => {
+      const catalog = buildPermissionCatalog([...(await loadModules()), ...(await discoverModules(dir))]);
+      const action = 'WidgetsManage' as Permission;
+      expect(catalog.plinthActions.get(action as never)).toBe('Create, rename and delete the widgets of the account.');
+      expect([catalog.roles.admin.has(action), catalog.roles.member.has(action)]).toEqual([true, false]);
+      expect(catalog.keys).toContain(action);
+      expect(catalog.accountWide.has(action)).toBe(false);
+      // The server's own actions are all still there, beside the new one.
+      for (const [name] of permissionCatalog().plinthActions) expect(catalog.plinthActions.has(name)).toBe(true);
+    });
+
+    it('a permission two modules declare is refused, naming both', async () => {
+      const [widgets] = await discoverModules(dir);
+      expect(() => buildPermissionCatalog([widgets!, { ...widgets!, name: 'gadgets' }])).toThrow(
+        'Permission WidgetsManage is declared by modules/gadgets and by modules/widgets',
+      );
+      const [reference] = [{ name: 'gadgets', permissions: { DeploymentRead: { description: 'Read deployments.' } } }];
+      expect(() => buildPermissionCatalog([reference as never])).toThrow(
+        'Permission DeploymentRead is declared by modules/gadgets and by the reference',
+      );
+    });
+
     it('a folder whose index names another module is refused at start, naming both', async () => {
       const other = scratch();
       try {
@@ -122,7 +146,7 @@ describe('the module contract', () => {
   });
 });
 
-/** A whole module in plain code, as a new one would be written: a table, its migration, a cache, retention, a tag, a route. */
+/** A whole module in plain code, as a new one would be written: a table, its migration, a cache, retention, a tag, a permission, a route. */
 function writeModule(dir: string, folder = 'widgets') {
   mkdirSync(join(dir, folder, 'migrations'), { recursive: true });
   mkdirSync(join(dir, 'shared-helpers'));
@@ -134,6 +158,7 @@ export const widgetsModule = {
   name: 'widgets',
   tables: ['widget'],
   tags: { Widgets: 'Widgets of the account.' },
+  permissions: { WidgetsManage: { description: 'Create, rename and delete the widgets of the account.', roles: ['admin'], keys: true } },
   caches: [{ declaration: { channel: 'plinth_widgets', tables: { widget: { updates: ['name'] } } }, cache: () => ({ forgetAccount() {}, forgetAll() {} }) }],
   retention: [{ table: 'widget', key: 'id', expired: (now: number) => sql\`created_at < \${new Date(now)}\` }],
   routes: async (app: any) => {

@@ -9,7 +9,8 @@ import type { EgressPolicy } from '../egress/policy.js';
 import type { SecretBox } from '../lib/secrets.js';
 import type { AccountScopedCache } from '../store/account-caches.js';
 import type { CacheDeclaration } from '../store/cache-declaration.js';
-import type { Database } from '../store/schema.js';
+import type { CredentialKind } from '../http/principal.js';
+import type { Database, Role } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -46,6 +47,32 @@ export interface PlinthModule {
   tables?: readonly (keyof Database)[];
   /** When rows of its tables are over, for the retention sweep to delete (modules/retention). */
   retention?: readonly RetentionRule[];
+  /**
+   * Plinth's own actions for its operations, where the reference's resource policies have none
+   * (http/permissions.ts gathers them): what each means and who holds it.
+   */
+  permissions?: { readonly [A in keyof PlinthActions]?: PermissionDeclaration };
+}
+
+/**
+ * Plinth's own actions by name. Each module adds those it declares
+ * (`declare module '../module.js' { interface PlinthActions { ApiKeysManage: true } }`) beside
+ * their declarations, so the type needs no central list.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface PlinthActions {}
+
+/** One of Plinth's own actions: every operation that needs it says so in `description`. */
+export interface PermissionDeclaration {
+  description: string;
+  /** The roles of internal users that hold it; an API key or access token holds its role's. */
+  roles?: readonly Role[];
+  /** It reaches the whole account, so a key limited to deployments never holds it. */
+  accountWide?: boolean;
+  /** An API key's own `permissions` may name it (an action within deployments). */
+  keys?: boolean;
+  /** Credentials that act for no internal user and hold it. */
+  kinds?: readonly Exclude<CredentialKind, 'apiKey' | 'accessToken'>[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ACCOUNT_WIDE, ROLE_PERMISSIONS, type Permission } from '../http/permissions.js';
+import { permissionCatalog, type Permission } from '../http/permissions.js';
 import { stricterApplies, type Requirement } from '../http/requirement.js';
 import type { Role } from '../store/schema.js';
 import type { OperationCase } from './authorization.js';
@@ -19,7 +19,7 @@ export interface ScopeContext {
 }
 
 /** The lowest role that grants a permission. */
-export const roleFor = (permission: Permission): Role => (ROLE_PERMISSIONS.member.has(permission) ? 'member' : 'admin');
+export const roleFor = (permission: Permission): Role => (permissionCatalog().roles.member.has(permission) ? 'member' : 'admin');
 
 /** The permission a request needs: the stricter one when its body sets one of the fields that call for it. */
 function permissionFor(requirement: Requirement, body: unknown): Permission {
@@ -56,7 +56,7 @@ export function scopeChecks({ op, server, declared, ok, message, needed }: Scope
       // (b) the key it would create reaches every deployment (see below for the others).
       expect(response.status, response.text).toBe(403);
       expect(message(response)).toMatch(/limited to deployments \d+ and cannot .* for every deployment/);
-    } else if (resource === 'account' || ACCOUNT_WIDE.has(permission)) {
+    } else if (resource === 'account' || permissionCatalog().accountWide.has(permission)) {
       // (c) what reaches the whole account needs a key for every deployment.
       expect(response.status, response.text).toBe(403);
       expect(message(response)).toMatch(ACCOUNT_WIDE_REFUSAL);

@@ -1,4 +1,4 @@
-import { implied, ROLE_PERMISSIONS, type Permission } from '../../http/permissions.js';
+import { implied, permissionCatalog, type Permission } from '../../http/permissions.js';
 import type { Grants } from '../../http/principal.js';
 import type { Role } from '../../store/schema.js';
 
@@ -37,7 +37,7 @@ export function grantsOfKey(permissions: readonly string[], deploymentIds: reado
     const held = new Set<Permission>();
     for (const permission of wanted) {
       const userHolds =
-        ROLE_PERMISSIONS[userRole].has(permission) ||
+        permissionCatalog().roles[userRole].has(permission) ||
         user?.everywhere.has(permission) === true ||
         user?.byDeployment.get(id)?.has(permission) === true;
       if (userHolds) held.add(permission);

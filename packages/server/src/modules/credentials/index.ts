@@ -6,6 +6,10 @@ import { credentialSchemas } from './schemas.js';
 import { credentialRetention } from './retention.js';
 
 declare module '../module.js' {
+  interface PlinthActions {
+    ApiKeysManage: true;
+    ScimTokensManage: true;
+  }
   interface Services {
     credentials: CredentialService;
   }
@@ -13,6 +17,18 @@ declare module '../module.js' {
 
 export const credentialsModule: PlinthModule = {
   name: 'credentials',
+  permissions: {
+    ApiKeysManage: {
+      description: 'Create, list and revoke API keys, never one that reaches more than the calling credential.',
+      roles: ['admin'],
+      keys: true,
+    },
+    ScimTokensManage: {
+      description: 'Create, list and revoke SCIM tokens. Needs a credential for every deployment.',
+      roles: ['admin'],
+      accountWide: true,
+    },
+  },
   tags: {
     'API Keys': 'API keys: credentials for scripts and servers, scoped by role and deployments.',
     'SCIM Tokens': 'Bearer tokens that identity providers use for SCIM provisioning.',
@@ -20,7 +36,10 @@ export const credentialsModule: PlinthModule = {
   services: { credentials: ({ db }: ServiceContext) => new CredentialService(db) },
   tables: ['api_key', 'access_token', 'scim_token'],
   retention: credentialRetention,
-  schemas: credentialSchemas,
+  // Read when the app registers schemas, after every module (and so every permission) is loaded.
+  get schemas() {
+    return credentialSchemas();
+  },
   routes: credentialRoutes,
   caches: credentialCaches,
   onReady(app) {

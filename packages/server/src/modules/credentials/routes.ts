@@ -5,8 +5,8 @@ import { IdParams, NoContent } from '../../http/common-schemas.js';
 import { PageQuery } from '../../http/pagination.js';
 import { requires } from '../../http/requirement.js';
 import { badRequest } from '../../http/errors.js';
-import { KEY_PERMISSIONS } from '../../http/permissions.js';
-import { ApiKeyList, CreateApiKeyBody, CreatedApiKey, CreateScimTokenBody, CreatedScimToken, ScimTokenList } from './schemas.js';
+import { permissionCatalog } from '../../http/permissions.js';
+import { ApiKeyList, CREATE_API_KEY_INPUT, CreatedApiKey, CreateScimTokenBody, CreatedScimToken, ScimTokenList } from './schemas.js';
 
 // Listing shows, and revoking reaches, only keys within the caller's reach (the service's check).
 const apiKeys = { auth: requires('ApiKeysManage', { resource: 'withinScope' }) };
@@ -21,7 +21,7 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags: ['API Keys'],
       summary: 'Create an API key',
       description: 'The key is returned once, in `key`; only its hash is stored.',
-      body: Type.Ref(CreateApiKeyBody),
+      body: Type.Ref(CREATE_API_KEY_INPUT),
       response: { 201: Type.Ref(CreatedApiKey) },
     },
     // Before the requirement is checked: an unknown permission is a mistake to name, not a refusal.
@@ -111,8 +111,6 @@ export const credentialRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 };
 
-const KNOWN = new Set(KEY_PERMISSIONS);
-
 /**
  * `permissions` name a closed list, replace the role and hold on named deployments only: a key
  * holding them on every deployment would reach what no deployment-limited permission should.
@@ -120,9 +118,10 @@ const KNOWN = new Set(KEY_PERMISSIONS);
 function checkKeyPermissions(body: unknown): void {
   const { permissions, role, deploymentIds } = (body ?? {}) as { permissions?: unknown; role?: unknown; deploymentIds?: unknown };
   if (!Array.isArray(permissions)) return; // the schema words what is wrong with anything else
-  const unknown = permissions.filter((name) => typeof name === 'string' && !KNOWN.has(name));
+  const { keys } = permissionCatalog();
+  const unknown = permissions.filter((name) => typeof name === 'string' && !keys.includes(name));
   if (unknown.length > 0) {
-    throw badRequest(`Unknown permission ${unknown.map((n) => `"${n}"`).join(', ')}; a key may hold ${KEY_PERMISSIONS.join(', ')}`);
+    throw badRequest(`Unknown permission ${unknown.map((n) => `"${n}"`).join(', ')}; a key may hold ${keys.join(', ')}`);
   }
   if (permissions.length === 0) throw badRequest('permissions is empty; name at least one, or leave it out for a key of a role');
   if (role !== undefined) throw badRequest('Give a key either a role or permissions, not both: permissions replace the role');

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { IntegerId, StringEnum, Timestamp } from '../../http/common-schemas.js';
 import { Connection } from '../../http/pagination.js';
-import { KEY_PERMISSIONS } from '../../http/permissions.js';
+import { permissionCatalog } from '../../http/permissions.js';
 
-const PermissionNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
-  uniqueItems: true,
-  maxItems: 100,
-  description: `Permissions the key holds on each of its deployments instead of its role's: any of ${KEY_PERMISSIONS.join(', ')}.`,
-});
+const permissionNames = (keys: readonly string[]) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+    uniqueItems: true,
+    maxItems: 100,
+    description: `Permissions the key holds on each of its deployments instead of its role's: any of ${keys.join(', ')}.`,
+  });
 
 export const RoleSchema = StringEnum(['admin', 'member'], { $id: 'Role' });
 
@@ -35,15 +36,22 @@ export const CreatedApiKey = Type.Composite([ApiKey, Type.Object({ key: Type.Str
   $id: 'CreatedApiKey',
 });
 
-export const CreateApiKeyBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    role: Type.Optional(Type.Ref(RoleSchema, { default: 'member' })),
-    deploymentIds: Type.Optional(Type.Union([Type.Array(IntegerId, { uniqueItems: true, maxItems: 1000 }), Type.Null()])),
-    permissions: Type.Optional(PermissionNames),
-  },
-  { additionalProperties: false, $id: 'CreateApiKeyInput' },
-);
+export const CREATE_API_KEY_INPUT = 'CreateApiKeyInput';
+
+/**
+ * Built when the schemas are registered, once every module is loaded: the permissions a key may
+ * name are declared by the modules that own them.
+ */
+const createApiKeyBody = (keys: readonly string[]) =>
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 200 }),
+      role: Type.Optional(Type.Ref(RoleSchema, { default: 'member' })),
+      deploymentIds: Type.Optional(Type.Union([Type.Array(IntegerId, { uniqueItems: true, maxItems: 1000 }), Type.Null()])),
+      permissions: Type.Optional(permissionNames(keys)),
+    },
+    { additionalProperties: false, $id: CREATE_API_KEY_INPUT },
+  );
 
 export const ScimToken = Type.Object(
   {
@@ -69,11 +77,11 @@ export const CreateScimTokenBody = Type.Object(
 export const ApiKeyList = Connection(ApiKey, 'ApiKeyList');
 export const ScimTokenList = Connection(ScimToken, 'ScimTokenList');
 
-export const credentialSchemas = [
+export const credentialSchemas = () => [
   RoleSchema,
   ApiKey,
   CreatedApiKey,
-  CreateApiKeyBody,
+  createApiKeyBody(permissionCatalog().keys),
   ScimToken,
   CreatedScimToken,
   CreateScimTokenBody,

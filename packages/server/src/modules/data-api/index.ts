@@ -5,6 +5,9 @@ import { dataApiSchemas } from './schemas.js';
 import { DataApiService } from './service.js';
 
 declare module '../module.js' {
+  interface PlinthActions {
+    DataApiQuery: true;
+  }
   interface Services {
     dataApi: DataApiService;
   }
@@ -13,6 +16,12 @@ declare module '../module.js' {
 /** Cube's data API (`/d/{id}/cubejs-api/v1/...`) over each deployment's latest successful build (issue 14). */
 export const dataApiModule: PlinthModule = {
   name: 'data-api',
+  permissions: {
+    DataApiQuery: {
+      description: 'Query the data API of one deployment (data API tokens and embed tokens only).',
+      kinds: ['embedToken', 'dataToken'],
+    },
+  },
   tags: {
     'Data API': 'Queries against the semantic layer of a deployment.',
   },

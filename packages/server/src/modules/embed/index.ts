@@ -5,6 +5,9 @@ import { EmbedService } from './service.js';
 import { embedRetention } from './retention.js';
 
 declare module '../module.js' {
+  interface PlinthActions {
+    EmbedSessionsManage: true;
+  }
   interface Services {
     embed: EmbedService;
   }
@@ -12,6 +15,13 @@ declare module '../module.js' {
 
 export const embedModule: PlinthModule = {
   name: 'embed',
+  permissions: {
+    EmbedSessionsManage: {
+      description: 'Mint embed sessions and audit the sessions minted.',
+      roles: ['admin'],
+      keys: true,
+    },
+  },
   tags: {
     Embed: 'Signed embedding: sessions minted for external or internal users, exchanged for embed tokens.',
   },

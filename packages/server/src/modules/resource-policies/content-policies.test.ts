@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_PERMISSIONS, POLICY_ACTIONS } from '../../http/permissions.js';
+import { permissionCatalog, POLICY_ACTIONS } from '../../http/permissions.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestServer } from '../../test-support/server.js';
 import { contentCases } from './authorization.cases.js';
@@ -222,7 +222,7 @@ describeOnStores('resource policies on workspace content', (server) => {
   it("every action of the reference's list: in the policy enum and the served spec, offered to keys, and granted by an admin", async () => {
     const reference = REFERENCE_ENUM.split(' ');
     expect([...POLICY_ACTIONS].sort()).toEqual([...reference].sort());
-    for (const action of reference) expect(KEY_PERMISSIONS).toContain(action);
+    for (const action of reference) expect(permissionCatalog().keys).toContain(action);
     const spec = await server().app.inject({ method: 'GET', url: '/api/v1/spec', headers: { host: 'anything' } });
     expect([...JSON.parse(spec.body).components.schemas.ResourcePolicyAction.enum].sort()).toEqual([...reference].sort());
     const { account, other, put } = await setup(server());

@@ -5,6 +5,9 @@ import { ResourcePolicyService } from './service.js';
 import { ContentAccess } from './content-access.js';
 
 declare module '../module.js' {
+  interface PlinthActions {
+    PoliciesManage: true;
+  }
   interface Services {
     resourcePolicies: ResourcePolicyService;
     /** Who may read and change workspace content (content-access.ts). */
@@ -18,6 +21,14 @@ declare module '../module.js' {
  */
 export const resourcePoliciesModule: PlinthModule = {
   name: 'resource-policies',
+  permissions: {
+    PoliciesManage: {
+      description:
+        "Change the resource policies of users and groups (what they may do on the account and on each deployment), never beyond the caller's own. Needs a credential for every deployment.",
+      roles: ['admin'],
+      accountWide: true,
+    },
+  },
   tags: {
     'Resource Policies': 'What users and groups may do on the account and on each deployment (actions of resource policies).',
   },

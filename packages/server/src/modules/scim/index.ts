@@ -17,6 +17,9 @@ import {
 } from './schemas.js';
 
 declare module '../module.js' {
+  interface PlinthActions {
+    ScimProvision: true;
+  }
   interface Services {
     scim: ScimService;
   }
@@ -24,6 +27,12 @@ declare module '../module.js' {
 
 export const scimModule: PlinthModule = {
   name: 'scim',
+  permissions: {
+    ScimProvision: {
+      description: 'Provision users and groups over SCIM 2.0 (SCIM tokens only).',
+      kinds: ['scimToken'],
+    },
+  },
   tags: {
     SCIM: 'SCIM 2.0 (RFC 7643 and RFC 7644) users and groups, for identity providers such as Okta and Entra ID.',
   },

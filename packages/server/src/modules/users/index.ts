@@ -5,6 +5,9 @@ import { userRoutes } from './routes.js';
 import { userSchemas } from './schemas.js';
 
 declare module '../module.js' {
+  interface PlinthActions {
+    UserAccessManage: true;
+  }
   interface Services {
     users: UserService;
     /** The account's embed theme (embed-theme.ts). */
@@ -14,6 +17,14 @@ declare module '../module.js' {
 
 export const usersModule: PlinthModule = {
   name: 'users',
+  permissions: {
+    UserAccessManage: {
+      description:
+        'Change what a user reaches and who signs in as them: role, active state, e-mail, password, invites, deletion. Needs a credential for every deployment.',
+      roles: ['admin'],
+      accountWide: true,
+    },
+  },
   tags: {
     'Users Admin': 'Users and user groups of the account.',
   },
