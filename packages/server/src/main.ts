@@ -5,7 +5,10 @@ import { CommandError } from './commands/command.js';
 import { processRole, ROLES_USAGE, type ProcessRole } from './commands/roles.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createServerLog } from './http/logger.js';
+import type { Logger } from 'pino';
 import { createJobRunner } from './jobs/index.js';
+import type { JobEnv } from './jobs/kind.js';
+import type { JobLog, JobRunner } from './jobs/runner.js';
 import { bootstrap, UnknownTenantError } from './modules/accounts/bootstrap.js';
 import { demoOnFirstStart } from './modules/demo/service.js';
 import { removeDeadCheckouts } from './git/checkout-dirs.js';
@@ -42,21 +45,32 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
   }
 }
 
-async function serve(config: Config, role: ProcessRole): Promise<void> {
+/** What a server and a worker both start from: the migrated store, the services, and the thread pool sized. */
+async function openServices(config: Config) {
   workerPool.resize(config.workerThreads);
   const store = await openConfiguredStore(config);
   await migrateToLatest(store);
-  const services = await createServices(store, config);
+  return { store, services: await createServices(store, config) };
+}
+
+/** The process's job runner, started on the queues its role names. */
+async function startJobs(env: JobEnv, log: JobLog & Pick<Logger, 'info'>, role: ProcessRole): Promise<JobRunner> {
+  const jobs = createJobRunner(env, log, role.queues);
+  // Before any job clones: what a dead process left is nobody's now.
+  const stale = await removeDeadCheckouts();
+  if (stale > 0) log.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
+  await jobs.start();
+  return jobs;
+}
+
+async function serve(config: Config, role: ProcessRole): Promise<void> {
+  const { store, services } = await openServices(config);
   const boot = await bootstrap(store, services, config);
   const log = createServerLog(config.logLevel);
   const app = await buildApp({ config, store, services, log });
   await app.listen({ port: config.port, host: config.host });
   // Background work starts once the server serves, and stops (below) before the store closes.
-  const jobs = createJobRunner({ store, services, config }, app.log, role.queues);
-  // Before any job clones: what a dead process left is nobody's now.
-  const stale = await removeDeadCheckouts();
-  if (stale > 0) app.log.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
-  await jobs.start();
+  const jobs = await startJobs({ store, services, config }, app.log, role);
   // The compile thread starts with the first build, not here: warming it at start cost every
   // process some 25 MiB and competed for the CPU with the first requests, for a build that may never come.
 
@@ -102,15 +116,9 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
  * on SIGTERM its handlers get the grace, then their jobs go back to the queue.
  */
 async function work(config: Config, role: ProcessRole): Promise<void> {
-  workerPool.resize(config.workerThreads);
-  const store = await openConfiguredStore(config);
-  await migrateToLatest(store);
-  const services = await createServices(store, config);
+  const { store, services } = await openServices(config);
   const log = createServerLog(config.logLevel);
-  const jobs = createJobRunner({ store, services, config }, log.logger, role.queues);
-  const stale = await removeDeadCheckouts();
-  if (stale > 0) log.logger.info({ removed: stale }, 'removed the checkouts of server processes that are gone');
-  await jobs.start();
+  const jobs = await startJobs({ store, services, config }, log.logger, role);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
