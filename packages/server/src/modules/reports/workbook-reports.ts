@@ -93,6 +93,7 @@ export function reportInDeployment(db: Executor, deploymentId: number, id: numbe
 }
 
 /** Puts the report into a folder (null: the root); the target is checked by the caller. */
-export async function moveReport(db: Executor, id: number, folderId: number | null, userId: number): Promise<void> {
-  await db.updateTable('report').set({ folder_id: folderId, updated_by: userId, updated_at: sql<Date>`now()` }).where('id', '=', id).execute();
+export async function moveReport(db: Executor, deploymentId: number, id: number, folderId: number | null, userId: number): Promise<void> {
+  await db.updateTable('report').set({ folder_id: folderId, updated_by: userId, updated_at: sql<Date>`now()` }).where('deployment_id', '=', deploymentId)
+    .where('id', '=', id).execute();
 }

@@ -54,10 +54,11 @@ export function workbookInDeployment(db: Executor, deploymentId: number, id: num
 }
 
 /** Puts the workbook into a folder (null: the root); the target is checked by the caller. */
-export async function moveWorkbook(db: Executor, id: number, folderId: number | null, userId: number): Promise<void> {
+export async function moveWorkbook(db: Executor, deploymentId: number, id: number, folderId: number | null, userId: number): Promise<void> {
   await db
     .updateTable('workbook')
     .set({ folder_id: folderId, updated_by: userId, updated_at: sql<Date>`now()` })
+    .where('deployment_id', '=', deploymentId)
     .where('id', '=', id)
     .execute();
 }

@@ -109,8 +109,9 @@ export class WorkspaceRepo {
   }
 
   /** Puts a workbook or report into a folder (null: the root) through its owner; the target is checked by the caller. */
-  moveItem(type: 'WORKBOOK' | 'REPORT', id: number, folderId: number | null, userId: number): Promise<void> {
-    return type === 'WORKBOOK' ? moveWorkbook(this.db, id, folderId, userId) : moveReport(this.db, id, folderId, userId);
+  moveItem(type: 'WORKBOOK' | 'REPORT', deploymentId: number, id: number, folderId: number | null, userId: number): Promise<void> {
+    const move = type === 'WORKBOOK' ? moveWorkbook : moveReport;
+    return move(this.db, deploymentId, id, folderId, userId);
   }
 
   /** One item as the list shows it. */

@@ -94,7 +94,7 @@ export class WorkspaceService {
       // The target folder stays while the item moves in (its foreign key would refuse a deleted one anyway).
       if (target !== null) await this.folders.demandOn(principal, deploymentId, target, 'Edit', 'folderId');
       try {
-        await this.repo.moveItem(type, row.id, target, principal.userId);
+        await this.repo.moveItem(type, deploymentId, row.id, target, principal.userId);
       } catch (error) {
         // The target was deleted between the check and the write.
         if (isForeignKeyViolation(error)) throw notFound(`folderId: Folder ${target} not found`);
