@@ -35,6 +35,13 @@ export default tseslint.config(
     },
   },
   {
+    // The embedding SDK runs in browsers: typed by its own project, which has the DOM's types.
+    files: ['packages/embed/**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: './packages/embed/tsconfig.check.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
     // Tests and their fixtures read response bodies whose shape each assertion states; typing every
     // body would repeat the schemas the server already checks, so `any` stays allowed there.
     files: ['**/*.test.ts', '**/test-support/**/*.ts', '**/test-*.ts', '**/*-test-*.ts'],
