@@ -1,0 +1,151 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PlinthDashboardElement } from './element.js';
+import { launchChromium } from './test-support/browser.js';
+import { embedFrame, startEmbedOrigins, type EmbedOrigins } from './test-support/embed-origins.js';
+
+/**
+ * <plinth-dashboard> in Chromium: a host page on one origin, the stand-in embed page (on
+ * connectHost) on another, and a third origin that must get nowhere.
+ */
+let browser: Browser;
+let origins: EmbedOrigins;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [browser, origins] = await Promise.all([launchChromium(), startEmbedOrigins()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await origins?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+});
+afterEach(async () => {
+  await context.close();
+});
+
+const waitForHeight = (p: Page, height: number) =>
+  p.waitForFunction((h) => (document.getElementById('dash') as PlinthDashboardElement).iframe.getBoundingClientRect().height === h, height);
+
+async function openDashboard(attributes: Record<string, string> = {}) {
+  await page.goto(origins.hostPage({ 'public-id': 'board-1', session: 'session-1', ...attributes }));
+  const frame = await embedFrame(page, `${origins.plinth}/embed/dashboard/board-1`);
+  await waitForHeight(page, 300);
+  return frame;
+}
+
+describe('<plinth-dashboard>', () => {
+  it('opens the page the attributes describe and sizes the iframe to its content as it grows and shrinks', async () => {
+    const attributes = { 'hide-title': '', 'hide-edit': 'false', theme: 'dark', locale: 'fr-FR', filters: '{"orders.status":"completed"}' };
+    const frame = await openDashboard(attributes);
+    const url = new URL(frame.url());
+    expect(url.pathname).toBe('/embed/dashboard/board-1');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      session: 'session-1',
+      hideTitle: 'true',
+      hideEdit: 'false',
+      theme: 'dark',
+      locale: 'fr-FR',
+      'f_orders.status': '"completed"',
+    });
+    // The page learnt the host's origin, and the referrer carries no more than the origin.
+    expect(await frame.evaluate(() => [window.standIn.connection.hostOrigin, window.standIn.referrer])).toEqual([origins.host, `${origins.host}/`]);
+
+    await frame.evaluate(() => window.standIn.setHeight(900));
+    await waitForHeight(page, 900);
+    await frame.evaluate(() => window.standIn.setHeight(120));
+    await waitForHeight(page, 120);
+    expect(await page.evaluate(() => window.events.filter((e) => e.type === 'plinth-resize').map((e) => e.detail.height))).toEqual([300, 900, 120]);
+  });
+
+  it('re-dispatches the page events as DOM events, in order', async () => {
+    const frame = await openDashboard();
+    await frame.evaluate(() => {
+      window.standIn.emit('filterChanged', { filters: [{ member: 'orders.status', operator: 'equals', values: ['shipped'] }] });
+      window.standIn.emit('drillDown', { member: 'orders.status', value: 'shipped', query: { measures: ['orders.count'] }, widgetId: 'w1' });
+      window.standIn.emit('error', { code: 'query_failed', message: 'The warehouse is unreachable' });
+    });
+    await page.waitForFunction(() => window.events.some((e) => e.type === 'plinth-error'));
+    const events = await page.evaluate(() => window.events.filter((e) => e.type !== 'plinth-resize'));
+    expect(events).toEqual([
+      { type: 'plinth-ready', detail: { version: 1 } },
+      { type: 'plinth-loaded', detail: { page: 'dashboard', dashboardId: 'board-1', title: 'Stand-in dashboard' } },
+      { type: 'plinth-filter-changed', detail: { filters: [{ member: 'orders.status', operator: 'equals', values: ['shipped'] }] } },
+      { type: 'plinth-drill-down', detail: { member: 'orders.status', value: 'shipped', query: { measures: ['orders.count'] }, widgetId: 'w1' } },
+      { type: 'plinth-error', detail: { code: 'query_failed', message: 'The warehouse is unreachable' } },
+    ]);
+  });
+
+  it('delivers its commands to the page, and sends theme and filter attribute changes instead of reloading', async () => {
+    const frame = await openDashboard();
+    await frame.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.evaluate(() => {
+      const element = document.getElementById('dash') as PlinthDashboardElement;
+      element.setFilters({ 'orders.city': 'Paris', 'orders.total': { operator: 'gt', values: ['10'] } });
+      element.setTheme({ mode: 'dark', primaryColor: '#123456' });
+      element.refresh();
+      element.setAttribute('theme', 'light');
+      element.setAttribute('filters', '{"orders.status":"shipped"}');
+      element.setAttribute('theme', 'light'); // Unchanged: nothing is sent.
+      element.refresh(); // Arrives after anything sent before it.
+    });
+    await frame.waitForFunction(() => window.standIn.commands.length >= 6);
+    expect(await frame.evaluate(() => [window.standIn.commands, 'sameDocument' in window])).toEqual([
+      [
+        {
+          type: 'setFilters',
+          filters: [
+            { member: 'orders.city', operator: 'equals', values: ['Paris'] },
+            { member: 'orders.total', operator: 'gt', values: ['10'] },
+          ],
+        },
+        { type: 'setTheme', theme: { mode: 'dark', primaryColor: '#123456' } },
+        { type: 'refresh' },
+        { type: 'setTheme', theme: 'light' },
+        { type: 'setFilters', filters: [{ member: 'orders.status', operator: 'equals', values: ['shipped'] }] },
+        { type: 'refresh' },
+      ],
+      true,
+    ]);
+  });
+
+  it('keeps commands given before the page is ready and delivers them once it is', async () => {
+    await openDashboard();
+    await page.evaluate((base) => {
+      const element = document.createElement('plinth-dashboard');
+      Object.entries({ 'base-url': base, 'public-id': 'early', session: 'session-2' }).forEach(([k, v]) => element.setAttribute(k, v));
+      document.body.append(element);
+      element.setTheme('dark');
+      element.setTheme('light'); // The latest of a kind wins.
+      element.refresh();
+    }, origins.plinth);
+    const frame = await embedFrame(page, `${origins.plinth}/embed/dashboard/early`);
+    await frame.waitForFunction(() => window.standIn.commands.length === 2);
+    expect(await frame.evaluate(() => window.standIn.commands)).toEqual([{ type: 'setTheme', theme: 'light' }, { type: 'refresh' }]);
+  });
+
+  it('says what is wrong with its attributes, and loads nothing', async () => {
+    await openDashboard();
+    const result = await page.evaluate((base) => {
+      const element = document.createElement('plinth-dashboard');
+      element.setAttribute('base-url', base);
+      element.setAttribute('public-id', 'no-session');
+      const errors: unknown[] = [];
+      element.addEventListener('plinth-error', (e) => errors.push((e as CustomEvent).detail));
+      document.body.append(element);
+      element.setAttribute('base-url', 'javascript:alert(1)');
+      element.setAttribute('session', 's');
+      return { errors, src: element.iframe.src };
+    }, origins.plinth);
+    expect(result.src).toBe('');
+    expect(result.errors).toEqual([
+      { code: 'invalid_config', message: expect.stringMatching(/session is required/) },
+      { code: 'invalid_config', message: expect.stringMatching(/base-url must be an absolute/) },
+      { code: 'invalid_config', message: expect.stringMatching(/base-url must be an absolute/) },
+    ]);
+  });
+});
