@@ -53,20 +53,30 @@ describe('<plinth-dashboard>', () => {
       'f_orders.status': '"completed"',
     });
     // The page learnt the host's origin, and the referrer carries no more than the origin.
-    expect(await frame.evaluate(() => [window.standIn.connection.hostOrigin, window.standIn.referrer])).toEqual([origins.host, `${origins.host}/`]);
+    expect(await frame.evaluate(() => [window.standIn.connection.hostOrigin, window.standIn.referrer])).toEqual([
+      origins.host,
+      `${origins.host}/`,
+    ]);
 
     await frame.evaluate(() => window.standIn.setHeight(900));
     await waitForHeight(page, 900);
     await frame.evaluate(() => window.standIn.setHeight(120));
     await waitForHeight(page, 120);
-    expect(await page.evaluate(() => window.events.filter((e) => e.type === 'plinth-resize').map((e) => e.detail.height))).toEqual([300, 900, 120]);
+    expect(await page.evaluate(() => window.events.filter((e) => e.type === 'plinth-resize').map((e) => e.detail.height))).toEqual([
+      300, 900, 120,
+    ]);
   });
 
   it('re-dispatches the page events as DOM events, in order', async () => {
     const frame = await openDashboard();
     await frame.evaluate(() => {
       window.standIn.emit('filterChanged', { filters: [{ member: 'orders.status', operator: 'equals', values: ['shipped'] }] });
-      window.standIn.emit('drillDown', { member: 'orders.status', value: 'shipped', query: { measures: ['orders.count'] }, widgetId: 'w1' });
+      window.standIn.emit('drillDown', {
+        member: 'orders.status',
+        value: 'shipped',
+        query: { measures: ['orders.count'] },
+        widgetId: 'w1',
+      });
       window.standIn.emit('error', { code: 'query_failed', message: 'The warehouse is unreachable' });
     });
     await page.waitForFunction(() => window.events.some((e) => e.type === 'plinth-error'));
@@ -75,7 +85,10 @@ describe('<plinth-dashboard>', () => {
       { type: 'plinth-ready', detail: { version: 1 } },
       { type: 'plinth-loaded', detail: { page: 'dashboard', dashboardId: 'board-1', title: 'Stand-in dashboard' } },
       { type: 'plinth-filter-changed', detail: { filters: [{ member: 'orders.status', operator: 'equals', values: ['shipped'] }] } },
-      { type: 'plinth-drill-down', detail: { member: 'orders.status', value: 'shipped', query: { measures: ['orders.count'] }, widgetId: 'w1' } },
+      {
+        type: 'plinth-drill-down',
+        detail: { member: 'orders.status', value: 'shipped', query: { measures: ['orders.count'] }, widgetId: 'w1' },
+      },
       { type: 'plinth-error', detail: { code: 'query_failed', message: 'The warehouse is unreachable' } },
     ]);
   });

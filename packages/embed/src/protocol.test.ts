@@ -59,7 +59,9 @@ describe('page events', () => {
   it('keeps only the fields the protocol names', () => {
     const parsed = parsePageEvent({ ...m('loaded', { page: 'dashboard', title: 'T', html: '<img>' }), extra: true });
     expect(parsed).toEqual(m('loaded', { page: 'dashboard', title: 'T' }));
-    expect(parsePageEvent(m('filterChanged', { filters: [{ ...filter, targets: ['w'] }] }))).toEqual(m('filterChanged', { filters: [filter] }));
+    expect(parsePageEvent(m('filterChanged', { filters: [{ ...filter, targets: ['w'] }] }))).toEqual(
+      m('filterChanged', { filters: [filter] }),
+    );
   });
 
   it('reads a missing filter value list as empty', () => {
@@ -75,7 +77,10 @@ describe('host commands', () => {
     ['setFilters', { filters: [filter] }],
     ['setTheme', { theme: 'dark' }],
     ['setTheme', { theme: { mode: 'light', primaryColor: '#1a73e8', font: 'Inter' } }],
-    ['setTheme', { theme: { chat: { inputColor: '#fff' }, analyticsChat: { backgroundColor: '#000', chatInput: { borderColor: 'red' } } } }],
+    [
+      'setTheme',
+      { theme: { chat: { inputColor: '#fff' }, analyticsChat: { backgroundColor: '#000', chatInput: { borderColor: 'red' } } } },
+    ],
     ['refresh', {}],
   ])('accepts %s %j', (type, payload) => {
     expect(parseHostCommand(m(type, payload))).toEqual(m(type, payload));
@@ -111,7 +116,11 @@ describe('host commands', () => {
 
 describe('the host origin a page posts to', () => {
   it.each([
-    ['the first ancestor origin', { ancestorOrigins: ['https://host.example', 'https://top.example'], referrer: 'https://other.example/' }, 'https://host.example'],
+    [
+      'the first ancestor origin',
+      { ancestorOrigins: ['https://host.example', 'https://top.example'], referrer: 'https://other.example/' },
+      'https://host.example',
+    ],
     ['the referrer without ancestor origins', { referrer: 'https://host.example/page?x=1' }, 'https://host.example'],
     ['the referrer when ancestor origins are empty', { ancestorOrigins: [], referrer: 'http://127.0.0.1:5000/' }, 'http://127.0.0.1:5000'],
     ['nothing for an opaque ancestor', { ancestorOrigins: ['null'], referrer: 'https://host.example/' }, null],
@@ -126,7 +135,11 @@ describe('the iframe URL', () => {
   const base = { baseUrl: 'https://plinth.example/analytics/', session: 's1' };
 
   it.each([
-    ['a dashboard', { ...base, kind: 'dashboard' as const, publicId: 'p 1' }, 'https://plinth.example/analytics/embed/dashboard/p%201?session=s1'],
+    [
+      'a dashboard',
+      { ...base, kind: 'dashboard' as const, publicId: 'p 1' },
+      'https://plinth.example/analytics/embed/dashboard/p%201?session=s1',
+    ],
     ['the chat', { ...base, kind: 'chat' as const }, 'https://plinth.example/analytics/embed/chat?sessionId=s1'],
     ['creator mode', { ...base, kind: 'app' as const, deploymentId: '7' }, 'https://plinth.example/analytics/embed/d/7/app?session=s1'],
     [
@@ -144,7 +157,11 @@ describe('the iframe URL', () => {
     ['no session', { baseUrl: 'https://p.example', session: '', kind: 'chat' as const }, /session/],
     ['a dashboard without public id', { baseUrl: 'https://p.example', session: 's', kind: 'dashboard' as const }, /public-id/],
     ['creator mode without deployment', { baseUrl: 'https://p.example', session: 's', kind: 'app' as const }, /deployment-id/],
-    ['a deployment id that is a path', { baseUrl: 'https://p.example', session: 's', kind: 'app' as const, deploymentId: '../x' }, /deployment-id/],
+    [
+      'a deployment id that is a path',
+      { baseUrl: 'https://p.example', session: 's', kind: 'app' as const, deploymentId: '../x' },
+      /deployment-id/,
+    ],
   ])('refuses %s', (_name, options, message) => {
     const built = embedUrl(options);
     expect('error' in built && built.error).toMatch(message);

@@ -21,7 +21,8 @@ export interface EmbedOrigins {
 
 const BLANK = '<!doctype html><meta charset="utf-8"><title>blank</title>';
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-const frame = (name: string, src: string) => `<iframe name="${name}" src="${src}" style="position:absolute;width:1px;height:1px;border:0"></iframe>`;
+const frame = (name: string, src: string) =>
+  `<iframe name="${name}" src="${src}" style="position:absolute;width:1px;height:1px;border:0"></iframe>`;
 
 /** Records every plinth-* DOM event and every `{marker}` message, in order, before the SDK loads. */
 const RECORDER = `<script>
@@ -59,7 +60,9 @@ ${frame('nested-attacker', `${origins.third}/attacker.html`)}${frame('nested-sib
   const host = await serveOrigin({
     '/sibling.html': () => ({ body: BLANK }),
     '/react-host.js': () => js(code.reactHost),
-    '/react.html': () => ({ body: `<!doctype html><meta charset="utf-8"><body style="margin:0"><div id="root"></div><script type="module" src="/react-host.js"></script>` }),
+    '/react.html': () => ({
+      body: `<!doctype html><meta charset="utf-8"><body style="margin:0"><div id="root"></div><script type="module" src="/react-host.js"></script>`,
+    }),
     '/host.html': (url) => {
       const attributes = Object.entries(JSON.parse(url.searchParams.get('a') ?? '{}') as Record<string, string>)
         .map(([name, value]) => ` ${name}="${escape(value)}"`)
@@ -77,7 +80,8 @@ ${frame('attacker', `${origins.third}/attacker.html`)}${frame('other-window', `$
 
   return {
     ...origins,
-    hostPage: (attributes) => `${origins.host}/host.html?a=${encodeURIComponent(JSON.stringify({ 'base-url': origins.plinth, ...attributes }))}`,
+    hostPage: (attributes) =>
+      `${origins.host}/host.html?a=${encodeURIComponent(JSON.stringify({ 'base-url': origins.plinth, ...attributes }))}`,
     reactPage: () => `${origins.host}/react.html?base=${encodeURIComponent(origins.plinth)}`,
     close: async () => {
       await Promise.all(servers.map((s) => s.close()));
@@ -86,7 +90,7 @@ ${frame('attacker', `${origins.third}/attacker.html`)}${frame('other-window', `$
 }
 
 /** The first frame that matches, once it has loaded. */
-async function frameWhere(page: Page, match: (frame: Frame) => boolean): Promise<Frame> {
+export async function frameWhere(page: Page, match: (frame: Frame) => boolean): Promise<Frame> {
   const found = await vi.waitFor(
     () => {
       const frame = page.frames().find(match);

@@ -18,7 +18,9 @@ export interface Origin {
 export async function serveOrigin(routes: Routes): Promise<Origin> {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    const route = Object.entries(routes).find(([path]) => (path.endsWith('*') ? url.pathname.startsWith(path.slice(0, -1)) : url.pathname === path));
+    const route = Object.entries(routes).find(([path]) =>
+      path.endsWith('*') ? url.pathname.startsWith(path.slice(0, -1)) : url.pathname === path,
+    );
     if (!route) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

@@ -29,7 +29,8 @@ const markers: string[] = [];
 
 window.addEventListener('message', (event: MessageEvent) => {
   const data: unknown = event.data;
-  if (data && typeof data === 'object' && typeof (data as { marker?: unknown }).marker === 'string') markers.push((data as { marker: string }).marker);
+  if (data && typeof data === 'object' && typeof (data as { marker?: unknown }).marker === 'string')
+    markers.push((data as { marker: string }).marker);
 });
 
 const connection = connectHost({
