@@ -141,24 +141,26 @@ describe('<plinth-dashboard>', () => {
     expect(await frame.evaluate(() => window.standIn.commands)).toEqual([{ type: 'setTheme', theme: 'light' }, { type: 'refresh' }]);
   });
 
-  it('says what is wrong with its attributes, and loads nothing', async () => {
+  it('waits for a session, and says what is wrong with its attributes without loading anything', async () => {
     await openDashboard();
     const result = await page.evaluate((base) => {
       const element = document.createElement('plinth-dashboard');
       element.setAttribute('base-url', base);
-      element.setAttribute('public-id', 'no-session');
       const errors: unknown[] = [];
       element.addEventListener('plinth-error', (e) => errors.push((e as CustomEvent).detail));
       document.body.append(element);
-      element.setAttribute('base-url', 'javascript:alert(1)');
+      const waiting = errors.length;
       element.setAttribute('session', 's');
-      return { errors, src: element.iframe.src };
+      element.setAttribute('base-url', 'javascript:alert(1)');
+      element.setAttribute('filters', '{not json');
+      return { waiting, errors, src: element.iframe.src };
     }, origins.plinth);
     expect(result.src).toBe('');
+    expect(result.waiting).toBe(0);
     expect(result.errors).toEqual([
-      { code: 'invalid_config', message: expect.stringMatching(/session is required/) },
+      { code: 'invalid_config', message: expect.stringMatching(/public-id is required/) },
       { code: 'invalid_config', message: expect.stringMatching(/base-url must be an absolute/) },
-      { code: 'invalid_config', message: expect.stringMatching(/base-url must be an absolute/) },
+      { code: 'invalid_config', message: expect.stringMatching(/filters must be a JSON object/) },
     ]);
   });
 });

@@ -167,6 +167,8 @@ export class PlinthDashboardElement extends Base {
     // With fixed-height the host's CSS sizes the frame, not the page's resize events.
     if (this.hasAttribute('fixed-height')) this.#frame.style.removeProperty('height');
     if (filters instanceof Error) return this.#fail(filters.message);
+    // A host usually fetches the session from its backend after the element is on the page: until then it waits.
+    if (!this.hasAttribute('session')) return;
     if (navigation === this.#navigation) {
       // The session is single use: options that change on a loaded page are sent to it, not reloaded.
       const list = JSON.stringify(filters ? filtersOf(filters) : []);
@@ -215,6 +217,8 @@ export class PlinthDashboardElement extends Base {
     if (!this.#origin || event.source === null || event.source !== this.#frame.contentWindow || event.origin !== this.#origin) return;
     const received = parsePageEvent(event.data);
     if (!received) return;
+    // A page answers the load-time hello with ready again when the first one was still on its way.
+    if (received.type === 'ready' && this.#ready) return;
     if (!this.#ready) {
       this.#ready = true;
       for (const command of this.#pending.values()) this.#post(command);
