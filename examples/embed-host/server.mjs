@@ -132,7 +132,9 @@ if (!API_KEY) {
   process.exit(1);
 }
 // The demo's my_sales view reads the country attribute: the account's catalog must have it (a 4xx means it has).
-const attribute = await plinth('POST', '/api/v1/user-attributes', { name: 'country', type: 'string' }).catch((error) => ({ status: error.message }));
+const attribute = await plinth('POST', '/api/v1/user-attributes', { name: 'country', type: 'string' }).catch((error) => ({
+  status: error.message,
+}));
 if (attribute.status === 200 || attribute.status === 201) console.error('Created the user attribute "country".');
 server.listen(PORT, '127.0.0.1', () => {
   console.error(`Host page: http://127.0.0.1:${PORT}/?user=ann and http://127.0.0.1:${PORT}/?user=bob (Plinth: ${PLINTH_URL}).`);
