@@ -32,8 +32,9 @@ const waitForHeight = (p: Page, height: number) =>
   p.waitForFunction((h) => (document.getElementById('dash') as PlinthDashboardElement).iframe.getBoundingClientRect().height === h, height);
 
 async function openDashboard(attributes: Record<string, string> = {}) {
-  await page.goto(origins.hostPage({ 'public-id': 'board-1', session: 'session-1', ...attributes }));
-  const frame = await embedFrame(page, `${origins.plinth}/embed/dashboard/board-1`);
+  const all = { 'public-id': 'board-1', session: 'session-1', ...attributes };
+  await page.goto(origins.hostPage(all));
+  const frame = await embedFrame(page, `${origins.plinth}/embed/dashboard/${all['public-id']}?`);
   await waitForHeight(page, 300);
   return frame;
 }
@@ -139,6 +140,20 @@ describe('<plinth-dashboard>', () => {
     const frame = await embedFrame(page, `${origins.plinth}/embed/dashboard/early`);
     await frame.waitForFunction(() => window.standIn.commands.length === 2);
     expect(await frame.evaluate(() => window.standIn.commands)).toEqual([{ type: 'setTheme', theme: 'light' }, { type: 'refresh' }]);
+  });
+
+  it('reaches a page that learns its host origin only from the hello handshake', async () => {
+    const frame = await openDashboard({ 'public-id': 'handshake' });
+    expect(await frame.evaluate(() => window.standIn.connection.hostOrigin)).toBe(origins.host);
+    await page.waitForFunction(() => window.events.some((e) => e.type === 'plinth-loaded'));
+    // What the page said before it knew where to send it (loaded, and the height openDashboard waited for) arrives after ready.
+    expect(await page.evaluate(() => window.events.map((e) => e.type).filter((t) => t !== 'plinth-resize'))).toEqual([
+      'plinth-ready',
+      'plinth-loaded',
+    ]);
+    await page.evaluate(() => (document.getElementById('dash') as PlinthDashboardElement).refresh());
+    await frame.waitForFunction(() => window.standIn.commands.length === 1);
+    expect(await frame.evaluate(() => window.standIn.commands)).toEqual([{ type: 'refresh' }]);
   });
 
   it('waits for a session, and says what is wrong with its attributes without loading anything', async () => {

@@ -53,17 +53,26 @@ export interface HostConnection {
 const QUEUE_LIMIT = 100;
 
 /** The parent's origin from what the browser says about it, or null when it says nothing usable. */
-export function resolveHostOrigin(input: { ancestorOrigins?: ArrayLike<string> | null; referrer?: string }): string | null {
+export function resolveHostOrigin(input: OriginHints): string | null {
   const ancestor = input.ancestorOrigins && input.ancestorOrigins.length > 0 ? input.ancestorOrigins[0] : undefined;
   // An opaque ("null") origin cannot be targeted; a sandboxed host falls back to the handshake.
   if (ancestor !== undefined) return ancestor === 'null' ? null : ancestor;
   return originOf(input.referrer);
 }
 
-export function connectHost(options: ConnectOptions = {}): HostConnection {
+/** What the browser says about the parent's origin (a parameter so a test can take away what Chromium always has). */
+export interface OriginHints {
+  ancestorOrigins?: ArrayLike<string> | null;
+  referrer?: string;
+}
+
+export function connectHost(
+  options: ConnectOptions = {},
+  hints: OriginHints = { ancestorOrigins: location.ancestorOrigins, referrer: document.referrer },
+): HostConnection {
   const parent = window.parent;
   const framed = parent !== window;
-  let origin = framed ? resolveHostOrigin({ ancestorOrigins: location.ancestorOrigins, referrer: document.referrer }) : null;
+  let origin = framed ? resolveHostOrigin(hints) : null;
   let queue: PageEvent[] = [];
   let lastHeight = -1;
   let closed = !framed;
