@@ -156,6 +156,14 @@ describe('<plinth-dashboard>', () => {
     expect(await frame.evaluate(() => window.standIn.commands)).toEqual([{ type: 'refresh' }]);
   });
 
+  it('corrects a page whose referrer named another origin with the hello handshake', async () => {
+    const frame = await openDashboard({ 'public-id': 'wrong-referrer' });
+    expect(await frame.evaluate(() => window.standIn.connection.hostOrigin)).toBe(origins.host);
+    await page.evaluate(() => (document.getElementById('dash') as PlinthDashboardElement).setTheme('dark'));
+    await frame.waitForFunction(() => window.standIn.commands.length === 1);
+    expect(await frame.evaluate(() => window.standIn.commands)).toEqual([{ type: 'setTheme', theme: 'dark' }]);
+  });
+
   it('waits for a session, and says what is wrong with its attributes without loading anything', async () => {
     await openDashboard();
     const result = await page.evaluate((base) => {

@@ -98,6 +98,8 @@ export class PlinthDashboardElement extends Base {
 
   disconnectedCallback() {
     window.removeEventListener('message', this.#onMessage);
+    // A moved iframe loads its page again, which must say ready again before it gets commands.
+    this.#ready = false;
   }
 
   attributeChangedCallback() {

@@ -19,7 +19,8 @@ import { originOf } from './url.js';
  *    when the element loaded it (its iframe has `referrerpolicy="origin"`, so the origin is sent even
  *    under a host's strict referrer policy);
  * 3. else the host's `hello` handshake: the `origin` the browser stamps on a message from
- *    `window.parent`. Until then events wait in a short queue.
+ *    `window.parent`. Until then events wait in a short queue. A hello also corrects a referrer
+ *    that named another origin (the frame navigated itself, say): the stamp is the parent's own.
  * A wrong guess cannot leak: postMessage to the parent with another origin is dropped by the browser.
  * Commands are accepted only from `window.parent` and that origin, and only once validated.
  */
@@ -95,13 +96,16 @@ export function connectHost(
     const command = parseHostCommand(event.data);
     if (!command) return;
     if (command.type === 'hello') {
-      if (!origin && event.origin !== 'null') {
-        origin = event.origin;
-        const waiting = queue;
-        queue = [];
-        ready();
-        waiting.forEach(send);
-      } else if (event.origin === origin) ready(); // The host missed the first one.
+      // The browser stamps the parent's real origin on its message: it settles any guess from the referrer.
+      if (event.origin === 'null') return;
+      const changed = event.origin !== origin;
+      origin = event.origin;
+      ready(); // Also when the host missed the first one.
+      if (!changed) return;
+      const waiting = queue;
+      queue = [];
+      waiting.forEach(send);
+      measure(true); // A height posted to a wrong guess never arrived.
       return;
     }
     if (event.origin !== origin) return;
@@ -110,18 +114,21 @@ export function connectHost(
     else if (command.type === 'refresh') options.refresh?.();
   };
 
+  const target = options.measure ?? document.documentElement;
+  const measure = (force = false) => {
+    if (options.resize === false) return;
+    const height = Math.ceil(target.getBoundingClientRect().height);
+    if (height === lastHeight && !force) return;
+    lastHeight = height;
+    post('resize', { height });
+  };
+
   let observer: ResizeObserver | undefined;
   if (framed) {
     window.addEventListener('message', onMessage);
     if (origin) ready();
     if (options.resize !== false && typeof ResizeObserver !== 'undefined') {
-      const target = options.measure ?? document.documentElement;
-      observer = new ResizeObserver(() => {
-        const height = Math.ceil(target.getBoundingClientRect().height);
-        if (height === lastHeight) return;
-        lastHeight = height;
-        post('resize', { height });
-      });
+      observer = new ResizeObserver(() => measure());
       observer.observe(target);
     }
   }

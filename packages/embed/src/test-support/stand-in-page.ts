@@ -33,14 +33,17 @@ window.addEventListener('message', (event: MessageEvent) => {
     markers.push((data as { marker: string }).marker);
 });
 
-// The dashboard `handshake` pretends to be in a browser that tells a frame nothing of its parent.
+// The dashboard `handshake` pretends to be in a browser that tells a frame nothing of its parent,
+// `wrong-referrer` in one whose referrer names another origin than the parent's.
+const path = location.pathname;
+const hints = path.endsWith('/handshake') ? {} : path.endsWith('/wrong-referrer') ? { referrer: 'http://wrong.invalid/' } : undefined;
 const connection = connectHost(
   {
     setFilters: (filters) => commands.push({ type: 'setFilters', filters }),
     setTheme: (theme) => commands.push({ type: 'setTheme', theme }),
     refresh: () => commands.push({ type: 'refresh' }),
   },
-  location.pathname.endsWith('/handshake') ? {} : undefined,
+  hints,
 );
 
 window.standIn = {
