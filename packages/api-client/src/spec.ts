@@ -2427,13 +2427,13 @@ export interface paths {
         };
         /**
          * Get reports
-         * @description The reports of the deployment the caller may read, newest first by default. Page with `first`/`after` (cursors, stable under concurrent writes) or `limit`/`page` (numbered from 1), not both. A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         * @description The reports of the deployment the caller may read, newest first by default. Page with `first`/`after` (cursors, stable under concurrent writes) or `limit`/`page` (numbered from 1), not both. A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's reports in its own deployment only (in its tenant's workbooks or at the root, never in a folder): what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
          */
         get: operations["getReports"];
         put?: never;
         /**
          * Create report
-         * @description At the root of the deployment the report is the caller's private item (DeploymentRead); in a folder it needs FolderEdit on the folder, in a workbook WorkbookEdit on the workbook (both of the same deployment). A `publicId` already taken is 409. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         * @description At the root of the deployment the report is the caller's private item (DeploymentRead); in a folder it needs FolderEdit on the folder, in a workbook WorkbookEdit on the workbook (both of the same deployment). A `publicId` already taken is 409. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's reports in its own deployment only (in its tenant's workbooks or at the root, never in a folder): what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
          */
         post: operations["createReport"];
         delete?: never;
@@ -2451,18 +2451,18 @@ export interface paths {
         };
         /**
          * Get report
-         * @description The report with its last snapshot. A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         * @description The report with its last snapshot. A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's reports in its own deployment only (in its tenant's workbooks or at the root, never in a folder): what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
          */
         get: operations["getReport"];
         /**
          * Update report
-         * @description Changes the fields given. Moving the report into a folder or workbook needs Edit there. A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         * @description Changes the fields given. Moving the report into a folder or workbook needs Edit there. A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's reports in its own deployment only (in its tenant's workbooks or at the root, never in a folder): what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
          */
         put: operations["updateReport"];
         post?: never;
         /**
          * Delete report
-         * @description A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         * @description A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's reports in its own deployment only (in its tenant's workbooks or at the root, never in a folder): what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
          */
         delete: operations["deleteReport"];
         options?: never;
@@ -3171,13 +3171,13 @@ export interface paths {
         };
         /**
          * Get workbooks
-         * @description In id order. `folderId` limits the list to one folder (0 or null: the root). Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Lists only the workbooks the caller may read (`WorkbookRead`).
+         * @description In id order. `folderId` limits the list to one folder (0 or null: the root). Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Lists only the workbooks the caller may read (`WorkbookRead`).
          */
         get: operations["getWorkbooks"];
         put?: never;
         /**
          * Create workbook
-         * @description Creates a workbook owned by the caller (name "Untitled workbook" when none is given). Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Creating in a folder needs `FolderEdit` on it.
+         * @description Creates a workbook owned by the caller (name "Untitled workbook" when none is given). Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Creating in a folder needs `FolderEdit` on it.
          */
         post: operations["createWorkbook"];
         delete?: never;
@@ -3195,18 +3195,18 @@ export interface paths {
         };
         /**
          * Get workbook
-         * @description Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the workbook.
+         * @description Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the workbook.
          */
         get: operations["getWorkbook"];
         /**
          * Update a workbook
-         * @description Only the fields sent change. `folderId` moves it (null: to the root); `calculatedFields` replaces the whole set. Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the workbook, and `FolderEdit` on the folder it moves into.
+         * @description Only the fields sent change. `folderId` moves it (null: to the root); `calculatedFields` replaces the whole set. Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the workbook, and `FolderEdit` on the folder it moves into.
          */
         put: operations["updateWorkbook"];
         post?: never;
         /**
          * Delete workbook
-         * @description Deletes the workbook with its reports and its dashboard (every version). Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookManage` on the workbook.
+         * @description Deletes the workbook with its reports and its dashboard (every version). Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookManage` on the workbook.
          */
         delete: operations["deleteWorkbook"];
         options?: never;
@@ -3225,7 +3225,7 @@ export interface paths {
         put?: never;
         /**
          * Clone a workbook
-         * @description A copy owned by the caller, named "<name> (copy)" ("(copy 2)", … when taken): meta, calculated fields, reports and the dashboard draft (its charts pointing at the copied reports), not the published dashboard. It lands in the source's folder when the caller holds `FolderEdit` there, else at the root. Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the source.
+         * @description A copy owned by the caller, named "<name> (copy)" ("(copy 2)", … when taken): meta, calculated fields, reports and the dashboard draft (its charts pointing at the copied reports), not the published dashboard. It lands in the source's folder when the caller holds `FolderEdit` there, else at the root. Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the source.
          */
         post: operations["duplicateWorkbook"];
         delete?: never;
@@ -3244,7 +3244,7 @@ export interface paths {
         get?: never;
         /**
          * Update workbook dashboard
-         * @description Saves the draft of the workbook's dashboard (null clears it); nothing is published. Widgets are CHART, TEXT, FILTER, AI, TABS_CONTAINER and TIME_GRAIN, with unique ids; a CHART names a report of this workbook in `config.reportId`; a TABS_CONTAINER names other widgets of the dashboard in `config.tabs[].widgetIds`. A bad widget is a 400 naming it. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the workbook.
+         * @description Saves the draft of the workbook's dashboard (null clears it); nothing is published. Widgets are CHART, TEXT, FILTER, AI, TABS_CONTAINER and TIME_GRAIN, with unique ids; a CHART names a report of this workbook in `config.reportId`; a TABS_CONTAINER names other widgets of the dashboard in `config.tabs[].widgetIds`. A bad widget is a 400 naming it. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the workbook.
          */
         put: operations["updateWorkbookDashboard"];
         post?: never;
@@ -3265,7 +3265,7 @@ export interface paths {
         put?: never;
         /**
          * Publish dashboard
-         * @description Freezes the draft (or `config`, when sent) into a new version of the workbook's dashboard, with snapshots of the reports its charts show. The first publish creates the dashboard and its `publicId`, which stays; `versionNumber` grows by one on every publish. No draft and no `config`: 400. `status: archived` archives the published dashboard instead (embed tokens no longer open it); the next publish makes it `published` again. Widgets are CHART, TEXT, FILTER, AI, TABS_CONTAINER and TIME_GRAIN, with unique ids; a CHART names a report of this workbook in `config.reportId`; a TABS_CONTAINER names other widgets of the dashboard in `config.tabs[].widgetIds`. A bad widget is a 400 naming it. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the workbook.
+         * @description Freezes the draft (or `config`, when sent) into a new version of the workbook's dashboard, with snapshots of the reports its charts show. The first publish creates the dashboard and its `publicId`, which stays; `versionNumber` grows by one on every publish. No draft and no `config`: 400. `status: archived` archives the published dashboard instead (embed tokens no longer open it); the next publish makes it `published` again. An embed tenant's dashboard is created with embedding allowed, so its tenant's read-only sessions open it once published. Widgets are CHART, TEXT, FILTER, AI, TABS_CONTAINER and TIME_GRAIN, with unique ids; a CHART names a report of this workbook in `config.reportId`; a TABS_CONTAINER names other widgets of the dashboard in `config.tabs[].widgetIds`. A bad widget is a 400 naming it. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the workbook.
          */
         post: operations["publishDashboard"];
         delete?: never;
@@ -3284,7 +3284,7 @@ export interface paths {
         get?: never;
         /**
          * Allow or stop embedding of a dashboard
-         * @description Embedding is off until allowed. Only a published dashboard can be allowed (409 for an archived one); turning it off always works. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookManage` on the dashboard's workbook (admins hold it).
+         * @description Embedding is off until allowed (an embed tenant's dashboard: on from its first publish). Only a published dashboard can be allowed (409 for an archived one); turning it off always works. A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookManage` on the dashboard's workbook (admins hold it).
          */
         put: operations["updateDashboardEmbedAccess"];
         post?: never;
@@ -3303,7 +3303,7 @@ export interface paths {
         };
         /**
          * Get an embeddable dashboard
-         * @description The dashboard's latest version, with its report snapshots. An embed token opens a published dashboard of its own deployment whose embedding is allowed, and a token minted for one dashboard (`publicDashboardId`) only that one (403 for another); an API key or access token opens any dashboard whose workbook its user may read (`WorkbookRead`), to preview it. Anything else is 404, as for a dashboard that does not exist. Requires the `EmbedDashboardRead` permission on the account.
+         * @description The dashboard's latest version, with its report snapshots. An embed token opens a published dashboard of its own deployment whose embedding is allowed, and a token minted for one dashboard (`publicDashboardId`) only that one (403 for another); a dashboard made in creator mode only with a token of its embed tenant, and a creator-mode token of that tenant opens it whatever its status and embedding. An API key or access token opens any dashboard whose workbook its user may read (`WorkbookRead`), to preview it (never an embed tenant's). Anything else is 404, as for a dashboard that does not exist. Requires the `EmbedDashboardRead` permission on the account.
          */
         get: operations["getDashboard"];
         put?: never;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthenticated } from './errors.js';
 import { kindName } from './credential-header.js';
-import type { CredentialKind, Principal, UserPrincipal } from './principal.js';
+import type { ContentPrincipal, CredentialKind, Principal, UserPrincipal } from './principal.js';
 import { compileRequirement, isResourceSource, type Check, type RouteAuth } from './requirement.js';
 import type { CredentialVerifiers } from '../pipeline/credentials.js';
 import type { RequestPipeline } from '../pipeline/pipeline.js';
@@ -102,6 +102,17 @@ function lowerFirst(text: string): string {
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw unauthenticated('Authentication required');
   return request.principal;
+}
+
+/**
+ * The principal of a workspace route that also takes embed tokens (arriving under the dataToken
+ * kind): a user's credential or an embed token; a data API token proper never reaches a handler
+ * (it holds none of these routes' permissions), and is refused here all the same.
+ */
+export function contentPrincipalOf(request: FastifyRequest): ContentPrincipal {
+  const principal = principalOf(request);
+  if (principal.kind === 'apiKey' || principal.kind === 'accessToken' || principal.kind === 'embedToken') return principal;
+  throw unauthenticated('Authentication required');
 }
 
 /** The principal of a route that accepts only credentials of internal users (API keys, access tokens). */

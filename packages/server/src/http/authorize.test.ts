@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT, authorize, deploymentScope, WITHIN_SCOPE, type Resource } from './authorize.js';
 import { permissionCatalog, type Permission } from './permissions.js';
-import type { ApiKeyPrincipal, Principal } from './principal.js';
+import type { ApiKeyPrincipal, EmbedTokenPrincipal, Principal } from './principal.js';
 import type { Role } from '../store/schema.js';
 import { loadModules } from '../modules/index.js';
 
@@ -17,6 +17,11 @@ const key = (role: Role, deploymentIds: number[] | null): ApiKeyPrincipal => ({
   deploymentIds,
 });
 const deployment = (id: number): Resource => ({ type: 'deployment', id });
+const embed = (creatorMode: boolean): Principal => ({
+  kind: 'embedToken',
+  accountId: 1,
+  claims: { deploymentId: 5, creatorMode, embedTenantId: 7 } as EmbedTokenPrincipal['claims'],
+});
 const credential = (role: Role, deploymentIds: number[] | null): Resource => ({ type: 'credential', role, deploymentIds });
 
 /** role × permission × scope × resource → null (allowed) or the refusal's message. */
@@ -123,6 +128,31 @@ const table: Array<[string, Principal, Permission, Resource, string | RegExp | n
     'DeploymentRead',
     deployment(5),
     'This credential does not grant DeploymentRead',
+  ],
+  // Embed tokens: every one reads what is embedded; a creator-mode one also its deployment, for the workspace's operations.
+  ['read-only embed token opens dashboards', embed(false), 'EmbedDashboardRead', WITHIN_SCOPE, null],
+  [
+    'read-only embed token reads its deployment',
+    embed(false),
+    'DeploymentRead',
+    deployment(5),
+    'This credential does not grant DeploymentRead',
+  ],
+  ['creator-mode embed token reads its deployment', embed(true), 'DeploymentRead', deployment(5), null],
+  [
+    'creator-mode embed token reads another deployment',
+    embed(true),
+    'DeploymentRead',
+    deployment(6),
+    'This token is not allowed to access deployment 6',
+  ],
+  ['creator-mode embed token changes a schema', embed(true), 'SchemaUpdate', deployment(5), 'This credential does not grant SchemaUpdate'],
+  [
+    'creator-mode embed token reads workbooks by permission',
+    embed(true),
+    'WorkbookRead',
+    deployment(5),
+    'This credential does not grant WorkbookRead',
   ],
 ];
 

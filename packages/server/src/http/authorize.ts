@@ -57,7 +57,7 @@ export function authorize(principal: Principal, permission: Permission, resource
       return accountWide(scope, doing);
     case 'deployment':
       if (scope.includes(resource.id)) return null;
-      return forbidden(`This API key is not allowed to access deployment ${resource.id}`);
+      return forbidden(`This ${principal.kind === 'apiKey' ? 'API key' : 'token'} is not allowed to access deployment ${resource.id}`);
     case 'credential': {
       if (resource.deploymentIds === null) {
         return forbidden(`${limitedTo(scope)} and cannot ${doing} for every deployment; name its deploymentIds`);
@@ -91,6 +91,9 @@ export function holds(principal: Principal, permission: Permission, deploymentId
     case 'accessToken':
       if (permissionCatalog().roles[principal.role].has(permission)) return true;
       return !!principal.policies && inGrants(principal.policies, permission, deploymentId);
+    case 'embedToken':
+      if (permissionCatalog().kinds.embedToken.has(permission)) return true;
+      return principal.claims.creatorMode === true && permissionCatalog().creatorMode.has(permission);
     default:
       return (permissionCatalog().kinds[principal.kind] ?? NONE).has(permission);
   }

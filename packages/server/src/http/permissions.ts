@@ -89,6 +89,13 @@ const KIND_REFERENCE_ACTIONS: Record<NonUserKind, readonly ReferenceAction[]> = 
   dataToken: [],
 };
 
+/**
+ * What a creator-mode embed token holds beside its kind's: it reads its deployment, as a member
+ * does, so the workspace operations let it in; what it may do to content is the content access
+ * decision's (its embed tenant's content only).
+ */
+const CREATOR_MODE_REFERENCE_ACTIONS: readonly ReferenceAction[] = ['DeploymentRead'];
+
 /** Who holds what, from the reference's actions and every module's own. */
 export interface PermissionCatalog {
   /** Plinth's actions, each with what it allows, in the modules' order. */
@@ -99,6 +106,8 @@ export interface PermissionCatalog {
   roles: Record<Role, ReadonlySet<Permission>>;
   /** What credentials that act for no internal user grant. */
   kinds: Record<NonUserKind, ReadonlySet<Permission>>;
+  /** What an embed token minted with `creatorMode: true` holds beyond what every embed token does. */
+  creatorMode: ReadonlySet<Permission>;
   /**
    * The closed list an API key's `permissions` may name: the deployment actions of the reference
    * (umbrellas included) and the Plinth actions that make sense within deployments. What reaches
@@ -130,7 +139,7 @@ export function buildPermissionCatalog(modules: readonly PlinthModule[]): Permis
       if (declaration.keys) keys.push(name);
     }
   }
-  return { plinthActions, accountWide, roles, kinds, keys };
+  return { plinthActions, accountWide, roles, kinds, creatorMode: new Set<Permission>(CREATOR_MODE_REFERENCE_ACTIONS), keys };
 }
 
 let catalog: PermissionCatalog | undefined;

@@ -92,8 +92,20 @@ export type Principal = ApiKeyPrincipal | AccessTokenPrincipal | ScimTokenPrinci
 /** The credentials that act for an internal user of the account (the platform API's callers). */
 export type UserPrincipal = ApiKeyPrincipal | AccessTokenPrincipal;
 
+/**
+ * The credentials that act on workspace content: a user's, or an embed token, which reaches only
+ * its embed tenant's content and only in creator mode (resource-policies/content-access.ts).
+ */
+export type ContentPrincipal = UserPrincipal | EmbedTokenPrincipal;
+
 export type PrincipalOf<K extends CredentialKind> = Extract<Principal, { kind: K }>;
 
 export const PLATFORM_CREDENTIALS = ['accessToken', 'apiKey'] as const satisfies readonly CredentialKind[];
+/**
+ * The workspace operations creator mode uses: the platform's credentials and embed tokens, which
+ * arrive as bare JWTs under the dataToken kind (deployment-tokens/verifier.ts). A data API token
+ * proper holds none of their permissions and is refused.
+ */
+export const CONTENT_CREDENTIALS = ['dataToken', ...PLATFORM_CREDENTIALS] as const satisfies readonly CredentialKind[];
 export const API_KEY_ONLY = ['apiKey'] as const satisfies readonly CredentialKind[];
 export const SCIM_ONLY = ['scimToken'] as const satisfies readonly CredentialKind[];

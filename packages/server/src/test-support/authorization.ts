@@ -36,6 +36,35 @@ export interface OperationCase {
    * successStatus by default.
    */
   inScopeStatus?: number;
+  /**
+   * For an operation that also takes embed tokens (bare JWTs, under the dataToken kind): the same
+   * request on an embed tenant's content made by a creator-mode session, with that session's token
+   * and its neighbours'. Required when the route accepts the dataToken kind.
+   */
+  embed?: (account: TestAccount, server: TestServer) => Promise<EmbedCall>;
+  /**
+   * What the neighbours of the creator get: a read-only session of its tenant 403, a creator of
+   * another tenant 404 (successStatus for an operation that targets no resource: it sees none of
+   * it), a creator minted for another deployment 403.
+   */
+  embedStatuses?: Partial<Record<Exclude<keyof EmbedCall['tokens'], 'creator'>, number>>;
+}
+
+/** An operation called by embed sessions: its request, and tokens of the sessions around the content. */
+export interface EmbedCall {
+  url: string;
+  body?: unknown;
+  deploymentId: number;
+  tokens: {
+    /** A creator-mode session of the tenant that made the content: succeeds. */
+    creator: string;
+    /** A session of the same tenant without creatorMode. */
+    readOnly: string;
+    /** A creator-mode session of another embed tenant. */
+    otherTenant: string;
+    /** A creator-mode session of the same tenant, minted for another deployment. */
+    otherDeployment: string;
+  };
 }
 
 const sampleSecret: Record<CredentialKind, string> = {
@@ -77,10 +106,22 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
     };
     const privileged = (account: TestAccount) => (needed() === 'admin' ? account.admin : account.member);
 
+    const embedded = async (account: TestAccount): Promise<EmbedCall> => {
+      if (!op.embed) throw new Error(`${op.operation} takes embed tokens: its case needs \`embed\` to say how they call it`);
+      return op.embed(account, server());
+    };
+
     it(`${op.operation}: accepts each declared credential kind`, async () => {
       const account = await server().newAccount();
       const user = privileged(account);
       for (const kind of declared().kinds) {
+        if (kind === 'dataToken') {
+          // The kind's bare JWTs that reach these routes are embed tokens of creator-mode sessions.
+          const { url, body, tokens } = await embedded(account);
+          const response = await account.request({ method: op.method, url, body, as: tokens.creator });
+          expect(response.status, `embed token: ${response.text}`).toBe(ok);
+          continue;
+        }
         const response = await call(account, await credentialOf(kind, account, user));
         expect(response.status, `${kind}: ${response.text}`).toBe(ok);
       }
@@ -96,9 +137,37 @@ export function authorizationSuite(server: () => TestServer, cases: OperationCas
       expect(message(malformed)).toMatch(/Malformed/);
       for (const kind of declared().kinds) {
         const unknown = await call(account, sampleSecret[kind]);
-        expect(unknown.status).toBe(401);
-        expect(message(unknown)).toMatch(/Unknown|invalid/i);
+        // A bare JWT that verifies as nothing gets the data API's answer, as Cube's does.
+        expect(unknown.status).toBe(kind === 'dataToken' ? 403 : 401);
+        expect(message(unknown)).toMatch(kind === 'dataToken' ? /^Invalid token$/ : /Unknown|invalid/i);
       }
+    });
+
+    it(`${op.operation}: embed tokens: a creator-mode session of the content's tenant only, in its deployment; never a data API token`, async (context) => {
+      if (!declared().kinds.includes('dataToken')) return context.skip();
+      const account = await server().newAccount();
+      const { url, body, tokens, deploymentId } = await embedded(account);
+      const expected = {
+        readOnly: 403,
+        otherTenant: op.targetsResource === false ? ok : 404,
+        otherDeployment: 403,
+        ...op.embedStatuses,
+      };
+      for (const [who, status] of Object.entries(expected)) {
+        const response = await account.request({ method: op.method, url, body, as: tokens[who as keyof typeof expected] });
+        expect(response.status, `${who}: ${response.text}`).toBe(status);
+        if (status === 403) expect(message(response)).toMatch(/does not grant|not allowed to access deployment/);
+      }
+      const minted = await account.request({
+        method: 'POST',
+        url: `/api/v1/deployments/${deploymentId}/token`,
+        as: account.admin,
+        body: {},
+      });
+      expect(minted.status, minted.text).toBe(200);
+      const dataToken = await account.request({ method: op.method, url, body, as: minted.body.cubeApiToken });
+      expect(dataToken.status, dataToken.text).toBe(403);
+      expect(message(dataToken)).toMatch(/does not grant/);
     });
 
     it(`${op.operation}: 401 for credential kinds it does not accept`, async () => {

@@ -50,7 +50,7 @@ export class EmbedSessionRepo {
   findById(accountId: number, id: number) {
     return this.db
       .selectFrom('embed_session')
-      .select(['id', 'revoked_at'])
+      .select(['id', 'revoked_at', 'embed_tenant_id'])
       .where('account_id', '=', accountId)
       .where('id', '=', id)
       .executeTakeFirst();

@@ -160,7 +160,7 @@ export class EmbedService {
     if (!session) throw unauthenticated('Invalid embed token');
     if (session.revoked_at) throw unauthenticated('The embed session of this token has been revoked');
     if (opens) assertMayOpenDashboard(verified, opens.dashboardId);
-    return verified;
+    return { ...verified, embedTenantId: session.embed_tenant_id };
   }
 
   async list(accountId: number, query: PageQuery) {

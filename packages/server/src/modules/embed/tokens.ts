@@ -64,11 +64,19 @@ export function assertMayOpenDashboard(claims: Pick<EmbedClaims, 'publicDashboar
   }
 }
 
-/** A verified token: its claims plus the session it came from and its registered times. */
-export interface VerifiedEmbedToken extends EmbedClaims {
+/** A token whose signature checked out: its claims plus the session it names and its registered times. */
+export interface SignedEmbedToken extends EmbedClaims {
   sessionId: number;
   issuedAt: number;
   expiresAt: number;
+}
+
+/**
+ * A verified token: what it was signed with, and the id of its session's embed tenant (read from
+ * the session, not the token), which creator-mode content is scoped by.
+ */
+export interface VerifiedEmbedToken extends SignedEmbedToken {
+  embedTenantId: number;
 }
 
 /**
@@ -110,7 +118,7 @@ export class EmbedSigningKeys {
   }
 
   /** Signature, issuer, audience, expiry and account; the caller checks the session. */
-  async verify(accountId: number, token: string): Promise<VerifiedEmbedToken> {
+  async verify(accountId: number, token: string): Promise<SignedEmbedToken> {
     try {
       const { payload } = await jwtVerify(token, await this.key(accountId), {
         issuer: TOKEN_ISSUER,

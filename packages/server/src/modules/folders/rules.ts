@@ -19,6 +19,8 @@ export const folderItem = (row: FolderRow): ContentItem => ({
   deploymentId: row.deployment_id,
   ownerId: row.created_by,
   folderId: row.parent_id,
+  // Folders are the account's: creator mode makes none.
+  embedTenantId: null,
 });
 
 export function toFolderView(row: FolderRow): FolderView {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { badRequest } from '../../http/errors.js';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type ListOrder, type PageQuery, toPage } from '../../http/pagination.js';
-import type { UserPrincipal } from '../../http/principal.js';
+import type { ContentPrincipal } from '../../http/principal.js';
 import { afterPosition, timestampKey } from '../../store/keyset.js';
 import type { ServiceContext } from '../module.js';
 import { foldersByName } from '../folders/public.js';
@@ -25,7 +25,7 @@ function orderOf(query: ReportsQuery): ListOrder<Sorted> {
  * (`first`/`after`, stable under concurrent writes) or numbered pages (`limit`/`page`, as the
  * reference pages), never both at once.
  */
-export async function listReports(ctx: ServiceContext, user: UserPrincipal, deploymentId: number, query: ReportsQuery) {
+export async function listReports(ctx: ServiceContext, user: ContentPrincipal, deploymentId: number, query: ReportsQuery) {
   const numbered = query.limit !== undefined || query.page !== undefined;
   if (numbered && (query.first !== undefined || query.after !== undefined)) {
     throw badRequest('Page either with limit and page, or with first and after, not both');
@@ -75,7 +75,7 @@ export async function listReports(ctx: ServiceContext, user: UserPrincipal, depl
  * each with how many it may read there, by name. A folder the caller cannot otherwise read is
  * still listed when a report in it is shared with the caller, so the report can be found.
  */
-export async function reportFolders(ctx: ServiceContext, user: UserPrincipal, deploymentId: number) {
+export async function reportFolders(ctx: ServiceContext, user: ContentPrincipal, deploymentId: number) {
   const access = ctx.services.contentAccess;
   const scope = await access.readScope(user, deploymentId, 'Report');
   const counts = await ctx.db

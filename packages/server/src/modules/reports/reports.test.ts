@@ -124,11 +124,23 @@ describeOnStores('reports', (server) => {
       [{ pivotItems: { rows: [] } }, /pivotItems/],
       [{ folderId: 'x' }, /folderId/],
       [{ colour: 'red' }, /colour/],
+      [{ meta: { chartType: 'donut' } }, /meta.chartType: "donut" is not a chart type; use one of line, bar, area, pie, table, number, kpi/],
+      [{ meta: { chartType: 3 } }, /meta.chartType: 3 is not a chart type/],
     ])('create %j → 400', async (body, message) => {
       const { call } = await setup(server());
       const response = await call('POST', '/reports', undefined, { name: 'r', ...body });
       expect(response.status, response.text).toBe(400);
       expect(response.body.error).toMatch(message);
+    });
+
+    it.each(['line', 'bar', 'area', 'pie', 'table', 'number', 'kpi'])('meta.chartType %s is kept, on create and update', async (chartType) => {
+      const { call, create } = await setup(server());
+      const { id, meta } = await create({ meta: { chartType, stacked: true } });
+      expect(meta).toEqual({ chartType, stacked: true });
+      const updated = await call('PUT', `/reports/${id}`, undefined, { meta: { chartType } });
+      expect([updated.status, updated.body.meta]).toEqual([200, { chartType }]);
+      const refused = await call('PUT', `/reports/${id}`, undefined, { meta: { chartType: 'radar' } });
+      expect([refused.status, refused.body.error]).toEqual([400, expect.stringMatching(/meta.chartType: "radar"/)]);
     });
 
     it('update: null name, both queries, unknown fields are 400', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../http/auth.js';
+import { CONTENT_CREDENTIALS } from '../../http/principal.js';
 import { Deleted } from '../../http/common-schemas.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { DeploymentParams } from '../deployments/schemas.js';
@@ -20,8 +21,12 @@ import {
 const tags = ['Reports'];
 /** Every route reads the deployment; what the caller may do on each report is the content access decision's. */
 const auth = requires('DeploymentRead', { resource: deploymentParam() });
+/** The operations a creator-mode embed session uses to build its tenant's reports. */
+const creatorAuth = requires('DeploymentRead', { kinds: CONTENT_CREDENTIALS, resource: deploymentParam() });
 const ACCESS =
   'A report is private to its creator until a resource policy shares it (on the report, or a folder above it): reading needs ReportRead, updating and refreshing ReportEdit, deleting ReportManage; a report the caller may not read is 404.';
+const CREATOR_MODE =
+  "A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's reports in its own deployment only (in its tenant's workbooks or at the root, never in a folder): what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403.";
 
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const reports = app.services.reports;
@@ -41,12 +46,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get(`${base}/reports`, {
-    config: { auth },
+    config: { auth: creatorAuth },
     schema: {
       operationId: 'getReports',
       tags,
       summary: 'Get reports',
-      description: `The reports of the deployment the caller may read, newest first by default. Page with \`first\`/\`after\` (cursors, stable under concurrent writes) or \`limit\`/\`page\` (numbered from 1), not both. ${ACCESS}`,
+      description: `The reports of the deployment the caller may read, newest first by default. Page with \`first\`/\`after\` (cursors, stable under concurrent writes) or \`limit\`/\`page\` (numbered from 1), not both. ${ACCESS} ${CREATOR_MODE}`,
       params: DeploymentParams,
       querystring: ReportsQuery,
       response: { 200: Type.Ref(ReportsFindAllResult) },
@@ -55,13 +60,13 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.post(`${base}/reports`, {
-    config: { auth },
+    config: { auth: creatorAuth },
     schema: {
       operationId: 'createReport',
       tags,
       summary: 'Create report',
       description:
-        'At the root of the deployment the report is the caller\'s private item (DeploymentRead); in a folder it needs FolderEdit on the folder, in a workbook WorkbookEdit on the workbook (both of the same deployment). A `publicId` already taken is 409.',
+        `At the root of the deployment the report is the caller's private item (DeploymentRead); in a folder it needs FolderEdit on the folder, in a workbook WorkbookEdit on the workbook (both of the same deployment). A \`publicId\` already taken is 409. ${CREATOR_MODE}`,
       params: DeploymentParams,
       body: Type.Ref(CreateReportInput),
       response: { 200: Type.Ref(Report) },
@@ -70,12 +75,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get(`${base}/reports/:reportId`, {
-    config: { auth },
+    config: { auth: creatorAuth },
     schema: {
       operationId: 'getReport',
       tags,
       summary: 'Get report',
-      description: `The report with its last snapshot. ${ACCESS}`,
+      description: `The report with its last snapshot. ${ACCESS} ${CREATOR_MODE}`,
       params: ReportParams,
       response: { 200: Type.Ref(Report) },
     },
@@ -83,12 +88,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.put(`${base}/reports/:reportId`, {
-    config: { auth },
+    config: { auth: creatorAuth },
     schema: {
       operationId: 'updateReport',
       tags,
       summary: 'Update report',
-      description: `Changes the fields given. Moving the report into a folder or workbook needs Edit there. ${ACCESS}`,
+      description: `Changes the fields given. Moving the report into a folder or workbook needs Edit there. ${ACCESS} ${CREATOR_MODE}`,
       params: ReportParams,
       body: Type.Ref(UpdateReportInput),
       response: { 200: Type.Ref(Report) },
@@ -98,12 +103,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.delete(`${base}/reports/:reportId`, {
-    config: { auth },
+    config: { auth: creatorAuth },
     schema: {
       operationId: 'deleteReport',
       tags,
       summary: 'Delete report',
-      description: ACCESS,
+      description: `${ACCESS} ${CREATOR_MODE}`,
       params: ReportParams,
       response: { 200: Type.Ref(Deleted) },
     },

@@ -48,7 +48,16 @@ const writable = {
   jsonQuery: { ...Text(MAX_QUERY_TEXT), description: JSON_QUERY },
   sqlQuery: { ...Text(MAX_QUERY_TEXT), description: SQL_QUERY },
   pivotItems: nullable(Type.Ref(PivotItems)),
-  meta: nullable(Type.Object({}, { additionalProperties: true, description: 'Free-form JSON object kept with the report.' })),
+  meta: nullable(
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'Free-form JSON object kept with the report. `chartType` says how pages draw it: line, bar, area, pie, table or number (kpi: number); any other value is a 400.',
+      },
+    ),
+  ),
   folderId: { ...nullable(IntegerId), description: 'The folder holding the report (FolderEdit on it); null: the root.' },
   workbookId: { ...nullable(IntegerId), description: 'The workbook of the same deployment holding the report (WorkbookEdit on it).' },
   endResultCell: Text(255),

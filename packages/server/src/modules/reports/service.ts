@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { conflict, forbidden, notFound } from '../../http/errors.js';
-import type { Principal, UserPrincipal } from '../../http/principal.js';
+import type { ContentPrincipal, Principal, UserPrincipal } from '../../http/principal.js';
 import { isUniqueViolation } from '../../store/executor.js';
 import { folderOfAccount } from '../folders/public.js';
 import { workbookOfAccount } from '../workbooks/public.js';
 import type { ServiceContext } from '../module.js';
+import { contentAuthor } from '../resource-policies/public.js';
 import { listReports, reportFolders } from './list.js';
 import { refreshReport } from './refresh.js';
 import { selectReports, toView, type ReportRecord } from './repo.js';
@@ -19,7 +20,9 @@ const json = (value: unknown) => (value === null || value === undefined ? null :
 /**
  * Reports: saved queries of a deployment's workspace (issue 16). Who may do what is the content
  * access decision's (resource-policies/content-access.ts): a report is private to its creator
- * until shared; read needs ReportRead, update and refresh ReportEdit, delete ReportManage.
+ * until shared; read needs ReportRead, update and refresh ReportEdit, delete ReportManage. A
+ * creator-mode embed session makes and works on its embed tenant's reports only (no folders, no
+ * refresh: its pages query the data API live, under each viewer's own policies).
  */
 export class ReportService {
   constructor(readonly ctx: ServiceContext) {}
@@ -28,9 +31,17 @@ export class ReportService {
     return this.ctx.services.contentAccess;
   }
 
-  /** Only users act on content: the routes take API keys and access tokens, both of a user. */
-  userOf(principal: Principal): UserPrincipal {
-    if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken') throw forbidden('Reports belong to users: use an API key or access token');
+  /** Users and creator-mode embed sessions act on content (the access decision tells them apart). */
+  userOf(principal: Principal): ContentPrincipal {
+    if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken' && principal.kind !== 'embedToken') {
+      throw forbidden('Reports belong to users: use an API key or access token');
+    }
+    return principal;
+  }
+
+  /** A refresh keeps one caller's answer for every reader: only a user's credential runs one. */
+  private refresherOf(principal: Principal): UserPrincipal {
+    if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken') throw forbidden('Reports are refreshed by users: use an API key or access token');
     return principal;
   }
 
@@ -58,6 +69,7 @@ export class ReportService {
       ownerId: row.created_by,
       folderId: row.folder_id,
       workbookId: row.workbook_id,
+      embedTenantId: row.embed_tenant_id,
     };
   }
 
@@ -88,6 +100,7 @@ export class ReportService {
     checkInput(input);
     if (input.folderId) await this.demandContainer(user, deploymentId, 'Folder', input.folderId);
     if (input.workbookId) await this.demandContainer(user, deploymentId, 'Workbook', input.workbookId);
+    const author = contentAuthor(user);
     const given = input.publicId ?? null;
     for (let attempt = 0; ; attempt += 1) {
       const publicId = given ?? newPublicId();
@@ -111,8 +124,9 @@ export class ReportService {
             end_result_cell: input.endResultCell ?? null,
             external_workbook_id: input.externalWorkbookId ?? null,
             result_location: input.resultLocation ?? null,
-            created_by: user.userId,
-            updated_by: user.userId,
+            embed_tenant_id: author.embedTenantId,
+            created_by: author.userId,
+            updated_by: author.userId,
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -150,7 +164,7 @@ export class ReportService {
     };
     await this.ctx.db
       .updateTable('report')
-      .set({ ...set, updated_by: user.userId, updated_at: sql`now()`, version: sql`version + 1` } as never)
+      .set({ ...set, updated_by: contentAuthor(user).userId, updated_at: sql`now()`, version: sql`version + 1` } as never)
       .where('id', '=', row.id)
       .execute();
     return toView(await this.find(principal, deploymentId, reportId), true);
@@ -163,17 +177,19 @@ export class ReportService {
   }
 
   async refresh(principal: Principal, deploymentId: number, reportId: number): Promise<ReportView> {
+    const user = this.refresherOf(principal);
     const row = await this.demand(principal, deploymentId, reportId, 'Edit');
-    await refreshReport(this.ctx, this.userOf(principal), row);
+    await refreshReport(this.ctx, user, row);
     return toView(await this.find(principal, deploymentId, reportId), true);
   }
 
   /** A folder or workbook of this deployment that the caller may put a report in (404 when it may not even read it). */
-  private async demandContainer(user: UserPrincipal, deploymentId: number, type: 'Folder' | 'Workbook', id: number) {
+  private async demandContainer(user: ContentPrincipal, deploymentId: number, type: 'Folder' | 'Workbook', id: number) {
     const found =
       type === 'Folder' ? await folderOfAccount(this.ctx.db, user.accountId, id) : await workbookOfAccount(this.ctx.db, user.accountId, id);
     const row = found?.deployment_id === deploymentId ? found : undefined;
     if (!row) throw notFound(`${type} ${id} not found in deployment ${deploymentId}`);
-    await this.access.demand(user, { type, id, deploymentId, ownerId: row.created_by, folderId: row.folder_id }, 'Edit');
+    const embedTenantId = (row as { embed_tenant_id?: number | null }).embed_tenant_id ?? null;
+    await this.access.demand(user, { type, id, deploymentId, ownerId: row.created_by, folderId: row.folder_id, embedTenantId }, 'Edit');
   }
 }

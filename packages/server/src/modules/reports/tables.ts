@@ -37,6 +37,8 @@ declare module '../../store/schema.js' {
     /** Why the last refresh failed; null after a refresh that worked. */
     refresh_error: string | null;
     refreshed_by: number | null;
+    /** The embed tenant whose creator-mode session made it; null for the account's own reports. */
+    embed_tenant_id: ColumnType<number | null, number | null | undefined, number | null>;
     refreshed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
     created_by: number | null;
     updated_by: number | null;

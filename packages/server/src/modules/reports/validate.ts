@@ -34,9 +34,24 @@ function checkName(name: string | null | undefined): void {
   if (name !== undefined && name.trim() === '') throw badRequest('name must not be empty');
 }
 
-/** What a create or update checks beyond the schema: the name, the queries' text, one kind of query. */
+/**
+ * How a report is drawn, in its `meta.chartType` (what the embed pages and creator mode read):
+ * the chart types of the report model, `kpi` being the pages' other name for `number`.
+ */
+export const CHART_TYPES = ['line', 'bar', 'area', 'pie', 'table', 'number', 'kpi'] as const;
+
+function checkChartType(meta: Record<string, unknown> | null | undefined): void {
+  const chartType = meta?.chartType;
+  if (chartType === undefined || chartType === null) return;
+  if (typeof chartType !== 'string' || !(CHART_TYPES as readonly string[]).includes(chartType)) {
+    throw badRequest(`meta.chartType: ${JSON.stringify(chartType)} is not a chart type; use one of ${CHART_TYPES.join(', ')}`);
+  }
+}
+
+/** What a create or update checks beyond the schema: the name, the chart type, the queries' text, one kind of query. */
 export function checkInput(input: CreateReportInput | UpdateReportInput, current?: { json_query: string | null; sql_query: string | null }) {
   checkName(input.name);
+  checkChartType(input.meta as Record<string, unknown> | null | undefined);
   if (typeof input.jsonQuery === 'string') parseJsonQuery(input.jsonQuery);
   if (typeof input.sqlQuery === 'string' && input.sqlQuery.trim() === '') throw badRequest('sqlQuery must not be empty; use null for none');
   const json = input.jsonQuery !== undefined ? input.jsonQuery : (current?.json_query ?? null);

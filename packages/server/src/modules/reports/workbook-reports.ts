@@ -32,7 +32,7 @@ export async function copyReportsOfWorkbook(
   db: Executor,
   sourceWorkbookId: number,
   target: { workbookId: number; folderId: number | null },
-  userId: number,
+  userId: number | null,
 ): Promise<Map<number, number>> {
   const reports = await reportsOfWorkbook(db, sourceWorkbookId);
   const moved = new Map<number, number>();
@@ -76,7 +76,7 @@ export async function reportsInFolder(db: Executor, folderId: number): Promise<n
 export function reportOfAccount(db: Executor, accountId: number, id: number) {
   return db
     .selectFrom('report')
-    .select(['deployment_id', 'created_by', 'folder_id', 'workbook_id'])
+    .select(['deployment_id', 'created_by', 'folder_id', 'workbook_id', 'embed_tenant_id'])
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -86,7 +86,7 @@ export function reportOfAccount(db: Executor, accountId: number, id: number) {
 export function reportInDeployment(db: Executor, deploymentId: number, id: number) {
   return db
     .selectFrom('report')
-    .select(['id', 'deployment_id', 'folder_id', 'created_by'])
+    .select(['id', 'deployment_id', 'folder_id', 'created_by', 'embed_tenant_id'])
     .where('deployment_id', '=', deploymentId)
     .where('id', '=', id)
     .executeTakeFirst();

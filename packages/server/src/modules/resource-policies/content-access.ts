@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysel
 import { forbidden, notFound } from '../../http/errors.js';
 import { deploymentScope, holds } from '../../http/authorize.js';
 import { implied, type Permission } from '../../http/permissions.js';
-import type { Principal } from '../../http/principal.js';
+import type { ContentPrincipal, Principal } from '../../http/principal.js';
 import type { Database } from '../../store/schema.js';
 import { folderChain, foldersCreatedBy, folderSubtrees, type FolderRef } from '../folders/public.js';
 import { groupIdsOfUser } from '../groups/public.js';
@@ -25,6 +25,11 @@ export interface ContentItem {
   ownerId: number | null;
   folderId: number | null;
   workbookId?: number | null;
+  /**
+   * The embed tenant whose creator-mode session made it (null for the account's own content):
+   * such an item is its tenant's alone, out of every user's and every policy's reach.
+   */
+  embedTenantId: number | null;
 }
 
 /** The action family of each type: `Read`, `Edit`, `Manage` of it. A dashboard is its workbook's. */
@@ -60,6 +65,8 @@ export const CONTENT_ACTIONS: ReadonlySet<Permission> = new Set(BEARING.Folder);
 export type ReadScope =
   | { kind: 'all' }
   | { kind: 'none' }
+  /** A creator-mode embed session: everything of its embed tenant, nothing else. */
+  | { kind: 'tenant'; embedTenantId: number }
   | {
       kind: 'some';
       /** The principal's user, whose own items it reads; null for a credential that reads none by ownership. */
@@ -79,6 +86,26 @@ function reaches(principal: Principal, deploymentId: number): boolean {
   if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken') return false;
   const scope = deploymentScope(principal);
   return scope === null || scope.includes(deploymentId);
+}
+
+/** Every content action but the folders': what a creator-mode session holds on its tenant's content. */
+const TENANT_ACTIONS: ReadonlySet<Permission> = implied(['WorkbookManage', 'ReportManage']);
+
+/** The embed tenant whose content a principal works on: a creator-mode embed token's, in its own deployment. */
+function creatorTenant(principal: Principal, deploymentId: number): number | null {
+  if (principal.kind !== 'embedToken' || principal.claims.creatorMode !== true) return null;
+  return principal.claims.deploymentId === deploymentId ? principal.claims.embedTenantId : null;
+}
+
+/**
+ * What content a principal makes is stamped with: its user (an internal user's session in creator
+ * mode acts for that user too; an external user is no user of the account) and, for a creator-mode
+ * session, its embed tenant, which the content then belongs to.
+ */
+export function contentAuthor(principal: ContentPrincipal): { userId: number | null; embedTenantId: number | null } {
+  if (principal.kind !== 'embedToken') return { userId: principal.userId, embedTenantId: null };
+  const user = principal.claims.user;
+  return { userId: user.type === 'internal' ? user.id : null, embedTenantId: principal.claims.embedTenantId };
 }
 
 interface Subjects {
@@ -102,6 +129,10 @@ export class ContentAccess {
   /** Every permission the principal holds on the item, closed under the implication table. */
   async actionsOn(principal: Principal, item: ContentItem): Promise<ReadonlySet<Permission>> {
     const held = new Set<Permission>();
+    // An embed tenant's content is its creator-mode sessions' alone, whatever users and policies hold.
+    if (item.embedTenantId !== null) {
+      return creatorTenant(principal, item.deploymentId) === item.embedTenantId ? new Set(TENANT_ACTIONS) : held;
+    }
     // Out of the credential's reach (a key limited to other deployments): not even a creator's rights apply.
     if (!reaches(principal, item.deploymentId)) return held;
     if (item.type === 'Report' && item.workbookId) for (const p of await this.throughWorkbook(principal, item.workbookId)) held.add(p);
@@ -132,6 +163,7 @@ export class ContentAccess {
       deploymentId: workbook.deployment_id,
       ownerId: workbook.created_by,
       folderId: workbook.folder_id,
+      embedTenantId: workbook.embed_tenant_id,
     });
     return [...implied(LEVELS.filter((level) => onWorkbook.has(`Workbook${level}` as Permission)).map((level) => `Report${level}`))];
   }
@@ -163,11 +195,15 @@ export class ContentAccess {
 
   /** What the principal may read of one type in a deployment (see ReadScope and `readable`). */
   async readScope(principal: Principal, deploymentId: number, type: Exclude<ContentType, 'Dashboard'>): Promise<ReadScope> {
+    if (principal.kind === 'embedToken') {
+      const tenant = creatorTenant(principal, deploymentId);
+      return tenant === null || type === 'Folder' ? { kind: 'none' } : { kind: 'tenant', embedTenantId: tenant };
+    }
     const own = await this.ownReadScope(principal, deploymentId, type);
-    if (type !== 'Report' || own.kind === 'all') return own;
+    if (type !== 'Report' || own.kind === 'all' || own.kind === 'tenant') return own;
     // A report is also read through its workbook (see ContentItem).
     const workbooks = await this.ownReadScope(principal, deploymentId, 'Workbook');
-    if (workbooks.kind === 'none') return own;
+    if (workbooks.kind === 'none' || workbooks.kind === 'tenant') return own;
     const base = own.kind === 'some' ? own : { kind: 'some' as const, ownerId: null, folderIds: [], itemIds: [] };
     return { ...base, workbooks };
   }
@@ -192,11 +228,24 @@ export class ContentAccess {
 
   /**
    * The WHERE condition of a ReadScope over one content table (`folder`, `report`, `workbook`):
-   * for folders the folder itself counts as "below" a folder it reaches.
+   * for folders the folder itself counts as "below" a folder it reaches. An embed tenant's reports
+   * and workbooks are in a tenant's scope only, never in a user's (folders are never a tenant's).
    */
   readable(table: 'folder' | 'report' | 'workbook', scope: ReadScope): RawBuilder<boolean> {
-    if (scope.kind === 'all') return sql<boolean>`true`;
     if (scope.kind === 'none') return sql<boolean>`false`;
+    const col = (name: string) => sql.ref(`${table}.${name}`);
+    if (scope.kind === 'tenant') {
+      return table === 'folder' ? sql<boolean>`false` : sql<boolean>`${col('embed_tenant_id')} = ${scope.embedTenantId}`;
+    }
+    const users = this.usersReadable(table, scope);
+    return table === 'folder' ? users : sql<boolean>`(${col('embed_tenant_id')} is null and ${users})`;
+  }
+
+  private usersReadable(
+    table: 'folder' | 'report' | 'workbook',
+    scope: Exclude<ReadScope, { kind: 'none' | 'tenant' }>,
+  ): RawBuilder<boolean> {
+    if (scope.kind === 'all') return sql<boolean>`true`;
     const col = (name: string) => sql.ref(`${table}.${name}`);
     const where = table === 'folder' ? 'id' : 'folder_id';
     const terms = [];

@@ -35,8 +35,19 @@ export async function findContent(
   type: ContentType,
   id: number,
 ): Promise<ContentItem | undefined> {
-  const item = (row: { deployment_id: number; created_by: number | null; folder_id: number | null } | undefined, workbookId?: number) =>
-    row && { type, id, deploymentId: row.deployment_id, ownerId: row.created_by, folderId: row.folder_id, workbookId };
+  const item = (
+    row: { deployment_id: number; created_by: number | null; folder_id: number | null; embed_tenant_id?: number | null } | undefined,
+    workbookId?: number,
+  ): ContentItem | undefined =>
+    row && {
+      type,
+      id,
+      deploymentId: row.deployment_id,
+      ownerId: row.created_by,
+      folderId: row.folder_id,
+      workbookId,
+      embedTenantId: row.embed_tenant_id ?? null,
+    };
   switch (type) {
     case 'Folder': {
       return item(await folderOfAccount(db, accountId, id));

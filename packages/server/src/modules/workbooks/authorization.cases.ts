@@ -1,6 +1,6 @@
-import type { OperationCase } from '../../test-support/authorization.js';
+import type { EmbedCall, OperationCase } from '../../test-support/authorization.js';
 import type { TestAccount, TestServer } from '../../test-support/server.js';
-import { deploymentOf, publishedDashboard, storedWorkbook, textWidget } from './test-fixtures.js';
+import { deploymentOf, publishedDashboard, storedWorkbook, tenantContent, textWidget, type TenantContent } from './test-fixtures.js';
 
 /**
  * The workbooks module's operations, for the shared authorisation suite (run by workbooks.test.ts).
@@ -13,11 +13,26 @@ const workbookUrl = async (account: TestAccount, server: TestServer, draft?: unk
   return { deploymentId, workbookId: workbook.id, url: `/api/v1/deployments/${deploymentId}/workbooks/${workbook.id}` };
 };
 
+/**
+ * The same operation by embed sessions, on a workbook a creator-mode session of an embed tenant
+ * made (test-fixtures.ts `tenantContent`); `at` builds the request from it.
+ */
+const embed =
+  (at: (content: TenantContent) => { url: string; body?: unknown }, options: { report?: boolean; publish?: boolean } = {}) =>
+  async (account: TestAccount, server: TestServer): Promise<EmbedCall> => {
+    const content = await tenantContent(server, account, options);
+    return { ...at(content), deploymentId: content.deploymentId, tokens: content.tokens };
+  };
+const workbooksOf = (content: TenantContent) => `/api/v1/deployments/${content.deploymentId}/workbooks`;
+
 export const cases: OperationCase[] = [
   {
     operation: 'getWorkbooks',
     method: 'GET',
     prepare: async (account, server) => ({ url: `/api/v1/deployments/${await deploymentOf(server, account)}/workbooks` }),
+    embed: embed((content) => ({ url: workbooksOf(content) })),
+    // Another tenant's creator lists its own tenant's workbooks: none of these.
+    embedStatuses: { otherTenant: 200 },
   },
   {
     operation: 'createWorkbook',
@@ -26,22 +41,32 @@ export const cases: OperationCase[] = [
       url: `/api/v1/deployments/${await deploymentOf(server, account)}/workbooks`,
       body: { name: 'New' },
     }),
+    embed: embed((content) => ({ url: workbooksOf(content), body: { name: 'New' } })),
+    embedStatuses: { otherTenant: 200 },
   },
-  { operation: 'getWorkbook', method: 'GET', prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url }) },
+  {
+    operation: 'getWorkbook',
+    method: 'GET',
+    prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url }),
+    embed: embed((content) => ({ url: content.workbookUrl })),
+  },
   {
     operation: 'updateWorkbook',
     method: 'PUT',
     prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url, body: { name: 'Renamed' } }),
+    embed: embed((content) => ({ url: content.workbookUrl, body: { name: 'Renamed' } })),
   },
   {
     operation: 'deleteWorkbook',
     method: 'DELETE',
     prepare: async (account, server) => ({ url: (await workbookUrl(account, server)).url }),
+    embed: embed((content) => ({ url: content.workbookUrl })),
   },
   {
     operation: 'duplicateWorkbook',
     method: 'POST',
     prepare: async (account, server) => ({ url: `${(await workbookUrl(account, server)).url}/duplicate` }),
+    embed: embed((content) => ({ url: `${content.workbookUrl}/duplicate` }), { report: true }),
   },
   {
     operation: 'updateWorkbookDashboard',
@@ -50,6 +75,7 @@ export const cases: OperationCase[] = [
       url: `${(await workbookUrl(account, server)).url}/dashboard`,
       body: { dashboardDraft: { widgets: [textWidget('t1')] } },
     }),
+    embed: embed((content) => ({ url: `${content.workbookUrl}/dashboard`, body: { dashboardDraft: { widgets: [textWidget('t1')] } } })),
   },
   {
     operation: 'publishDashboard',
@@ -58,6 +84,7 @@ export const cases: OperationCase[] = [
       const { url, workbookId } = await workbookUrl(account, server, { widgets: [textWidget('t1')] });
       return { url: `${url}/publish`, body: { workbookId } };
     },
+    embed: embed((content) => ({ url: `${content.workbookUrl}/publish`, body: { workbookId: content.workbookId } }), { report: true }),
   },
   {
     operation: 'updateDashboardEmbedAccess',
@@ -67,8 +94,15 @@ export const cases: OperationCase[] = [
       const { dashboard } = await publishedDashboard(server, account, deploymentId);
       return { url: `/api/v1/deployments/${deploymentId}/dashboards/${dashboard.publicId}/embed-access`, body: { allowEmbed: true } };
     },
+    embed: embed(
+      (content) => ({
+        url: `/api/v1/deployments/${content.deploymentId}/dashboards/${content.publicId}/embed-access`,
+        body: { allowEmbed: true },
+      }),
+      { publish: true },
+    ),
   },
-  // Also accepts embed tokens, which the shared suite cannot mint: embed-access.test.ts checks its credentials.
+  // embed-access.test.ts checks the account's own dashboards with read-only embed tokens.
   {
     operation: 'getDashboard',
     method: 'GET',
@@ -77,5 +111,8 @@ export const cases: OperationCase[] = [
       const { dashboard } = await publishedDashboard(server, account, await deploymentOf(server, account));
       return { url: `/api/v1/embed/dashboard/${dashboard.publicId}` };
     },
+    embed: embed((content) => ({ url: `/api/v1/embed/dashboard/${content.publicId}` }), { publish: true }),
+    // A tenant's published dashboard opens for its read-only sessions; the route is not on a deployment.
+    embedStatuses: { readOnly: 200, otherDeployment: 404 },
   },
 ];

@@ -7,13 +7,17 @@ import type { Executor } from '../../store/executor.js';
  */
 
 export function workbookById(db: Executor, id: number) {
-  return db.selectFrom('workbook').select(['id', 'deployment_id', 'created_by', 'folder_id']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('workbook')
+    .select(['id', 'deployment_id', 'created_by', 'folder_id', 'embed_tenant_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function workbookOfAccount(db: Executor, accountId: number, id: number) {
   return db
     .selectFrom('workbook')
-    .select(['deployment_id', 'created_by', 'folder_id'])
+    .select(['deployment_id', 'created_by', 'folder_id', 'embed_tenant_id'])
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -23,7 +27,13 @@ export function dashboardOfAccount(db: Executor, accountId: number, id: number) 
   return db
     .selectFrom('dashboard')
     .innerJoin('workbook', 'workbook.id', 'dashboard.workbook_id')
-    .select(['dashboard.deployment_id', 'workbook.created_by', 'workbook.folder_id', 'workbook.id as workbook_id'])
+    .select([
+      'dashboard.deployment_id',
+      'workbook.created_by',
+      'workbook.folder_id',
+      'workbook.id as workbook_id',
+      'workbook.embed_tenant_id',
+    ])
     .where('dashboard.account_id', '=', accountId)
     .where('dashboard.id', '=', id)
     .executeTakeFirst();
@@ -47,7 +57,7 @@ export function workbookIdsWhere(condition: RawBuilder<boolean>): RawBuilder<num
 export function workbookInDeployment(db: Executor, deploymentId: number, id: number) {
   return db
     .selectFrom('workbook')
-    .select(['id', 'deployment_id', 'folder_id', 'created_by'])
+    .select(['id', 'deployment_id', 'folder_id', 'created_by', 'embed_tenant_id'])
     .where('deployment_id', '=', deploymentId)
     .where('id', '=', id)
     .executeTakeFirst();

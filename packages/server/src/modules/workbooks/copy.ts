@@ -20,7 +20,7 @@ export function copyName(name: string, taken: ReadonlySet<string>, max: number):
  * creator, no refresh state: the copy refreshes on its own), and returns the source's draft with
  * its CHART widgets pointed at the copied reports, or null when it has no draft.
  */
-export async function copyReports(db: Executor, source: WorkbookRow, copy: WorkbookRow, userId: number) {
+export async function copyReports(db: Executor, source: WorkbookRow, copy: WorkbookRow, userId: number | null) {
   const moved = await copyReportsOfWorkbook(db, source.id, { workbookId: copy.id, folderId: copy.folder_id }, userId);
   const draft = json<{ widgets?: Array<{ type: string; config?: Record<string, unknown> | null }> } | null>(source.dashboard_draft);
   if (!draft) return null;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import type { Principal, UserPrincipal } from '../../http/principal.js';
+import type { ContentPrincipal, Principal } from '../../http/principal.js';
 import type { WorkbookRow } from '../../store/schema.js';
 import { transactionWithRetry } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
@@ -9,7 +9,7 @@ import { assertMayOpenDashboard } from '../embed/public.js';
 import type { PublishDashboardInput } from './dashboard-schemas.js';
 import { WorkbookRepo } from './repo.js';
 import { itemOf, type WorkbookService } from './service.js';
-import type { ContentItem } from '../resource-policies/public.js';
+import { contentAuthor, type ContentItem } from '../resource-policies/public.js';
 import { checkDashboard, type DashboardConfigValue } from './validate.js';
 import { dashboardView, json, reportSnapshot, type DashboardView } from './views.js';
 
@@ -33,12 +33,16 @@ export class DashboardService {
     return this.workbooks.repo;
   }
 
-  async updateDraft(principal: UserPrincipal, deploymentId: number, workbookId: number, draft: DashboardConfigValue | null) {
+  async updateDraft(principal: ContentPrincipal, deploymentId: number, workbookId: number, draft: DashboardConfigValue | null) {
     const row = await this.workbooks.demand(principal, deploymentId, workbookId, 'Edit');
     if (draft) await this.check(row, draft, 'dashboardDraft');
     const updated = await this.ctx.db
       .updateTable('workbook')
-      .set({ dashboard_draft: draft === null ? null : JSON.stringify(draft), updated_by: principal.userId, updated_at: new Date() })
+      .set({
+        dashboard_draft: draft === null ? null : JSON.stringify(draft),
+        updated_by: contentAuthor(principal).userId,
+        updated_at: new Date(),
+      })
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -46,7 +50,7 @@ export class DashboardService {
     return { dashboardDraft: view.dashboardDraft, dashboardPublished: view.dashboardPublished };
   }
 
-  async publish(principal: UserPrincipal, deploymentId: number, workbookId: number, input: PublishInput): Promise<DashboardView> {
+  async publish(principal: ContentPrincipal, deploymentId: number, workbookId: number, input: PublishInput): Promise<DashboardView> {
     if (input.workbookId !== workbookId) {
       throw badRequest(`workbookId: ${input.workbookId} is not the workbook of the path (${workbookId})`);
     }
@@ -59,6 +63,7 @@ export class DashboardService {
     const reportIds = await this.check(row, config, input.config ? 'config' : 'dashboardDraft');
     const snapshots = (await this.repo.reportsOf(row.id, reportIds)).map(reportSnapshot);
     const title = input.title ?? config.title ?? null;
+    const author = contentAuthor(principal);
     const description = input.description ?? config.description ?? null;
 
     // The lock and the next number are read in the transaction, so concurrent publishes queue on
@@ -78,9 +83,13 @@ export class DashboardService {
           workbook_id: row.id,
           public_id: randomUUID(),
           status: 'published',
+          // A tenant's dashboard is for its tenant's sessions to open: embedding is on from the
+          // start (its creators may turn it off); the account's own stays off until allowed.
+          allow_embed: row.embed_tenant_id !== null,
+          embed_tenant_id: row.embed_tenant_id,
           title,
           description,
-          created_by: principal.userId,
+          created_by: author.userId,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -93,7 +102,7 @@ export class DashboardService {
           description,
           config: JSON.stringify(config),
           report_snapshots: JSON.stringify(snapshots),
-          published_by: principal.userId,
+          published_by: author.userId,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -109,7 +118,7 @@ export class DashboardService {
   }
 
   /** Turns embedding of a published dashboard on or off; needs Manage on its workbook (admins hold it). */
-  async setEmbedAccess(principal: UserPrincipal, deploymentId: number, publicId: string, allowEmbed: boolean): Promise<DashboardView> {
+  async setEmbedAccess(principal: ContentPrincipal, deploymentId: number, publicId: string, allowEmbed: boolean): Promise<DashboardView> {
     await this.workbooks.assertDeployment(principal.accountId, deploymentId);
     const found = await this.repo.byPublicId(principal.accountId, publicId);
     if (!found || found.dashboard.deployment_id !== deploymentId) throw notFound(`Dashboard ${publicId} not found`);
@@ -130,16 +139,21 @@ export class DashboardService {
   /**
    * The dashboard by its public id. An embed token gets it only within its own deployment, only
    * when it is published with embedding allowed, and (for a token minted for one dashboard) only
-   * that one. A user credential gets it when its user may read the workbook, whatever its status
-   * and embedding: a person previewing what they share. Every other case is 404.
+   * that one; an embed tenant's dashboard, only with a token of that tenant, and a creator-mode
+   * token of the tenant gets it whatever its status and embedding, as its makers preview it. A
+   * user credential gets it when its user may read the workbook, whatever its status and
+   * embedding: a person previewing what they share (never a tenant's). Every other case is 404.
    */
   async getByPublicId(principal: Principal, publicId: string): Promise<DashboardView> {
     const missing = notFound(`Dashboard ${publicId} not found`);
     if (principal.kind === 'embedToken') {
       assertMayOpenDashboard(principal.claims, publicId);
       const found = await this.repo.byPublicId(principal.accountId, publicId);
-      const open = found?.dashboard.deployment_id === principal.claims.deploymentId && found.dashboard.allow_embed;
-      if (!found || !open || found.dashboard.status !== 'published') throw missing;
+      if (!found || found.dashboard.deployment_id !== principal.claims.deploymentId) throw missing;
+      const tenant = found.dashboard.embed_tenant_id;
+      if (tenant !== null && tenant !== principal.claims.embedTenantId) throw missing;
+      if (tenant !== null && principal.claims.creatorMode) return dashboardView(found);
+      if (!found.dashboard.allow_embed || found.dashboard.status !== 'published') throw missing;
       return dashboardView(found);
     }
     if (principal.kind !== 'apiKey' && principal.kind !== 'accessToken') throw missing;

@@ -4,9 +4,9 @@ import { embedAccount, type EmbedAccount } from '../embed/test-fixtures.js';
 import { deploymentOf, publishedDashboard } from './test-fixtures.js';
 
 /**
- * Dashboard embed access and getDashboard. getDashboard takes embed tokens (as bare JWTs, the data
- * API's credential) beside API keys and access tokens, so its credential checks live here rather
- * than in the shared suite, which cannot mint embed tokens.
+ * Dashboard embed access and getDashboard on the account's own dashboards. getDashboard takes embed
+ * tokens (as bare JWTs, the data API's credential) beside API keys and access tokens; the shared
+ * suite checks them on an embed tenant's dashboard, these on the account's, with read-only sessions.
  */
 describeOnStores('dashboard embed access', (server) => {
   const tokenFor = async (account: EmbedAccount, body: Record<string, unknown> = {}) => {

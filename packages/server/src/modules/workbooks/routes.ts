@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { userPrincipalOf } from '../../http/auth.js';
+import { contentPrincipalOf } from '../../http/auth.js';
 import { Deleted } from '../../http/common-schemas.js';
+import { CONTENT_CREDENTIALS } from '../../http/principal.js';
 import { deploymentParam, requires } from '../../http/requirement.js';
 import { dashboardRoutes } from './dashboard-routes.js';
 import {
   CreateWorkbookInput,
+  CREATOR_MODE,
   DeploymentParams,
   UpdateWorkbookInput,
   Workbook,
@@ -16,9 +18,10 @@ import {
 
 const tags = ['Workbooks'];
 /** Every workbook operation acts in one deployment; what it may do to the workbook is content access's (service.ts). */
-const inDeployment = (alsoDemands: string) => ({ auth: requires('DeploymentRead', { resource: deploymentParam(), alsoDemands }) });
-const ACCESS =
-  'Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404.';
+const inDeployment = (alsoDemands: string) => ({
+  auth: requires('DeploymentRead', { kinds: CONTENT_CREDENTIALS, resource: deploymentParam(), alsoDemands }),
+});
+const ACCESS = `Workbooks are private to their creator until shared by a resource policy on the workbook or a folder above it; a workbook the caller may not read answers 404. ${CREATOR_MODE}`;
 
 export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const workbooks = app.services.workbooks;
@@ -34,7 +37,7 @@ export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: WorkbooksQuery,
       response: { 200: Type.Ref(WorkbooksListResponse) },
     },
-    handler: async (request) => workbooks.list(userPrincipalOf(request), request.params.deploymentId, request.query),
+    handler: async (request) => workbooks.list(contentPrincipalOf(request), request.params.deploymentId, request.query),
   });
 
   app.post('/api/v1/deployments/:deploymentId/workbooks', {
@@ -48,7 +51,7 @@ export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(CreateWorkbookInput),
       response: { 200: Type.Ref(Workbook) },
     },
-    handler: async (request) => workbooks.create(userPrincipalOf(request), request.params.deploymentId, request.body ?? {}),
+    handler: async (request) => workbooks.create(contentPrincipalOf(request), request.params.deploymentId, request.body ?? {}),
   });
 
   app.get('/api/v1/deployments/:deploymentId/workbooks/:workbookId', {
@@ -61,7 +64,7 @@ export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: WorkbookParams,
       response: { 200: Type.Ref(Workbook) },
     },
-    handler: async (request) => workbooks.get(userPrincipalOf(request), request.params.deploymentId, request.params.workbookId),
+    handler: async (request) => workbooks.get(contentPrincipalOf(request), request.params.deploymentId, request.params.workbookId),
   });
 
   app.put('/api/v1/deployments/:deploymentId/workbooks/:workbookId', {
@@ -76,7 +79,7 @@ export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(Workbook) },
     },
     handler: async (request) =>
-      workbooks.update(userPrincipalOf(request), request.params.deploymentId, request.params.workbookId, request.body ?? {}),
+      workbooks.update(contentPrincipalOf(request), request.params.deploymentId, request.params.workbookId, request.body ?? {}),
   });
 
   app.delete('/api/v1/deployments/:deploymentId/workbooks/:workbookId', {
@@ -89,7 +92,7 @@ export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: WorkbookParams,
       response: { 200: Type.Ref(Deleted) },
     },
-    handler: async (request) => workbooks.delete(userPrincipalOf(request), request.params.deploymentId, request.params.workbookId),
+    handler: async (request) => workbooks.delete(contentPrincipalOf(request), request.params.deploymentId, request.params.workbookId),
   });
 
   app.post('/api/v1/deployments/:deploymentId/workbooks/:workbookId/duplicate', {
@@ -104,7 +107,7 @@ export const workbookRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: WorkbookParams,
       response: { 200: Type.Ref(Workbook) },
     },
-    handler: async (request) => workbooks.duplicate(userPrincipalOf(request), request.params.deploymentId, request.params.workbookId),
+    handler: async (request) => workbooks.duplicate(contentPrincipalOf(request), request.params.deploymentId, request.params.workbookId),
   });
 
   await app.register(dashboardRoutes);

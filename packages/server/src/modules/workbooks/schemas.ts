@@ -111,3 +111,7 @@ export const workbookSchemas = [
   UpdateWorkbookInput,
   WorkbooksListResponse,
 ];
+
+/** What every workspace operation open to embed sessions says of them. */
+export const CREATOR_MODE =
+  "A creator-mode embed token (`creatorMode: true`, sent as `Authorization: <token>`) works on its embed tenant's content in its own deployment only: what it creates belongs to the tenant, every creator-mode session of the tenant may read, change and delete it, and nobody else sees it (other tenants' sessions and the account's users, admins included, get 404). A read-only embed token gets 403.";

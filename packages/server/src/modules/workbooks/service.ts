@@ -1,11 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import { badRequest, notFound } from '../../http/errors.js';
 import { byId, decodeCursor, pageSize, toPage, type Page } from '../../http/pagination.js';
-import type { UserPrincipal } from '../../http/principal.js';
+import type { ContentPrincipal } from '../../http/principal.js';
 import type { WorkbookRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
-import type { ContentItem } from '../resource-policies/public.js';
+import { contentAuthor, type ContentItem } from '../resource-policies/public.js';
 import { copyReports, copyName } from './copy.js';
 import { WorkbookRepo } from './repo.js';
 import { MAX_WORKBOOK_NAME, type CreateWorkbookInput, type UpdateWorkbookInput } from './schemas.js';
@@ -24,12 +24,15 @@ export const itemOf = (row: WorkbookRow): ContentItem => ({
   deploymentId: row.deployment_id,
   ownerId: row.created_by,
   folderId: row.folder_id,
+  embedTenantId: row.embed_tenant_id,
 });
 
 /**
  * Workbooks of a deployment (issue 16): private to their creator until shared (content-access.ts).
  * Reading needs Read, changing Edit, deleting Manage; creating at the root needs DeploymentRead
- * (the route's), creating in or moving into a folder needs FolderEdit on it.
+ * (the route's), creating in or moving into a folder needs FolderEdit on it. A creator-mode embed
+ * session makes its embed tenant's workbooks (at the root: folders are the account's), and its
+ * tenant's sessions are the only ones that see them.
  */
 export class WorkbookService {
   readonly repo: WorkbookRepo;
@@ -42,7 +45,7 @@ export class WorkbookService {
     return this.ctx.services.contentAccess;
   }
 
-  async list(principal: UserPrincipal, deploymentId: number, query: { folderId?: number | null; first?: number; after?: string }) {
+  async list(principal: ContentPrincipal, deploymentId: number, query: { folderId?: number | null; first?: number; after?: string }) {
     await this.assertDeployment(principal.accountId, deploymentId);
     const after = decodeCursor(ORDER, query.after)?.id;
     const scope = await this.access.readScope(principal, deploymentId, 'Workbook');
@@ -54,7 +57,7 @@ export class WorkbookService {
   }
 
   /** The workbook, after checking the principal holds `level` on it (404 when it may not read it). */
-  async demand(principal: UserPrincipal, deploymentId: number, id: number, level: 'Read' | 'Edit' | 'Manage'): Promise<WorkbookRow> {
+  async demand(principal: ContentPrincipal, deploymentId: number, id: number, level: 'Read' | 'Edit' | 'Manage'): Promise<WorkbookRow> {
     await this.assertDeployment(principal.accountId, deploymentId);
     const row = await this.repo.find(principal.accountId, deploymentId, id);
     if (!row) throw notFound(`Workbook ${id} not found`);
@@ -62,7 +65,7 @@ export class WorkbookService {
     return row;
   }
 
-  async get(principal: UserPrincipal, deploymentId: number, id: number): Promise<WorkbookView> {
+  async get(principal: ContentPrincipal, deploymentId: number, id: number): Promise<WorkbookView> {
     return this.view(await this.demand(principal, deploymentId, id, 'Read'));
   }
 
@@ -70,12 +73,13 @@ export class WorkbookService {
     return workbookView(row, (await this.repo.published([row.id])).get(row.id));
   }
 
-  async create(principal: UserPrincipal, deploymentId: number, input: CreateInput): Promise<WorkbookView> {
+  async create(principal: ContentPrincipal, deploymentId: number, input: CreateInput): Promise<WorkbookView> {
     await this.assertDeployment(principal.accountId, deploymentId);
     const folderId = input.folderId ?? null;
     if (folderId !== null) await this.demandFolder(principal, deploymentId, folderId);
     const fields = input.calculatedFields ?? {};
     checkCalculatedFields(fields);
+    const author = contentAuthor(principal);
     const row = await this.ctx.db
       .insertInto('workbook')
       .values({
@@ -85,15 +89,16 @@ export class WorkbookService {
         name: nameOf(input.name) ?? DEFAULT_WORKBOOK_NAME,
         meta: JSON.stringify(input.meta ?? {}),
         calculated_fields: JSON.stringify(fields),
-        created_by: principal.userId,
-        updated_by: principal.userId,
+        embed_tenant_id: author.embedTenantId,
+        created_by: author.userId,
+        updated_by: author.userId,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
     return workbookView(row, undefined);
   }
 
-  async update(principal: UserPrincipal, deploymentId: number, id: number, input: UpdateInput): Promise<WorkbookView> {
+  async update(principal: ContentPrincipal, deploymentId: number, id: number, input: UpdateInput): Promise<WorkbookView> {
     const row = await this.demand(principal, deploymentId, id, 'Edit');
     const moves = input.folderId !== undefined && input.folderId !== row.folder_id;
     if (moves && input.folderId !== null) await this.demandFolder(principal, deploymentId, input.folderId!);
@@ -106,7 +111,7 @@ export class WorkbookService {
         ...(input.meta !== undefined ? { meta: JSON.stringify(input.meta ?? {}) } : {}),
         ...(input.calculatedFields !== undefined ? { calculated_fields: JSON.stringify(input.calculatedFields) } : {}),
         ...(moves ? { folder_id: input.folderId ?? null } : {}),
-        updated_by: principal.userId,
+        updated_by: contentAuthor(principal).userId,
         updated_at: new Date(),
       })
       .where('id', '=', id)
@@ -117,7 +122,7 @@ export class WorkbookService {
   }
 
   /** Its reports, dashboard and dashboard versions go with it (foreign keys cascade). */
-  async delete(principal: UserPrincipal, deploymentId: number, id: number) {
+  async delete(principal: ContentPrincipal, deploymentId: number, id: number) {
     await this.demand(principal, deploymentId, id, 'Manage');
     await this.ctx.db.deleteFrom('workbook').where('id', '=', id).execute();
     return { id, deleted: true as const };
@@ -128,7 +133,7 @@ export class WorkbookService {
    * fields, reports and the draft (its charts pointed at the copied reports); not the published
    * dashboard. It goes into the source's folder when the caller may edit that folder, else to the root.
    */
-  async duplicate(principal: UserPrincipal, deploymentId: number, id: number): Promise<WorkbookView> {
+  async duplicate(principal: ContentPrincipal, deploymentId: number, id: number): Promise<WorkbookView> {
     const source = await this.demand(principal, deploymentId, id, 'Read');
     let folderId = source.folder_id;
     if (folderId !== null) {
@@ -136,8 +141,15 @@ export class WorkbookService {
       const held = folder ? await this.access.actionsOn(principal, folderItem(deploymentId, folder)) : new Set();
       if (!held.has('FolderEdit')) folderId = null;
     }
+    const author = contentAuthor(principal);
     const copy = await transaction(this.ctx.db, async (db) => {
-      const taken = await db.selectFrom('workbook').select('name').where('deployment_id', '=', deploymentId).execute();
+      // Names are unique within what the copy's readers see: the account's content, or one tenant's.
+      const taken = await db
+        .selectFrom('workbook')
+        .select('name')
+        .where('deployment_id', '=', deploymentId)
+        .where('embed_tenant_id', source.embed_tenant_id === null ? 'is' : '=', source.embed_tenant_id)
+        .execute();
       const row = await db
         .insertInto('workbook')
         .values({
@@ -147,12 +159,14 @@ export class WorkbookService {
           name: copyName(source.name, new Set(taken.map((t) => t.name.toLowerCase())), MAX_WORKBOOK_NAME),
           meta: JSON.stringify(source.meta ?? {}),
           calculated_fields: JSON.stringify(source.calculated_fields ?? {}),
-          created_by: principal.userId,
-          updated_by: principal.userId,
+          // The copy stays where its source is: a tenant's workbook copies into the same tenant.
+          embed_tenant_id: source.embed_tenant_id,
+          created_by: author.userId,
+          updated_by: author.userId,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const draft = await copyReports(db, source, row, principal.userId);
+      const draft = await copyReports(db, source, row, author.userId);
       if (draft === null) return row;
       return db
         .updateTable('workbook')
@@ -168,7 +182,7 @@ export class WorkbookService {
     if (!(await this.ctx.services.deployments.find(accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
   }
 
-  private async demandFolder(principal: UserPrincipal, deploymentId: number, folderId: number): Promise<void> {
+  private async demandFolder(principal: ContentPrincipal, deploymentId: number, folderId: number): Promise<void> {
     const folder = await this.repo.folder(deploymentId, folderId);
     if (!folder) throw notFound(`Folder ${folderId} not found`);
     await this.access.demand(principal, folderItem(deploymentId, folder), 'Edit');
@@ -181,6 +195,7 @@ const folderItem = (deploymentId: number, folder: { id: number; parent_id: numbe
   deploymentId,
   ownerId: folder.created_by,
   folderId: folder.parent_id,
+  embedTenantId: null,
 });
 
 /** A name as given, trimmed; undefined when not given; a blank one is refused. */

@@ -23,6 +23,8 @@ declare module '../../store/schema.js' {
     calculated_fields: ColumnType<Record<string, unknown>, string | undefined, string>;
     /** The dashboard being edited (DashboardConfig); publishing freezes it into a dashboard_version. */
     dashboard_draft: Json<Record<string, unknown> | null> | null;
+    /** The embed tenant whose creator-mode session made it; null for the account's own workbooks. */
+    embed_tenant_id: ColumnType<number | null, number | null | undefined, number | null>;
     created_by: number | null;
     updated_by: number | null;
     created_at: CreatedAt;
@@ -43,6 +45,8 @@ declare module '../../store/schema.js' {
     allow_embed: Generated<boolean>;
     title: string | null;
     description: string | null;
+    /** Its workbook's embed tenant, copied when first published. */
+    embed_tenant_id: ColumnType<number | null, number | null | undefined, number | null>;
     created_by: number | null;
     created_at: CreatedAt;
     updated_at: UpdatedAt;

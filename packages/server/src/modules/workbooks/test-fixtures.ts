@@ -74,3 +74,84 @@ export async function publishedDashboard(server: TestServer, account: TestAccoun
   if (response.status !== 200) throw new Error(`publish: ${response.text}`);
   return { workbook, dashboard: response.body as { id: number; publicId: string; versionNumber: number } };
 }
+
+/** An embed token, minted as a host page gets one: generate-session with the admin's key, then the exchange. */
+export async function embedToken(account: TestAccount, body: Record<string, unknown>): Promise<string> {
+  const generated = await account.request({ method: 'POST', url: '/api/v1/embed/generate-session', as: account.admin, body });
+  if (generated.status !== 200) throw new Error(`generate-session: ${generated.text}`);
+  const exchanged = await account.request({
+    method: 'POST',
+    url: '/api/v1/embed/session/token',
+    body: { sessionId: generated.body.sessionId },
+  });
+  if (exchanged.status !== 200) throw new Error(`session/token: ${exchanged.text}`);
+  return exchanged.body.token as string;
+}
+
+/** A creator-mode token of an embed tenant for a deployment (the account's useCreatorMode turned on first). */
+export async function creatorToken(
+  server: TestServer,
+  account: TestAccount,
+  deploymentId: number,
+  tenant = 'tenant-one',
+  externalId = 'ann',
+) {
+  await server.services.tenantSettings.update(account.id, { useCreatorMode: true });
+  return embedToken(account, { deploymentId, externalId, embedTenantName: tenant, creatorMode: true });
+}
+
+/** What the shared suite calls an operation with on an embed tenant's content (test-support/authorization.ts). */
+export interface TenantContent {
+  deploymentId: number;
+  /** /api/v1/deployments/{deploymentId}/workbooks/{id} */
+  workbookUrl: string;
+  workbookId: number;
+  reportId: number | null;
+  publicId: string | null;
+  tokens: { creator: string; readOnly: string; otherTenant: string; otherDeployment: string };
+}
+
+/**
+ * A workbook of embed tenant `tenant-one` made through the API by a creator-mode session (with a
+ * report and a draft showing it, published when asked), and tokens of the sessions around it: a
+ * read-only one of the same tenant, a creator of `tenant-two`, and a creator of `tenant-one` minted
+ * for another deployment.
+ */
+export async function tenantContent(
+  server: TestServer,
+  account: TestAccount,
+  options: { report?: boolean; publish?: boolean } = {},
+): Promise<TenantContent> {
+  const deploymentId = await deploymentOf(server, account);
+  const creator = await creatorToken(server, account, deploymentId);
+  const base = `/api/v1/deployments/${deploymentId}`;
+  const call = async (method: 'POST' | 'PUT', url: string, body: unknown) => {
+    const response = await account.request({ method, url: `${base}${url}`, as: creator, body });
+    if (response.status !== 200) throw new Error(`${method} ${url}: ${response.text}`);
+    return response.body;
+  };
+  const workbook = await call('POST', '/workbooks', { name: 'Tenant board' });
+  let reportId: number | null = null;
+  let publicId: string | null = null;
+  if (options.report || options.publish) {
+    reportId = (await call('POST', '/reports', { name: 'Orders', workbookId: workbook.id, jsonQuery: '{"measures":["orders.count"]}' })).id;
+    await call('PUT', `/workbooks/${workbook.id}/dashboard`, {
+      dashboardDraft: { title: 'Board', widgets: [chartWidget('c1', reportId!)] },
+    });
+  }
+  if (options.publish) publicId = (await call('POST', `/workbooks/${workbook.id}/publish`, { workbookId: workbook.id })).publicId;
+  const elsewhere = await deploymentOf(server, account);
+  return {
+    deploymentId,
+    workbookUrl: `${base}/workbooks/${workbook.id}`,
+    workbookId: workbook.id,
+    reportId,
+    publicId,
+    tokens: {
+      creator,
+      readOnly: await embedToken(account, { deploymentId, externalId: 'bob', embedTenantName: 'tenant-one' }),
+      otherTenant: await creatorToken(server, account, deploymentId, 'tenant-two', 'cid'),
+      otherDeployment: await creatorToken(server, account, elsewhere),
+    },
+  };
+}

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores } from '../../test-support/server.js';
-import { cases as allCases } from './authorization.cases.js';
+import { cases } from './authorization.cases.js';
 import { deploymentOf, storedFolder, storedReport, storedWorkbook } from './test-fixtures.js';
-
-// getDashboard also takes embed tokens, which the shared suite cannot mint; embed-access.test.ts runs its credential checks.
-const cases = allCases.filter((c) => c.operation !== 'getDashboard');
 
 describeOnStores('workbooks', (server) => {
   describe('authorization', () => authorizationSuite(server, cases));

@@ -88,7 +88,14 @@ export class WorkspaceService {
     const label = CONTENT_TYPE[type];
     const row = await this.repo.findItem(type, deploymentId, input.id);
     if (!row) throw notFound(`${label} ${input.id} not found`);
-    const item = { type: label, id: row.id, deploymentId, ownerId: row.created_by, folderId: row.folder_id };
+    const item = {
+      type: label,
+      id: row.id,
+      deploymentId,
+      ownerId: row.created_by,
+      folderId: row.folder_id,
+      embedTenantId: row.embed_tenant_id,
+    };
     await this.access.demand(principal, item, 'Edit');
     await transaction(this.ctx.db, async () => {
       // The target folder stays while the item moves in (its foreign key would refuse a deleted one anyway).
