@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sampleModelFiles, writeSample } from '@plinth/semantic';
 import type { Services } from '../module.js';
+import { createDemoDashboard, DEMO_DASHBOARD_TITLE } from './dashboard.js';
 import { demoModelFiles } from './embedding-view.js';
 
 /** The demo deployment's name, as `plinth deployments list` shows it. */
@@ -26,6 +27,8 @@ export interface DemoOutcome {
   deploymentUrl: string;
   buildId: number | null;
   status: 'built' | 'failed' | 'cancelled' | 'building';
+  /** The published, embeddable dashboard over the demo's my_sales view, once the build succeeded. */
+  dashboardPublicId?: string;
   /** Why the build did not succeed, for the log. */
   errors: string[];
 }
@@ -64,7 +67,11 @@ export async function createDemoDeployment(
     build: 'deploy',
   });
   if (buildId === null) return { deploymentId, deploymentUrl, buildId, status: 'failed', errors: ['no build was queued'] };
-  return { deploymentId, deploymentUrl, buildId, ...(await waitForBuild(services, accountId, buildId, options)) };
+  const built = await waitForBuild(services, accountId, buildId, options);
+  if (built.status !== 'built') return { deploymentId, deploymentUrl, buildId, ...built };
+  // Reports are checked against the served model, so the dashboard waits for the build.
+  const dashboard = await createDemoDashboard(services, accountId, deploymentId);
+  return { deploymentId, deploymentUrl, buildId, ...built, dashboardPublicId: dashboard.publicId };
 }
 
 async function waitForBuild(services: Services, accountId: number, buildId: number, options: DemoOptions) {
@@ -113,7 +120,10 @@ export async function demoOnFirstStart(
       return undefined;
     }
     log.info({ deploymentId: demo.deploymentId, buildId: demo.buildId }, 'demo deployment built');
-    return `Demo deployment ${demo.deploymentId} ("${DEMO_NAME}") serves the sample data at ${demo.deploymentUrl}/cubejs-api/v1 (token: plinth deployments token ${demo.deploymentId}).`;
+    const served = `Demo deployment ${demo.deploymentId} ("${DEMO_NAME}") serves the sample data at ${demo.deploymentUrl}/cubejs-api/v1 (token: plinth deployments token ${demo.deploymentId}).`;
+    return demo.dashboardPublicId
+      ? `${served}\nIts dashboard "${DEMO_DASHBOARD_TITLE}" is published for embedding: ${start.baseUrl}/embed/dashboard/${demo.dashboardPublicId}?session=<sessionId>`
+      : served;
   } catch (error) {
     log.error({ err: error }, 'the demo deployment could not be created');
     return undefined;
