@@ -40,7 +40,10 @@ export class ChatService {
       void this.replay(account.id, replay, body.messageId!, out);
       return out;
     }
-    void this.answer(account.id, caller, agent, thread, body, out, requestId).catch(() => out.end());
+    void this.answer(account.id, caller, agent, thread, body, out, requestId).catch((error: unknown) => {
+      out.line(errorLine(error, requestId));
+      out.end();
+    });
     return out;
   }
 

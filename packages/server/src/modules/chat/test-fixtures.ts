@@ -24,16 +24,28 @@ export interface ChatAnswer {
   lines: any[];
 }
 
-export async function chatSetup(server: TestServer, llm: OpenAiStandIn, agent: Record<string, unknown> = {}): Promise<ChatSetup> {
+export async function chatSetup(
+  server: TestServer,
+  llm: OpenAiStandIn,
+  agent: Record<string, unknown> = {},
+  /** Store the endpoint as it is, past the egress check of its creation (as one saved before the policy changed). */
+  storeLlm = false,
+): Promise<ChatSetup> {
   const { account, deploymentId } = await sampleDeployment(server, server.services.dataApi);
   await server.services.groups.create(account.id, { name: 'regional' });
   await server.services.userAttributes.create(account.id, { name: 'country', type: 'string' });
-  const created = await account.request({
-    method: 'POST',
-    url: '/api/v1/agent-llms',
-    as: account.admin,
-    body: { name: 'stand-in', baseUrl: llm.baseUrl, model: 'stand-in-model', apiKey: 'sk-stand-in' },
-  });
+  const llmRow = { name: 'stand-in', baseUrl: llm.baseUrl, model: 'stand-in-model', apiKey: 'sk-stand-in' };
+  const created = storeLlm
+    ? {
+        status: 201,
+        text: '',
+        body: await server.store.db
+          .insertInto('agent_llm')
+          .values({ account_id: account.id, name: llmRow.name, base_url: llmRow.baseUrl, model: llmRow.model, api_key_sealed: null })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      }
+    : await account.request({ method: 'POST', url: '/api/v1/agent-llms', as: account.admin, body: llmRow });
   expect(created.status, created.text).toBe(201);
   const madeAgent = await account.request({
     method: 'POST',
