@@ -1,12 +1,12 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One scripted answer of the stand-in. */
 export type ScriptedAnswer =
-  /** The assistant answers with text. */
-  | { text: string }
+  /** The assistant answers with text; after `hold` settles, when given (a turn kept streaming). */
+  | { text: string; hold?: Promise<unknown> }
   /** The assistant calls tools (arguments as an object or as the raw string the model would send), maybe with some text. */
-  | { toolCalls: { name: string; arguments: unknown; id?: string }[]; text?: string }
+  | { toolCalls: { name: string; arguments: unknown; id?: string }[]; text?: string; hold?: Promise<unknown> }
   /** An HTTP error, or any body (garbage) with a status and type. */
   | { status: number; body: string; contentType?: string };
 
@@ -56,32 +56,8 @@ export async function startOpenAiStandIn(options: { sse?: boolean } = {}): Promi
       if (!answer) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"script exhausted"}}');
       if ('status' in answer)
         return void res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'text/plain' }).end(answer.body);
-      const text = 'text' in answer ? (answer.text ?? '') : '';
-      const calls = ('toolCalls' in answer ? answer.toolCalls : []).map((call, index) => ({
-        index,
-        id: call.id ?? `call_${requests.length}_${index}`,
-        type: 'function',
-        function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
-      }));
-      if (body.stream && options.sse !== false) return void sendEvents(res, body.model, text, calls);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          id: `chatcmpl-${requests.length}`,
-          object: 'chat.completion',
-          model: body.model,
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: text || null,
-                ...(calls.length ? { tool_calls: calls.map(({ index: _i, ...c }) => c) } : {}),
-              },
-              finish_reason: calls.length ? 'tool_calls' : 'stop',
-            },
-          ],
-        }),
-      );
+      if (answer.hold) return void answer.hold.then(() => respond(res, body, answer, requests.length, options));
+      respond(res, body, answer, requests.length, options);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,9 +70,45 @@ export async function startOpenAiStandIn(options: { sse?: boolean } = {}): Promi
   };
 }
 
+/** A scripted completion: server-sent chunks for a streamed request, else one JSON completion. */
+function respond(
+  res: ServerResponse,
+  body: any,
+  answer: Exclude<ScriptedAnswer, { status: number }>,
+  n: number,
+  options: { sse?: boolean },
+): void {
+  const text = 'text' in answer ? (answer.text ?? '') : '';
+  const calls = ('toolCalls' in answer ? answer.toolCalls : []).map((call, index) => ({
+    index,
+    id: call.id ?? `call_${n}_${index}`,
+    type: 'function',
+    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+  }));
+  if (body.stream && options.sse !== false) return void sendEvents(res, body.model, text, calls);
+  res.writeHead(200, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      id: `chatcmpl-${n}`,
+      object: 'chat.completion',
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: text || null,
+            ...(calls.length ? { tool_calls: calls.map(({ index: _i, ...c }) => c) } : {}),
+          },
+          finish_reason: calls.length ? 'tool_calls' : 'stop',
+        },
+      ],
+    }),
+  );
+}
+
 type Call = { index: number; id: string; type: string; function: { name: string; arguments: string } };
 
-function sendEvents(res: import('node:http').ServerResponse, model: string, text: string, calls: Call[]): void {
+function sendEvents(res: ServerResponse, model: string, text: string, calls: Call[]): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
     res.write(

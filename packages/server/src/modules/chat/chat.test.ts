@@ -146,6 +146,28 @@ describeOnStores(
       expect(repeat.lines.at(-1).state.messages).toHaveLength(2);
     });
 
+    it('while a turn streams, another message of the thread is refused (thread_busy) and a retry of the same messageId follows it', async () => {
+      const chat = await chatSetup(server(), llm);
+      const token = await chat.token('ann', 'UK');
+      llm.script({ text: 'First.' });
+      const chatId = chatIdOf((await chat.ask(token, { input: 'One' })).lines);
+      let release!: () => void;
+      llm.script({ text: 'Slow answer.', hold: new Promise<void>((resolve) => (release = resolve)) });
+      const asked = llm.requests.length;
+      const body = { input: 'Two', chatId, messageId: '1717500000999-message' };
+      const slow = chat.ask(token, body);
+      await expect.poll(() => llm.requests.length).toBe(asked + 1);
+      const busy = await chat.ask(token, { input: 'Three', chatId });
+      expect(errorOf(busy.lines)).toEqual({ code: 'thread_busy', error: 'Streaming for thread is in progress' });
+      const retry = chat.ask(token, body);
+      release();
+      const [first, again] = await Promise.all([slow, retry]);
+      expect(finalAnswer(first.lines).content).toBe('Slow answer.');
+      expect(finalAnswer(again.lines).content).toBe('Slow answer.');
+      expect(llm.requests.length).toBe(asked + 1);
+      expect(again.lines.at(-1).state.messages.map((m: any) => m.content)).toEqual(['One', 'First.', 'Two', 'Slow answer.']);
+    });
+
     it('with no LLM endpoint, or no agent embedded users may use, answers the chat_not_configured line', async () => {
       const chat = await chatSetup(server(), llm, { agentLlmId: null });
       const token = await chat.token('ann', 'UK');
