@@ -295,6 +295,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/agents/{agentId}/chat/stream-chat-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask an agent (stream chat state)
+         * @description Cube's Chat API. The answer is `application/x-ndjson`, one ChatStreamLine per line as it happens: `__cutoff__` first (`state.chatId` names the thread, new or given), the user message, assistant deltas (`isDelta: true`, `content` to append), tool calls (`toolCall` without then with `result`/`output`), the final answer (`graphPath: ["final"]`), `__state__` last (`state.messages`: the stored thread). A failure after the stream began is a line `{"error", "code"}` (codes: chat_not_configured, llm_unavailable, llm_bad_response, tool_rounds_exceeded, thread_busy, thread_full, internal_error) followed by `__state__`, never an HTTP error. With an embed token the user, groups, attributes and security context are the token's: a sessionSettings field that says otherwise gets 403 naming it. With an API key (admin, or EmbedSessionsManage on the deployment) sessionSettings names the user as generate-session does. An unknown or foreign chatId gets 404. The agent must belong to the token's deployment and allow embedding (else 404). Requires the `EmbedChat` permission on the account.
+         */
+        post: operations["streamChatState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/chat/stream-chat-state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the deployment's default agent (stream chat state)
+         * @description Cube's Chat API. The answer is `application/x-ndjson`, one ChatStreamLine per line as it happens: `__cutoff__` first (`state.chatId` names the thread, new or given), the user message, assistant deltas (`isDelta: true`, `content` to append), tool calls (`toolCall` without then with `result`/`output`), the final answer (`graphPath: ["final"]`), `__state__` last (`state.messages`: the stored thread). A failure after the stream began is a line `{"error", "code"}` (codes: chat_not_configured, llm_unavailable, llm_bad_response, tool_rounds_exceeded, thread_busy, thread_full, internal_error) followed by `__state__`, never an HTTP error. With an embed token the user, groups, attributes and security context are the token's: a sessionSettings field that says otherwise gets 403 naming it. With an API key (admin, or EmbedSessionsManage on the deployment) sessionSettings names the user as generate-session does. An unknown or foreign chatId gets 404. Embed tokens only (an API key gets 403: name the agent); the agent is the deployment's first agent that allows embedding. `{}` (no input, no chatId) is a probe: it creates nothing and streams `chat_not_configured` when the chat cannot answer. Requires the `EmbedChat` permission on the account.
+         */
+        post: operations["streamDeploymentChatState"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a user's chat threads
+         * @description Newest first, at most 100. An embed token lists its own user's threads (sending a query field gets 403); an API key names the user with externalId (and embedTenantName, default the account) or internalId, and sees only threads of deployments it reaches. Requires the `EmbedChat` permission on the account.
+         */
+        get: operations["listChatThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/chat/threads/{chatId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a chat thread with its messages
+         * @description One of the user's threads (named as for listChatThreads), with its stored lines; another user's thread gets 404. Requires the `EmbedChat` permission on the account.
+         */
+        get: operations["getChatThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/build/api/v1/deployments/{deploymentId}/ci-runs": {
         parameters: {
             query?: never;
@@ -3695,6 +3775,122 @@ export interface components {
         CreateDeploymentBuildInput: {
             branch?: string;
         };
+        ChatSessionSettings: {
+            /** @description Exactly one of externalId / internalId (API key). */
+            externalId?: string;
+            /** @description Username (e-mail) of an existing internal user. */
+            internalId?: string;
+            email?: string;
+            /** @description The embed tenant; defaults to the account. */
+            embedTenantName?: string;
+            userAttributes?: components["schemas"]["EmbedUserAttributeInput"][];
+            groups?: string[];
+            roles?: string[];
+            securityContext?: {
+                [key: string]: unknown;
+            };
+            isEphemeral?: boolean;
+            ephemeralTtlSeconds?: number;
+            /** @description IANA time zone for this turn’s queries. */
+            timezone?: string;
+        };
+        ChatRequest: {
+            /** @description The question (at most 4000 characters). Omitted with a chatId: the thread's state is streamed back; omitted with neither: a probe that creates nothing and says whether the chat is configured. */
+            input?: string;
+            /** @description A thread id, as the `__cutoff__` line gave it in `state.chatId`. */
+            chatId?: string;
+            /** @description Idempotency key `<13+ digit ms timestamp>-message`: a repeat replays (or follows) that turn instead of asking again. */
+            messageId?: string;
+            sessionSettings?: components["schemas"]["ChatSessionSettings"];
+        };
+        ChatToolOutput: {
+            error?: string;
+            title?: string;
+            /** @description The Cube query that ran. */
+            query?: {
+                [key: string]: unknown;
+            };
+            /** @description Rows, at most 100. */
+            data?: {
+                [key: string]: unknown;
+            }[];
+            totalRows?: number;
+            /** @description Titles and types of the members, as /load. */
+            annotation?: {
+                [key: string]: unknown;
+            };
+            chart?: {
+                type: "line" | "bar" | "area" | "pie" | "table" | "number";
+                /** @description The member on the x axis (or the slices of a pie). */
+                x: string | null;
+                /** @description The measures drawn. */
+                y: string[];
+            };
+            /** @description cubeMeta: the views. */
+            cubes?: {
+                [key: string]: unknown;
+            }[];
+        };
+        ChatStreamLine: {
+            id?: string;
+            role?: "user" | "assistant";
+            /** @description With isDelta: the text to append; otherwise the whole text. */
+            content?: string;
+            toolCall?: {
+                /** @description `cubeMeta` (the views the user may query) or `cubeQuery` (a data API query run as the user). */
+                name: string;
+                /** @description The arguments, a JSON string. */
+                input: string;
+                /** @description The result, a JSON string; `{"error": …}` for a refused or failed call. */
+                result?: string;
+                output?: components["schemas"]["ChatToolOutput"];
+            };
+            graphPath?: string[];
+            isDelta?: boolean;
+            isInProcess?: boolean;
+            sort?: number;
+            state?: {
+                chatId?: string | null;
+                isStreaming?: boolean;
+                agentId?: number | null;
+                messages?: {
+                    [key: string]: unknown;
+                }[];
+            };
+            /** @description An error line: the turn ended; nothing more follows but `__state__`. */
+            error?: string;
+            code?: "chat_not_configured" | "llm_unavailable" | "llm_bad_response" | "tool_rounds_exceeded" | "thread_busy" | "thread_full" | "internal_error";
+        };
+        ChatThreadSummary: {
+            /** @description A thread id, as the `__cutoff__` line gave it in `state.chatId`. */
+            chatId: string;
+            /** @description The first question, shortened. */
+            title: string;
+            deploymentId: number;
+            agentId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ChatThreadList: {
+            threads: components["schemas"]["ChatThreadSummary"][];
+        };
+        ChatThread: {
+            /** @description A thread id, as the `__cutoff__` line gave it in `state.chatId`. */
+            chatId: string;
+            /** @description The first question, shortened. */
+            title: string;
+            deploymentId: number;
+            agentId: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            isStreaming: boolean;
+            /** @description The stored lines: user messages, tool calls with results, answers. */
+            messages: components["schemas"]["ChatStreamLine"][];
+        };
         CiRun: {
             /** @description Names the run in heartbeat and finish. */
             runId: number;
@@ -3795,7 +3991,7 @@ export interface components {
             name: string;
             role?: components["schemas"]["Role"];
             deploymentIds?: number[] | null;
-            /** @description Permissions the key holds on each of its deployments instead of its role's: any of All, DeploymentsManage, DeploymentCreate, DeploymentRead, DeploymentUpdate, DeploymentDelete, PlaygroundRead, SchemaRead, SchemaUpdate, SchemaUpdateDevBranches, APMRead, PreAggregationBuild, AlertsCreate, AlertsRead, AlertsUpdate, AlertsDelete, AuditLogManage, BillingRead, SqlRunnerRead, DataAssetsRead, DataAssetsManage, CubeNetworkConnect, ReportRead, ReportEdit, ReportManage, WorkbookRead, WorkbookEdit, WorkbookManage, ChatThreadRead, AgentManage, AgentRead, AgentSpaceManage, AgentAdmin, DeploymentAgentRead, OAuthIntegrationsManage, OAuthIntegrationsIssueTokens, AIBIDevelop, AIBIExplore, AIBIView, ChartPalettesManage, DashboardThemesManage, AIBIDeveloper, AIBIUser, AIBIViewer, EmbedDeploymentRead, EmbedDashboardRead, FolderRead, FolderEdit, FolderManage, AccountRead, ApiKeysManage, EmbedSessionsManage. */
+            /** @description Permissions the key holds on each of its deployments instead of its role's: any of All, DeploymentsManage, DeploymentCreate, DeploymentRead, DeploymentUpdate, DeploymentDelete, PlaygroundRead, SchemaRead, SchemaUpdate, SchemaUpdateDevBranches, APMRead, PreAggregationBuild, AlertsCreate, AlertsRead, AlertsUpdate, AlertsDelete, AuditLogManage, BillingRead, SqlRunnerRead, DataAssetsRead, DataAssetsManage, CubeNetworkConnect, ReportRead, ReportEdit, ReportManage, WorkbookRead, WorkbookEdit, WorkbookManage, ChatThreadRead, AgentManage, AgentRead, AgentSpaceManage, AgentAdmin, DeploymentAgentRead, OAuthIntegrationsManage, OAuthIntegrationsIssueTokens, AIBIDevelop, AIBIExplore, AIBIView, ChartPalettesManage, DashboardThemesManage, AIBIDeveloper, AIBIUser, AIBIViewer, EmbedDeploymentRead, EmbedDashboardRead, FolderRead, FolderEdit, FolderManage, AccountRead, EmbedChat, ApiKeysManage, EmbedSessionsManage. */
             permissions?: string[];
         };
         ScimToken: {
@@ -7857,6 +8053,316 @@ export interface operations {
             };
             /** @description The build has already finished. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamChatState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The lines of the answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ChatStreamLine"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamDeploymentChatState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The lines of the answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ChatStreamLine"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listChatThreads: {
+        parameters: {
+            query?: {
+                externalId?: string;
+                internalId?: string;
+                embedTenantName?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatThreadList"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChatThread: {
+        parameters: {
+            query?: {
+                externalId?: string;
+                internalId?: string;
+                embedTenantName?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A thread id, as the `__cutoff__` line gave it in `state.chatId`. */
+                chatId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatThread"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

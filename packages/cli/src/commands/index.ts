@@ -58,6 +58,7 @@ export const manifest: Entry[] = [
   group('scim', 'SCIM 2.0 users, groups, search, bulk and discovery (with a SCIM token), and SCIM tokens', () => import('./scim/index.js')),
   group('agents', 'Agents of a deployment, their skills, and the LLM endpoints of the account', () => import('./agents/index.js')),
   group('ai', 'AI engineer settings and your agent region', () => import('./ai/index.js')),
+  group('chat', "Ask a deployment's agent as an embedded user, and read that user's threads", () => import('./chat/index.js')),
   group('embed', 'Signed embedding: sessions, tokens, audit, embed tenants and their users', () => import('./embed/index.js')),
   group('workbooks', 'Workbooks of a deployment: calculated fields, dashboard drafts and publishing', () => import('./workbooks/index.js')),
   {

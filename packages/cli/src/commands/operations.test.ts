@@ -193,6 +193,10 @@ const COMMANDS: Record<string, string | { none: string }> = {
   provisionEmbedUsers: 'embed provision-bulk',
   updateDashboardEmbedAccess: 'embed enable-dashboard',
   getDashboard: 'embed dashboard',
+  streamChatState: 'chat ask',
+  streamDeploymentChatState: 'chat ask',
+  listChatThreads: 'chat threads',
+  getChatThread: 'chat thread',
 
   getWorkbooks: 'workbooks list',
   getWorkbook: 'workbooks get',

@@ -66,12 +66,18 @@ export class HttpClient {
   }
 
   /**
-   * A GET whose answer is read as it arrives (`logs --follow`): the lines of its body, until the
-   * server ends it or `signal` aborts, which ends the lines without an error.
+   * A request whose answer is read as it arrives (`logs --follow`, `chat ask`; GET unless `method`
+   * says otherwise): the lines of its body, until the server ends it or `signal` aborts, which ends
+   * the lines without an error.
    */
-  async lines(path: string, options: RequestOptions & { signal: AbortSignal }): Promise<AsyncIterable<string>> {
+  async lines(path: string, options: RequestOptions & { signal: AbortSignal; method?: string }): Promise<AsyncIterable<string>> {
     const open = () =>
-      this.open('GET', path, { ...options, headers: { accept: 'application/x-ndjson', ...options.headers } }, options.signal);
+      this.open(
+        options.method ?? 'GET',
+        path,
+        { ...options, headers: { accept: 'application/x-ndjson', ...options.headers } },
+        options.signal,
+      );
     let raw = await open();
     if (raw?.status === 401 && this.target.refreshToken && this.target.scheme === 'bearer') {
       await raw.body?.cancel();

@@ -70,6 +70,13 @@ export class AgentLlmService {
     if (!(await this.repo.deleteLlm(accountId, id))) throw notFound(`Agent LLM ${id} not found`);
   }
 
+  /** The endpoint with its key opened, for the chat runtime's calls; never sent to a client. */
+  async endpoint(accountId: number, id: number): Promise<{ baseUrl: string; model: string; apiKey: string | null } | undefined> {
+    const row = await this.repo.llm(accountId, id);
+    if (!row) return undefined;
+    return { baseUrl: row.base_url, model: row.model, apiKey: row.api_key_sealed === null ? null : this.secrets.open(row.api_key_sealed) };
+  }
+
   /** 400 (not 404) for a body field naming an endpoint the account does not have. */
   async assertExists(accountId: number, id: number, field: string): Promise<void> {
     if (!(await this.repo.llm(accountId, id))) throw badRequest(`${field} ${id} is not an LLM endpoint of this account`);

@@ -69,6 +69,11 @@ export class AgentRepo {
     return this.db.selectFrom('agent').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   }
 
+  /** An agent of the account by id alone, whatever its deployment (the chat's URL names only the agent). */
+  agentById(accountId: number, id: number) {
+    return this.db.selectFrom('agent').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  }
+
   insertAgent(values: Insertable<AgentTable>) {
     return this.db.insertInto('agent').values(values).returningAll().executeTakeFirstOrThrow();
   }

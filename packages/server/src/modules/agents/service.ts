@@ -11,6 +11,16 @@ import type { AgentView, CreateAgentInput, UpdateAgentInput } from './schemas.js
 
 const MAX_CONFIG_BYTES = 64 * 1024;
 
+/** What the chat runtime needs of an agent (modules/chat). */
+export interface ChatAgent {
+  id: number;
+  name: string;
+  deploymentId: number;
+  accessibleViews: string[];
+  allowEmbedding: boolean;
+  llm: { baseUrl: string; model: string; apiKey: string | null } | null;
+}
+
 /**
  * Agents of a deployment: a name, the views of the deployment's model they may query, the
  * account's LLM endpoint they call and whether embedded pages may use them. Views are checked
@@ -80,6 +90,27 @@ export class AgentService {
   /** For operations that name an agent without its deployment (getAIEngineerSettings): 404 when the account has none. */
   async assertAgent(accountId: number, id: number): Promise<void> {
     if (!(await this.repo.agentOfAccount(accountId, id))) throw notFound(`Agent ${id} not found`);
+  }
+
+  /**
+   * The agent the chat runs (by id, or the deployment's default: its first agent embedded pages may
+   * use), with its LLM endpoint (key opened) or null when it has none; undefined when there is no such agent.
+   */
+  async forChat(accountId: number, which: { agentId: number } | { deploymentId: number }): Promise<ChatAgent | undefined> {
+    const row =
+      'agentId' in which
+        ? await this.repo.agentById(accountId, which.agentId)
+        : (await this.repo.agents(accountId, which.deploymentId, true))[0];
+    if (!row) return undefined;
+    const llm = row.agent_llm_id === null ? undefined : await this.llms.endpoint(accountId, row.agent_llm_id);
+    return {
+      id: row.id,
+      name: row.name,
+      deploymentId: row.deployment_id,
+      accessibleViews: row.accessible_views,
+      allowEmbedding: row.allow_embedding,
+      llm: llm ?? null,
+    };
   }
 
   /** Each name must be a view (not a cube) of the deploy branch's latest successful build. */
