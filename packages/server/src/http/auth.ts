@@ -6,6 +6,7 @@ import type { ContentPrincipal, CredentialKind, Principal, UserPrincipal } from 
 import { compileRequirement, isResourceSource, type Check, type RouteAuth } from './requirement.js';
 import type { CredentialVerifiers } from '../pipeline/credentials.js';
 import type { RequestPipeline } from '../pipeline/pipeline.js';
+import { routeConfig } from './route-config.js';
 
 export type { CredentialVerifier, CredentialVerifiers } from '../pipeline/credentials.js';
 
@@ -73,7 +74,7 @@ export const authPlugin = fp(async (app: FastifyInstance, { pipeline }: { pipeli
 
   // Callback style with a synchronous path: most requests carry a credential verified moments ago.
   app.addHook('preHandler', (request, _reply, done) => {
-    const config = request.routeOptions.config;
+    const config = routeConfig(request);
     const auth = config.auth;
     if (auth === undefined || auth === 'public') return done();
     let admitted: Principal | Promise<Principal>;

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyRequest, FastifyServerFactory, onRequestHookHandler } from 'fastify';
 import { parseAuthorization } from './credential-header.js';
 import type { Principal } from './principal.js';
+import { routeConfig } from './route-config.js';
 import { API_RESPONSE, newRequestId } from '../pipeline/context.js';
 import type { RequestPipeline } from '../pipeline/pipeline.js';
 
@@ -97,8 +98,8 @@ export function rememberResponse(
   principal: Principal,
   answer: { contentType: string; bytes: Buffer; current: () => boolean },
 ): void {
-  const { headers, routeOptions } = request;
-  const { auth, authCheck, responsePolicy } = routeOptions.config;
+  const { headers } = request;
+  const { auth, authCheck, responsePolicy } = routeConfig(request);
   if (headers.host === undefined || auth === undefined || auth === 'public' || !authCheck || !request.account) return;
   pipeline.responses.remember(
     { method: request.method, url: request.url, host: headers.host, authorization: headers.authorization },

@@ -4,6 +4,7 @@ import { ApiError } from './errors.js';
 import type { RequestPipeline } from '../pipeline/pipeline.js';
 import type { TenantDecision } from '../pipeline/tenancy.js';
 import type { AccountRow } from '../store/schema.js';
+import { routeConfig } from './route-config.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,7 +19,8 @@ declare module 'fastify' {
 export const tenancyPlugin = fp(async (app: FastifyInstance, { pipeline }: { pipeline: RequestPipeline }) => {
   app.decorateRequest('account', null as unknown as AccountRow);
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config.auth === 'public' && !request.routeOptions.config.needsAccount) return done();
+    const config = routeConfig(request);
+    if (config.auth === 'public' && !config.needsAccount) return done();
     // A deployment host's account was found from its deployment (http/deployment-hosts.ts).
     if (request.account) return done();
     const found = (decided: TenantDecision) => {

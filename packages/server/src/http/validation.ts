@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import { lazyValidatorCompiler, referencedSchemas } from './schema-compilers.js';
 import { badEncodingIn, badTextReason, badValue, badValueIn } from './text-rule.js';
+import { routeConfig } from './route-config.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -64,7 +65,7 @@ function installTextRule(app: FastifyInstance) {
   // Only routes that take a body pay for the body's walk: a hook on every GET costs measurably.
   const checkBody: preValidationHookHandler = (request, _reply, done) => {
     const body = request.body as Record<string, unknown> | null | undefined;
-    const entries = request.routeOptions.config.bulkEntries;
+    const entries = routeConfig(request).bulkEntries;
     const problem = badValueIn(body, '', entries && body && typeof body === 'object' ? body[entries] : undefined);
     done(problem ? badValue(problem) : undefined);
   };

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Principal } from '../http/principal.js';
 
 /**
@@ -40,8 +40,28 @@ export interface RequestContext<P extends Principal | null = Principal | null> {
 /** A context whose credential has been verified. */
 export type AuthenticatedContext<P extends Principal = Principal> = RequestContext<P>;
 
-/** A request id of our making: only these are ever written into an access line unescaped. */
-export const newRequestId = (): string => randomUUID();
+const ID_BYTES = 16;
+const IDS_PER_FILL = 256;
+/** Random bytes for the next request ids: one call to the system's generator per 256 ids. */
+const idBytes = Buffer.alloc(ID_BYTES * IDS_PER_FILL);
+let nextId = IDS_PER_FILL;
+
+/**
+ * A request id of our making: only these are ever written into an access line unescaped. A random
+ * (version 4) UUID, as `randomUUID` gives, but formatted by one hex conversion of its bytes instead
+ * of sixteen lookups and twenty concatenations: every request makes one.
+ */
+export function newRequestId(): string {
+  if (nextId === IDS_PER_FILL) {
+    randomFillSync(idBytes);
+    nextId = 0;
+  }
+  const at = nextId++ * ID_BYTES;
+  idBytes[at + 6] = (idBytes[at + 6]! & 0x0f) | 0x40;
+  idBytes[at + 8] = (idBytes[at + 8]! & 0x3f) | 0x80;
+  const hex = idBytes.toString('hex', at, at + ID_BYTES);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /**
  * The context of work the server does for a principal outside any request (a report's refresh

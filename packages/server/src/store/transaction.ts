@@ -36,7 +36,30 @@ function openFor(db: Executor): Open | undefined {
 export function transaction<T>(db: Executor, work: (db: Executor) => Promise<T>): Promise<T> {
   if (db.isTransaction || openFor(db)) return work(db);
   const open: Open = { db, parent: context.getStore(), active: true };
-  return context.run(open, () => db.transaction().execute(() => work(db)));
+  inFlight += 1;
+  let running: Promise<T>;
+  try {
+    running = context.run(open, () => db.transaction().execute(() => work(db)));
+  } catch (error) {
+    settled(open);
+    throw error;
+  }
+  return running.finally(() => settled(open));
+}
+
+/** Transactions begun and not yet settled, in every store of the process. */
+let inFlight = 0;
+
+/**
+ * While the storage is enabled, Node runs a hook on every promise the process creates (a request
+ * makes dozens): measurable on every route (bench/platform.ts). So it is enabled only while some
+ * transaction is in flight; `context.run` enables it again for the next one. Once none is, no
+ * context can hold an active transaction, and nothing is lost by no longer carrying any.
+ */
+function settled(open: Open): void {
+  open.active = false;
+  inFlight -= 1;
+  if (inFlight === 0) context.disable();
 }
 
 // deadlock_detected, serialization_failure, and the two a concurrent writer can cause between a
@@ -79,7 +102,8 @@ export function inOpenTransaction(db: Executor): boolean {
  * on Kysely's own transaction object: pg refuses a query sent while another runs on the client.
  * The transaction's owner releases the real connection; borrowers release this one, which the
  * driver ignores. A query that outlives the transaction (a promise nobody awaited) fails instead
- * of running on a connection handed back to the pool.
+ * of running on a connection handed back to the pool; once no transaction at all is in flight, the
+ * context is no longer carried (`settled`) and such a query runs on a connection of its own.
  */
 class SharedConnection implements DatabaseConnection {
   private tail: Promise<unknown> = Promise.resolve();

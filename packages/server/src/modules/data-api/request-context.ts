@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../http/auth.js';
+import { routeConfig } from '../../http/route-config.js';
 import { API_RESPONSE, type AuthenticatedContext } from '../../pipeline/context.js';
 import type { DataTarget } from './service.js';
 
@@ -9,7 +10,7 @@ export function contextOf(request: FastifyRequest): AuthenticatedContext {
     requestId: request.id,
     tenant: request.account,
     principal: principalOf(request),
-    policy: request.routeOptions.config.responsePolicy ?? API_RESPONSE,
+    policy: routeConfig(request).responsePolicy ?? API_RESPONSE,
   };
 }
 
