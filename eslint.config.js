@@ -19,7 +19,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
@@ -32,6 +32,13 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
       // A leading underscore names what is left out on purpose (`const { id: _id, ...rest } = row`).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // The embed pages run in the browser, with their own compiler options (DOM, JSX for Preact).
+    files: ['packages/web/**/*.ts', 'packages/web/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { project: './packages/web/tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
   },
   {
