@@ -30,3 +30,4 @@ export { githubFixture, INSTALLATION, REPOSITORY } from '../modules/github/test-
 export { startStandInIssuer, type StandInIssuer } from '../modules/oidc-token-configs/test-fixtures.js';
 export { contentIn } from '../modules/resource-policies/content.fixtures.js';
 export { CLIENT_ID, CLIENT_SECRET, sharedStandInProvider } from '../modules/user-oauth-tokens/test-fixtures.js';
+export { CHROMIUM, launchBrowser, seriousAxeViolations, useBrowser, type AxeViolation, type TestBrowser } from './browser.js';

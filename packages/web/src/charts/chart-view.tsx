@@ -11,25 +11,19 @@ interface Props {
   format: Formatter;
   description: string;
   palette: Palette;
-  /** Called once the chart is drawn with its data (the SDK's `loaded`, the benchmark's mark). */
-  onDrawn?: () => void;
 }
 
 /** A report drawn: a KPI number, a table, or an ECharts chart with its values in a hidden table. */
-export function ChartView({ model, type, format, description, palette, onDrawn }: Props) {
+export function ChartView({ model, type, format, description, palette }: Props) {
   const box = useRef<HTMLDivElement>(null);
   const drawn = type !== 'table' && type !== 'number';
   useEffect(() => {
-    if (!drawn) {
-      onDrawn?.();
-      return;
-    }
+    if (!drawn) return;
     const element = box.current;
     if (!element) return;
     const chart = echarts.init(element, null, { renderer: 'svg' });
     chart.setOption(chartOption(model, type, format, palette));
     element.dataset.drawn = 'true';
-    onDrawn?.();
     const observer = new ResizeObserver(() => chart.resize());
     observer.observe(element);
     return () => {

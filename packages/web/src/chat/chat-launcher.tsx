@@ -35,7 +35,18 @@ export function ChatLauncher({
         data-chat-launcher=""
         onClick={() => setOpen(!open)}
       >
-        <span aria-hidden="true">💬</span>
+        <svg
+          aria-hidden="true"
+          width="24"
+          height="24"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          stroke-width="2"
+          stroke-linejoin="round"
+        >
+          <path d="M4 5h16v11H9l-5 4z" />
+        </svg>
       </button>
     </>
   );

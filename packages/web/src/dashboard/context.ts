@@ -19,7 +19,9 @@ export interface DashboardContextValue {
   setFilter(filter: ActiveFilter): void;
   setGrain(grain: string | undefined): void;
   events: DashboardEvents;
-  /** The chart widget has finished (drawn or failed); the dashboard's `loaded` fires after the last. */
+  /** A chart widget on screen (in a closed tab it is not): the dashboard waits for it before `loaded`. */
+  register(widgetId: string): void;
+  /** The chart widget has finished (drawn, empty or failed); the dashboard's `loaded` fires after the last. */
   settled(widgetId: string): void;
   /** Opens the chat panel (AI widgets and the launcher); absent when the chat is hidden for the session. */
   openChat?: () => void;

@@ -14,7 +14,7 @@ type State = { status: 'loading'; waits: number } | { status: 'ready'; model: Ch
  * on the data API as the embed user. Only this widget reloads when its own query changes.
  */
 export function ChartWidget({ widget }: { widget: Widget }) {
-  const { dashboard, session, filters, grain, format, palette, settled, events } = useDashboard();
+  const { dashboard, session, filters, grain, format, palette, register, settled, events } = useDashboard();
   const reportId = Number(widget.config?.reportId);
   const snapshot = dashboard.reportSnapshots.find((s) => s.reportId === reportId);
   const base = queryOf(snapshot);
@@ -23,13 +23,18 @@ export function ChartWidget({ widget }: { widget: Widget }) {
   const [state, setState] = useState<State>({ status: 'loading', waits: 0 });
   const [attempt, setAttempt] = useState(0);
 
+  useEffect(() => register(widget.id), []);
+  // After ChartView's own effect (children's run first): the chart is drawn by now, or failed.
+  useEffect(() => {
+    if (state.status !== 'loading') settled(widget.id);
+  }, [state]);
+
   useEffect(() => {
     if (!query) {
       setState({
         status: 'error',
         message: snapshot ? 'This report has no query the dashboard can run.' : 'This chart’s report is missing.',
       });
-      settled(widget.id);
       return;
     }
     const abort = new AbortController();
@@ -40,7 +45,6 @@ export function ChartWidget({ widget }: { widget: Widget }) {
         if (abort.signal.aborted) return;
         setState({ status: 'error', message: error.message });
         events.error({ publicId: dashboard.publicId, widgetId: widget.id, message: error.message });
-        settled(widget.id);
       },
     );
     return () => abort.abort();
@@ -67,7 +71,6 @@ export function ChartWidget({ widget }: { widget: Widget }) {
     );
   } else if (state.model.rows.length === 0) {
     body = <div class="state state-empty">No data for the current filters.</div>;
-    settled(widget.id);
   } else {
     body = (
       <ChartView
@@ -76,7 +79,6 @@ export function ChartWidget({ widget }: { widget: Widget }) {
         format={format}
         palette={palette}
         description={`${title}. ${describe(state.model, type, format)}`}
-        onDrawn={() => settled(widget.id)}
       />
     );
   }
