@@ -5691,6 +5691,9 @@ export interface components {
          *       "useCreatorMode": true,
          *       "bulkActionLimit": 500,
          *       "showDashboardChat": false,
+         *       "embedFrameAncestors": [
+         *         "https://app.example.com"
+         *       ],
          *       "maxExternalUsers": 10000
          *     }
          */
