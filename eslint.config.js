@@ -19,7 +19,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
@@ -39,6 +39,13 @@ export default tseslint.config(
     files: ['packages/embed/**/*.ts'],
     languageOptions: {
       parserOptions: { project: './packages/embed/tsconfig.check.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
+    // The embed pages run in the browser, with their own compiler options (DOM, JSX for Preact).
+    files: ['packages/web/**/*.ts', 'packages/web/**/*.tsx'],
+    languageOptions: {
+      parserOptions: { project: './packages/web/tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
   },
   {

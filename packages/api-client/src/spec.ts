@@ -5887,6 +5887,9 @@ export interface components {
          *       "useCreatorMode": true,
          *       "bulkActionLimit": 500,
          *       "showDashboardChat": false,
+         *       "embedFrameAncestors": [
+         *         "https://app.example.com"
+         *       ],
          *       "maxExternalUsers": 10000
          *     }
          */
@@ -5898,6 +5901,8 @@ export interface components {
             showDashboardChat: boolean;
             /** @description Allows signed embedding: while false, generate-session answers 403. On by default. */
             embeddingEnabled: boolean;
+            /** @description Origins whose pages may frame the embed pages (their CSP `frame-ancestors`); null, the default: any origin. */
+            embedFrameAncestors: string[] | null;
             /** @description External users allowed per account; set by PLINTH_MAX_EXTERNAL_USERS. */
             readonly maxExternalUsers: number;
         };
@@ -5914,6 +5919,8 @@ export interface components {
             showDashboardChat?: boolean;
             /** @description false turns signed embedding off for the account. */
             embeddingEnabled?: boolean;
+            /** @description Plain http(s) origins (`https://app.example.com`, no path) allowed to frame the embed pages; null allows any origin. */
+            embedFrameAncestors?: string[] | null;
             /** @description Read-only: sending it fails. */
             readonly maxExternalUsers?: unknown;
         };

@@ -96,6 +96,8 @@ export async function buildApp({ config, store, services, log }: AppOptions): Pr
     done();
   });
   app.addHook('onRoute', (route) => {
+    // Pages hidden from the spec (modules/embed-pages) are no operations of the API.
+    if ((route.schema as { hide?: boolean } | undefined)?.hide) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     for (const method of methods) app.registeredRoutes.push(`${method} ${path}`);

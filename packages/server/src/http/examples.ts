@@ -110,6 +110,13 @@ export const BODY_EXAMPLES: Record<string, unknown> = {
     failed: [{ index: 1, externalId: 'customer-42-user-8', error: { status: 400, message: 'Groups with names editors not found' } }],
   },
   UpdateTenantSettingsInput: { useCreatorMode: true, bulkActionLimit: 500 },
-  TenantSettings: { embeddingEnabled: true, useCreatorMode: true, bulkActionLimit: 500, showDashboardChat: false, maxExternalUsers: 10000 },
+  TenantSettings: {
+    embeddingEnabled: true,
+    useCreatorMode: true,
+    bulkActionLimit: 500,
+    showDashboardChat: false,
+    embedFrameAncestors: ['https://app.example.com'],
+    maxExternalUsers: 10000,
+  },
   EmbedSessionIdInput: { sessionId: 'es_8Jq2LmV0cXr5TtYw' },
 };

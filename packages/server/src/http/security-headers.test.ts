@@ -55,6 +55,10 @@ const SECRET_OPERATIONS: Record<string, Call> = {
       url: '/login/device',
       ...form({ user_code: 'BCDF-GHJK', email: 'x@example.com', password: 'p', decision: 'approve' }),
     }),
+  // The embed pages (hidden from the spec, so named by route): each link's session is read by the page, once.
+  'GET /embed/dashboard/:publicId': (_s, a) => a.request({ method: 'GET', url: '/embed/dashboard/abc?session=s' }),
+  'GET /embed/chat': (_s, a) => a.request({ method: 'GET', url: '/embed/chat?sessionId=s' }),
+  'GET /embed/d/:deploymentId/app': (_s, a) => a.request({ method: 'GET', url: '/embed/d/1/app?session=s' }),
   getInvitePage: async (_s, a) => a.request({ method: 'GET', url: `/login/invite?token=${await invite(a)}` }),
   submitInvite: async (_s, a) =>
     a.request({

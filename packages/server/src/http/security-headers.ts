@@ -13,6 +13,8 @@ declare module 'fastify' {
     carriesSecret?: boolean;
     /** The route answers an HTML page of ours (pipeline/response-policy.ts PAGE_CSP). */
     page?: boolean;
+    /** The route answers an embed page (pipeline/response-policy.ts embedPageCsp): framable by the account's origins. */
+    embedPage?: boolean;
     /** Compiled from the route's declarations when it is added; not for routes to set. */
     responsePolicy?: ResponsePolicy;
   }
@@ -32,8 +34,14 @@ export function installResponsePolicy(app: FastifyInstance, pipeline: RequestPip
   app.addHook('onRoute', (route) => {
     const config = route.config ?? {};
     if (config.carriesSecret) app.secretOperations.push(String(route.schema?.operationId ?? `${route.method} ${route.url}`));
-    const policy: ResponsePolicy = { carriesSecret: config.carriesSecret, page: config.page, accessLogLevel: config.accessLogLevel };
-    route.config = { ...config, responsePolicy: policy.carriesSecret || policy.page || policy.accessLogLevel ? policy : API_RESPONSE };
+    const policy: ResponsePolicy = {
+      carriesSecret: config.carriesSecret,
+      page: config.page,
+      embedPage: config.embedPage,
+      accessLogLevel: config.accessLogLevel,
+    };
+    const special = policy.carriesSecret || policy.page || policy.embedPage || policy.accessLogLevel;
+    route.config = { ...config, responsePolicy: special ? policy : API_RESPONSE };
   });
   // Callback-style hooks: on every request, a promise per hook is measurable (bench/platform.ts).
   app.addHook('onRequest', (request, reply, done) => {

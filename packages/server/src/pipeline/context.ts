@@ -10,6 +10,11 @@ export interface ResponsePolicy {
   carriesSecret?: boolean;
   /** An HTML page of ours: a strict CSP, no framing, no referrer (the login pages, the web package's pages). */
   page?: boolean;
+  /**
+   * An embed page (modules/embed-pages): meant to be framed by the customer's product. Its own CSP
+   * (scripts of this server only, frame-ancestors of the account), never X-Frame-Options.
+   */
+  embedPage?: boolean;
   /** The level of its access lines: debug for requests too frequent and too dull for an operator's log. */
   accessLogLevel?: 'info' | 'debug';
 }

@@ -31,3 +31,4 @@ export { startStandInIssuer, type StandInIssuer } from '../modules/oidc-token-co
 export { contentIn } from '../modules/resource-policies/content.fixtures.js';
 export { CLIENT_ID, CLIENT_SECRET, sharedStandInProvider } from '../modules/user-oauth-tokens/test-fixtures.js';
 export { startOpenAiStandIn, type OpenAiStandIn, type ScriptedAnswer, type RecordedRequest } from './openai-stand-in.js';
+export { CHROMIUM, launchBrowser, seriousAxeViolations, useBrowser, type AxeViolation, type TestBrowser } from './browser.js';

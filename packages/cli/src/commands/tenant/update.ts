@@ -1,6 +1,16 @@
 import { bool, int } from '../../core/body.js';
 import { bodyVerb } from '../../core/rest.js';
 
+/** `any` (or nothing between the commas) lifts the limit; the server checks each origin. */
+function origins(value: unknown): string[] | null | undefined {
+  if (typeof value !== 'string') return undefined;
+  const list = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return list.length === 0 || (list.length === 1 && list[0] === 'any') ? null : list;
+}
+
 export const update = bodyVerb({
   name: 'update',
   summary: 'Change tenant settings (updateTenantSettings)',
@@ -11,6 +21,10 @@ export const update = bodyVerb({
     { flags: '--use-creator-mode <bool>', description: 'Allow creator-mode embed sessions' },
     { flags: '--bulk-action-limit <n>', description: 'Largest bulk request (e.g. embed user provisioning)' },
     { flags: '--show-dashboard-chat <bool>', description: 'Show the AI chat on embedded dashboards by default' },
+    {
+      flags: '--embed-frame-ancestors <origins>',
+      description: 'Comma-separated origins allowed to frame the embed pages (e.g. https://app.example.com); "any" for any origin',
+    },
     { flags: '--max-external-users <n>', description: 'External (embed) users allowed' },
   ],
   fields: (opts) => ({
@@ -18,6 +32,7 @@ export const update = bodyVerb({
     useCreatorMode: bool(opts.useCreatorMode, '--use-creator-mode'),
     bulkActionLimit: int(opts.bulkActionLimit, '--bulk-action-limit'),
     showDashboardChat: bool(opts.showDashboardChat, '--show-dashboard-chat'),
+    embedFrameAncestors: origins(opts.embedFrameAncestors),
     maxExternalUsers: int(opts.maxExternalUsers, '--max-external-users'),
   }),
 });

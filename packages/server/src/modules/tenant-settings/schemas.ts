@@ -13,6 +13,9 @@ export const TenantSettings = Type.Object(
     bulkActionLimit: BulkActionLimit,
     showDashboardChat: Type.Boolean(),
     embeddingEnabled: Type.Boolean({ description: 'Allows signed embedding: while false, generate-session answers 403. On by default.' }),
+    embedFrameAncestors: Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: 'Origins whose pages may frame the embed pages (their CSP `frame-ancestors`); null, the default: any origin.',
+    }),
     maxExternalUsers: Type.Integer({
       readOnly: true,
       description: 'External users allowed per account; set by PLINTH_MAX_EXTERNAL_USERS.',
@@ -31,6 +34,11 @@ export const UpdateTenantSettingsBody = Type.Object(
     bulkActionLimit: Type.Optional(BulkActionLimit),
     showDashboardChat: Type.Optional(Type.Boolean()),
     embeddingEnabled: Type.Optional(Type.Boolean({ description: 'false turns signed embedding off for the account.' })),
+    embedFrameAncestors: Type.Optional(
+      Type.Union([Type.Array(Type.String({ maxLength: 300 }), { maxItems: 50 }), Type.Null()], {
+        description: 'Plain http(s) origins (`https://app.example.com`, no path) allowed to frame the embed pages; null allows any origin.',
+      }),
+    ),
     maxExternalUsers: Type.Optional(Type.Unknown({ readOnly: true, description: 'Read-only: sending it fails.' })),
   },
   { additionalProperties: false, minProperties: 1, $id: 'UpdateTenantSettingsInput' },

@@ -1,6 +1,7 @@
 import type { Kysely, Updateable } from 'kysely';
 import { badRequest } from '../../http/errors.js';
 import type { Database, TenantSettingsTable } from '../../store/schema.js';
+import { validFrameAncestors } from './frame-ancestors.js';
 import { TenantSettingsRepo } from './repo.js';
 
 export interface TenantSettings {
@@ -9,12 +10,14 @@ export interface TenantSettings {
   showDashboardChat: boolean;
   /** Issue 10 security 4: generate-session answers 403 while this is off. */
   embeddingEnabled: boolean;
+  /** Origins that may frame the embed pages; null: any origin (the pages' CSP frame-ancestors). */
+  embedFrameAncestors: string[] | null;
   /** Section 8: set for the whole installation by PLINTH_MAX_EXTERNAL_USERS, never per account. */
   maxExternalUsers: number;
 }
 
 export type TenantSettingsChanges = Partial<
-  Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat' | 'embeddingEnabled'>
+  Pick<TenantSettings, 'useCreatorMode' | 'bulkActionLimit' | 'showDashboardChat' | 'embeddingEnabled' | 'embedFrameAncestors'>
 >;
 
 export const BULK_ACTION_LIMIT = { min: 1, max: 100_000, default: 1000 } as const;
@@ -34,6 +37,7 @@ export class TenantSettingsService {
       bulkActionLimit: row?.bulk_action_limit ?? BULK_ACTION_LIMIT.default,
       showDashboardChat: row?.show_dashboard_chat ?? true,
       embeddingEnabled: row?.embedding_enabled ?? true,
+      embedFrameAncestors: row?.embed_frame_ancestors ?? null,
       maxExternalUsers: this.maxExternalUsers,
     };
   }
@@ -51,6 +55,10 @@ export class TenantSettingsService {
     if (limit !== undefined) changes.bulk_action_limit = limit;
     if (input.showDashboardChat !== undefined) changes.show_dashboard_chat = input.showDashboardChat;
     if (input.embeddingEnabled !== undefined) changes.embedding_enabled = input.embeddingEnabled;
+    if (input.embedFrameAncestors !== undefined) {
+      changes.embed_frame_ancestors =
+        input.embedFrameAncestors === null ? null : JSON.stringify(validFrameAncestors(input.embedFrameAncestors));
+    }
     await new TenantSettingsRepo(this.db).save(accountId, changes);
     return this.get(accountId);
   }

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The tables this module owns (its index.ts lists them), merged into the store's `Database`: code
@@ -16,6 +16,8 @@ declare module '../../store/schema.js' {
     bulk_action_limit: Generated<number>;
     show_dashboard_chat: Generated<boolean>;
     embedding_enabled: Generated<boolean>;
+    /** A JSON array of origins; null: any origin may frame the embed pages. */
+    embed_frame_ancestors: ColumnType<string[] | null, string | null | undefined, string | null>;
     updated_at: UpdatedAt;
   }
 }

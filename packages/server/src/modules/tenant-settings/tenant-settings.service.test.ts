@@ -14,6 +14,7 @@ describeOnStores(
         bulkActionLimit: 1000,
         showDashboardChat: true,
         embeddingEnabled: true,
+        embedFrameAncestors: null,
         maxExternalUsers: 4321,
       });
     });
@@ -50,6 +51,31 @@ describeOnStores(
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).message).toMatch(/read-only.*PLINTH_MAX_EXTERNAL_USERS/);
+    });
+
+    it('embedFrameAncestors keeps plain http(s) origins, once each, and null lifts the limit', async () => {
+      const account = await server().newAccount();
+      const kept = await settings().update(account.id, {
+        embedFrameAncestors: ['https://app.example.com', 'http://localhost:8080/', 'https://APP.example.com'],
+      });
+      expect(kept.embedFrameAncestors).toEqual(['https://app.example.com', 'http://localhost:8080']);
+      expect((await settings().get(account.id)).embedFrameAncestors).toEqual(['https://app.example.com', 'http://localhost:8080']);
+      expect((await settings().update(account.id, { embedFrameAncestors: null })).embedFrameAncestors).toBeNull();
+    });
+
+    it.each([
+      'https://app.example.com/embed',
+      'javascript:alert(1)',
+      "https://a.example.com 'unsafe-inline'",
+      'app.example.com',
+      'https://u:p@a.example.com',
+      'https://a.example.com?x=1',
+      '*',
+    ])('embedFrameAncestors refuses %s, naming it', async (origin) => {
+      const account = await server().newAccount();
+      const refused = settings().update(account.id, { embedFrameAncestors: ['https://ok.example.com', origin] });
+      await expect(refused).rejects.toMatchObject({ status: 400, message: expect.stringContaining(JSON.stringify(origin)) });
+      expect((await settings().get(account.id)).embedFrameAncestors).toBeNull();
     });
   },
   { PLINTH_MAX_EXTERNAL_USERS: '4321' },

@@ -15,6 +15,7 @@ describeOnStores(
         bulkActionLimit: 1000,
         showDashboardChat: true,
         embeddingEnabled: true,
+        embedFrameAncestors: null,
         maxExternalUsers: 777,
       });
     });
@@ -33,6 +34,7 @@ describeOnStores(
         bulkActionLimit: 1000,
         showDashboardChat: false,
         embeddingEnabled: true,
+        embedFrameAncestors: null,
         maxExternalUsers: 777,
       });
       const limit = await account.request({

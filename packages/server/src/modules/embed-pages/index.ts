@@ -1,0 +1,11 @@
+import type { PlinthModule } from '../module.js';
+import { embedPagesRoutes, lazyBuild } from './routes.js';
+
+/**
+ * The embedded analytics pages (packages/web's build) and the server's root page: HTML and
+ * hashed assets, hidden from the API's spec, served through the request pipeline.
+ */
+export const embedPagesModule: PlinthModule = {
+  name: 'embed-pages',
+  routes: embedPagesRoutes(lazyBuild()),
+};

@@ -1,0 +1,99 @@
+import type { CubeQuery } from '../lib/data-api';
+import { stringOf, type Widget } from './model';
+
+/**
+ * The dashboard's active filters, by member (`view.dimension`): set by FILTER widgets and preset
+ * by `?f_<view>.<dimension>=<JSON>` parameters (Cube's form: a value, or `{operator, values}`,
+ * `equals` when the operator is omitted). A filter narrows the CHART widgets it targets: those a
+ * FILTER widget's `config.targets` lists, else every chart whose query uses the member's view.
+ */
+export interface ActiveFilter {
+  member: string;
+  operator: string;
+  values: string[];
+  /** Widget ids; absent means every chart of the member's view. */
+  targets?: string[];
+}
+export type FilterState = Readonly<Record<string, ActiveFilter>>;
+
+const OPERATORS = new Set([
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'startsWith',
+  'endsWith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'set',
+  'notSet',
+  'inDateRange',
+  'notInDateRange',
+  'beforeDate',
+  'afterDate',
+]);
+
+function presetOf(member: string, text: string): ActiveFilter | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text; // A bare word is the value itself.
+  }
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const { operator = 'equals', values } = parsed as { operator?: unknown; values?: unknown };
+    if (typeof operator !== 'string' || !OPERATORS.has(operator)) return null;
+    const list = Array.isArray(values) ? values.map(String) : values === undefined ? [] : [String(values)];
+    return { member, operator, values: list };
+  }
+  const list = Array.isArray(parsed) ? parsed.map(String) : parsed === null ? [] : [String(parsed)];
+  return { member, operator: 'equals', values: list };
+}
+
+export function presetsFrom(search = new URLSearchParams(location.search)): Record<string, ActiveFilter> {
+  const presets: Record<string, ActiveFilter> = {};
+  for (const [name, value] of search) {
+    if (!name.startsWith('f_')) continue;
+    const member = name.slice(2);
+    if (!/^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/.test(member)) continue;
+    const preset = presetOf(member, value);
+    if (preset) presets[member] = preset;
+  }
+  return presets;
+}
+
+const viewOf = (member: string) => member.split('.')[0] ?? '';
+
+function membersOf(query: CubeQuery): string[] {
+  return [...(query.measures ?? []), ...(query.dimensions ?? []), ...(query.timeDimensions ?? []).map((t) => t.dimension)];
+}
+
+/** Whether a filter narrows a chart widget with this query. */
+export function targets(filter: ActiveFilter, widgetId: string, query: CubeQuery): boolean {
+  if (filter.targets) return filter.targets.includes(widgetId);
+  const view = viewOf(filter.member);
+  return membersOf(query).some((m) => viewOf(m) === view);
+}
+
+/** The query of a chart widget with the filters that target it (and a time grain override). */
+export function filteredQuery(query: CubeQuery, widgetId: string, filters: FilterState, grain?: string): CubeQuery {
+  const added = Object.values(filters)
+    .filter((f) => (f.values.length > 0 || f.operator === 'set' || f.operator === 'notSet') && targets(f, widgetId, query))
+    .map((f) => ({ member: f.member, operator: f.operator, ...(f.values.length ? { values: f.values } : {}) }));
+  const timeDimensions = grain
+    ? query.timeDimensions?.map((t) => (t.granularity ? { ...t, granularity: grain } : t))
+    : query.timeDimensions;
+  if (!added.length && timeDimensions === query.timeDimensions) return query;
+  return { ...query, ...(timeDimensions ? { timeDimensions } : {}), filters: [...(query.filters ?? []), ...added] };
+}
+
+/** A FILTER widget's settings: `config.member` (or `dimension`), optional `options`, `targets`, `title`. */
+export function filterWidgetConfig(widget: Widget) {
+  const c = widget.config ?? {};
+  const member = stringOf(c.member) ?? stringOf(c.dimension) ?? '';
+  const options = Array.isArray(c.options) ? c.options.map(String) : undefined;
+  const targetIds = Array.isArray(c.targets) ? c.targets.filter((t): t is string => typeof t === 'string') : undefined;
+  return { member, options, targets: targetIds, title: stringOf(c.title) ?? member };
+}

@@ -1,0 +1,10 @@
+import { render } from 'preact';
+import './styles.css';
+import { loadPage, routeOf } from './router';
+
+/** The one entry of every embed page: it finds the page from the path and loads only that page's code. */
+const root = document.getElementById('app');
+if (root) {
+  const route = routeOf(location.pathname);
+  void loadPage(route).then((Page) => render(<Page route={route} />, root));
+}
