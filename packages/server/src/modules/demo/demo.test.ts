@@ -100,7 +100,11 @@ describeOnStores(
       expect(ann.map((row) => [row['my_sales.customers_country'], row['my_sales.customers_segment']])).toEqual([['USA', 'consumer']]);
       // The demo's dashboard opens for an embed token, its charts' reports over my_sales.
       const publicId = /embed\/dashboard\/([^?]+)\?/.exec(line ?? '')?.[1];
-      const dashboard = await account.request({ method: 'GET', url: `/api/v1/embed/dashboard/${publicId}`, as: await tokenOf('ann', 'USA', 'consumer') });
+      const dashboard = await account.request({
+        method: 'GET',
+        url: `/api/v1/embed/dashboard/${publicId}`,
+        as: await tokenOf('ann', 'USA', 'consumer'),
+      });
       expect(dashboard.status, dashboard.text).toBe(200);
       const charts = dashboard.body.config.widgets.filter((w: { type: string }) => w.type === 'CHART');
       expect(charts).toHaveLength(4);
