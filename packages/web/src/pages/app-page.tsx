@@ -9,7 +9,7 @@ export default function AppPage() {
   if (state.status === 'opening') return <Opening />;
   if (state.status === 'expired') return <Expired />;
   if (state.status === 'error') return <Failed message={state.message} />;
-  applyTheme(readParams().theme, state.session.claims.embedTheme);
+  applyTheme(readParams().theme, { embed: state.session.claims.embedTheme });
   return state.session.claims.creatorMode ? (
     <PageMessage title="Workbooks" kind="app">
       <p>The creator app is not available on this server yet.</p>

@@ -10,7 +10,7 @@ export default function ChatPage() {
   if (state.status === 'opening') return <Opening />;
   if (state.status === 'expired') return <Expired />;
   if (state.status === 'error') return <Failed message={state.message} />;
-  applyTheme(readParams().theme, state.session.claims.embedTheme);
+  applyTheme(readParams().theme, { embed: state.session.claims.embedTheme });
   return (
     <main class="page page-chat">
       <h1 class="visually-hidden">Analytics chat</h1>
