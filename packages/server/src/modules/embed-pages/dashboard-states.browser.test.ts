@@ -57,6 +57,12 @@ describe('the dashboard page beside its charts', () => {
       const plain = await opened(await browser.newPage(), site.dashboardUrl(await ann(), { theme: 'light' }));
       expect(await cssVariable(plain, '--primary')).toBe('#123456');
       expect(await cssVariable(plain, '--page-bg')).toBe('#fdf6e3');
+
+      // The standalone chat page takes the account's themes too, once its context answers.
+      const chat = await browser.newPage();
+      await chat.goto(`${site.origin}/embed/chat?sessionId=${await ann()}&theme=light`);
+      await expect.poll(() => cssVariable(chat, '--primary')).toBe('#123456');
+      expect(await cssVariable(chat, '--page-bg')).toBe('#fdf6e3');
     } finally {
       await account.request({ method: 'PUT', url: '/api/v1/users/embed-theme', as: account.admin, body: {} });
     }
