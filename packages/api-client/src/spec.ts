@@ -1575,6 +1575,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/embed/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the context of an embed token
+         * @description What an embedded page shows beside its dashboard: the token's user (profile, e-mail or external id), whether the session is in creator mode, whether the dashboard shows its chat (the session's `settings.showDashboardChat`, else the account's), the account's app theme, and its embed theme with the session's `embedTheme` overrides laid over it. Embed tokens only (`Authorization: <token>`). Requires the `EmbedDashboardRead` permission on the account.
+         */
+        get: operations["getEmbedContext"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/embed-tenants/{embedTenantName}/groups": {
         parameters: {
             query?: never;
@@ -4660,6 +4680,21 @@ export interface components {
         EmbedSessionList: {
             items: components["schemas"]["EmbedSessionRecord"][];
             pageInfo: components["schemas"]["PageInfo"];
+        };
+        EmbedContextUser: {
+            type: "external" | "internal";
+            externalId: string | null;
+            email: string | null;
+            displayName: string | null;
+            picture: string | null;
+        };
+        EmbedContext: {
+            user: components["schemas"]["EmbedContextUser"];
+            creatorMode: boolean;
+            /** @description Whether the dashboard shows its chat: the session's setting, else the account's (resolved when the session was minted). */
+            showDashboardChat: boolean;
+            appTheme: components["schemas"]["AppThemeResponse"];
+            embedTheme: components["schemas"]["EmbedTheme"];
         };
         EmbedUserProfile: {
             /** @description Shown beside the avatar. */
@@ -14236,6 +14271,44 @@ export interface operations {
             };
             /** @description Credential lacks the role or deployment scope */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmbedContext: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmbedContext"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -193,6 +193,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   provisionEmbedUsers: 'embed provision-bulk',
   updateDashboardEmbedAccess: 'embed enable-dashboard',
   getDashboard: 'embed dashboard',
+  getEmbedContext: 'embed context',
   streamChatState: 'chat ask',
   streamDeploymentChatState: 'chat ask',
   listChatThreads: 'chat threads',

@@ -1,23 +1,51 @@
 import { describe, expect, it } from 'vitest';
 import { filteredQuery, presetsFrom } from './filters';
 
+const read = (name: string, value: string) => presetsFrom(new URLSearchParams([[name, value]]));
+
 describe('dashboard filter presets (f_<view>.<dimension>)', () => {
-  it('reads a bare value as equals, an object with its operator, and leaves out what is not a member or an operator', () => {
-    const search = new URLSearchParams({
-      'f_sales.status': '"completed"',
-      'f_sales.country': '{"operator":"notEquals","values":["France","Spain"]}',
-      'f_sales.segment': '{"values":["consumer"]}',
-      'f_sales.city': 'Paris',
-      'f_sales.bad': '{"operator":"drop table","values":["x"]}',
-      f_nodot: '"x"',
-      session: 'secret',
-    });
-    expect(presetsFrom(search)).toEqual({
-      'sales.status': { member: 'sales.status', operator: 'equals', values: ['completed'] },
-      'sales.country': { member: 'sales.country', operator: 'notEquals', values: ['France', 'Spain'] },
-      'sales.segment': { member: 'sales.segment', operator: 'equals', values: ['consumer'] },
-      'sales.city': { member: 'sales.city', operator: 'equals', values: ['Paris'] },
-    });
+  it.each([
+    ['a JSON string is equals', 'f_sales.status', '"completed"', { operator: 'equals', values: ['completed'] }],
+    ['a bare word is the value', 'f_sales.city', 'Paris', { operator: 'equals', values: ['Paris'] }],
+    ['a number is a value', 'f_sales.year', '2024', { operator: 'equals', values: ['2024'] }],
+    ['a list is equals any of them', 'f_sales.city', '["Paris","Lyon"]', { operator: 'equals', values: ['Paris', 'Lyon'] }],
+    [
+      'an object with its operator',
+      'f_sales.country',
+      '{"operator":"notEquals","values":["France","Spain"]}',
+      { operator: 'notEquals', values: ['France', 'Spain'] },
+    ],
+    ['an object without operator is equals', 'f_sales.segment', '{"values":["consumer"]}', { operator: 'equals', values: ['consumer'] }],
+    ['set takes no values', 'f_sales.city', '{"operator":"set"}', { operator: 'set', values: [] }],
+  ])('%s', (_name, parameter, value, filter) => {
+    const member = parameter.slice(2);
+    expect(read(parameter, value)).toEqual({ presets: { [member]: { member, ...filter } }, problems: [] });
+  });
+
+  it.each([
+    ['no dot in the member', 'f_nodot', '"x"', /not a filter: name a member as f_<view>.<dimension>/],
+    ['three parts', 'f_a.b.c', '"x"', /not a filter/],
+    ['a character no member has', 'f_sales.st-atus', '"x"', /not a filter/],
+    [
+      'an unknown operator',
+      'f_sales.status',
+      '{"operator":"drop table","values":["x"]}',
+      /unknown operator "drop table"; the filter is not applied/,
+    ],
+    ['an operator that is no string', 'f_sales.status', '{"operator":3}', /unknown operator 3/],
+    ['broken JSON of an object', 'f_sales.status', '{"operator":"equals",', /is not valid JSON; the filter is not applied/],
+    ['broken JSON of a list', 'f_sales.status', '["a",', /is not valid JSON/],
+  ])('names the parameter when it cannot be used: %s', (_name, parameter, value, message) => {
+    const { presets, problems } = read(parameter, value);
+    expect(presets).toEqual({});
+    expect(problems).toEqual([{ parameter, message: expect.stringMatching(message) }]);
+  });
+
+  it('leaves parameters that are not f_ alone, and keeps the good presets beside a bad one', () => {
+    const search = new URLSearchParams({ session: 'secret', theme: 'dark', 'f_sales.city': 'Paris', f_bad: '1' });
+    const { presets, problems } = presetsFrom(search);
+    expect(Object.keys(presets)).toEqual(['sales.city']);
+    expect(problems.map((p) => p.parameter)).toEqual(['f_bad']);
   });
 
   it("narrows only the charts of the filter's view, or the widgets it targets, and applies a time grain", () => {

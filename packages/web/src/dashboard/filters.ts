@@ -1,4 +1,5 @@
 import type { CubeQuery } from '../lib/data-api';
+import type { ParamProblem } from '../lib/params';
 import { stringOf, type Widget } from './model';
 
 /**
@@ -35,16 +36,19 @@ const OPERATORS = new Set([
   'afterDate',
 ]);
 
-function presetOf(member: string, text: string): ActiveFilter | null {
+/** The filter a preset's value stands for, or why it stands for none. */
+function presetOf(member: string, text: string): ActiveFilter | string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    parsed = text; // A bare word is the value itself.
+    // A bare word is the value itself; broken JSON of an object or a list is a mistake.
+    if (/^\s*[[{]/.test(text)) return 'is not valid JSON';
+    parsed = text;
   }
   if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
     const { operator = 'equals', values } = parsed as { operator?: unknown; values?: unknown };
-    if (typeof operator !== 'string' || !OPERATORS.has(operator)) return null;
+    if (typeof operator !== 'string' || !OPERATORS.has(operator)) return `has the unknown operator ${JSON.stringify(operator)}`;
     const list = Array.isArray(values) ? values.map(String) : values === undefined ? [] : [String(values)];
     return { member, operator, values: list };
   }
@@ -52,16 +56,28 @@ function presetOf(member: string, text: string): ActiveFilter | null {
   return { member, operator: 'equals', values: list };
 }
 
-export function presetsFrom(search = new URLSearchParams(location.search)): Record<string, ActiveFilter> {
+/**
+ * The `f_` parameters of the URL: the filters they preset, and a problem naming each parameter
+ * that could not be used (not `f_<view>.<dimension>`, broken JSON, an unknown operator).
+ */
+export function presetsFrom(search = new URLSearchParams(location.search)): {
+  presets: Record<string, ActiveFilter>;
+  problems: ParamProblem[];
+} {
   const presets: Record<string, ActiveFilter> = {};
+  const problems: ParamProblem[] = [];
   for (const [name, value] of search) {
     if (!name.startsWith('f_')) continue;
     const member = name.slice(2);
-    if (!/^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/.test(member)) continue;
+    if (!/^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/.test(member)) {
+      problems.push({ parameter: name, message: 'is not a filter: name a member as f_<view>.<dimension>' });
+      continue;
+    }
     const preset = presetOf(member, value);
-    if (preset) presets[member] = preset;
+    if (typeof preset === 'string') problems.push({ parameter: name, message: `${preset}; the filter is not applied` });
+    else presets[member] = preset;
   }
-  return presets;
+  return { presets, problems };
 }
 
 const viewOf = (member: string) => member.split('.')[0] ?? '';

@@ -1,10 +1,11 @@
 import type { PageParams } from '../lib/params';
-import type { EmbedClaims } from '../session/claims';
+import type { EmbedUser } from '../session/claims';
 import { Avatar } from './avatar';
 
 interface Props {
   title: string;
-  claims: EmbedClaims;
+  user: EmbedUser;
+  creatorMode: boolean;
   params: PageParams;
   onEdit?: () => void;
   onDuplicate?: () => void;
@@ -14,8 +15,7 @@ interface Props {
  * The dashboard's header: back button, title, Edit and Duplicate (creator-mode sessions only),
  * and the user's avatar. The iframe URL's hide* parameters take each control away.
  */
-export function Header({ title, claims, params, onEdit, onDuplicate }: Props) {
-  const creator = claims.creatorMode === true;
+export function Header({ title, user, creatorMode: creator, params, onEdit, onDuplicate }: Props) {
   return (
     <header class="header">
       {params.hideBackButton ? null : (
@@ -35,7 +35,7 @@ export function Header({ title, claims, params, onEdit, onDuplicate }: Props) {
             Duplicate
           </button>
         ) : null}
-        <Avatar user={claims.user} />
+        <Avatar user={user} />
       </div>
     </header>
   );

@@ -1,7 +1,6 @@
-import { readParams } from '../lib/params';
 import { useSession } from '../session/use-session';
 import { Expired, Failed, Opening, PageMessage } from './states';
-import { applyTheme } from './theme';
+import { AccountTheme } from './account-theme';
 
 /** Creator mode (`/embed/d/{deploymentId}/app?session=…`): round two builds the app here. */
 export default function AppPage() {
@@ -9,12 +8,16 @@ export default function AppPage() {
   if (state.status === 'opening') return <Opening />;
   if (state.status === 'expired') return <Expired />;
   if (state.status === 'error') return <Failed message={state.message} />;
-  applyTheme(readParams().theme, state.session.claims.embedTheme);
-  return state.session.claims.creatorMode ? (
-    <PageMessage title="Workbooks" kind="app">
-      <p>The creator app is not available on this server yet.</p>
-    </PageMessage>
-  ) : (
-    <PageMessage title="Creator mode is not enabled for this link" kind="forbidden" />
+  return (
+    <>
+      <AccountTheme session={state.session} />
+      {state.session.claims.creatorMode ? (
+        <PageMessage title="Workbooks" kind="app">
+          <p>The creator app is not available on this server yet.</p>
+        </PageMessage>
+      ) : (
+        <PageMessage title="Creator mode is not enabled for this link" kind="forbidden" />
+      )}
+    </>
   );
 }

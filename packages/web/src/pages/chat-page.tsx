@@ -1,8 +1,7 @@
 import { ChatSlot } from '../chat/chat-slot';
-import { readParams } from '../lib/params';
 import { useSession } from '../session/use-session';
 import { Expired, Failed, Opening } from './states';
-import { applyTheme } from './theme';
+import { AccountTheme } from './account-theme';
 
 /** The standalone analytics chat (`/embed/chat?sessionId=…`): the session, then the chat slot round two fills. */
 export default function ChatPage() {
@@ -10,10 +9,10 @@ export default function ChatPage() {
   if (state.status === 'opening') return <Opening />;
   if (state.status === 'expired') return <Expired />;
   if (state.status === 'error') return <Failed message={state.message} />;
-  applyTheme(readParams().theme, state.session.claims.embedTheme);
   return (
     <main class="page page-chat">
       <h1 class="visually-hidden">Analytics chat</h1>
+      <AccountTheme session={state.session} />
       <ChatSlot session={state.session} />
     </main>
   );

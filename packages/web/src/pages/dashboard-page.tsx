@@ -5,16 +5,21 @@ import { dashboardEvents } from '../dashboard/events';
 import { presetsFrom } from '../dashboard/filters';
 import type { Dashboard } from '../dashboard/model';
 import { Header } from '../header/header';
+import { Notices } from '../notices/notices';
 import { ApiFailure, apiGet } from '../lib/api';
 import { formatter } from '../lib/format';
 import { readParams } from '../lib/params';
 import type { PageProps } from '../router';
+import { avatarUser, loadContext, type EmbedContext } from '../session/context';
 import type { EmbedSession } from '../session/session';
 import { useSession } from '../session/use-session';
 import { Expired, Failed, Opening, PageMessage } from './states';
 import { applyTheme } from './theme';
 
-type Loaded = { status: 'loading' } | { status: 'ready'; dashboard: Dashboard } | { status: 'error'; message: string; code: number };
+type Loaded =
+  | { status: 'loading' }
+  | { status: 'ready'; dashboard: Dashboard; context: EmbedContext }
+  | { status: 'error'; message: string; code: number };
 
 /** `/embed/dashboard/{publicId}?session=…`: a published dashboard as the embed user sees it. */
 export default function DashboardPage({ route }: PageProps) {
@@ -28,15 +33,15 @@ export default function DashboardPage({ route }: PageProps) {
 
 function DashboardScreen({ session, publicId }: { session: EmbedSession; publicId: string }) {
   const params = useMemo(() => readParams(), []);
-  const presets = useMemo(() => presetsFrom(), []);
+  const { presets, problems: presetProblems } = useMemo(() => presetsFrom(), []);
   const format = useMemo(() => formatter(params.locale), [params]);
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [chatOpen, setChatOpen] = useState(false);
   const events = dashboardEvents();
 
   useEffect(() => {
-    apiGet<Dashboard>(session, `/api/v1/embed/dashboard/${encodeURIComponent(publicId)}`).then(
-      (dashboard) => setLoaded({ status: 'ready', dashboard }),
+    Promise.all([apiGet<Dashboard>(session, `/api/v1/embed/dashboard/${encodeURIComponent(publicId)}`), loadContext(session)]).then(
+      ([dashboard, context]) => setLoaded({ status: 'ready', dashboard, context }),
       (error: Error) => {
         const code = error instanceof ApiFailure ? error.status : 0;
         setLoaded({ status: 'error', message: error.message, code });
@@ -56,15 +61,16 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
       );
     return <Failed message={loaded.message} />;
   }
-  const { dashboard } = loaded;
-  const palette = applyTheme(params.theme, dashboard.config.theme, session.claims.embedTheme);
+  const { dashboard, context } = loaded;
+  const palette = applyTheme(params.theme, { app: context.appTheme, dashboard: dashboard.config.theme, embed: context.embedTheme });
   const title = dashboard.config.title ?? dashboard.title ?? 'Dashboard';
-  const chatShown = session.claims.settings?.showDashboardChat !== false;
+  const chatShown = context.showDashboardChat;
   const openChat = chatShown ? () => setChatOpen(true) : undefined;
   return (
     <div class={chatOpen ? 'page page-dashboard with-chat' : 'page page-dashboard'}>
-      <Header title={title} claims={session.claims} params={params} />
+      <Header title={title} user={avatarUser(context)} creatorMode={context.creatorMode} params={params} />
       <main class="dashboard">
+        <Notices problems={[...params.problems, ...presetProblems]} />
         {dashboard.description ? <p class="muted">{dashboard.description}</p> : null}
         <DashboardView
           session={session}

@@ -85,6 +85,13 @@ describeCli('plinth embed and scim', (ctx, home) => {
       embedTheme: { font: 'Inter', chat: { inputColor: '#fff' } },
       user: { externalId: 'guest-1', expiresAt: expect.any(String) },
     });
+    // What the embedded page reads of the token: the session's theme over the account's.
+    const context = await plinth(['embed', 'context', '--token', token.stdout.trim()], { env: env() });
+    expect(context.code, context.stderr).toBe(0);
+    expect(context.stdout).toMatch(/^User +guest-1$/m);
+    expect(context.stdout).toMatch(/^Font +Inter$/m);
+    const raw = JSON.parse((await plinth(['embed', 'context', '--token', token.stdout.trim(), '--json'], { env: env() })).stdout);
+    expect(raw).toMatchObject({ showDashboardChat: true, embedTheme: { font: 'Inter', chat: { inputColor: '#fff' } } });
     const ttlAlone = await plinth(['embed', 'generate-session', '--deployment', '1', '--external-id', 'x', '--ephemeral-ttl', '600'], {
       env: env(),
     });

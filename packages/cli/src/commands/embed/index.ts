@@ -8,6 +8,7 @@ import { provisionBulk } from './provision-bulk.js';
 import { enableDashboard } from './enable-dashboard.js';
 import { disableDashboard } from './disable-dashboard.js';
 import { dashboard } from './dashboard.js';
+import { context } from './context.js';
 
 /** Signed embedding, and which dashboards embed tokens may open. */
 export const group: Group = {
@@ -26,5 +27,6 @@ export const group: Group = {
     enableDashboard,
     disableDashboard,
     dashboard,
+    context,
   ],
 };

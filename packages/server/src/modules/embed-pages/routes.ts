@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../http/errors.js';
 import { embedPageCsp } from '../../pipeline/response-policy.js';
 import { readWebBuild, type WebBuild } from './assets.js';
+import { embedContextRoutes } from './context-routes.js';
 import { homePage } from './home-page.js';
 
 /** The pages are no operations of the API: out of the OpenAPI document, through the same pipeline. */
@@ -41,6 +42,8 @@ export function embedPagesRoutes(build: () => WebBuild | null): FastifyPluginAsy
       if (!asset) throw notFound('No such asset');
       return reply.header('cache-control', IMMUTABLE).header('content-type', asset.contentType).send(asset.body);
     });
+
+    await embedContextRoutes(app);
   };
 }
 
