@@ -77,7 +77,7 @@ export function QueryBuilder({ session, api, look, workbookId, report, onDone }:
   }
 
   return (
-    <form class="qb" onSubmit={save} aria-labelledby="qb-title">
+    <form class="qb" onSubmit={(e) => void save(e)} aria-labelledby="qb-title">
       <h2 id="qb-title" class="app-heading">
         {report ? `Edit report: ${report.name}` : 'New report'}
       </h2>

@@ -44,7 +44,7 @@ export function WorkbookList({ api, onOpen }: { api: CreatorApi; onOpen(id: numb
       <h2 id="workbooks-title" class="app-heading">
         Your workbooks
       </h2>
-      <form class="app-inline-form" onSubmit={create}>
+      <form class="app-inline-form" onSubmit={(e) => void create(e)}>
         <label for="new-workbook" class="control-label">
           New workbook name
         </label>
@@ -75,7 +75,7 @@ export function WorkbookList({ api, onOpen }: { api: CreatorApi; onOpen(id: numb
                   class="button"
                   data-action="duplicate"
                   aria-label={`Duplicate ${w.name}`}
-                  onClick={() => act('Duplicating', () => api.duplicateWorkbook(w.id))}
+                  onClick={() => void act('Duplicating', () => api.duplicateWorkbook(w.id))}
                 >
                   Duplicate
                 </button>

@@ -99,7 +99,7 @@ export function WorkbookView({ session, api, look, workbookId, onOpen, onClose }
           <button type="button" class="button" onClick={onClose}>
             All workbooks
           </button>
-          <button type="button" class="button" data-action="duplicate-workbook" onClick={duplicate}>
+          <button type="button" class="button" data-action="duplicate-workbook" onClick={() => void duplicate()}>
             Duplicate workbook
           </button>
         </div>
@@ -146,10 +146,16 @@ export function WorkbookView({ session, api, look, workbookId, onOpen, onClose }
           <button type="button" class="button" onClick={() => setWidgets((list) => append(list, textWidget('')))}>
             Add text
           </button>
-          <button type="button" class="button" data-action="save-draft" onClick={saveDraft}>
+          <button type="button" class="button" data-action="save-draft" onClick={() => void saveDraft()}>
             Save draft
           </button>
-          <button type="button" class="button button-primary" data-action="publish" disabled={widgets.length === 0} onClick={publish}>
+          <button
+            type="button"
+            class="button button-primary"
+            data-action="publish"
+            disabled={widgets.length === 0}
+            onClick={() => void publish()}
+          >
             Publish
           </button>
         </div>
