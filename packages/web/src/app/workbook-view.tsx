@@ -124,7 +124,7 @@ export function WorkbookView({ session, api, look, workbookId, onOpen, onClose }
                   type="button"
                   class="button"
                   data-action="place-report"
-                  aria-label={`Add ${r.name} to the dashboard`}
+                  aria-label={`Add to dashboard: ${r.name}`}
                   onClick={() => setWidgets((list) => append(list, chartWidget(r.id)))}
                 >
                   Add to dashboard
