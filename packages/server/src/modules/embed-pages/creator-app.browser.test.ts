@@ -135,7 +135,25 @@ describeOnStores('the creator-mode app page in a browser', (server) => {
     await dashboard.click('[data-action="exit-app"]');
     await dashboard.click('[data-control="edit"]');
     await dashboard.waitForSelector('#workbook-title:text-is("Acme sales")');
+
+    // Editing a report: the builder opens on its query; a new chart type is saved with updateReport.
+    await dashboard.click('[aria-label="Edit Orders by month"]');
+    expect(await dashboard.isChecked(`[data-picker="measures"] input[value="${VIEW}.count"]`)).toBe(true);
+    await dashboard.check('input[name="chart-type"][value="line"]');
+    await dashboard.waitForSelector('.qb-preview [data-chart-type="line"][data-drawn="true"]');
+    await dashboard.click('[data-action="save-report"]');
+    await dashboard.waitForSelector('text=Report “Orders by month” saved.');
     expect(exchanges).toBe(1);
+    const reports = await site.account.request({
+      method: 'GET',
+      url: `/api/v1/deployments/${site.deploymentId}/reports`,
+      as: await embedToken(site, creator('fay')),
+    });
+    expect(reports.status, reports.text).toBe(200);
+    const edited = reports.body.data.filter((r: { name: string }) => r.name === 'Orders by month');
+    // The original's report now draws a line; the copy's keeps its bar.
+    expect(edited.map((r: { meta: { chartType: string } }) => r.meta.chartType).sort()).toEqual(['bar', 'line']);
+    expect(JSON.parse(edited[0].jsonQuery)).toMatchObject({ measures: [`${VIEW}.count`] });
   });
 });
 
