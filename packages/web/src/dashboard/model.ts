@@ -24,6 +24,10 @@ export interface ReportSnapshot {
 export interface Dashboard {
   publicId: string;
   deploymentId: number;
+  /** The workbook it was published from (creator mode's Edit and Duplicate open it). */
+  workbookId?: number;
+  status?: 'draft' | 'published' | 'archived';
+  versionNumber?: number;
   title: string | null;
   description: string | null;
   config: {

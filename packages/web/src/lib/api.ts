@@ -29,10 +29,21 @@ export async function apiGet<T>(session: EmbedSession, path: string, signal?: Ab
 }
 
 export async function apiPost<T>(session: EmbedSession, path: string, body: unknown, signal?: AbortSignal): Promise<T> {
+  return apiSend<T>(session, 'POST', path, body, signal);
+}
+
+/** A call that sends a JSON body (or none: DELETE, a bodiless POST). */
+export async function apiSend<T>(
+  session: EmbedSession,
+  method: 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
   const response = await fetch(path, {
-    method: 'POST',
-    headers: { authorization: session.token, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    method,
+    headers: body === undefined ? { authorization: session.token } : { authorization: session.token, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     credentials: 'omit',
     signal,
   });

@@ -16,6 +16,11 @@ import { useSession } from '../session/use-session';
 import { Expired, Failed, Opening, PageMessage } from './states';
 import { applyTheme } from './theme';
 
+type AppModule = typeof import('../app/app-screen');
+/** Creator mode's app, opened in place by Edit or Duplicate (its chunk loads then), on a workbook. */
+type Creator =
+  { status: 'idle' } | { status: 'busy' } | { status: 'open'; app: AppModule; workbookId: number } | { status: 'error'; message: string };
+
 type Loaded =
   | { status: 'loading' }
   | { status: 'ready'; dashboard: Dashboard; context: EmbedContext }
@@ -37,6 +42,8 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
   const format = useMemo(() => formatter(params.locale), [params]);
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [chatOpen, setChatOpen] = useState(false);
+  const [creator, setCreator] = useState<Creator>({ status: 'idle' });
+  const [reload, setReload] = useState(0);
   const events = dashboardEvents();
 
   useEffect(() => {
@@ -48,7 +55,7 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
         events.error({ publicId, message: error.message });
       },
     );
-  }, [publicId]);
+  }, [publicId, reload]);
 
   if (loaded.status === 'loading') return <Opening />;
   if (loaded.status === 'error') {
@@ -63,12 +70,55 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
   }
   const { dashboard, context } = loaded;
   const palette = applyTheme(params.theme, { app: context.appTheme, dashboard: dashboard.config.theme, embed: context.embedTheme });
+  if (creator.status === 'open') {
+    const { AppScreen } = creator.app;
+    const exit = () => {
+      setCreator({ status: 'idle' });
+      setReload((n) => n + 1);
+    };
+    return <AppScreen session={session} look={{ params, format, palette }} workbookId={creator.workbookId} onExit={exit} />;
+  }
+  // Same page load, same token: a session is single-use, so the app opens here instead of on a new link.
+  const openApp = async (duplicate: boolean) => {
+    const workbookId = dashboard.workbookId;
+    if (workbookId === undefined)
+      return setCreator({ status: 'error', message: 'The server did not say which workbook this dashboard is.' });
+    setCreator({ status: 'busy' });
+    try {
+      const app = await import('../app/app-screen');
+      const target = duplicate ? (await app.creatorApi(session).duplicateWorkbook(workbookId)).id : workbookId;
+      setCreator({ status: 'open', app, workbookId: target });
+    } catch (error) {
+      const message =
+        error instanceof ApiFailure && error.status === 404
+          ? 'Only dashboards made in creator mode by your team can be edited here.'
+          : (error as Error).message;
+      setCreator({ status: 'error', message });
+    }
+  };
   const title = dashboard.config.title ?? dashboard.title ?? 'Dashboard';
   const chatShown = context.showDashboardChat;
   const openChat = chatShown ? () => setChatOpen(true) : undefined;
   return (
     <div class={chatOpen ? 'page page-dashboard with-chat' : 'page page-dashboard'}>
-      <Header title={title} user={avatarUser(context)} creatorMode={context.creatorMode} params={params} />
+      <Header
+        title={title}
+        user={avatarUser(context)}
+        creatorMode={context.creatorMode}
+        params={params}
+        onEdit={() => void openApp(false)}
+        onDuplicate={() => void openApp(true)}
+      />
+      {creator.status === 'busy' ? (
+        <p role="status" class="creator-note">
+          Opening the editor…
+        </p>
+      ) : null}
+      {creator.status === 'error' ? (
+        <p role="alert" class="creator-note">
+          {creator.message}
+        </p>
+      ) : null}
       <main class="dashboard">
         <Notices problems={[...params.problems, ...presetProblems]} />
         {dashboard.description ? <p class="muted">{dashboard.description}</p> : null}
