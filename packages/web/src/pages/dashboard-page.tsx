@@ -32,6 +32,7 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
   const format = useMemo(() => formatter(params.locale), [params]);
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [chatOpen, setChatOpen] = useState(false);
+  const [chatQuestion, setChatQuestion] = useState<string | undefined>();
   const events = dashboardEvents();
 
   useEffect(() => {
@@ -60,7 +61,12 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
   const palette = applyTheme(params.theme, dashboard.config.theme, session.claims.embedTheme);
   const title = dashboard.config.title ?? dashboard.title ?? 'Dashboard';
   const chatShown = session.claims.settings?.showDashboardChat !== false;
-  const openChat = chatShown ? () => setChatOpen(true) : undefined;
+  const openChat = chatShown
+    ? (question?: string) => {
+        setChatQuestion(question);
+        setChatOpen(true);
+      }
+    : undefined;
   return (
     <div class={chatOpen ? 'page page-dashboard with-chat' : 'page page-dashboard'}>
       <Header title={title} claims={session.claims} params={params} />
@@ -76,7 +82,9 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
           {...(openChat ? { openChat } : {})}
         />
       </main>
-      {chatShown ? <ChatLauncher session={session} publicDashboardId={publicId} open={chatOpen} setOpen={setChatOpen} /> : null}
+      {chatShown ? (
+        <ChatLauncher session={session} publicDashboardId={publicId} open={chatOpen} setOpen={setChatOpen} question={chatQuestion} />
+      ) : null}
     </div>
   );
 }

@@ -27,3 +27,11 @@ export function applyTheme(mode: 'light' | 'dark' | undefined, ...themes: (Recor
   if (primary) root.style.setProperty('--primary', primary);
   return primary ? { ...base, colors: [primary, ...base.colors] } : base;
 }
+
+/** The palette the page was styled with (by applyTheme): what a chart drawn later, as the chat's, uses. */
+export function currentPalette(): Palette {
+  const root = document.documentElement;
+  const base = root.dataset.theme === 'dark' ? DARK : LIGHT;
+  const primary = root.style.getPropertyValue('--primary').trim();
+  return primary ? { ...base, colors: [primary, ...base.colors] } : base;
+}
