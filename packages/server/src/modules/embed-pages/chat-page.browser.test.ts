@@ -37,14 +37,12 @@ async function framed(page: Page, src: string, width = 1000): Promise<Frame> {
 
 /** Types a question, sends it with Enter, and waits until the answer is complete. */
 async function ask(frame: Frame, question: string): Promise<void> {
-  const answers = await frame.$$('[data-chat-message="assistant"][data-done="true"]');
+  const ended = '[data-chat-message="assistant"][data-done="true"], [data-chat-error]';
+  const before = (await frame.$$(ended)).length;
   await frame.fill('#chat-input', question);
   await frame.press('#chat-input', 'Enter');
   await frame.waitForFunction(
-    (before) =>
-      document.querySelector('[data-chat-state="ready"]') !== null &&
-      document.querySelectorAll('[data-chat-message="assistant"][data-done="true"], [data-chat-error]').length > before,
-    answers.length,
+    `document.querySelector('[data-chat-state="ready"]') !== null && ` + `document.querySelectorAll('${ended}').length > ${before}`,
   );
 }
 
@@ -121,7 +119,7 @@ describeOnStores('the analytics chat in a browser', (server) => {
     expect(await launcher.getAttribute('aria-label')).toMatch(/chat/i);
     await launcher.click();
     await frame.waitForSelector('[data-chat-panel] [data-chat-state="ready"]');
-    expect(await frame.evaluate(() => document.activeElement?.id)).toBe('chat-input');
+    expect(await frame.evaluate<string | undefined>('document.activeElement?.id')).toBe('chat-input');
 
     scriptAnswer();
     await ask(frame, 'Orders by country?');
@@ -132,7 +130,7 @@ describeOnStores('the analytics chat in a browser', (server) => {
 
     await frame.press('#chat-input', 'Escape');
     await frame.waitForSelector('[data-chat-panel]', { state: 'detached' });
-    expect(await frame.evaluate(() => document.activeElement?.hasAttribute('data-chat-launcher'))).toBe(true);
+    expect(await frame.evaluate<boolean>(`document.activeElement?.hasAttribute('data-chat-launcher')`)).toBe(true);
   });
 
   it('with no agent embedded users may use, the standalone page and the panel say the chat is not set up before anyone types', async () => {
