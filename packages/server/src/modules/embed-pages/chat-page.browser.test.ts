@@ -41,8 +41,13 @@ async function ask(frame: Frame, question: string): Promise<void> {
   const before = (await frame.$$(ended)).length;
   await frame.fill('#chat-input', question);
   await frame.press('#chat-input', 'Enter');
+  // A function, not a string: the page's CSP allows no eval. It runs in the page (no DOM types here).
   await frame.waitForFunction(
-    `document.querySelector('[data-chat-state="ready"]') !== null && ` + `document.querySelectorAll('${ended}').length > ${before}`,
+    ([selector, count]) => {
+      const document = (globalThis as any).document;
+      return document.querySelector('[data-chat-state="ready"]') !== null && document.querySelectorAll(selector).length > count;
+    },
+    [ended, before] as const,
   );
 }
 
