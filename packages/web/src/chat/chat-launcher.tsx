@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { EmbedSession } from '../session/session';
 import { ChatSlot } from './chat-slot';
 
@@ -7,12 +8,21 @@ export function ChatLauncher({
   publicDashboardId,
   open,
   setOpen,
+  question,
 }: {
   session: EmbedSession;
   publicDashboardId: string;
   open: boolean;
   setOpen(open: boolean): void;
+  question?: string | undefined;
 }) {
+  // Closing the panel returns focus to the launcher, so keyboard users are not left on nothing.
+  const launcher = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (wasOpen.current && !open) launcher.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   return (
     <>
       {open ? (
@@ -23,11 +33,17 @@ export function ChatLauncher({
               <span aria-hidden="true">×</span>
             </button>
           </div>
-          <ChatSlot session={session} publicDashboardId={publicDashboardId} onClose={() => setOpen(false)} />
+          <ChatSlot
+            session={session}
+            publicDashboardId={publicDashboardId}
+            onClose={() => setOpen(false)}
+            {...(question ? { question } : {})}
+          />
         </aside>
       ) : null}
       <button
         type="button"
+        ref={launcher}
         class="chat-launcher"
         aria-label={open ? 'Close the analytics chat' : 'Open the analytics chat'}
         aria-expanded={open ? 'true' : 'false'}

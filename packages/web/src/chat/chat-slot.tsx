@@ -7,9 +7,11 @@ export interface ChatPanelProps {
   /** The dashboard it was opened from; absent on the standalone chat page. */
   publicDashboardId?: string;
   onClose?: () => void;
+  /** A question to pre-fill (an AI widget's `question`); the viewer still sends it. */
+  question?: string;
 }
 
-/** The chat UI registered for the pages (`setChatPanel(ChatPanel)` in round two); until then, none. */
+/** The chat UI registered for the pages (main.tsx registers chat/lazy-panel's); until then, none. */
 let panel: ComponentType<ChatPanelProps> | null = null;
 export const setChatPanel = (component: ComponentType<ChatPanelProps>) => {
   panel = component;

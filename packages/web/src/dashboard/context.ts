@@ -24,7 +24,7 @@ export interface DashboardContextValue {
   /** The chart widget has finished (drawn, empty or failed); the dashboard's `loaded` fires after the last. */
   settled(widgetId: string): void;
   /** Opens the chat panel (AI widgets and the launcher); absent when the chat is hidden for the session. */
-  openChat?: () => void;
+  openChat?: (question?: string) => void;
 }
 
 export const DashboardContext = createContext<DashboardContextValue | null>(null);

@@ -15,7 +15,7 @@ interface Props {
   palette: Palette;
   presets: Record<string, ActiveFilter>;
   events: DashboardEvents;
-  openChat?: () => void;
+  openChat?: (question?: string) => void;
 }
 
 /** The widgets of a published dashboard on a 12-column grid (one column on narrow screens), sharing filters. */

@@ -44,6 +44,7 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
   const [chatOpen, setChatOpen] = useState(false);
   const [creator, setCreator] = useState<Creator>({ status: 'idle' });
   const [reload, setReload] = useState(0);
+  const [chatQuestion, setChatQuestion] = useState<string | undefined>();
   const events = dashboardEvents();
 
   useEffect(() => {
@@ -98,7 +99,12 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
   };
   const title = dashboard.config.title ?? dashboard.title ?? 'Dashboard';
   const chatShown = context.showDashboardChat;
-  const openChat = chatShown ? () => setChatOpen(true) : undefined;
+  const openChat = chatShown
+    ? (question?: string) => {
+        setChatQuestion(question);
+        setChatOpen(true);
+      }
+    : undefined;
   return (
     <div class={chatOpen ? 'page page-dashboard with-chat' : 'page page-dashboard'}>
       <Header
@@ -132,7 +138,9 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
           {...(openChat ? { openChat } : {})}
         />
       </main>
-      {chatShown ? <ChatLauncher session={session} publicDashboardId={publicId} open={chatOpen} setOpen={setChatOpen} /> : null}
+      {chatShown ? (
+        <ChatLauncher session={session} publicDashboardId={publicId} open={chatOpen} setOpen={setChatOpen} question={chatQuestion} />
+      ) : null}
     </div>
   );
 }

@@ -85,3 +85,11 @@ export function applyTheme(mode: 'light' | 'dark' | undefined, themes: PageTheme
   const text = colour(scheme?.foregroundColor);
   return { ...base, ...(text ? { text } : {}), colors: primary ? [primary, ...base.colors] : base.colors };
 }
+
+/** The palette the page was styled with (by applyTheme): what a chart drawn later, as the chat's, uses. */
+export function currentPalette(): Palette {
+  const root = document.documentElement;
+  const base = root.dataset.theme === 'dark' ? DARK : LIGHT;
+  const primary = root.style.getPropertyValue('--primary').trim();
+  return primary ? { ...base, colors: [primary, ...base.colors] } : base;
+}

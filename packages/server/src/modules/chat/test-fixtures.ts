@@ -34,27 +34,7 @@ export async function chatSetup(
   const { account, deploymentId } = await sampleDeployment(server, server.services.dataApi);
   await server.services.groups.create(account.id, { name: 'regional' });
   await server.services.userAttributes.create(account.id, { name: 'country', type: 'string' });
-  const llmRow = { name: 'stand-in', baseUrl: llm.baseUrl, model: 'stand-in-model', apiKey: 'sk-stand-in' };
-  const created = storeLlm
-    ? {
-        status: 201,
-        text: '',
-        body: await server.store.db
-          .insertInto('agent_llm')
-          .values({ account_id: account.id, name: llmRow.name, base_url: llmRow.baseUrl, model: llmRow.model, api_key_sealed: null })
-          .returning('id')
-          .executeTakeFirstOrThrow(),
-      }
-    : await account.request({ method: 'POST', url: '/api/v1/agent-llms', as: account.admin, body: llmRow });
-  expect(created.status, created.text).toBe(201);
-  const madeAgent = await account.request({
-    method: 'POST',
-    url: `/api/v1/deployments/${deploymentId}/agents`,
-    as: account.admin,
-    body: { name: 'analyst', accessibleViews: ['sales'], agentLlmId: created.body.id, allowEmbedding: true, ...agent },
-  });
-  expect(madeAgent.status, madeAgent.text).toBe(201);
-  const agentId = madeAgent.body.id as number;
+  const { agentId, llmId } = await chatAgent(server, account, deploymentId, llm, { accessibleViews: ['sales'], ...agent }, storeLlm);
 
   const token = async (externalId: string, country: string, more: Record<string, unknown> = {}) => {
     const generated = await account.request({
@@ -87,7 +67,42 @@ export async function chatSetup(
         : [];
     return { status: response.status, response, lines };
   };
-  return { account, deploymentId, agentId, llmId: created.body.id, token, ask };
+  return { account, deploymentId, agentId, llmId, token, ask };
+}
+
+/**
+ * An LLM endpoint at the stand-in and an agent of the deployment on it, open to embedded users
+ * (`accessibleViews` and the rest of the agent as given): what makes a deployment's chat answer.
+ */
+export async function chatAgent(
+  server: TestServer,
+  account: TestAccount,
+  deploymentId: number,
+  llm: OpenAiStandIn,
+  agent: Record<string, unknown>,
+  storeLlm = false,
+): Promise<{ agentId: number; llmId: number }> {
+  const llmRow = { name: 'stand-in', baseUrl: llm.baseUrl, model: 'stand-in-model', apiKey: 'sk-stand-in' };
+  const created = storeLlm
+    ? {
+        status: 201,
+        text: '',
+        body: await server.store.db
+          .insertInto('agent_llm')
+          .values({ account_id: account.id, name: llmRow.name, base_url: llmRow.baseUrl, model: llmRow.model, api_key_sealed: null })
+          .returning('id')
+          .executeTakeFirstOrThrow(),
+      }
+    : await account.request({ method: 'POST', url: '/api/v1/agent-llms', as: account.admin, body: llmRow });
+  expect(created.status, created.text).toBe(201);
+  const madeAgent = await account.request({
+    method: 'POST',
+    url: `/api/v1/deployments/${deploymentId}/agents`,
+    as: account.admin,
+    body: { name: 'analyst', agentLlmId: created.body.id, allowEmbedding: true, ...agent },
+  });
+  expect(madeAgent.status, madeAgent.text).toBe(201);
+  return { agentId: madeAgent.body.id as number, llmId: created.body.id as number };
 }
 
 /** The final answer of a stream (Cube's rule: the last assistant line of graphPath ["final"]). */

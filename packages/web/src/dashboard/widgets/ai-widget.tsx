@@ -6,10 +6,12 @@ import { WidgetFrame } from './widget-frame';
 export function AiWidget({ widget }: { widget: Widget }) {
   const { openChat } = useDashboard();
   const title = stringOf(widget.config?.title) ?? 'Ask about this data';
+  // A question the dashboard's author suggests (config `question` or `prompt`), pre-filled in the chat.
+  const question = stringOf(widget.config?.question) ?? stringOf(widget.config?.prompt);
   return (
     <WidgetFrame widget={widget} title={title} kind="ai">
       {openChat ? (
-        <button type="button" class="button button-primary" onClick={openChat}>
+        <button type="button" class="button button-primary" onClick={() => openChat(question)}>
           Open the analytics chat
         </button>
       ) : (
