@@ -1,3 +1,4 @@
+import { FILTER_OPERATORS } from '@plinth/embed/protocol';
 import type { CubeQuery } from '../lib/data-api';
 import { stringOf, type Widget } from './model';
 
@@ -16,24 +17,8 @@ export interface ActiveFilter {
 }
 export type FilterState = Readonly<Record<string, ActiveFilter>>;
 
-const OPERATORS = new Set([
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'endsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'afterDate',
-]);
+// The operators of Cube's filters, as the embedding protocol lists them (the host's setFilters uses the same).
+const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 
 function presetOf(member: string, text: string): ActiveFilter | null {
   let parsed: unknown;
@@ -52,16 +37,45 @@ function presetOf(member: string, text: string): ActiveFilter | null {
   return { member, operator: 'equals', values: list };
 }
 
-export function presetsFrom(search = new URLSearchParams(location.search)): Record<string, ActiveFilter> {
+const MEMBER = /^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/;
+
+export function presetsFrom(search = new URLSearchParams(location.search)): ActiveFilter[] {
   const presets: Record<string, ActiveFilter> = {};
   for (const [name, value] of search) {
     if (!name.startsWith('f_')) continue;
     const member = name.slice(2);
-    if (!/^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/.test(member)) continue;
+    if (!MEMBER.test(member)) continue;
     const preset = presetOf(member, value);
     if (preset) presets[member] = preset;
   }
-  return presets;
+  return Object.values(presets);
+}
+
+/** The host's filters (setFilters) the page can apply: on a `view.dimension` member, with an operator the page knows. */
+export function hostFilters(filters: readonly { member: string; operator: string; values: readonly string[] }[]): ActiveFilter[] {
+  const kept: Record<string, ActiveFilter> = {};
+  for (const f of filters) {
+    if (MEMBER.test(f.member) && OPERATORS.has(f.operator))
+      kept[f.member] = { member: f.member, operator: f.operator, values: [...f.values] };
+  }
+  return Object.values(kept);
+}
+
+/**
+ * A preset or the host's filter on a member a FILTER widget controls narrows what that widget
+ * would: the charts its `targets` name, when it names some.
+ */
+export function withWidgetTargets(filters: ActiveFilter[], widgets: readonly Widget[]): ActiveFilter[] {
+  const targetsOf = new Map<string, string[]>();
+  for (const w of widgets) {
+    if (w.type !== 'FILTER') continue;
+    const { member, targets } = filterWidgetConfig(w);
+    if (member && targets && !targetsOf.has(member)) targetsOf.set(member, targets);
+  }
+  return filters.map((f) => {
+    const targets = f.targets ?? targetsOf.get(f.member);
+    return targets ? { ...f, targets } : f;
+  });
 }
 
 const viewOf = (member: string) => member.split('.')[0] ?? '';
