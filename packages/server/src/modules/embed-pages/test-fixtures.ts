@@ -63,7 +63,8 @@ export interface EmbedSite {
 
 /**
  * The server listening on a port, its account's demo deployment (sample data, the embedding
- * view), a `country` user attribute, and a published dashboard of four reports open to embedding.
+ * view, the `country` user attribute its policy reads, its own published dashboard) and a published
+ * dashboard of four reports open to embedding.
  */
 export async function embedSite(server: TestServer): Promise<EmbedSite> {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
@@ -79,14 +80,6 @@ export async function embedSite(server: TestServer): Promise<EmbedSite> {
   } finally {
     await server.jobs.stop();
   }
-  const attribute = await account.request({
-    method: 'POST',
-    url: '/api/v1/user-attributes',
-    as: account.admin,
-    body: { name: 'country', type: 'string' },
-  });
-  expect(attribute.status, attribute.text).toBe(201);
-
   const db = server.store.db;
   const workbook = await db
     .insertInto('workbook')
