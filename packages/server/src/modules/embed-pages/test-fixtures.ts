@@ -63,8 +63,7 @@ export interface EmbedSite {
 
 /**
  * The server listening on a port, its account's demo deployment (sample data, the embedding
- * view, the `country` user attribute its policy reads, its own published dashboard) and a published
- * dashboard of four reports open to embedding.
+ * view, its `country` user attribute and its own dashboard), and a published dashboard of four reports open to embedding.
  */
 export async function embedSite(server: TestServer): Promise<EmbedSite> {
   await server.app.listen({ port: 0, host: '127.0.0.1' });
@@ -80,6 +79,11 @@ export async function embedSite(server: TestServer): Promise<EmbedSite> {
   } finally {
     await server.jobs.stop();
   }
+  // The demo defines the `country` attribute its view's policy reads.
+  const attributes = await account.request({ method: 'GET', url: '/api/v1/user-attributes', as: account.admin });
+  expect(attributes.status, attributes.text).toBe(200);
+  expect(JSON.stringify(attributes.body)).toContain('"country"');
+
   const db = server.store.db;
   const workbook = await db
     .insertInto('workbook')
