@@ -4,7 +4,8 @@
 // on its own origin and, per page view, mints an embed session for the signed-in user with its
 // server-side API key. Here "signed in" is ?user=ann or ?user=bob: two users of two embed tenants,
 // whose rows differ under the demo's my_sales policies (country attribute, segment in the security context).
-// No dependencies: node examples/embed-host/server.mjs (see README.md beside this file).
+// No dependencies: node examples/embed-host/server.mjs (see README.md beside this file). Against `npm start`'s
+// demo it needs no setting: it finds the demo's "Sales overview" dashboard and the admin key of this checkout.
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 const PLINTH_URL = (process.env.PLINTH_URL ?? 'http://127.0.0.1:4000').replace(/\/+$/, '');
 const API_KEY = process.env.PLINTH_API_KEY ?? keyFromBootstrap();
 const DEPLOYMENT_ID = Number(process.env.PLINTH_DEPLOYMENT_ID ?? 1);
-const DASHBOARD_ID = process.env.PLINTH_DASHBOARD_ID ?? '';
 const SDK_URL = process.env.PLINTH_SDK_URL ?? `${PLINTH_URL}/embed/sdk.js`;
 const PORT = Number(process.env.PORT ?? 4100);
-const LOCAL_SDK = fileURLToPath(new URL('../../packages/embed/dist/plinth-embed.js', import.meta.url));
+/** The demo's published dashboard (npm start creates it with deployment 1), shown when PLINTH_DASHBOARD_ID is unset. */
+const DEMO_DASHBOARD = 'Sales overview';
 
 /** The first start of `npm start` in this checkout saves its admin key here. */
 function keyFromBootstrap() {
@@ -49,12 +50,15 @@ const USERS = {
   },
 };
 
+/** Unset: the public id of the demo's dashboard, found at start through the API (getWorkbooks). */
+let DASHBOARD_ID = process.env.PLINTH_DASHBOARD_ID ?? '';
+
 async function plinth(method, path, body) {
   const response = await fetch(`${PLINTH_URL}${path}`, {
     method,
     // The API key stays on this server: the browser only ever sees the single-use session id.
     headers: { authorization: `Api-Key ${API_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const data = await response.json().catch(() => ({}));
   return { status: response.status, data };
@@ -117,10 +121,6 @@ const server = createServer(async (request, response) => {
       const minted = await mintSession(USERS[userKey], kind);
       return send(minted.status, 'application/json', JSON.stringify(minted.body));
     }
-    // Until the Plinth server serves {base}/embed/sdk.js: PLINTH_SDK_URL=/plinth-embed.js uses the local build.
-    if (request.method === 'GET' && url.pathname === '/plinth-embed.js' && existsSync(LOCAL_SDK)) {
-      return send(200, 'text/javascript', readFileSync(LOCAL_SDK));
-    }
     send(404, 'text/plain', 'not found');
   } catch (error) {
     send(502, 'application/json', JSON.stringify({ error: `Plinth is unreachable at ${PLINTH_URL}: ${error.message}` }));
@@ -131,12 +131,26 @@ if (!API_KEY) {
   console.error('Set PLINTH_API_KEY (an API key of the Plinth account), or run `npm start` once in this checkout.');
   process.exit(1);
 }
-// The demo's my_sales view reads the country attribute: the account's catalog must have it (a 4xx means it has).
-const attribute = await plinth('POST', '/api/v1/user-attributes', { name: 'country', type: 'string' }).catch((error) => ({
-  status: error.message,
-}));
-if (attribute.status === 200 || attribute.status === 201) console.error('Created the user attribute "country".');
+/** The published dashboard of the workbook named DEMO_DASHBOARD in the deployment, if there is one. */
+async function demoDashboardId() {
+  const { status, data } = await plinth('GET', `/api/v1/deployments/${DEPLOYMENT_ID}/workbooks`);
+  if (status !== 200) throw new Error(`Plinth answered ${status} listing the workbooks: ${data.message ?? JSON.stringify(data)}`);
+  return data.items.find((workbook) => workbook.name === DEMO_DASHBOARD && workbook.publishedDashboard)?.publishedDashboard.publicId ?? '';
+}
+
+if (!DASHBOARD_ID) {
+  try {
+    DASHBOARD_ID = await demoDashboardId();
+  } catch (error) {
+    console.error(`Could not find the demo dashboard at ${PLINTH_URL} (is \`npm start\` running?): ${error.message}`);
+    process.exit(1);
+  }
+}
 server.listen(PORT, '127.0.0.1', () => {
   console.error(`Host page: http://127.0.0.1:${PORT}/?user=ann and http://127.0.0.1:${PORT}/?user=bob (Plinth: ${PLINTH_URL}).`);
-  if (!DASHBOARD_ID) console.error('PLINTH_DASHBOARD_ID is not set: showing the analytics chat instead of a dashboard.');
+  if (!DASHBOARD_ID)
+    console.error(
+      `No dashboard "${DEMO_DASHBOARD}" in deployment ${DEPLOYMENT_ID} and PLINTH_DASHBOARD_ID is unset: showing the analytics chat.`,
+    );
+  else console.error(`Dashboard: ${DASHBOARD_ID}.`);
 });

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PlinthDashboardElement } from './element.js';
-import { launchChromium } from './test-support/browser.js';
+import { launchBrowser } from '@plinth/server/test-support/browser';
 import { embedFrame, frameNamed, frameWhere, startEmbedOrigins, type EmbedOrigins } from './test-support/embed-origins.js';
 
 /**
@@ -16,7 +16,7 @@ let page: Page;
 let embed: Frame;
 
 beforeAll(async () => {
-  [browser, origins] = await Promise.all([launchChromium(), startEmbedOrigins()]);
+  [browser, origins] = await Promise.all([launchBrowser(), startEmbedOrigins()]);
 });
 afterAll(async () => {
   await browser?.close();

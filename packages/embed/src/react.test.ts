@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PlinthDashboardElement } from './element.js';
-import { launchChromium } from './test-support/browser.js';
+import { launchBrowser } from '@plinth/server/test-support/browser';
 import { embedFrame, startEmbedOrigins, type EmbedOrigins } from './test-support/embed-origins.js';
 
 /** <PlinthDashboard> in Chromium (react-host.ts): props become attributes, events reach the `on…` props, the ref's methods reach the page. */
@@ -9,7 +9,7 @@ let browser: Browser;
 let origins: EmbedOrigins;
 
 beforeAll(async () => {
-  [browser, origins] = await Promise.all([launchChromium(), startEmbedOrigins()]);
+  [browser, origins] = await Promise.all([launchBrowser(), startEmbedOrigins()]);
 });
 afterAll(async () => {
   await browser?.close();

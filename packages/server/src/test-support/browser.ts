@@ -3,8 +3,11 @@ import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Frame, type Page } from 'playwright-core';
 
-/** Debian's Chromium: the browser tests drive it, never a browser build of their own (nothing downloads). */
-export const CHROMIUM = '/usr/bin/chromium';
+/**
+ * Debian's Chromium (`PLINTH_CHROMIUM` names another build): the browser tests of every package
+ * (packages/embed's too) drive it, never a browser build of their own (nothing downloads).
+ */
+export const CHROMIUM = process.env.PLINTH_CHROMIUM ?? '/usr/bin/chromium';
 
 /**
  * Chromium, headless. Test accounts' hosts (`acct-….plinth.test`) resolve to this machine, so a
@@ -12,7 +15,7 @@ export const CHROMIUM = '/usr/bin/chromium';
  */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+    throw new Error(`The browser tests need Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium (or set PLINTH_CHROMIUM)`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -42,9 +42,10 @@ export function PublishedView({
         key={version}
         session={session}
         dashboard={dashboard}
+        title={dashboard.config.title ?? dashboard.title ?? 'Dashboard'}
         format={look.format}
         palette={look.palette}
-        presets={{}}
+        presets={[]}
         events={noEvents}
       />
     </div>

@@ -18,6 +18,8 @@ export function chartTypeOf(meta: Record<string, unknown> | null | undefined, qu
 
 export interface Column {
   key: string;
+  /** The query's member the column shows (a time column's key adds its granularity). */
+  member: string;
   title: string;
   type: string;
   granularity?: string;
@@ -38,15 +40,15 @@ export function modelOf(query: CubeQuery, result: LoadResult): ChartModel {
     if (!t.granularity) continue;
     const key = `${t.dimension}.${t.granularity}`;
     const a = annotation.timeDimensions[key] ?? annotation.timeDimensions[t.dimension];
-    columns.push({ key, title: a?.shortTitle ?? a?.title ?? t.dimension, type: 'time', granularity: t.granularity });
+    columns.push({ key, member: t.dimension, title: a?.shortTitle ?? a?.title ?? t.dimension, type: 'time', granularity: t.granularity });
   }
   for (const key of query.dimensions ?? []) {
     const a = annotation.dimensions[key];
-    columns.push({ key, title: a?.shortTitle ?? a?.title ?? key, type: a?.type ?? 'string' });
+    columns.push({ key, member: key, title: a?.shortTitle ?? a?.title ?? key, type: a?.type ?? 'string' });
   }
   const measures = (query.measures ?? []).map((key) => {
     const a = annotation.measures[key];
-    return { key, title: a?.shortTitle ?? a?.title ?? key, type: 'number' };
+    return { key, member: key, title: a?.shortTitle ?? a?.title ?? key, type: 'number' };
   });
   return { category: columns[0] ?? null, measures, columns: [...columns, ...measures], rows: result.data };
 }
@@ -60,4 +62,17 @@ export function describe(model: ChartModel, type: ChartType, format: Formatter):
   }
   const by = model.category ? ` by ${model.category.title}` : '';
   return `${type === 'table' ? 'Table' : `${type[0]?.toUpperCase()}${type.slice(1)} chart`} of ${what}${by}, ${model.rows.length} ${model.rows.length === 1 ? 'row' : 'rows'}. The values are listed in the table that follows.`;
+}
+
+/** What a click on a data point or a cell picks: the member and raw value under the pointer. */
+export type Pick = (row: Record<string, unknown>, column: Column) => void;
+
+/**
+ * A chart's data point, clicked: the category it stands for (the row's first dimension), else the
+ * measure of its series (a chart without dimensions).
+ */
+export function pickPoint(model: ChartModel, dataIndex: number, seriesIndex: number, pick: Pick): void {
+  const row = model.rows[dataIndex];
+  const column = model.category ?? model.measures[seriesIndex];
+  if (row && column) pick(row, column);
 }

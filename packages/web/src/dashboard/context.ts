@@ -16,6 +16,8 @@ export interface DashboardContextValue {
   palette: Palette;
   filters: FilterState;
   grain: string | undefined;
+  /** Counts the host's refreshes: every chart runs its query again when it changes. */
+  generation: number;
   setFilter(filter: ActiveFilter): void;
   setGrain(grain: string | undefined): void;
   events: DashboardEvents;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filteredQuery, presetsFrom } from './filters';
+import { filteredQuery, hostFilters, presetsFrom, withWidgetTargets } from './filters';
+import type { Widget } from './model';
 
 const read = (name: string, value: string) => presetsFrom(new URLSearchParams([[name, value]]));
 
@@ -19,7 +20,7 @@ describe('dashboard filter presets (f_<view>.<dimension>)', () => {
     ['set takes no values', 'f_sales.city', '{"operator":"set"}', { operator: 'set', values: [] }],
   ])('%s', (_name, parameter, value, filter) => {
     const member = parameter.slice(2);
-    expect(read(parameter, value)).toEqual({ presets: { [member]: { member, ...filter } }, problems: [] });
+    expect(read(parameter, value)).toEqual({ presets: [{ member, ...filter }], problems: [] });
   });
 
   it.each([
@@ -37,14 +38,14 @@ describe('dashboard filter presets (f_<view>.<dimension>)', () => {
     ['broken JSON of a list', 'f_sales.status', '["a",', /is not valid JSON/],
   ])('names the parameter when it cannot be used: %s', (_name, parameter, value, message) => {
     const { presets, problems } = read(parameter, value);
-    expect(presets).toEqual({});
+    expect(presets).toEqual([]);
     expect(problems).toEqual([{ parameter, message: expect.stringMatching(message) }]);
   });
 
   it('leaves parameters that are not f_ alone, and keeps the good presets beside a bad one', () => {
     const search = new URLSearchParams({ session: 'secret', theme: 'dark', 'f_sales.city': 'Paris', f_bad: '1' });
     const { presets, problems } = presetsFrom(search);
-    expect(Object.keys(presets)).toEqual(['sales.city']);
+    expect(presets.map((p) => p.member)).toEqual(['sales.city']);
     expect(problems.map((p) => p.parameter)).toEqual(['f_bad']);
   });
 
@@ -55,5 +56,30 @@ describe('dashboard filter presets (f_<view>.<dimension>)', () => {
     expect(filteredQuery(query, 'w1', { 'other.status': { ...onView, member: 'other.status' } })).toBe(query);
     expect(filteredQuery(query, 'w1', { 'sales.status': { ...onView, targets: ['w2'] } })).toBe(query);
     expect(filteredQuery(query, 'w1', {}, 'year').timeDimensions).toEqual([{ dimension: 'sales.created_at', granularity: 'year' }]);
+  });
+
+  it("keeps the host's filters on view members with known operators (the last per member), with the targets of the member's filter widget", () => {
+    const kept = hostFilters([
+      { member: 'sales.status', operator: 'equals', values: ['new'] },
+      { member: 'sales.status', operator: 'notEquals', values: ['completed'] },
+      { member: 'nodot', operator: 'equals', values: ['x'] },
+      { member: 'sales.city', operator: 'like', values: ['x'] },
+      { member: 'sales.country', operator: 'beforeOrOnDate', values: [] },
+    ]);
+    expect(kept).toEqual([
+      { member: 'sales.status', operator: 'notEquals', values: ['completed'] },
+      { member: 'sales.country', operator: 'beforeOrOnDate', values: [] },
+    ]);
+    const widget = (id: string, config: Record<string, unknown>): Widget => ({
+      id,
+      type: 'FILTER',
+      position: { x: 0, y: 0, w: 6, h: 1 },
+      config,
+    });
+    const widgets = [widget('f1', { member: 'sales.status', targets: ['w2'] }), widget('f2', { member: 'sales.country' })];
+    expect(withWidgetTargets(kept, widgets)).toEqual([
+      { member: 'sales.status', operator: 'notEquals', values: ['completed'], targets: ['w2'] },
+      { member: 'sales.country', operator: 'beforeOrOnDate', values: [] },
+    ]);
   });
 });

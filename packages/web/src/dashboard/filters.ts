@@ -1,3 +1,4 @@
+import { FILTER_OPERATORS } from '@plinth/embed/protocol';
 import type { CubeQuery } from '../lib/data-api';
 import type { ParamProblem } from '../lib/params';
 import { stringOf, type Widget } from './model';
@@ -17,24 +18,8 @@ export interface ActiveFilter {
 }
 export type FilterState = Readonly<Record<string, ActiveFilter>>;
 
-const OPERATORS = new Set([
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'startsWith',
-  'endsWith',
-  'gt',
-  'gte',
-  'lt',
-  'lte',
-  'set',
-  'notSet',
-  'inDateRange',
-  'notInDateRange',
-  'beforeDate',
-  'afterDate',
-]);
+// The operators of Cube's filters, as the embedding protocol lists them (the host's setFilters uses the same).
+const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 
 /** The filter a preset's value stands for, or why it stands for none. */
 function presetOf(member: string, text: string): ActiveFilter | string {
@@ -56,12 +41,14 @@ function presetOf(member: string, text: string): ActiveFilter | string {
   return { member, operator: 'equals', values: list };
 }
 
+const MEMBER = /^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/;
+
 /**
  * The `f_` parameters of the URL: the filters they preset, and a problem naming each parameter
  * that could not be used (not `f_<view>.<dimension>`, broken JSON, an unknown operator).
  */
 export function presetsFrom(search = new URLSearchParams(location.search)): {
-  presets: Record<string, ActiveFilter>;
+  presets: ActiveFilter[];
   problems: ParamProblem[];
 } {
   const presets: Record<string, ActiveFilter> = {};
@@ -69,7 +56,7 @@ export function presetsFrom(search = new URLSearchParams(location.search)): {
   for (const [name, value] of search) {
     if (!name.startsWith('f_')) continue;
     const member = name.slice(2);
-    if (!/^[A-Za-z_][\w]*\.[A-Za-z_][\w]*$/.test(member)) {
+    if (!MEMBER.test(member)) {
       problems.push({ parameter: name, message: 'is not a filter: name a member as f_<view>.<dimension>' });
       continue;
     }
@@ -77,7 +64,34 @@ export function presetsFrom(search = new URLSearchParams(location.search)): {
     if (typeof preset === 'string') problems.push({ parameter: name, message: `${preset}; the filter is not applied` });
     else presets[member] = preset;
   }
-  return { presets, problems };
+  return { presets: Object.values(presets), problems };
+}
+
+/** The host's filters (setFilters) the page can apply: on a `view.dimension` member, with an operator the page knows. */
+export function hostFilters(filters: readonly { member: string; operator: string; values: readonly string[] }[]): ActiveFilter[] {
+  const kept: Record<string, ActiveFilter> = {};
+  for (const f of filters) {
+    if (MEMBER.test(f.member) && OPERATORS.has(f.operator))
+      kept[f.member] = { member: f.member, operator: f.operator, values: [...f.values] };
+  }
+  return Object.values(kept);
+}
+
+/**
+ * A preset or the host's filter on a member a FILTER widget controls narrows what that widget
+ * would: the charts its `targets` name, when it names some.
+ */
+export function withWidgetTargets(filters: ActiveFilter[], widgets: readonly Widget[]): ActiveFilter[] {
+  const targetsOf = new Map<string, string[]>();
+  for (const w of widgets) {
+    if (w.type !== 'FILTER') continue;
+    const { member, targets } = filterWidgetConfig(w);
+    if (member && targets && !targetsOf.has(member)) targetsOf.set(member, targets);
+  }
+  return filters.map((f) => {
+    const targets = f.targets ?? targetsOf.get(f.member);
+    return targets ? { ...f, targets } : f;
+  });
 }
 
 const viewOf = (member: string) => member.split('.')[0] ?? '';

@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ChatLauncher } from '../chat/chat-launcher';
-import { DashboardView } from '../dashboard/dashboard-view';
+import { DashboardView, type DashboardControl } from '../dashboard/dashboard-view';
 import { dashboardEvents } from '../dashboard/events';
-import { presetsFrom } from '../dashboard/filters';
+import { hostFilters, presetsFrom, type ActiveFilter } from '../dashboard/filters';
 import type { Dashboard } from '../dashboard/model';
 import { Header } from '../header/header';
 import { Notices } from '../notices/notices';
@@ -15,6 +15,7 @@ import type { EmbedSession } from '../session/session';
 import { useSession } from '../session/use-session';
 import { Expired, Failed, Opening, PageMessage } from './states';
 import { applyTheme } from './theme';
+import { useHostCommands } from './use-host-theme';
 
 type AppModule = typeof import('../app/app-screen');
 /** Creator mode's app, opened in place by Edit or Duplicate (its chunk loads then), on a workbook. */
@@ -38,39 +39,60 @@ export default function DashboardPage({ route }: PageProps) {
 
 function DashboardScreen({ session, publicId }: { session: EmbedSession; publicId: string }) {
   const params = useMemo(() => readParams(), []);
-  const { presets, problems: presetProblems } = useMemo(() => presetsFrom(), []);
+  const link = useMemo(() => presetsFrom(), []);
+  const [presets, setPresets] = useState<ActiveFilter[]>(link.presets);
   const format = useMemo(() => formatter(params.locale), [params]);
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [chatOpen, setChatOpen] = useState(false);
   const [creator, setCreator] = useState<Creator>({ status: 'idle' });
   const [reload, setReload] = useState(0);
   const [chatQuestion, setChatQuestion] = useState<string | undefined>();
+  const control = useRef<DashboardControl>(null);
   const events = dashboardEvents();
+  const theme = useHostCommands({
+    // Before the dashboard is on screen, the host's filters stand in for the link's presets.
+    setFilters: (filters) => (control.current ? control.current.replaceFilters(hostFilters(filters)) : setPresets(hostFilters(filters))),
+    refresh: () => control.current?.refresh(),
+  });
 
   useEffect(() => {
     Promise.all([apiGet<Dashboard>(session, `/api/v1/embed/dashboard/${encodeURIComponent(publicId)}`), loadContext(session)]).then(
       ([dashboard, context]) => setLoaded({ status: 'ready', dashboard, context }),
-      (error: Error) => {
-        const code = error instanceof ApiFailure ? error.status : 0;
-        setLoaded({ status: 'error', message: error.message, code });
-        events.error({ publicId, message: error.message });
-      },
+      (error: Error) => setLoaded({ status: 'error', message: error.message, code: error instanceof ApiFailure ? error.status : 0 }),
     );
   }, [publicId, reload]);
+
+  const ready = loaded.status === 'ready' ? loaded : null;
+  // The host's theme (setTheme) is laid over the session's embed theme.
+  const palette = useMemo(
+    () =>
+      ready &&
+      applyTheme(theme.mode ?? params.theme, {
+        app: ready.context.appTheme,
+        dashboard: ready.dashboard.config.theme,
+        embed: { ...(ready.context.embedTheme ?? {}), ...(theme.overrides ?? {}) },
+      }),
+    [ready, theme],
+  );
 
   if (loaded.status === 'loading') return <Opening />;
   if (loaded.status === 'error') {
     if (loaded.code === 401) return <Expired />;
     if (loaded.code === 404 || loaded.code === 403)
       return (
-        <PageMessage title="This dashboard is not available" kind="not-found">
+        <PageMessage
+          title="This dashboard is not available"
+          kind="not-found"
+          code={loaded.code === 404 ? 'not_found' : 'forbidden'}
+          message={loaded.message}
+        >
           <p>It may have been unpublished, or this link does not open it.</p>
         </PageMessage>
       );
     return <Failed message={loaded.message} />;
   }
   const { dashboard, context } = loaded;
-  const palette = applyTheme(params.theme, { app: context.appTheme, dashboard: dashboard.config.theme, embed: context.embedTheme });
+  if (!palette) return null;
   if (creator.status === 'open') {
     const { AppScreen } = creator.app;
     const exit = () => {
@@ -126,15 +148,17 @@ function DashboardScreen({ session, publicId }: { session: EmbedSession; publicI
         </p>
       ) : null}
       <main class="dashboard">
-        <Notices problems={[...params.problems, ...presetProblems]} />
+        <Notices problems={[...params.problems, ...link.problems]} />
         {dashboard.description ? <p class="muted">{dashboard.description}</p> : null}
         <DashboardView
           session={session}
           dashboard={dashboard}
+          title={title}
           format={format}
           palette={palette}
           presets={presets}
           events={events}
+          control={control}
           {...(openChat ? { openChat } : {})}
         />
       </main>

@@ -2,6 +2,8 @@ import { expect, it } from 'vitest';
 import { PAGE_CSP } from '../../pipeline/response-policy.js';
 import { describeOnStores } from '../../test-support/server.js';
 import { readWebBuild } from './assets.js';
+import { untilFound } from './routes.js';
+import { readSdk, sdkAnswer, SDK_FILE } from './sdk.js';
 
 const built = readWebBuild();
 
@@ -80,13 +82,47 @@ describeOnStores('embed pages', (server) => {
     expect(response.text).not.toContain('"name"');
   });
 
+  it('/embed/sdk.js is the SDK bundle: a module script any origin may load, revalidated by its ETag', async () => {
+    const sdk = readSdk();
+    expect(sdk, 'packages/embed is bundled by npm run build').not.toBeNull();
+    const account = await server().newAccount();
+    const first = await account.request({ method: 'GET', url: '/embed/sdk.js', headers: { origin: 'https://app.example.com' } });
+    expect(first.status).toBe(200);
+    expect(first.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(first.headers['access-control-allow-origin']).toBe('*');
+    expect(first.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(first.headers['cache-control']).toBe('no-cache');
+    expect(first.headers['x-content-type-options']).toBe('nosniff');
+    expect(first.text).toBe(sdk!.body.toString('utf8'));
+    expect(first.text).toContain('plinth-dashboard');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await account.request({ method: 'GET', url: '/embed/sdk.js', headers: { 'if-none-match': `W/"other", ${etag}` } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    const stale = await account.request({ method: 'GET', url: '/embed/sdk.js', headers: { 'if-none-match': '"other"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  it('a server without the SDK build answers 404 saying to run npm run build, and serves it once built', () => {
+    expect(readSdk(`${SDK_FILE}.missing`)).toBeNull();
+    expect(() => sdkAnswer(null, undefined)).toThrow(/not built on this server: run `npm run build`/);
+    let built: ReturnType<typeof readSdk> = null;
+    const sdk = untilFound(() => built);
+    expect(sdk()).toBeNull();
+    built = { body: Buffer.from('x'), etag: '"x"' };
+    expect(sdk()).toBe(built);
+  });
+
   it('the pages are not operations of the spec', async () => {
     const account = await server().newAccount();
     const spec = await account.request({ method: 'GET', url: '/api/v1/spec' });
     const paths = Object.keys(spec.body.paths);
-    expect(paths.filter((p) => p === '/' || p.startsWith('/embed/d') || p.startsWith('/embed/chat') || p.startsWith('/assets'))).toEqual(
-      [],
-    );
+    expect(
+      paths.filter(
+        (p) => p === '/' || p === '/embed/sdk.js' || p.startsWith('/embed/d') || p.startsWith('/embed/chat') || p.startsWith('/assets'),
+      ),
+    ).toEqual([]);
     expect(paths).not.toContain('/embed/dashboard/{publicId}');
   });
 });

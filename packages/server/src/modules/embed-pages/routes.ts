@@ -5,6 +5,7 @@ import { embedPageCsp } from '../../pipeline/response-policy.js';
 import { readWebBuild, type WebBuild } from './assets.js';
 import { embedContextRoutes } from './context-routes.js';
 import { homePage } from './home-page.js';
+import { readSdk, sdkAnswer, type SdkBuild } from './sdk.js';
 
 /** The pages are no operations of the API: out of the OpenAPI document, through the same pipeline. */
 const hidden = { hide: true } as const;
@@ -18,7 +19,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** The paths of Cube's embed pages; one HTML shell stands for them all (the page reads its path). */
 export const EMBED_PAGE_PATHS = ['/embed/dashboard/:publicId', '/embed/chat', '/embed/d/:deploymentId/app'] as const;
 
-export function embedPagesRoutes(build: () => WebBuild | null): FastifyPluginAsyncTypebox {
+export function embedPagesRoutes(
+  build: () => WebBuild | null,
+  sdk: () => SdkBuild | null = untilFound(readSdk),
+): FastifyPluginAsyncTypebox {
   return async (app) => {
     const settings = app.services.tenantSettings;
 
@@ -44,11 +48,28 @@ export function embedPagesRoutes(build: () => WebBuild | null): FastifyPluginAsy
     });
 
     await embedContextRoutes(app);
+
+    // The embedding SDK (@plinth/embed's bundle): host pages load it from here as a module script.
+    app.get('/embed/sdk.js', { config: { auth: 'public' }, schema: hidden }, async (request, reply) => {
+      const answer = sdkAnswer(sdk(), request.headers['if-none-match']);
+      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    });
   };
 }
 
 /** The build, read on first use and kept: assets are content-hashed, so a new build is a new server start. */
 export function lazyBuild(read = readWebBuild): () => WebBuild | null {
-  let built: WebBuild | null | undefined;
+  return lazy(read);
+}
+
+/** A file of the build, read on first use and kept (a new build is a new server start). */
+export function lazy<T>(read: () => T | null): () => T | null {
+  let built: T | null | undefined;
   return () => (built === undefined ? (built = read()) : built);
+}
+
+/** Read until found, then kept: after `npm run build` the SDK is served without a restart. */
+export function untilFound<T>(read: () => T | null): () => T | null {
+  let found: T | null = null;
+  return () => found ?? (found = read());
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { chartTypeOf, describe, modelOf, type ChartModel } from '../../charts/chart-model';
 import { ChartView } from '../../charts/chart-view';
 import { load } from '../../lib/data-api';
@@ -14,7 +14,7 @@ type State = { status: 'loading'; waits: number } | { status: 'ready'; model: Ch
  * on the data API as the embed user. Only this widget reloads when its own query changes.
  */
 export function ChartWidget({ widget }: { widget: Widget }) {
-  const { dashboard, session, filters, grain, format, palette, register, settled, events } = useDashboard();
+  const { dashboard, session, filters, grain, generation, format, palette, register, settled, events } = useDashboard();
   const reportId = Number(widget.config?.reportId);
   const snapshot = dashboard.reportSnapshots.find((s) => s.reportId === reportId);
   const base = queryOf(snapshot);
@@ -22,6 +22,7 @@ export function ChartWidget({ widget }: { widget: Widget }) {
   const key = JSON.stringify(query);
   const [state, setState] = useState<State>({ status: 'loading', waits: 0 });
   const [attempt, setAttempt] = useState(0);
+  const ran = useRef<string | null>(null);
 
   useEffect(() => register(widget.id), []);
   // After ChartView's own effect (children's run first): the chart is drawn by now, or failed.
@@ -38,17 +39,20 @@ export function ChartWidget({ widget }: { widget: Widget }) {
       return;
     }
     const abort = new AbortController();
-    setState({ status: 'loading', waits: 0 });
+    // The same query again (the host's refresh): the chart stays on screen until the new rows come.
+    const again = ran.current === key;
+    ran.current = key;
+    setState((current) => (again && current.status === 'ready' ? current : { status: 'loading', waits: 0 }));
     load(session, query, (waits) => setState({ status: 'loading', waits }), abort.signal).then(
       (result) => setState({ status: 'ready', model: modelOf(query, result) }),
       (error: Error) => {
         if (abort.signal.aborted) return;
         setState({ status: 'error', message: error.message });
-        events.error({ publicId: dashboard.publicId, widgetId: widget.id, message: error.message });
+        events.error({ publicId: dashboard.publicId, code: 'query_failed', widgetId: widget.id, message: error.message });
       },
     );
     return () => abort.abort();
-  }, [key, attempt]);
+  }, [key, attempt, generation]);
 
   const title = stringOf(widget.config?.title) ?? snapshot?.title ?? snapshot?.name ?? 'Chart';
   const type = useMemo(() => chartTypeOf(snapshot?.meta, base ?? {}), [snapshot, base]);
@@ -79,6 +83,10 @@ export function ChartWidget({ widget }: { widget: Widget }) {
         format={format}
         palette={palette}
         description={`${title}. ${describe(state.model, type, format)}`}
+        onPick={(row, column) =>
+          query &&
+          events.drillDown({ publicId: dashboard.publicId, widgetId: widget.id, member: column.member, value: row[column.key], query })
+        }
       />
     );
   }
