@@ -96,7 +96,11 @@ it('the host page loads the SDK from the server: the iframe takes the content he
 
   // A click on a bar is a drill-down: the category's member and raw value, with the chart's query as it ran.
   seen = (await events(page)).length;
-  await frame.click('[data-widget-id="by-country"] [data-drawn="true"] svg path[fill="#3b5bdb"]');
+  // Bars are drawn in the page's first series colour: the account theme's accent when it has one.
+  const seriesColour = await frame.evaluate(
+    () => (globalThis as any).document.documentElement.style.getPropertyValue('--primary').trim() || '#3b5bdb',
+  );
+  await frame.click(`[data-widget-id="by-country"] [data-drawn="true"] svg path[fill="${seriesColour}"]`);
   const drill = await nextEvent(page, 'plinth-drill-down', seen);
   expect(drill).toMatchObject({ member: 'my_sales.customers_country', value: 'USA', widgetId: 'by-country' });
   expect(drill.query).toMatchObject({
