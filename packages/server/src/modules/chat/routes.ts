@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { principalOf } from '../../http/auth.js';
 import { requires } from '../../http/requirement.js';
@@ -49,20 +50,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ChatRequest),
       response: streamResponse,
     },
-    handler: async (request, reply) => {
-      const stream = await chat.stream(
-        request.account,
-        principalOf(request),
-        { agentId: request.params.agentId },
-        request.body,
-        request.id,
-      );
-      // no-transform: a proxy that buffers or compresses would hold the lines back.
-      return reply
-        .header('content-type', `${NDJSON}; charset=utf-8`)
-        .header('cache-control', 'no-store, no-transform')
-        .send(stream as never);
-    },
+    handler: async (request, reply) =>
+      streamed(
+        reply,
+        await chat.stream(request.account, principalOf(request), { agentId: request.params.agentId }, request.body, request.id),
+      ),
   });
 
   app.post('/api/v1/deployments/:deploymentId/chat/stream-chat-state', {
@@ -78,20 +70,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(ChatRequest),
       response: streamResponse,
     },
-    handler: async (request, reply) => {
-      const stream = await chat.stream(
-        request.account,
-        principalOf(request),
-        { deploymentId: request.params.deploymentId },
-        request.body,
-        request.id,
-      );
-      // no-transform: a proxy that buffers or compresses would hold the lines back.
-      return reply
-        .header('content-type', `${NDJSON}; charset=utf-8`)
-        .header('cache-control', 'no-store, no-transform')
-        .send(stream as never);
-    },
+    handler: async (request, reply) =>
+      streamed(
+        reply,
+        await chat.stream(request.account, principalOf(request), { deploymentId: request.params.deploymentId }, request.body, request.id),
+      ),
   });
 
   app.get('/api/v1/chat/threads', {
@@ -123,3 +106,11 @@ export const chatRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: async (request) => chat.thread(request.account, principalOf(request), request.params.chatId, request.query),
   });
 };
+
+/** A chat answer's lines as they come; no-transform: a proxy that buffers or compresses would hold them back. */
+function streamed(reply: FastifyReply, stream: unknown) {
+  return reply
+    .header('content-type', `${NDJSON}; charset=utf-8`)
+    .header('cache-control', 'no-store, no-transform')
+    .send(stream as never);
+}
