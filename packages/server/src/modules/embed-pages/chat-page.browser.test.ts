@@ -135,7 +135,8 @@ describeOnStores('the analytics chat in a browser', (server) => {
 
     await frame.press('#chat-input', 'Escape');
     await frame.waitForSelector('[data-chat-panel]', { state: 'detached' });
-    expect(await frame.evaluate<boolean>(`document.activeElement?.hasAttribute('data-chat-launcher')`)).toBe(true);
+    // The launcher takes focus back in an effect after the panel is gone: wait for it, not for one frame.
+    await expect.poll(() => frame.evaluate<boolean>(`document.activeElement?.hasAttribute('data-chat-launcher') === true`)).toBe(true);
   });
 
   it('with no agent embedded users may use, the standalone page and the panel say the chat is not set up before anyone types', async () => {
