@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from './compiler/compile.js';
 import { load } from './load.js';
 import type { Caller } from './model.js';
+import { postgresDialect } from './dialects/postgres.js';
+import { planQuery } from './planner/plan.js';
 import type { Query } from './planner/query.js';
+import { sampleModelYaml } from './sample/model.js';
 import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
 
 const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: {} };
@@ -70,6 +73,48 @@ const CASES: Array<{ name: string; query: Query; sql: (t: (name: string) => stri
       t,
     ) => `SELECT c.city, count(DISTINCT c.id), count(o.id) FROM ${t('customers')} c LEFT JOIN ${t('orders')} o ON o.customer_id = c.id
       GROUP BY 1 HAVING count(o.id) > 400`,
+  },
+  {
+    name: 'a near-side filter narrows the far side before it is aggregated',
+    query: {
+      measures: ['orders.count', 'line_items.total_quantity', 'line_items.max_price'],
+      dimensions: ['orders.status'],
+      filters: [{ member: 'orders.status', operator: 'equals', values: ['completed', 'shipped'] }],
+    },
+    sql: (t) => `SELECT o.status, count(DISTINCT o.id), sum(li.quantity), max(li.price)
+      FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id WHERE o.status IN ('completed', 'shipped') GROUP BY 1`,
+  },
+  {
+    name: 'a near-side segment and date range narrow the far side, a filter on another cube stays outside',
+    query: {
+      measures: ['orders.count', 'line_items.revenue'],
+      dimensions: ['customers.country'],
+      segments: ['orders.completed'],
+      filters: [{ member: 'customers.country', operator: 'notEquals', values: ['UK'] }],
+      timeDimensions: [{ dimension: 'orders.created_at', dateRange: ['2024-01-01', '2024-06-30'] }],
+    },
+    sql: (t) => `SELECT c.country, count(DISTINCT o.id), sum(li.quantity * li.price) FROM ${t('orders')} o
+      LEFT JOIN ${t('customers')} c ON c.id = o.customer_id LEFT JOIN ${t('line_items')} li ON li.order_id = o.id
+      WHERE o.status = 'completed' AND (c.country <> 'UK' OR c.country IS NULL)
+        AND o.created_at >= '2024-01-01' AND o.created_at < '2024-07-01' GROUP BY 1`,
+  },
+  {
+    name: 'an OR across the near cube and another cube is not pushed into the far side',
+    query: {
+      measures: ['orders.count', 'line_items.count'],
+      dimensions: ['orders.status'],
+      filters: [
+        {
+          or: [
+            { member: 'orders.status', operator: 'equals', values: ['completed'] },
+            { member: 'customers.country', operator: 'equals', values: ['UK'] },
+          ],
+        },
+      ],
+    },
+    sql: (t) => `SELECT o.status, count(DISTINCT o.id), count(li.id) FROM ${t('orders')} o
+      LEFT JOIN ${t('customers')} c ON c.id = o.customer_id LEFT JOIN ${t('line_items')} li ON li.order_id = o.id
+      WHERE o.status = 'completed' OR c.country = 'UK' GROUP BY 1`,
   },
   {
     name: 'no dimensions',
@@ -152,5 +197,32 @@ describe.each(sampleTargets())('fan-out plans on $name', (target) => {
       [...rows].sort((left, right) => (JSON.stringify(left) < JSON.stringify(right) ? -1 : 1));
     expect(expected.length).toBeGreaterThan(0);
     expect(sorted(engine)).toEqual(sorted(expected));
+  });
+});
+
+describe('where the near side is narrowed', () => {
+  const model = compile({ 'model/sample.yml': sampleModelYaml() }).model;
+  const partials = (query: Query): string => {
+    const sql = planQuery(model, query, { dialect: postgresDialect, caller: ADMIN }).sql;
+    return sql.slice(sql.indexOf('LEFT JOIN ('), sql.indexOf('AS "line_items__partials"'));
+  };
+
+  it('the far side is aggregated only over the near rows the query keeps', () => {
+    const narrowed = partials({
+      measures: ['orders.count', 'line_items.total_quantity'],
+      dimensions: ['orders.status'],
+      filters: [{ member: 'orders.status', operator: 'equals', values: ['completed'] }],
+    });
+    expect(narrowed).toMatch(/INNER JOIN [^\n]*line_items[^\n]* ON [^\n]*\nWHERE \([^\n]*status[^\n]*\)\nGROUP BY 1/);
+  });
+
+  it('without a condition on the near cube alone, every far row is aggregated once by its join column', () => {
+    const whole = partials({
+      measures: ['orders.count', 'line_items.total_quantity'],
+      dimensions: ['orders.status'],
+      filters: [{ member: 'customers.country', operator: 'equals', values: ['UK'] }],
+    });
+    expect(whole).not.toContain('WHERE');
+    expect(whole).not.toContain('INNER JOIN');
   });
 });

@@ -32,6 +32,11 @@ export interface SelectSpec {
   readonly preAggregated: readonly PreAggregatedJoin[];
   /** Joins written already (sub_query dimensions), added after the tree's. */
   readonly extraJoins: readonly string[];
+  /**
+   * The conditions of `where` that read nothing but `cube`'s own columns: a subquery aggregating the
+   * far side of a join from `cube` repeats them, so it reads only the rows the query keeps.
+   */
+  readonly conditionsOnlyOn: (cube: string) => readonly string[];
 }
 
 /** `FROM` the tree's root and `LEFT JOIN` along its joins. */
@@ -48,7 +53,7 @@ function fromClause(spec: SelectSpec): string {
     const preAggregated = spec.preAggregated.find((candidate) => candidate.join === join);
     lines.push(
       preAggregated
-        ? preAggregatedJoinClause(renderer, preAggregated)
+        ? preAggregatedJoinClause(renderer, preAggregated, spec.conditionsOnlyOn(join.from))
         : `LEFT JOIN ${renderer.from(renderer.cube(join.to))} ON ${renderer.template(join.sql)}`,
     );
   }
@@ -60,20 +65,25 @@ function partialsAlias(preAggregated: PreAggregatedJoin): string {
   return `${preAggregated.cube}__partials`;
 }
 
-/** The far cube's measures per near-side primary key, joined back on that key: one row per near-side row. */
-function preAggregatedJoinClause(renderer: Renderer, preAggregated: PreAggregatedJoin): string {
+/**
+ * The far cube's measures per near-side primary key, joined back on that key: one row per near-side row.
+ * When the query narrows the near side, the subquery joins the near rows first and keeps only those the
+ * outer WHERE keeps, instead of aggregating every far row and discarding most of the groups afterwards.
+ */
+function preAggregatedJoinClause(renderer: Renderer, preAggregated: PreAggregatedJoin, nearConditions: readonly string[]): string {
   const quote = (name: string): string => renderer.dialect.quote(name);
   const near = renderer.cube(preAggregated.join.from);
   const nearKey = renderer.primaryKey(near) ?? '';
   const partials = preAggregated.leaves.map(
     (leaf, index) => `${renderer.aggregate(leaf, renderer.measureInput(leaf))} ${quote(`p${index}`)}`,
   );
-  const farColumn = farJoinColumn(renderer, preAggregated, nearKey);
+  const farColumn = nearConditions.length > 0 ? undefined : farJoinColumn(renderer, preAggregated, nearKey);
   const far = renderer.from(renderer.cube(preAggregated.cube));
   const subquery = farColumn
     ? `SELECT\n  ${[`${farColumn} ${quote('k')}`, ...partials].join(',\n  ')}\nFROM ${far}\nGROUP BY 1`
     : `SELECT\n  ${[`${nearKey} ${quote('k')}`, ...partials].join(',\n  ')}\n` +
-      `FROM ${renderer.from(near)}\nINNER JOIN ${far} ON ${renderer.template(preAggregated.join.sql)}\nGROUP BY 1`;
+      `FROM ${renderer.from(near)}\nINNER JOIN ${far} ON ${renderer.template(preAggregated.join.sql)}` +
+      `${conditionClause(nearConditions)}\nGROUP BY 1`;
   const alias = quote(partialsAlias(preAggregated));
   return `LEFT JOIN (\n${subquery}\n) AS ${alias} ON ${alias}.${quote('k')} = ${nearKey}`;
 }

@@ -1,7 +1,8 @@
 import { QueryError } from '../errors.js';
 import type { Member } from '../model.js';
 import { formatWall, wallToUtc } from './dates.js';
-import { renderFilter, type FilterContext, type FilterTarget } from './filters.js';
+import { filterMembers, renderFilter, type FilterContext, type FilterTarget } from './filters.js';
+import { memberCubes } from './model-lookup.js';
 import { selectSql, type DimensionColumn, type MeasureColumn } from './assemble.js';
 import type { LogicalDateRange, LogicalQuery } from './logical.js';
 import type { LeafRef, Renderer } from './render.js';
@@ -44,18 +45,30 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
     timezone: logical.timezone,
     target: (path) => filterTarget(renderer, memberOfFilter(logical, path), leafRef),
   });
-  const segmentConditions = logical.segments.map((segment) => renderer.segment(segment.member));
+  const cubesOf = (members: readonly Member[]): ReadonlySet<string> | undefined => readCubes(logical, members);
+  const segments = logical.segments.map((segment) => ({ sql: renderer.segment(segment.member), cubes: cubesOf([segment.member]) }));
+  const segmentConditions = segments.map((segment) => segment.sql);
   const rolling = hasRollingMeasures(logical);
   // A query with rolling windows renders each date range only where it is used (see rolling-query.ts).
   const dateRanges = logical.dateRanges.map((range) => {
     let sql = rolling ? undefined : dateRangeCondition(renderer, range);
-    return { range, sql: (): string => (sql ??= dateRangeCondition(renderer, range)) };
+    return { range, sql: (): string => (sql ??= dateRangeCondition(renderer, range)), cubes: cubesOf([range.resolved.member]) };
   });
-  const otherConditions = [
-    ...logical.rowFilters.map((filter) => renderFilter(filter, filterContext())),
-    ...logical.policy.render((member) => filterTarget(renderer, member), filterContext()),
+  const policyReadsSubQuery = logical.policy.members.some(isSubQueryDimension);
+  const others = [
+    ...logical.rowFilters.map((filter) => ({
+      sql: renderFilter(filter, filterContext()),
+      cubes: cubesOf(filterMembers(filter).map((path) => memberOfFilter(logical, path))),
+    })),
+    ...logical.policy
+      .renderEach((member) => filterTarget(renderer, member), filterContext())
+      .map((restriction) => ({ sql: restriction.sql, cubes: policyReadsSubQuery ? undefined : restriction.cubes })),
   ];
+  const otherConditions = others.map((condition) => condition.sql);
   const where: string[] = rolling ? [] : [...segmentConditions, ...dateRanges.map((entry) => entry.sql()), ...otherConditions];
+  const placed = rolling ? [] : [...segments, ...dateRanges.map((entry) => ({ sql: entry.sql(), cubes: entry.cubes })), ...others];
+  const conditionsOnlyOn = (cube: string): string[] =>
+    placed.filter((condition) => condition.cubes?.size === 1 && condition.cubes.has(cube)).map((condition) => condition.sql);
   // Each measure filter is rendered once per way of referring to leaf measures, so its placeholders are bound once.
   const havingByShape = new Map<LeafRef, string[]>();
   const having = (leafRef: LeafRef): string[] => {
@@ -80,6 +93,7 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
         filterLeaves: logical.filterLeafMeasures,
         preAggregated: logical.preAggregatedJoins,
         extraJoins: logical.subQueryDimensions.map((subQuery) => subQueryJoin(renderer, subQuery, filterContext())),
+        conditionsOnlyOn,
       });
 
   const orderBy = orderByClause(logical);
@@ -119,6 +133,21 @@ function orderByClause(logical: LogicalQuery): string {
       return column === undefined ? [] : [`${column} ${entry.desc ? 'DESC' : 'ASC'}`];
     })
     .join(', ');
+}
+
+const isSubQueryDimension = (member: Member): boolean => member.kind === 'dimension' && member.subQuery === true;
+
+/**
+ * The cubes whose columns a condition on `members` reads; undefined when one is a sub_query dimension,
+ * whose value comes from its own joined subquery and cannot be read anywhere else.
+ */
+function readCubes(logical: LogicalQuery, members: readonly Member[]): ReadonlySet<string> | undefined {
+  const cubes = new Set<string>();
+  for (const member of members) {
+    if (isSubQueryDimension(member)) return undefined;
+    memberCubes(logical.model, member, cubes);
+  }
+  return cubes;
 }
 
 function memberOfFilter(logical: LogicalQuery, path: string): Member {

@@ -79,6 +79,7 @@ export function rollingQueryBody(
       // logical.ts plans neither pre-aggregated joins nor sub_query dimensions beside rolling windows.
       preAggregated: [],
       extraJoins: [],
+      conditionsOnlyOn: () => [],
     });
     parts.push({ sql, leaves: plain });
   }
