@@ -35,13 +35,13 @@ const CASES: Array<{ name: string; query: Query; sql: (t: (name: string) => stri
       FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
   },
   {
-    name: 'a distinct count on the far side keeps the distinct-rows plan',
+    name: 'a distinct count on the far side: the near side counted by distinct keys over the plain join',
     query: { measures: ['orders.count', 'line_items.order_count'], dimensions: ['orders.status'] },
     sql: (t) => `SELECT o.status, count(DISTINCT o.id), count(DISTINCT li.order_id)
       FROM ${t('orders')} o LEFT JOIN ${t('line_items')} li ON li.order_id = o.id GROUP BY 1`,
   },
   {
-    name: 'a filter on the far side keeps the distinct-rows plan',
+    name: 'a filter on the far side: the near side counted by distinct keys over the plain join',
     query: {
       measures: ['orders.count', 'line_items.count'],
       dimensions: ['orders.status'],
@@ -124,6 +124,30 @@ const CASES: Array<{ name: string; query: Query; sql: (t: (name: string) => stri
   },
 ];
 
+/** Parents with a budget and children with amounts: parent 1 has three children, parent 2 one, parent 3 one. */
+const FAMILY = `cubes:
+  - name: parents
+    sql: SELECT 1 AS id, 100 AS budget, 'x' AS kind UNION ALL SELECT 2, 50, 'x' UNION ALL SELECT 3, 7, 'y'
+    joins:
+      - name: children
+        relationship: one_to_many
+        sql: "{CUBE}.id = {children}.parent_id"
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true, public: true }
+      - { name: kind, sql: kind, type: string }
+    measures:
+      - { name: count, type: count }
+      - { name: big_count, type: count, filters: [{ sql: "{CUBE}.budget > 60" }] }
+      - { name: budget, type: sum, sql: budget }
+  - name: children
+    sql: SELECT 10 AS id, 1 AS parent_id, 5 AS amount UNION ALL SELECT 11, 1, 7 UNION ALL SELECT 12, 1, 9 UNION ALL SELECT 13, 2, 8 UNION ALL SELECT 14, 3, 1
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: amount, sql: amount, type: number }
+    measures:
+      - { name: count, type: count }
+`;
+
 describe.each(sampleTargets())('fan-out plans on $name', (target) => {
   let db: SampleDb;
   beforeAll(async () => {
@@ -183,6 +207,39 @@ describe.each(sampleTargets())('fan-out plans on $name', (target) => {
     );
   });
 
+  it('a sum of the near side under a far-side filter is taken over its distinct rows, a count by its distinct keys', async () => {
+    const compiled = compile({ 'model/family.yml': FAMILY });
+    const query = {
+      measures: ['parents.count', 'parents.big_count', 'parents.budget', 'children.count'],
+      dimensions: ['parents.kind'],
+      filters: [{ member: 'children.amount', operator: 'gt' as const, values: ['6'] }],
+      order: { 'parents.kind': 'asc' as const },
+    };
+    const response = await load(compiled.model, query, { warehouse: db.warehouse, caller: ADMIN });
+    // Parent 1 has two children over 6, parent 2 one, parent 3 none: its budget counts once, not twice.
+    expect(normalizeRows(response.data)).toEqual(
+      normalizeRows([{ 'parents.kind': 'x', 'parents.count': 2, 'parents.big_count': 1, 'parents.budget': 150, 'children.count': 3 }]),
+    );
+  });
+
+  it('a sum of the near side under a near-side filter: the far side aggregated over the kept near rows only', async () => {
+    const compiled = compile({ 'model/family.yml': FAMILY });
+    const query = {
+      measures: ['parents.budget', 'parents.count', 'children.count'],
+      dimensions: ['parents.id'],
+      filters: [{ member: 'parents.kind', operator: 'equals' as const, values: ['x'] }],
+      order: { 'parents.id': 'asc' as const },
+    };
+    expect(planQuery(compiled.model, query, { dialect: db.warehouse.dialect, caller: ADMIN }).sql).toContain('children__partials');
+    const response = await load(compiled.model, query, { warehouse: db.warehouse, caller: ADMIN });
+    expect(normalizeRows(response.data)).toEqual(
+      normalizeRows([
+        { 'parents.id': 1, 'parents.budget': 100, 'parents.count': 1, 'children.count': 3 },
+        { 'parents.id': 2, 'parents.budget': 50, 'parents.count': 1, 'children.count': 1 },
+      ]),
+    );
+  });
+
   it.each(CASES)('$name', async ({ query, sql }) => {
     const keys = [...(query.dimensions ?? []), ...(query.measures ?? [])];
     const response = await load(db.model, query, { warehouse: db.warehouse, caller: ADMIN });
@@ -200,29 +257,56 @@ describe.each(sampleTargets())('fan-out plans on $name', (target) => {
   });
 });
 
-describe('where the near side is narrowed', () => {
-  const model = compile({ 'model/sample.yml': sampleModelYaml() }).model;
+describe('plans under row conditions', () => {
+  const model = compile({
+    'model/family.yml': `cubes:
+  - name: parents
+    sql_table: parents
+    joins:
+      - { name: children, relationship: one_to_many, sql: "{CUBE}.id = {children}.parent_id" }
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+      - { name: kind, sql: kind, type: string }
+    measures:
+      - { name: count, type: count }
+      - { name: budget, type: sum, sql: budget }
+  - name: children
+    sql_table: children
+    dimensions:
+      - { name: id, sql: id, type: number, primary_key: true }
+    measures:
+      - { name: amount, type: sum, sql: amount }
+`,
+  }).model;
+  const sql = (query: Query): string => planQuery(model, query, { dialect: postgresDialect, caller: ADMIN }).sql;
   const partials = (query: Query): string => {
-    const sql = planQuery(model, query, { dialect: postgresDialect, caller: ADMIN }).sql;
-    return sql.slice(sql.indexOf('LEFT JOIN ('), sql.indexOf('AS "line_items__partials"'));
+    const text = sql(query);
+    return text.slice(text.indexOf('LEFT JOIN ('), text.indexOf('AS "children__partials"'));
   };
 
-  it('the far side is aggregated only over the near rows the query keeps', () => {
+  it('a near-side sum: the far side is aggregated only over the near rows the query keeps', () => {
     const narrowed = partials({
-      measures: ['orders.count', 'line_items.total_quantity'],
-      dimensions: ['orders.status'],
-      filters: [{ member: 'orders.status', operator: 'equals', values: ['completed'] }],
+      measures: ['parents.budget', 'children.amount'],
+      filters: [{ member: 'parents.kind', operator: 'equals', values: ['x'] }],
     });
-    expect(narrowed).toMatch(/INNER JOIN [^\n]*line_items[^\n]* ON [^\n]*\nWHERE \([^\n]*status[^\n]*\)\nGROUP BY 1/);
+    expect(narrowed).toMatch(
+      /FROM parents AS "parents"\nINNER JOIN children AS "children" ON [^\n]*\nWHERE \("parents".kind = \$1\)\nGROUP BY 1/,
+    );
   });
 
-  it('without a condition on the near cube alone, every far row is aggregated once by its join column', () => {
-    const whole = partials({
-      measures: ['orders.count', 'line_items.total_quantity'],
-      dimensions: ['orders.status'],
-      filters: [{ member: 'customers.country', operator: 'equals', values: ['UK'] }],
-    });
+  it('without row conditions, every far row is aggregated once by its join column', () => {
+    const whole = partials({ measures: ['parents.budget', 'children.amount'], dimensions: ['parents.kind'] });
+    expect(whole).toContain('FROM children AS "children"\nGROUP BY 1');
     expect(whole).not.toContain('WHERE');
-    expect(whole).not.toContain('INNER JOIN');
+  });
+
+  it('near-side counts only: under a condition the plain join counts distinct keys, without one the far side is aggregated first', () => {
+    const filtered = sql({
+      measures: ['parents.count', 'children.amount'],
+      filters: [{ member: 'parents.kind', operator: 'equals', values: ['x'] }],
+    });
+    expect(filtered).toContain('count(DISTINCT "parents".id)');
+    expect(filtered).not.toContain('children__partials');
+    expect(sql({ measures: ['parents.count', 'children.amount'] })).toContain('children__partials');
   });
 });

@@ -2,7 +2,7 @@ import { QueryError } from '../errors.js';
 import type { Measure } from '../model.js';
 import type { JoinTree } from './joins.js';
 import { recombine, type PreAggregatedJoin } from './pre-aggregated-joins.js';
-import { memberCubes } from './model-lookup.js';
+import { countsRowsByKey, memberCubes } from './model-lookup.js';
 import { Params, Renderer, type LeafRef } from './render.js';
 
 export interface DimensionColumn {
@@ -125,9 +125,28 @@ function withoutParentheses(side: string): string {
   return /[()]/.test(inner) ? trimmed : inner;
 }
 
-/** How a leaf measure is aggregated over the joined rows: from its per-row partial when its cube was pre-aggregated. */
+/** Leaf measures whose repeated rows only a distinct-rows stage can aggregate correctly. */
+function needsDistinctRows(spec: SelectSpec, leaf: Measure): boolean {
+  return spec.multiplied.has(leaf.path) && !countsRowsByKey(spec.renderer.model, leaf);
+}
+
+function leafMeasuresOf(spec: SelectSpec): Map<string, Measure> {
+  const leaves = new Map<string, Measure>();
+  for (const measure of [...spec.measures.map((column) => column.measure), ...spec.filterLeaves]) {
+    for (const [path, leaf] of spec.renderer.leaves(measure)) leaves.set(path, leaf);
+  }
+  return leaves;
+}
+
+/**
+ * How a leaf measure is aggregated over the joined rows: from its per-row partial when its cube was
+ * pre-aggregated, by distinct keys when it counts a cube whose rows the joins repeat.
+ */
 function rowAggregate(spec: SelectSpec, measure: Measure): string {
   const renderer = spec.renderer;
+  if (spec.multiplied.has(measure.path) && countsRowsByKey(renderer.model, measure)) {
+    return `count(DISTINCT ${renderer.measureInput(measure)})`;
+  }
   for (const preAggregated of spec.preAggregated) {
     const index = preAggregated.leaves.findIndex((leaf) => leaf.path === measure.path);
     if (index >= 0)
@@ -172,14 +191,11 @@ function singleStage(spec: SelectSpec): string {
 function multiStage(spec: SelectSpec): string {
   const renderer = spec.renderer;
   const quote = (name: string): string => renderer.dialect.quote(name);
-  const leaves = new Map<string, Measure>();
-  for (const measure of [...spec.measures.map((column) => column.measure), ...spec.filterLeaves]) {
-    for (const [path, leaf] of renderer.leaves(measure)) leaves.set(path, leaf);
-  }
-  const regular = [...leaves.values()].filter((leaf) => !spec.multiplied.has(leaf.path));
+  const leaves = leafMeasuresOf(spec);
+  const regular = [...leaves.values()].filter((leaf) => !needsDistinctRows(spec, leaf));
   const multipliedByCube = new Map<string, Measure[]>();
   for (const leaf of leaves.values()) {
-    if (spec.multiplied.has(leaf.path)) multipliedByCube.set(leaf.cube, [...(multipliedByCube.get(leaf.cube) ?? []), leaf]);
+    if (needsDistinctRows(spec, leaf)) multipliedByCube.set(leaf.cube, [...(multipliedByCube.get(leaf.cube) ?? []), leaf]);
   }
   const leafColumn = new Map<string, string>();
   const parts: string[] = [];
@@ -246,5 +262,6 @@ function multiStage(spec: SelectSpec): string {
 }
 
 export function selectSql(spec: SelectSpec): string {
-  return spec.multiplied.size > 0 && !spec.ungrouped ? multiStage(spec) : singleStage(spec);
+  if (spec.ungrouped || spec.multiplied.size === 0) return singleStage(spec);
+  return [...leafMeasuresOf(spec).values()].some((leaf) => needsDistinctRows(spec, leaf)) ? multiStage(spec) : singleStage(spec);
 }

@@ -4,7 +4,7 @@ import { completeDateRangeFilters } from './date-filters.js';
 import { boundFrom, boundTo } from './dates.js';
 import { filterMembers } from './filters.js';
 import { isMultiplied, type JoinTree } from './joins.js';
-import { leafMeasures } from './model-lookup.js';
+import { countsRowsByKey, leafMeasures } from './model-lookup.js';
 import { joinTreeWithPolicies, type PolicyConditions } from './policy-sql.js';
 import { preAggregatedJoins, type PreAggregatedJoin } from './pre-aggregated-joins.js';
 import { planSubQueries, type SubQueryDimension } from './sub-queries.js';
@@ -220,7 +220,11 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
   ];
   // Rolling windows join their base rows themselves (rolling-query.ts) and count repeated rows per primary key.
   const rolling = [...leaves.values()].some((leaf) => leaf.rollingWindow !== undefined);
-  const preAggregated = query.ungrouped || rolling ? [] : preAggregatedJoins(model, joinTree, [...leaves.values()], rowMembers);
+  const rowConditions = segments.length > 0 || dateRanges.length > 0 || rowFilters.length > 0 || policy.members.length > 0;
+  const preAggregated =
+    query.ungrouped || rolling || plainJoinSuffices(model, joinTree, leaves, rowConditions)
+      ? []
+      : preAggregatedJoins(model, joinTree, [...leaves.values()], rowMembers);
   const preAggregatedCubes = new Set(preAggregated.map((preAggregatedJoin) => preAggregatedJoin.cube));
   // A pre-aggregated cube is joined one row per near-side row, so it repeats nothing.
   const repeatingJoins = joinTree.joins.filter((join) => !preAggregatedCubes.has(join.to));
@@ -264,6 +268,19 @@ export function buildLogicalQuery(model: DataModel, query: NormalizedQuery, opti
     total: query.total === true,
     ungrouped: query.ungrouped === true,
   };
+}
+
+/**
+ * Under row conditions, when every measure the joins would repeat counts rows by key, the plain join
+ * with distinct-key counts reads only the rows the conditions keep, where aggregating the far side
+ * per near row first reads all of it (or repeats the conditions in a subquery and joins twice).
+ * Without conditions, aggregating first is the cheaper plan, so it stays.
+ */
+function plainJoinSuffices(model: DataModel, tree: JoinTree, leaves: ReadonlyMap<string, Measure>, conditions: boolean): boolean {
+  if (!conditions) return false;
+  return [...leaves.values()].every(
+    (leaf) => !MULTIPLIABLE.has(leaf.type) || !isMultiplied(leaf.cube, tree.joins) || countsRowsByKey(model, leaf),
+  );
 }
 
 const MULTIPLIABLE = new Set(['count', 'sum', 'avg', 'number', 'string', 'time', 'boolean']);

@@ -29,6 +29,15 @@ export function primaryKeyDimension(cube: Cube): Dimension | undefined {
   return cube.primaryKey ? cube.dimensions.get(cube.primaryKey) : undefined;
 }
 
+/**
+ * A count of a cube's rows (a `count` without `sql` of its own) counts the cube's primary key: over
+ * joined rows that repeat the cube's rows, counting the distinct keys gives the same number.
+ */
+export function countsRowsByKey(model: DataModel, measure: Measure): boolean {
+  const cube = model.cubes.get(measure.cube);
+  return measure.type === 'count' && !measure.sql && cube !== undefined && primaryKeyDimension(cube) !== undefined;
+}
+
 /** True when a measure is computed from other measures rather than aggregating rows itself. */
 export function isCalculated(model: DataModel, measure: Measure): boolean {
   if (measure.type !== 'number' && measure.type !== 'string' && measure.type !== 'time' && measure.type !== 'boolean') return false;

@@ -33,7 +33,7 @@ const FEATURES: Record<string, Query> = {
   },
   'many-to-one join': { measures: ['line_items.revenue'], dimensions: ['products.category'] },
   'fan-out across one-to-many': { measures: ['customers.count', 'orders.count'], dimensions: ['customers.country'] },
-  'distinct rows of fanned-out cubes, one column per distinct input': {
+  'fanned-out counts by their distinct keys': {
     measures: ['customers.count', 'orders.count', 'orders.customer_count'],
     dimensions: ['line_items.quantity'],
   },
