@@ -5,7 +5,6 @@ import type { Caller } from './model.js';
 import { postgresDialect } from './dialects/postgres.js';
 import { planQuery } from './planner/plan.js';
 import type { Query } from './planner/query.js';
-import { sampleModelYaml } from './sample/model.js';
 import { normalizeRows, sampleTargets, type SampleDb } from './test-support/sample-warehouses.js';
 
 const ADMIN: Caller = { groups: ['admin'], userAttributes: {}, securityContext: {} };
