@@ -38,7 +38,7 @@ async function sampleReady(warehouse: PostgresWarehouse): Promise<boolean> {
 }
 
 /** Rows as sorted JSON with numbers rounded, so two planners' column names and numeric types do not matter. */
-function fingerprint(rows: Array<Record<string, unknown>>): string {
+function fingerprint(rows: ReadonlyArray<Record<string, unknown>>): string {
   const norm = (value: unknown): unknown => {
     if (value instanceof Date) return value.toISOString();
     const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
