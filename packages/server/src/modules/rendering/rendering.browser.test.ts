@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
 import { embedSite, type EmbedSite } from '../embed-pages/test-fixtures.js';
@@ -96,6 +97,22 @@ describeOnStores('rendering a dashboard as its viewer sees it', (server) => {
   it('an internal user is rendered with their own groups and attributes', async () => {
     const rendering = await renderDashboard(server().services, { ...input({ kind: 'user', userId: site.account.member.id }), formats: [] });
     expect(rendering.widgets.map((w) => w.id)).toContain('by-country');
+  });
+
+  it('a browser that crashed is replaced: a rendering fails at worst with a RenderError worth retrying, the next succeeds', async () => {
+    const services = server().services;
+    const viewer = { ...input(embedUser('ann', 'USA', 'consumer')), formats: [] };
+    await renderDashboard(services, viewer);
+    // The Chromium this test's renderings started: the children of this process running it.
+    const browsers = execFileSync('pgrep', ['-P', String(process.pid), '-f', 'chromium'], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
+    expect(browsers.length).toBeGreaterThan(0);
+    for (const pid of browsers) process.kill(Number(pid), 'SIGKILL');
+    const first = await renderDashboard(services, viewer).catch((e: unknown) => e);
+    if (first instanceof Error) expect([first instanceof RenderError, (first as RenderError).retryable]).toEqual([true, true]);
+    const again = await renderDashboard(services, viewer);
+    expect(rowsOf(again.widgets, 'by-country')?.map((row) => row[0])).toEqual(['USA']);
   });
 
   it('without Chromium a rendering fails with a RenderError worth retrying, and the next one, with it back, succeeds', async () => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { PlinthApp } from '../../app.js';
 import type { ServiceContext } from '../module.js';
 import { accountHost, onHost, renderOrigin } from './addresses.js';
-import { withPage } from './browser.js';
+import { closeBrowsers, withPage } from './browser.js';
 import { capture } from './capture.js';
 import { RenderError } from './errors.js';
 import type { Rendering, RenderInput, ViewerInput } from './types.js';
@@ -19,6 +19,8 @@ export class RenderingService {
   /** The finished app: its listener is the server the browser opens when PLINTH_RENDER_URL is unset. */
   attach(app: PlinthApp): void {
     this.listening = () => (app.server.listening ? app.server.address() : undefined);
+    // A stopping server leaves no Chromium behind; a rendering after this starts a new one.
+    app.addHook('onClose', async () => closeBrowsers());
   }
 
   async render(input: RenderInput): Promise<Rendering> {
