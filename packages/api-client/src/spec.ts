@@ -1175,6 +1175,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tenant-settings/slack-bot-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the account has a Slack bot token (never the token)
+         * @description Requires the `AccountRead` permission on the account.
+         */
+        get: operations["getSlackBotToken"];
+        /**
+         * Set the Slack bot token notifications post to Slack channels with
+         * @description Requires the `AccountManage` permission on the account (account-wide: a key limited to deployments is refused).
+         */
+        put: operations["setSlackBotToken"];
+        post?: never;
+        /**
+         * Remove the account's Slack bot token: Slack notifications fail until one is set again
+         * @description Requires the `AccountManage` permission on the account (account-wide: a key limited to deployments is refused).
+         */
+        delete: operations["deleteSlackBotToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deployments/{deploymentId}/logs": {
         parameters: {
             query?: never;
@@ -4366,6 +4394,16 @@ export interface components {
                 path: string;
                 cube: string;
             }[];
+        };
+        SlackBotTokenStatus: {
+            /** @description Whether the account has a Slack bot token; the token itself is never returned. */
+            configured: boolean;
+            /** @description When it was last set; null when none is. */
+            updatedAt: string | null;
+        };
+        SetSlackBotTokenInput: {
+            /** @description The Slack app's bot token (xoxb-…), with the chat:write and files:write scopes. Stored sealed, never returned. */
+            token: string;
         };
         DeploymentLogLine: {
             /** @description Increases with every line written; pass it as `since` to resume after this line. */
@@ -12514,6 +12552,176 @@ export interface operations {
             };
             /** @description The sync has already finished. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSlackBotToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlackBotTokenStatus"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSlackBotToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSlackBotTokenInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlackBotTokenStatus"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSlackBotToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
