@@ -1,5 +1,6 @@
 import type { Dialect } from '../dialects/dialect.js';
 import type { Caller, DataModel } from '../model.js';
+import type { AvailableRollup, RollupUse, UsedPreAggregation } from '../rollups/types.js';
 import type { Annotation } from './annotation.js';
 import { pushdownFilters } from './context-sql.js';
 import { buildLogicalQuery, type LogicalQuery } from './logical.js';
@@ -19,6 +20,11 @@ export interface PlanOptions {
   readonly now?: Date;
   /** `false` plans afresh and keeps nothing, e.g. to time the planner itself. */
   readonly cache?: boolean;
+  /**
+   * Rollups the server has built: a query one of them answers exactly is planned as DuckDB SQL over
+   * its rows instead of the warehouse's tables.
+   */
+  readonly rollups?: readonly AvailableRollup[];
 }
 
 export interface QueryPlan {
@@ -29,6 +35,10 @@ export interface QueryPlan {
   readonly annotation: Annotation;
   readonly columns: readonly ResultColumn[];
   readonly query: NormalizedQuery;
+  /** Set when a rollup answers: the SQL is DuckDB SQL over the rollup's rows. */
+  readonly rollup?: RollupUse;
+  /** Cube's `usedPreAggregations`, keyed by the rollup's table name; empty when the warehouse answers. */
+  readonly usedPreAggregations: Readonly<Record<string, UsedPreAggregation>>;
 }
 
 /**
@@ -53,5 +63,5 @@ export function planLogicalQuery(logical: LogicalQuery, dialect: Dialect): Query
   });
   const rendered = renderQuery(logical, renderer);
   const { columns, annotation } = describeResult(logical);
-  return { ...rendered, annotation, columns, query: logical.query };
+  return { ...rendered, annotation, columns, query: logical.query, usedPreAggregations: {} };
 }

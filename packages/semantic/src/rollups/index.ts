@@ -1,0 +1,4 @@
+export { rollupDefinitions } from './definitions.js';
+export { rollupBuildPlan, rollupRangePlan, refreshKeyPlan } from './build.js';
+export { rollupPartitions } from './partitions.js';
+export type * from './types.js';
