@@ -40,7 +40,7 @@ function memberPath(reader: Reader, written: string, kind: 'measure' | 'dimensio
   }
   const found = findMember(reader.cubes, cube, member);
   if (!found) {
-    problem(reader, `${list} names ${cube}.${member}, which does not exist`);
+    reader.diagnostics.error(reader.fileName, `${reader.where} references ${cube}.${member} (in ${list}), which does not exist`, reader.at);
     return undefined;
   }
   if (found.kind !== kind) {
@@ -175,8 +175,14 @@ function readOne(reader: Reader, value: Obj): PreAggregation | undefined {
     indexes: indexes(reader, pick(value, 'indexes'), dimensions),
     allowNonStrictDateRangeMatch: booleanOption(reader, value, 'allow_non_strict_date_range_match', false),
     external: booleanOption(reader, value, 'external', true),
-    ...(rollups ? { rollups: rollups.map((id) => id.replace(/^\$?\{\s*(.*?)\s*\}$/, '$1').replace(/^CUBE\./, `${reader.cube}.`)) } : {}),
+    ...(rollups ? { rollups: rollups.map((id) => rollupId(reader.cube, id)) } : {}),
   };
+}
+
+/** `name`, `CUBE.name` or `cube.name` (bare or in braces) to `cube.name`. */
+function rollupId(cube: string, written: string): string {
+  const bare = written.replace(/^\$?\{\s*(.*?)\s*\}$/, '$1').replace(/^CUBE\./, `${cube}.`);
+  return bare.includes('.') ? bare : `${cube}.${bare}`;
 }
 
 function legacyRefresh(value: Obj): Obj {

@@ -77,7 +77,8 @@ export function tableNameOf(cube: string, name: string): string {
 }
 
 export function definitionOf(model: DataModel, cube: Cube, pre: PreAggregation): RollupDefinition {
-  const refreshKey = pre.refreshKey;
+  // As in Cube: a pre-aggregation without a refresh key of its own refreshes by its cube's.
+  const refreshKey = pre.refreshKey ?? cube.refreshKey;
   return {
     id: `${cube.name}.${pre.name}`,
     cube: cube.name,
