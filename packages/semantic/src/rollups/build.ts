@@ -71,7 +71,11 @@ export function rollupBuildPlan(
     const key = column.role === 'time' ? `${column.member}.${pre.granularity}` : (paths.get(column.name) ?? column.member);
     return `${dialect.quote(aliases.get(key) ?? key)} AS ${dialect.quote(column.name)}`;
   });
-  return { sql: `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${plan.sql}\n) AS ${dialect.quote('rollup_source')}`, params: plan.params, columns };
+  return {
+    sql: `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${plan.sql}\n) AS ${dialect.quote('rollup_source')}`,
+    params: plan.params,
+    columns,
+  };
 }
 
 function renderSnippet(model: DataModel, dialect: Dialect, template: SqlTemplate): SqlPlan {
@@ -99,7 +103,8 @@ export function rollupRangePlan(model: DataModel, id: string, dialect: Dialect, 
   const start = own(pre.buildRangeStart);
   const end = own(pre.buildRangeEnd);
   const dimension = memberAt(model, pre.timeDimension);
-  if (start && end) return { sql: `SELECT ${start} AS ${dialect.quote('start')}, ${end} AS ${dialect.quote('end')}`, params: renderer.params.values };
+  if (start && end)
+    return { sql: `SELECT ${start} AS ${dialect.quote('start')}, ${end} AS ${dialect.quote('end')}`, params: renderer.params.values };
   const timeCube = renderer.cube(pre.timeDimension.split('.')[0] ?? cube.name);
   const value = dimension?.kind === 'dimension' ? renderer.dimensionValue(dimension) : 'NULL';
   const sql =

@@ -117,6 +117,22 @@ export function rollupModelYaml(table: (name: string) => string): string {
         measures: [count, revenue, orders.count]
         dimensions: [orders.status]
         rollups: [line_items.daily, orders.no_time]
+
+views:
+  - name: sales
+    cubes:
+      - join_path: orders
+        includes: [count, status, created_at]
+      - join_path: orders.customers
+        prefix: true
+        includes: [country, segment]
+    access_policy:
+      - group: "*"
+        conditions: [{ if: "{ securityContext.view_country }" }]
+        row_level:
+          filters: [{ member: customers_country, operator: equals, values: ["{ securityContext.view_country }"] }]
+      - group: "*"
+        conditions: [{ if: "{ not securityContext.view_country }" }]
 `;
 }
 
