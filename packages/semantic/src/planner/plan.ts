@@ -38,6 +38,8 @@ export interface QueryPlan {
   readonly annotation: Annotation;
   readonly columns: readonly ResultColumn[];
   readonly query: NormalizedQuery;
+  /** The cubes whose rows the warehouse plan reads: their refresh keys bound how long its answer may be reused. */
+  readonly cubes: readonly string[];
   /** Set when a rollup answers: the SQL is DuckDB SQL over the rollup's rows. */
   readonly rollup?: RollupUse;
   /** Cube's `usedPreAggregations`, keyed by the rollup's table name; empty when the warehouse answers. */
@@ -53,7 +55,7 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
   const rollups = options.rollups ?? [];
   const plan = (now: () => Date): QueryPlan => {
     const logical = buildLogicalQuery(model, normalizeQuery(input), { caller, now });
-    const match = rollups.length > 0 ? findRollup(logical, rollups) : undefined;
+    const match = rollups.length > 0 ? findRollup(logical, rollups, options.dialect.name) : undefined;
     return match ? planFromRollup(logical, match, options.dialect) : planLogicalQuery(logical, options.dialect);
   };
   if (options.cache === false) return plan(() => options.now ?? new Date());
@@ -72,6 +74,7 @@ function planFromRollup(logical: LogicalQuery, match: RollupMatch, source: Diale
     annotation,
     columns,
     query: logical.query,
+    cubes: cubesRead(logical),
     rollup: { id: rollup.id, tableName: tableNameOf(pre.cube, pre.name), versions: [...rollup.versions] },
     usedPreAggregations: rendered.usedPreAggregations,
   };
@@ -87,5 +90,10 @@ export function planLogicalQuery(logical: LogicalQuery, dialect: Dialect): Query
   });
   const rendered = renderQuery(logical, renderer);
   const { columns, annotation } = describeResult(logical);
-  return { ...rendered, annotation, columns, query: logical.query, usedPreAggregations: {} };
+  return { ...rendered, annotation, columns, query: logical.query, cubes: cubesRead(logical), usedPreAggregations: {} };
+}
+
+function cubesRead(logical: LogicalQuery): string[] {
+  const trees = [logical.joinTree, ...logical.subQueryDimensions.map((subQuery) => subQuery.tree)];
+  return [...new Set(trees.flatMap((tree) => [tree.root, ...tree.joins.map((join) => join.to)]))].sort();
 }

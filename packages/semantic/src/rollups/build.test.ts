@@ -140,8 +140,9 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
   afterAll(async () => {
     await db?.close();
   });
-  const rows = async (plan: { sql: string; params: readonly unknown[] }): Promise<Array<Record<string, unknown>>> =>
-    (await db.warehouse.query(plan.sql, plan.params)).rows;
+  const rows = async (plan: { sql: string; params: readonly unknown[] }): Promise<Array<Record<string, unknown>>> => [
+    ...(await db.warehouse.query(plan.sql, plan.params)).rows,
+  ];
 
   it('the partitions’ rows together are the whole rollup’s rows', async () => {
     const whole = await rows(rollupBuildPlan(source, 'orders.by_day', db.warehouse.dialect));

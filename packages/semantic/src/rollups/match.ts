@@ -74,7 +74,7 @@ function storable(model: DataModel, measure: Measure): boolean {
  * Why `rollup` cannot answer `logical` exactly, or the match. Each rule keeps the rollup's answer
  * equal to the warehouse's: see README "Pre-aggregations".
  */
-export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): RollupMatch | string {
+export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup, sourceName: string): RollupMatch | string {
   const model = logical.model;
   let pre: PreAggregation;
   try {
@@ -92,6 +92,9 @@ export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): Rol
   for (const measure of [...measures, ...logical.filterLeafMeasures]) {
     if (!storable(model, measure)) return `measure ${measure.path} cannot be read from a rollup`;
     if (!pre.measures.includes(measure.path)) return `measure ${measure.path} is not in the rollup`;
+    if (measure.type === 'count_distinct_approx' && rollup.inWarehouse && sourceName !== 'duckdb') {
+      return `measure ${measure.path} merges value lists, which only DuckDB reads`;
+    }
   }
   const dimensions = new Set<string>();
   for (const dimension of logical.dimensions) {
@@ -156,9 +159,9 @@ export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): Rol
 }
 
 /** The first offered rollup that answers the query exactly. */
-export function findRollup(logical: LogicalQuery, rollups: readonly AvailableRollup[]): RollupMatch | undefined {
+export function findRollup(logical: LogicalQuery, rollups: readonly AvailableRollup[], sourceName: string): RollupMatch | undefined {
   for (const rollup of rollups) {
-    const match = matchRollup(logical, rollup);
+    const match = matchRollup(logical, rollup, sourceName);
     if (typeof match !== 'string') return match;
   }
   return undefined;

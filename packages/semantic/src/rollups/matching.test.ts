@@ -6,7 +6,6 @@ import { writeSample } from '../sample/sample.js';
 import { BUILDS, CASES, type Build } from '../test-support/rollup-cases.js';
 import { compileRollupModel } from '../test-support/rollup-model.js';
 import { openRollupStore, type TestRollupStore } from '../test-support/rollup-store.js';
-import { normalizeRows, sortedValues } from '../test-support/sample-warehouses.js';
 import { warehouseTargets, type ScratchWarehouse } from '../test-support/warehouses.js';
 import type { AvailableRollup, RollupPartition } from './types.js';
 
@@ -27,7 +26,10 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollups' }))('rollups a
           ? { partitions: (all: RollupPartition[]) => all.filter((partition) => partition.start.startsWith('2023')) }
           : {}),
       };
-      built.set(name as Build, await store.build(build.id, options));
+      built.set(
+        name as Build,
+        'inWarehouse' in build ? await store.buildInWarehouse(build.id, db.table(build.inWarehouse)) : await store.build(build.id, options),
+      );
     }
   }, 120_000);
   afterAll(async () => {
@@ -35,7 +37,8 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollups' }))('rollups a
     await db?.close();
   });
 
-  it.each(CASES)('$rule', async ({ offer, query, answers, caller: who, same }) => {
+  it.each(CASES)('$rule', async ({ offer, query, answers: expectedAnswer, answersOnlyOn, caller: who, same }) => {
+    const answers = answersOnlyOn && answersOnlyOn !== target.name ? undefined : expectedAnswer;
     const rollups = offer.map((name) => built.get(name) as AvailableRollup);
     const plan = planQuery(model, query, { dialect: db.warehouse.dialect, rollups, cache: false, ...(who ? { caller: who } : {}) });
     const warehouse = await load(model, same ?? query, { warehouse: db.warehouse, ...(who ? { caller: who } : {}) });
@@ -48,16 +51,26 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollups' }))('rollups a
     expect(plan.rollup).toEqual({ id: expected.id, tableName: expected.id.replace('.', '_'), versions: expected.versions });
     expect(Object.keys(plan.usedPreAggregations)).toEqual([expected.id.replace('.', '_')]);
     expect(plan.sql).toContain(expected.from);
-    const fromRollup = await runPlan(plan, { warehouse: store.duckdb });
-    expect((warehouse.data as unknown[]).length).toBeGreaterThan(0);
-    if (query.order)
-      expect(normalizeRows(fromRollup.data as Array<Record<string, unknown>>)).toEqual(
-        normalizeRows(warehouse.data as Array<Record<string, unknown>>),
-      );
-    else
-      expect(sortedValues(fromRollup.data as Array<Record<string, unknown>>)).toEqual(
-        sortedValues(warehouse.data as Array<Record<string, unknown>>),
-      );
+    const fromRollup = await runPlan(plan, { warehouse: expected.inWarehouse ? db.warehouse : store.duckdb });
+    const rollupRows = fromRollup.data as Array<Record<string, unknown>>;
+    const warehouseRows = warehouse.data as Array<Record<string, unknown>>;
+    expect(warehouseRows.length).toBeGreaterThan(0);
+    expect(comparable(rollupRows, !query.order)).toEqual(comparable(warehouseRows, !query.order));
     expect(fromRollup.total).toEqual(warehouse.total);
   });
 });
+
+/**
+ * Rows as lists of values, numbers to 12 significant digits: an average is a double in DuckDB, and
+ * dividing a merged sum by a merged count may differ from the warehouse's own division in the last bits.
+ */
+function comparable(rows: ReadonlyArray<Record<string, unknown>>, sorted: boolean): string[] {
+  const lines = rows.map((row) =>
+    JSON.stringify(
+      Object.values(row).map((value) =>
+        typeof value === 'string' && /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(value) ? Number(Number(value).toPrecision(12)) : value,
+      ),
+    ),
+  );
+  return sorted ? lines.sort() : lines;
+}

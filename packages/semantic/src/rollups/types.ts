@@ -104,6 +104,11 @@ export interface AvailableRollup {
   /** Shown as `targetTableName` in `usedPreAggregations`; defaults to the table name with the first version. */
   readonly targetTableName?: string;
   readonly lastUpdatedAt?: string;
+  /**
+   * `external: false`: `from` names a table in the source warehouse, and the plan is the source's SQL
+   * (a rollup with a `count_distinct_approx` measure can then answer only on DuckDB).
+   */
+  readonly inWarehouse?: boolean;
 }
 
 /** One entry of Cube's `usedPreAggregations`, keyed by the rollup's table name. */

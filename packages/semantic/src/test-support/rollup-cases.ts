@@ -16,6 +16,9 @@ export const BUILDS = {
   no_time: { id: 'orders.no_time' },
   items_daily: { id: 'line_items.daily' },
   with_orders: { id: 'line_items.with_orders' },
+  by_week_wh: { id: 'orders.by_week', inWarehouse: 'rollup_by_week' },
+  no_time_wh: { id: 'orders.no_time', inWarehouse: 'rollup_no_time' },
+  items_daily_wh: { id: 'line_items.daily', inWarehouse: 'rollup_items_daily' },
 } as const;
 export type Build = keyof typeof BUILDS;
 
@@ -25,6 +28,8 @@ export interface Case {
   readonly query: Query;
   /** The rollup that must answer; undefined: the warehouse must. */
   readonly answers?: Build;
+  /** The rollup answers only on this source; elsewhere the warehouse must. */
+  readonly answersOnlyOn?: 'duckdb';
   readonly caller?: Caller;
   /** The warehouse query whose answer the rollup's must equal, when not the query itself. */
   readonly same?: Query;
@@ -321,6 +326,48 @@ export const CASES: Case[] = [
     rule: 'a rollup_join asked for another root',
     offer: ['with_orders'],
     query: { measures: ['orders.count'], dimensions: ['orders.status'] },
+  },
+  // Rollups kept in the source warehouse (external: false), read with the source's SQL.
+  {
+    rule: 'in the warehouse: sum, avg of whole numbers, min, max',
+    offer: ['items_daily_wh'],
+    answers: 'items_daily_wh',
+    query: {
+      measures: [
+        'line_items.total_quantity',
+        'line_items.avg_quantity',
+        'line_items.avg_price',
+        'line_items.min_price',
+        'line_items.max_price',
+      ],
+      dimensions: ['orders.status'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'quarter', dateRange: ['2023-01-01', '2023-12-31'] }],
+    },
+  },
+  {
+    rule: 'in the warehouse: a row policy',
+    offer: ['by_week_wh'],
+    answers: 'by_week_wh',
+    caller: caller([], { status: 'completed' }),
+    query: {
+      measures: ['orders.count'],
+      timeDimensions: [{ dimension: 'orders.created_at', granularity: 'week' }],
+      order: [['orders.created_at', 'desc']],
+      limit: 20,
+    },
+  },
+  {
+    rule: 'in the warehouse: count_distinct_approx merges lists only in DuckDB',
+    offer: ['no_time_wh'],
+    answers: 'no_time_wh',
+    answersOnlyOn: 'duckdb',
+    query: { measures: ['orders.customer_count_approx'], dimensions: ['orders.status'] },
+  },
+  {
+    rule: 'avg of whole numbers',
+    offer: ['items_daily'],
+    answers: 'items_daily',
+    query: { measures: ['line_items.avg_quantity'], dimensions: ['customers.country'] },
   },
   // Query shapes.
   {

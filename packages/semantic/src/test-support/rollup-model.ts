@@ -102,12 +102,13 @@ export function rollupModelYaml(table: (name: string) => string): string {
       - { name: total_quantity, type: sum, sql: quantity }
       - { name: revenue, type: sum, sql: "{CUBE}.quantity * {CUBE}.price" }
       - { name: avg_price, type: avg, sql: price }
+      - { name: avg_quantity, type: avg, sql: quantity }
       - { name: big_avg_price, type: avg, sql: price, filters: [{ sql: "{CUBE}.quantity > 2" }] }
       - { name: min_price, type: min, sql: price }
       - { name: max_price, type: max, sql: price }
     pre_aggregations:
       - name: daily
-        measures: [count, total_quantity, revenue, avg_price, big_avg_price, min_price, max_price]
+        measures: [count, total_quantity, revenue, avg_price, avg_quantity, big_avg_price, min_price, max_price]
         dimensions: [orders.status, customers.country]
         time_dimension: orders.created_at
         granularity: day
