@@ -49,7 +49,12 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollups' }))('rollups a
     }
     const expected = built.get(answers) as AvailableRollup;
     expect(plan.rollup).toEqual({ id: expected.id, tableName: expected.id.replace('.', '_'), versions: expected.versions });
-    expect(Object.keys(plan.usedPreAggregations)).toEqual([expected.id.replace('.', '_')]);
+    const key = `prod_pre_aggregations.${expected.id.replace('.', '_')}`;
+    expect(Object.keys(plan.usedPreAggregations)).toEqual([key]);
+    expect(plan.usedPreAggregations[key]).toMatchObject({
+      type: expected.id === 'line_items.with_orders' ? 'rollupJoin' : 'rollup',
+      refreshKeyValues: expected.versions,
+    });
     expect(plan.sql).toContain(expected.from);
     const fromRollup = await runPlan(plan, { warehouse: expected.inWarehouse ? db.warehouse : store.duckdb });
     const rollupRows = fromRollup.data as Array<Record<string, unknown>>;

@@ -7,7 +7,13 @@ import type { LogicalQuery } from '../planner/logical.js';
 import { Params } from '../planner/render.js';
 import { dimensionColumn, measureColumn, MEASURE_PARTS, segmentColumn, tableNameOf, timeColumn } from './definitions.js';
 import type { RollupMatch } from './match.js';
-import type { UsedPreAggregation } from './types.js';
+import { PRE_AGGREGATIONS_SCHEMA, type RollupType, type UsedPreAggregation } from './types.js';
+
+const CUBE_TYPES: Record<RollupType, UsedPreAggregation['type']> = {
+  rollup: 'rollup',
+  rollup_join: 'rollupJoin',
+  original_sql: 'originalSql',
+};
 
 /**
  * A measure re-aggregated from its stored parts. A distinct count merges the stored value lists and
@@ -122,10 +128,11 @@ export function rollupSql(logical: LogicalQuery, match: RollupMatch, source: Dia
   const offset = logical.offset ? ` OFFSET ${reader.castParam(params.add(logical.offset), 'integer')}` : '';
   const sql = `${body}${orderBy ? `\nORDER BY ${orderBy}` : ''}\n${limit}${offset}`;
   const tableName = tableNameOf(pre.cube, pre.name);
+  const qualified = `${PRE_AGGREGATIONS_SCHEMA}.${tableName}`;
   const usedPreAggregations = {
-    [tableName]: {
-      targetTableName: rollup.targetTableName ?? (rollup.versions.length > 0 ? `${tableName}_${rollup.versions[0]}` : tableName),
-      type: pre.type,
+    [qualified]: {
+      targetTableName: rollup.targetTableName ?? (rollup.versions.length > 0 ? `${qualified}_${rollup.versions[0]}` : qualified),
+      type: CUBE_TYPES[pre.type],
       refreshKeyValues: [...rollup.versions],
       ...(rollup.lastUpdatedAt !== undefined ? { lastUpdatedAt: rollup.lastUpdatedAt } : {}),
     },
