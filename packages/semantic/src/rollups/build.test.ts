@@ -185,12 +185,19 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
   - name: orders
     sql_table: '${db.table('orders')}'
     refresh_key: { sql: 'SELECT max(id) FROM ${db.table('orders')}' }
-    dimensions: [{ name: status, sql: status, type: string }]
+    dimensions: [{ name: status, sql: status, type: string }, { name: created_at, sql: created_at, type: time }]
     measures: [{ name: count, type: count }]
     pre_aggregations:
       - { name: inherits, measures: [count] }
       - { name: own, measures: [count], refresh_key: { sql: 'SELECT count(*) FROM ${db.table('orders')} WHERE status = ''completed''' } }
       - { name: timed, measures: [count], refresh_key: { every: 1 day } }
+      - name: per_partition
+        measures: [count]
+        time_dimension: created_at
+        granularity: day
+        partition_granularity: month
+        refresh_key:
+          sql: "SELECT count(*) FROM ${db.table('orders').replace(/"/g, '\\"')} WHERE {FILTER_PARAMS.orders.created_at.filter('created_at')}"
 `;
     const compiled = compile({ 'model/m.yml': yaml });
     expect(compiled.errors).toEqual([]);
@@ -204,6 +211,17 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
     expect(await value('orders.inherits')).toBe(String(max?.['v']));
     expect(Number(await value('orders.own'))).toBeLessThan(Number(max?.['v']));
     expect(refreshKeyPlan(compiled.model, 'orders.timed', db.warehouse.dialect)).toBeUndefined();
+    const march = refreshKeyPlan(compiled.model, 'orders.per_partition', db.warehouse.dialect, {
+      start: '2023-03-01T00:00:00.000',
+      end: '2023-04-01T00:00:00.000',
+    });
+    const [inMarch] = await rows({
+      sql: `SELECT count(*) AS n FROM ${db.table('orders')} WHERE created_at >= TIMESTAMP '2023-03-01' AND created_at < TIMESTAMP '2023-04-01'`,
+      params: [],
+    });
+    expect(march && String((await rows(march))[0]?.['value'])).toBe(String(inMarch?.['n']));
+    expect(Number(inMarch?.['n'])).toBeGreaterThan(0);
+    expect(Number(inMarch?.['n'])).toBeLessThan(Number(max?.['v']));
     expect(refreshKeyPlan(model, 'customers', db.warehouse.dialect)).toBeUndefined();
   });
 

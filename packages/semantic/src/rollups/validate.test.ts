@@ -183,4 +183,26 @@ describe('pre-aggregations that cannot be honoured fail compile, naming the pre-
   it.each(ACCEPTED)('accepts $what', ({ yaml }) => {
     expect(compile(withRollup(yaml)).errors).toEqual([]);
   });
+
+  it('reads a JavaScript model’s preAggregations, references and camelCase keys included', () => {
+    const js = `cube(\`orders\`, {
+  sql_table: 'orders',
+  measures: { count: { type: 'count' }, share: { type: 'number', sql: \`\${count} / 2\` } },
+  dimensions: { id: { sql: 'id', type: 'number', primaryKey: true }, createdAt: { sql: 'created_at', type: 'time' } },
+  preAggregations: {
+    main: { measures: [CUBE.count], timeDimension: CUBE.createdAt, granularity: 'day', partitionGranularity: 'month', refreshKey: { every: '1 day', incremental: true, updateWindow: '3 day' } },
+    bad: { measures: [share] },
+  },
+});`;
+    const result = compile({ 'model/orders.js': js });
+    expect(result.errors.map((error) => error.message)).toEqual([
+      expect.stringMatching(/^Pre-aggregation orders\.bad: measure orders\.share is of type number/),
+    ]);
+    expect(result.model.cubes.get('orders')?.preAggregations.get('main')).toMatchObject({
+      measures: ['orders.count'],
+      timeDimension: 'orders.createdAt',
+      partitionGranularity: 'month',
+      refreshKey: { every: '1 day', everySeconds: 86400, incremental: true, updateWindowSeconds: 259200 },
+    });
+  });
 });
