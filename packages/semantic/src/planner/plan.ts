@@ -53,13 +53,16 @@ export interface QueryPlan {
 export function planQuery(model: DataModel, input: Query | unknown, options: PlanOptions): QueryPlan {
   const caller = options.caller ?? EVERYONE;
   const rollups = options.rollups ?? [];
-  const plan = (now: () => Date): QueryPlan => {
-    const logical = buildLogicalQuery(model, normalizeQuery(input), { caller, now });
-    const match = rollups.length > 0 ? findRollup(logical, rollups, options.dialect.name) : undefined;
-    return match ? planFromRollup(logical, match, options.dialect) : planLogicalQuery(logical, options.dialect);
-  };
+  const plan = (now: () => Date): QueryPlan =>
+    planLogicalOrRollup(buildLogicalQuery(model, normalizeQuery(input), { caller, now }), options.dialect, rollups);
   if (options.cache === false) return plan(() => options.now ?? new Date());
   return planOnce(model, options.dialect, caller, input, options.now, plan, rollups);
+}
+
+/** A logical query's plan: from the first offered rollup that answers it exactly, else from the warehouse. */
+export function planLogicalOrRollup(logical: LogicalQuery, dialect: Dialect, rollups: readonly AvailableRollup[] = []): QueryPlan {
+  const match = rollups.length > 0 ? findRollup(logical, rollups, dialect.name) : undefined;
+  return match ? planFromRollup(logical, match, dialect) : planLogicalQuery(logical, dialect);
 }
 
 /** Renders a logical query to read a rollup's rows in DuckDB. */
@@ -75,7 +78,12 @@ function planFromRollup(logical: LogicalQuery, match: RollupMatch, source: Diale
     columns,
     query: logical.query,
     cubes: cubesRead(logical),
-    rollup: { id: rollup.id, tableName: tableNameOf(pre.cube, pre.name), versions: [...rollup.versions] },
+    rollup: {
+      id: rollup.id,
+      tableName: tableNameOf(pre.cube, pre.name),
+      versions: [...rollup.versions],
+      ...(rollup.inWarehouse ? { inWarehouse: true } : {}),
+    },
     usedPreAggregations: rendered.usedPreAggregations,
   };
 }

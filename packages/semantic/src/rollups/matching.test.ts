@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { load, runPlan } from '../load.js';
+import { load, loadRequest, type LoadResponse } from '../load.js';
 import type { DataModel } from '../model.js';
 import { planQuery } from '../planner/plan.js';
 import { writeSample } from '../sample/sample.js';
@@ -45,10 +45,16 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollups' }))('rollups a
     if (!answers) {
       expect(plan.rollup).toBeUndefined();
       expect(plan.usedPreAggregations).toEqual({});
+      expect(planQuery(model, query, { dialect: db.warehouse.dialect, rollups, ...(who ? { caller: who } : {}) }).rollup).toBeUndefined();
       return;
     }
     const expected = built.get(answers) as AvailableRollup;
-    expect(plan.rollup).toEqual({ id: expected.id, tableName: expected.id.replace('.', '_'), versions: expected.versions });
+    expect(plan.rollup).toEqual({
+      id: expected.id,
+      tableName: expected.id.replace('.', '_'),
+      versions: expected.versions,
+      ...(expected.inWarehouse ? { inWarehouse: true } : {}),
+    });
     const key = `prod_pre_aggregations.${expected.id.replace('.', '_')}`;
     expect(Object.keys(plan.usedPreAggregations)).toEqual([key]);
     expect(plan.usedPreAggregations[key]).toMatchObject({
@@ -56,7 +62,14 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollups' }))('rollups a
       refreshKeyValues: expected.versions,
     });
     expect(plan.sql).toContain(expected.from);
-    const fromRollup = await runPlan(plan, { warehouse: expected.inWarehouse ? db.warehouse : store.duckdb });
+    // As the data API loads: the engine plans again, and runs the plan where the rollup is.
+    const fromRollup = (await loadRequest(model, query, {
+      warehouse: db.warehouse,
+      rollupStore: store.duckdb,
+      rollups,
+      ...(who ? { caller: who } : {}),
+    })) as LoadResponse;
+    expect(fromRollup.usedPreAggregations).toEqual(plan.usedPreAggregations);
     const rollupRows = fromRollup.data as Array<Record<string, unknown>>;
     const warehouseRows = warehouse.data as Array<Record<string, unknown>>;
     expect(warehouseRows.length).toBeGreaterThan(0);

@@ -128,6 +128,8 @@ export interface UsedPreAggregation {
 /** Which rollup answered a plan. */
 export interface RollupUse {
   readonly id: string;
+  /** The plan is the source warehouse's SQL over a rollup kept there; else DuckDB SQL for the rollup store. */
+  readonly inWarehouse?: boolean;
   readonly tableName: string;
   readonly versions: readonly string[];
 }
