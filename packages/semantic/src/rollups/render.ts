@@ -134,7 +134,9 @@ export function rollupSql(logical: LogicalQuery, match: RollupMatch, source: Dia
       targetTableName: rollup.targetTableName ?? (rollup.versions.length > 0 ? `${qualified}_${rollup.versions[0]}` : qualified),
       type: CUBE_TYPES[pre.type],
       refreshKeyValues: [...rollup.versions],
-      ...(rollup.lastUpdatedAt !== undefined ? { lastUpdatedAt: rollup.lastUpdatedAt } : {}),
+      ...(rollup.lastUpdatedAt !== undefined
+        ? { lastUpdatedAt: typeof rollup.lastUpdatedAt === 'number' ? rollup.lastUpdatedAt : Date.parse(rollup.lastUpdatedAt) }
+        : {}),
     },
   };
   const total = logical.total

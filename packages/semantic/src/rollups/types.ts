@@ -103,8 +103,8 @@ export interface AvailableRollup {
   readonly timezone?: string;
   /** Shown as `targetTableName` in `usedPreAggregations`; defaults to the table name with the first version. */
   readonly targetTableName?: string;
-  /** When its newest partition was built, in milliseconds since the epoch. */
-  readonly lastUpdatedAt?: number;
+  /** When its newest partition was built: milliseconds since the epoch, or an ISO instant. */
+  readonly lastUpdatedAt?: number | string;
   /**
    * `external: false`: `from` names a table in the source warehouse, and the plan is the source's SQL
    * (a rollup with a `count_distinct_approx` measure can then answer only on DuckDB).
