@@ -29,3 +29,24 @@ export { writeSample, sampleModelFiles, type SampleOptions } from './sample/samp
 export { translateSql, type SqlColumn, type SqlTranslation } from './sql/translate.js';
 export { SqlTranslationError, sqlStates, type SqlErrorCondition, type SqlState } from './sql/errors.js';
 export { cubesqlLines, CHUNK_ROWS as CUBESQL_CHUNK_ROWS } from './sql/response.js';
+export {
+  rollupDefinitions,
+  rollupBuildPlan,
+  rollupRangePlan,
+  refreshKeyPlan,
+  rollupPartitions,
+  PRE_AGGREGATIONS_SCHEMA,
+  type RollupDefinition,
+  type RollupColumn,
+  type RollupColumnRole,
+  type MeasurePart,
+  type RollupRefreshKey,
+  type RollupType,
+  type RollupBuildPlan,
+  type RollupBuildOptions,
+  type RollupPartition,
+  type SqlPlan,
+  type AvailableRollup,
+  type UsedPreAggregation,
+  type RollupUse,
+} from './rollups/index.js';

@@ -202,6 +202,45 @@ export interface Cube {
   readonly primaryKey?: string;
   readonly accessPolicy?: readonly AccessPolicy[];
   readonly hierarchies?: readonly Hierarchy[];
+  /** `pre_aggregations`, by name. */
+  readonly preAggregations: ReadonlyMap<string, PreAggregation>;
+  /** The cube's own `refresh_key`: caps how long an answer read from the warehouse is reused. */
+  readonly refreshKey?: RefreshKey;
+}
+
+/** `refresh_key` of a cube or a pre-aggregation. */
+export interface RefreshKey {
+  /** As written: an interval (`1 hour`) or a cron string. */
+  readonly every?: string;
+  /** `every` in seconds when it is an interval. */
+  readonly everySeconds?: number;
+  readonly sql?: SqlTemplate;
+  readonly incremental: boolean;
+  readonly updateWindow?: string;
+  readonly updateWindowSeconds?: number;
+}
+
+export type PreAggregationGranularity = 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
+
+/** A pre-aggregation as compiled: members as `cube.member` paths, every option checked. */
+export interface PreAggregation {
+  readonly cube: string;
+  readonly name: string;
+  readonly type: 'rollup' | 'original_sql' | 'rollup_join';
+  readonly measures: readonly string[];
+  readonly dimensions: readonly string[];
+  readonly segments: readonly string[];
+  readonly timeDimension?: string;
+  readonly granularity?: PreAggregationGranularity;
+  readonly partitionGranularity?: PreAggregationGranularity;
+  readonly refreshKey?: RefreshKey;
+  readonly buildRangeStart?: SqlTemplate;
+  readonly buildRangeEnd?: SqlTemplate;
+  readonly indexes: ReadonlyArray<{ readonly name: string; readonly columns: readonly string[] }>;
+  readonly allowNonStrictDateRangeMatch: boolean;
+  readonly external: boolean;
+  /** `rollup_join`: the pre-aggregations it joins, as `cube.name`. */
+  readonly rollups?: readonly string[];
 }
 
 /** A view member is an alias of a cube member reached along a join path from the view's root cube. */

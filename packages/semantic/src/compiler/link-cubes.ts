@@ -162,6 +162,8 @@ export function linkCubes(drafts: readonly DraftCube[], names: NameSpace, diagno
       primaryKey: primaryKeys[0],
       accessPolicy,
       ...(hierarchies.length > 0 ? { hierarchies } : {}),
+      // Filled in once every cube is linked, since a pre-aggregation may name members of joined cubes.
+      preAggregations: new Map(),
     });
   }
   return cubes;
