@@ -7,6 +7,8 @@ export const sqlStates = {
   syntax_error: '42601',
   undefined_table: '42P01',
   undefined_column: '42703',
+  ambiguous_column: '42702',
+  undefined_parameter: '42P02',
   invalid_schema_name: '3F000',
   grouping_error: '42803',
   invalid_column_reference: '42P10',

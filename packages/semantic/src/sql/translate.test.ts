@@ -70,8 +70,8 @@ describe('SQL → Cube query', () => {
         order: [['orders.count', 'desc']],
       },
     ],
-  ])('%s', (_name, sql, expected) => {
-    expect(translate(sql).query).toMatchObject({ measures: [], dimensions: [], timeDimensions: [], filters: [], ...expected });
+  ])('%s', async (_name, sql, expected) => {
+    expect((await translate(sql)).query).toMatchObject({ measures: [], dimensions: [], timeDimensions: [], filters: [], ...expected });
   });
 
   it.each([
@@ -150,12 +150,12 @@ describe('SQL → Cube query', () => {
         { member: 'orders.id', operator: 'equals', values: ['1'] },
       ],
     ],
-  ])('WHERE: %s', (_name, where, filters) => {
-    expect(translate(`SELECT MEASURE(count) FROM orders WHERE ${where}`).query.filters).toEqual(filters);
+  ])('WHERE: %s', async (_name, where, filters) => {
+    expect((await translate(`SELECT MEASURE(count) FROM orders WHERE ${where}`)).query.filters).toEqual(filters);
   });
 
-  it('a segment is a condition; HAVING filters measures', () => {
-    const { query } = translate(
+  it('a segment is a condition; HAVING filters measures', async () => {
+    const { query } = await translate(
       "SELECT status, MEASURE(count) FROM orders WHERE completed AND status <> 'x' GROUP BY 1 HAVING MEASURE(count) > 2",
     );
     expect(query.segments).toEqual(['orders.completed']);
@@ -163,12 +163,12 @@ describe('SQL → Cube query', () => {
       { member: 'orders.status', operator: 'notEquals', values: ['x'] },
       { member: 'orders.count', operator: 'gt', values: ['2'] },
     ]);
-    expect(translate('SELECT MEASURE(count) FROM orders WHERE completed = TRUE').query.segments).toEqual(['orders.completed']);
-    expect(translate('SELECT MEASURE(count) FROM orders WHERE completed IS TRUE').query.segments).toEqual(['orders.completed']);
+    expect((await translate('SELECT MEASURE(count) FROM orders WHERE completed = TRUE')).query.segments).toEqual(['orders.completed']);
+    expect((await translate('SELECT MEASURE(count) FROM orders WHERE completed IS TRUE')).query.segments).toEqual(['orders.completed']);
   });
 
-  it('columns: names (alias, column, function) and Arrow types', () => {
-    const { columns } = translate(
+  it('columns: names (alias, column, function) and Arrow types', async () => {
+    const { columns } = await translate(
       "SELECT status AS s, id, created_at, DATE_TRUNC('day', created_at), MEASURE(count), COUNT(*), MEASURE(completed_share), is_completed FROM orders GROUP BY 1, 2, 3, 4, 8",
     );
     expect(columns.map((c) => ({ name: c.name, columnType: c.columnType, key: c.key }))).toEqual([
