@@ -60,9 +60,11 @@ export function planBlock(select: Fields, scope: Scope, params: Params): BlockPl
   const collect = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(collect);
     if (!isFields(node)) return;
-    if (kindOf(node) === 'SelectStmt') throw notSupported('Subqueries inside a query over a cube are not supported: query the cube in a subquery of its own');
+    if (kindOf(node) === 'SelectStmt')
+      throw notSupported('Subqueries inside a query over a cube are not supported: query the cube in a subquery of its own');
     const call = fieldsOf(node, 'FuncCall');
-    if (call?.over && call.agg_star) throw notSupported("Window functions over a cube's rows are not supported: apply them to MEASURE(...) or grouped columns");
+    if (call?.over && call.agg_star)
+      throw notSupported("Window functions over a cube's rows are not supported: apply them to MEASURE(...) or grouped columns");
     const item = kindOf(node) ? itemOf(node, scope, params) : undefined;
     if (item) add(item);
     else Object.values(node).forEach(collect);
@@ -70,7 +72,8 @@ export function planBlock(select: Fields, scope: Scope, params: Params): BlockPl
   let full = true;
   const targets = listOf(select.targetList).map((t) => fieldsOf(t, 'ResTarget')!);
   const targetItems = targets.map((t) => {
-    if (namesOf(fieldsOf(t.val, 'ColumnRef')?.fields).includes('*')) throw notSupported('SELECT * is not supported over a cube: name the columns');
+    if (namesOf(fieldsOf(t.val, 'ColumnRef')?.fields).includes('*'))
+      throw notSupported('SELECT * is not supported over a cube: name the columns');
     const item = itemOf(t.val, scope, params);
     if (item) return add(item);
     full = false;
@@ -129,7 +132,8 @@ export function planBlock(select: Fields, scope: Scope, params: Params): BlockPl
     const ungrouped = all.find((i) => i.kind !== 'measure' && !groupKeys.has(i.key));
     if (ungrouped) {
       const index = targetItems.indexOf(ungrouped);
-      const name = index >= 0 ? (targets[index]!.name as string | undefined) ?? itemName(targets[index]!.val, ungrouped) : ungrouped.member.name;
+      const name =
+        index >= 0 ? ((targets[index]!.name as string | undefined) ?? itemName(targets[index]!.val, ungrouped)) : ungrouped.member.name;
       throw new SqlTranslationError('grouping_error', `Column ${name} must appear in GROUP BY or be aggregated`);
     }
   }

@@ -115,7 +115,11 @@ function engineError(error: unknown): SqlTranslationError {
  * Runs post-processing SQL over pushed-down results in an in-process DuckDB, on a connection of its
  * own whose temporary tables go with it. `describe` only types the result (tables given empty).
  */
-export async function runEngine(sql: string, tables: readonly EngineTable[], options: { signal?: AbortSignal; describe?: boolean } = {}): Promise<EngineResult> {
+export async function runEngine(
+  sql: string,
+  tables: readonly EngineTable[],
+  options: { signal?: AbortSignal; describe?: boolean } = {},
+): Promise<EngineResult> {
   const connection = await (await instance()).connect();
   const interrupt = () => connection.interrupt();
   options.signal?.addEventListener('abort', interrupt, { once: true });

@@ -38,12 +38,14 @@ function memberOf(node: unknown, ctx: ConditionContext, clause: Clause): Catalog
     const member = columnMember(ref, ctx.scope);
     if (member.kind === 'measure')
       throw new SqlTranslationError('grouping_error', `Measure ${member.name} cannot be filtered in WHERE: use HAVING MEASURE(...)`);
-    if (member.kind === 'segment') throw notSupported(`Segment ${member.name} can only be used as a condition of its own (or = TRUE), joined by AND`);
+    if (member.kind === 'segment')
+      throw notSupported(`Segment ${member.name} can only be used as a condition of its own (or = TRUE), joined by AND`);
     return member;
   }
   const item = itemOf(node, ctx.scope, ctx.params);
   if (!item) throw notSupported(`HAVING over a cube compares measures; ${describeNode(node)} is not supported there`);
-  if (item.kind !== 'measure') throw new SqlTranslationError('grouping_error', `HAVING filters measures; ${item.member.name} is a dimension: filter it in WHERE`);
+  if (item.kind !== 'measure')
+    throw new SqlTranslationError('grouping_error', `HAVING filters measures; ${item.member.name} is a dimension: filter it in WHERE`);
   return item.member;
 }
 
@@ -77,8 +79,19 @@ function between(member: CatalogMember, range: unknown, negated: boolean, ctx: C
   const [from, to] = listOf(fieldsOf(range, 'List')?.items).map((v) => valueOf(v, member, ctx));
   if (from === undefined || to === undefined) throw syntaxError('BETWEEN takes two values');
   if (member.type === 'time') return { member: member.name, operator: negated ? 'notInDateRange' : 'inDateRange', values: [from, to] };
-  if (!negated) return { and: [{ member: member.name, operator: 'gte', values: [from] }, { member: member.name, operator: 'lte', values: [to] }] };
-  return { or: [{ member: member.name, operator: 'lt', values: [from] }, { member: member.name, operator: 'gt', values: [to] }] };
+  if (!negated)
+    return {
+      and: [
+        { member: member.name, operator: 'gte', values: [from] },
+        { member: member.name, operator: 'lte', values: [to] },
+      ],
+    };
+  return {
+    or: [
+      { member: member.name, operator: 'lt', values: [from] },
+      { member: member.name, operator: 'gt', values: [to] },
+    ],
+  };
 }
 
 function comparison(expr: Fields, ctx: ConditionContext, clause: Clause): Filter {
@@ -97,7 +110,7 @@ function comparison(expr: Fields, ctx: ConditionContext, clause: Clause): Filter
     }
     case 'AEXPR_IN': {
       const member = memberOf(left, ctx, clause);
-      const values = listOf(right).map((v) => valueOf(v, member, ctx));
+      const values = listOf(fieldsOf(right, 'List')?.items ?? right).map((v) => valueOf(v, member, ctx));
       return { member: member.name, operator: operator === '=' ? 'equals' : 'notEquals', values };
     }
     case 'AEXPR_LIKE':

@@ -59,7 +59,9 @@ function aggregate(call: Fields, name: string, scope: Scope): Item {
   if (args.length !== 1) throw syntaxError(`${label} takes one measure column`);
   const member = measureArgument(one, scope, label);
   if (!accepted.includes(member.aggType ?? '')) {
-    throw mismatch(`${label}(${member.name}) does not match the measure's type ${member.aggType ?? member.type}: use MEASURE(${member.name})`);
+    throw mismatch(
+      `${label}(${member.name}) does not match the measure's type ${member.aggType ?? member.type}: use MEASURE(${member.name})`,
+    );
   }
   return { kind: 'measure', member, key: member.name };
 }
@@ -68,12 +70,17 @@ function dateTrunc(call: Fields, scope: Scope, params: Params): Item {
   const [unitNode, column, ...rest] = listOf(call.args);
   const unit = unitNode ? literalOf(unitNode, params, PG_TYPES.text)?.toLowerCase() : undefined;
   const ref = fieldsOf(column, 'ColumnRef');
-  if (!unit || !ref || rest.length > 0) throw syntaxError("DATE_TRUNC takes a granularity and a time dimension: DATE_TRUNC('month', created_at)");
+  if (!unit || !ref || rest.length > 0)
+    throw syntaxError("DATE_TRUNC takes a granularity and a time dimension: DATE_TRUNC('month', created_at)");
   if (!GRANULARITIES.has(unit)) {
-    throw new SqlTranslationError('invalid_parameter_value', `DATE_TRUNC granularity ${unit} is not one of ${[...GRANULARITIES].join(', ')}`);
+    throw new SqlTranslationError(
+      'invalid_parameter_value',
+      `DATE_TRUNC granularity ${unit} is not one of ${[...GRANULARITIES].join(', ')}`,
+    );
   }
   const member = columnMember(ref, scope);
-  if (member.kind !== 'dimension' || member.type !== 'time') throw mismatch(`DATE_TRUNC takes a time dimension, and ${member.name} is not one`);
+  if (member.kind !== 'dimension' || member.type !== 'time')
+    throw mismatch(`DATE_TRUNC takes a time dimension, and ${member.name} is not one`);
   return { kind: 'time', member, granularity: unit as Granularity, key: `${member.name}.${unit}` };
 }
 
@@ -132,7 +139,12 @@ export function describeNode(node: unknown): string {
   const kind = kindOf(node);
   if (kind === 'FuncCall') return `function ${functionNameOf(fieldsOf(node, 'FuncCall')!).toUpperCase()}`;
   if (kind === 'ColumnRef') return `column ${lastName(fieldsOf(node, 'ColumnRef')!)}`;
-  if (kind === 'A_Expr') return `operator ${String(listOf(fieldsOf(node, 'A_Expr')!.name).map((n) => fieldsOf(n, 'String')?.sval).join(' '))}`;
+  if (kind === 'A_Expr')
+    return `operator ${String(
+      listOf(fieldsOf(node, 'A_Expr')!.name)
+        .map((n) => fieldsOf(n, 'String')?.sval)
+        .join(' '),
+    )}`;
   if (kind === 'SubLink') return 'a subquery';
   if (kind === 'ParamRef') return 'a parameter';
   if (kind === 'TypeCast') return 'a cast';

@@ -142,7 +142,8 @@ export function planStatement(statement: PgNode, cubes: readonly MetaCube[], par
       const range = fieldsOf(node, 'RangeVar')!;
       const relname = String(range.relname);
       if (range.schemaname === undefined && names.ctes.has(relname)) return node;
-      if (!cubeOf(range, names)) throw new SqlTranslationError('undefined_table', `Table ${relname} does not exist: no cube or view of that name`);
+      if (!cubeOf(range, names))
+        throw new SqlTranslationError('undefined_table', `Table ${relname} does not exist: no cube or view of that name`);
       return node;
     }
     for (const [key, value] of Object.entries(node)) node[key] = visit(value);

@@ -29,7 +29,10 @@ export function cubeOf(range: Fields, names: Names): CatalogTable | undefined {
   if (range.schemaname === undefined && names.ctes.has(relname)) return undefined;
   const table = findTable(names.cubes, relname);
   if (table && range.schemaname !== undefined && String(range.schemaname) !== 'public') {
-    throw new SqlTranslationError('invalid_schema_name', `Schema ${String(range.schemaname)} does not exist: cubes and views are in public`);
+    throw new SqlTranslationError(
+      'invalid_schema_name',
+      `Schema ${String(range.schemaname)} does not exist: cubes and views are in public`,
+    );
   }
   return table;
 }
@@ -54,9 +57,12 @@ const isJoinField = (node: unknown) => {
 
 /** A join condition Cube accepts: `a.__cubeJoinField = b.__cubeJoinField`, possibly ANDed. */
 function checkJoin(join: Fields): void {
-  if (join.isNatural || join.usingClause) throw notSupported('NATURAL and USING joins are not supported: join cubes with CROSS JOIN or ON a.__cubeJoinField = b.__cubeJoinField');
+  if (join.isNatural || join.usingClause)
+    throw notSupported('NATURAL and USING joins are not supported: join cubes with CROSS JOIN or ON a.__cubeJoinField = b.__cubeJoinField');
   if (join.jointype !== 'JOIN_INNER' && join.jointype !== 'JOIN_LEFT') {
-    throw notSupported(`${String(join.jointype).replace('JOIN_', '')} JOIN is not supported: cubes join as the model joins them (CROSS JOIN or ON __cubeJoinField)`);
+    throw notSupported(
+      `${String(join.jointype).replace('JOIN_', '')} JOIN is not supported: cubes join as the model joins them (CROSS JOIN or ON __cubeJoinField)`,
+    );
   }
   const conditions = (quals: unknown): unknown[] => {
     const and = fieldsOf(quals, 'BoolExpr');
@@ -111,12 +117,14 @@ export function columnMember(ref: Fields, scope: Scope): CatalogMember {
     const known = scope.tables.map((t) => t.table.name).join(', ');
     throw new SqlTranslationError('undefined_table', `Unknown table ${qualifier} in ${qualifier}.${name}: FROM reads ${known}`);
   }
-  if (name.toLowerCase() === JOIN_FIELD) throw notSupported('__cubeJoinField is only for joining cubes: ON a.__cubeJoinField = b.__cubeJoinField');
+  if (name.toLowerCase() === JOIN_FIELD)
+    throw notSupported('__cubeJoinField is only for joining cubes: ON a.__cubeJoinField = b.__cubeJoinField');
   const found = candidates.flatMap((t) => {
     const member = memberIn(t.table, name);
     return member ? [member] : [];
   });
-  if (found.length > 1) throw new SqlTranslationError('ambiguous_column', `Column reference ${name} is ambiguous: qualify it with its table`);
+  if (found.length > 1)
+    throw new SqlTranslationError('ambiguous_column', `Column reference ${name} is ambiguous: qualify it with its table`);
   if (found.length === 0) {
     const where = candidates.map((t) => t.table.name).join(' or ');
     throw new SqlTranslationError('undefined_column', `Column ${name} does not exist in ${where}`);

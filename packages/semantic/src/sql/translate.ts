@@ -24,8 +24,8 @@ export interface SqlTranslation {
  * `/v1/meta`, so names resolve exactly as the caller may query them; anything the translation does
  * not understand is a SqlTranslationError naming it, and no SQL text is ever passed on.
  */
-export async function translateSql(sql: string, cubes: readonly MetaCube[]): Promise<SqlTranslation> {
-  const plan = planStatement(await parseSelect(sql), cubes, new Params([]));
+export async function translateSql(sql: string, cubes: readonly MetaCube[], params: readonly unknown[] = []): Promise<SqlTranslation> {
+  const plan = planStatement(await parseSelect(sql), cubes, new Params(params));
   if (plan.kind !== 'pushdown') {
     throw notSupported('This SQL needs post-processing over the semantic query: only SQL that one semantic query answers is accepted here');
   }
