@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { QueryTimeoutError } from '../errors.js';
-import { SqlTranslationError } from './errors.js';
+import { SqlTranslationError, type SqlErrorCondition } from './errors.js';
 import { PG_TYPES, type PgType } from './types.js';
 
 /** A pushed-down result as a table of the engine: its column types and rows. */
@@ -105,10 +105,21 @@ async function loadTable(connection: DuckDBConnection, table: EngineTable): Prom
   await connection.run(`CREATE TEMP VIEW ${quote(table.name)} AS SELECT ${typed} FROM ${quote(raw)}`);
 }
 
-/** DuckDB's message, as the caller's error: the SQL was valid PostgreSQL but the engine refused it. */
+/** The condition of an engine error, read from DuckDB's message; anything else is a construct it does not support. */
+const ENGINE_CONDITIONS: Array<[RegExp, SqlErrorCondition]> = [
+  [/Referenced column .* not found|column .* does not exist/i, 'undefined_column'],
+  [/Table with name .* does not exist/i, 'undefined_table'],
+  [/(Scalar|Aggregate|Table) Function with name .* does not exist|No function matches/i, 'undefined_function'],
+  [/Parser Error/i, 'syntax_error'],
+  [/must appear in the GROUP BY clause/i, 'grouping_error'],
+  [/Conversion Error|Could not convert/i, 'datatype_mismatch'],
+];
+
+/** DuckDB's message, as the caller's error: the SQL was valid PostgreSQL but post-processing refused it. */
 function engineError(error: unknown): SqlTranslationError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new SqlTranslationError('feature_not_supported', `Post-processing failed: ${message.replace(/\n+/g, ' ').trim()}`);
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\n+/g, ' ').trim();
+  const condition = ENGINE_CONDITIONS.find(([pattern]) => pattern.test(message))?.[1] ?? 'feature_not_supported';
+  return new SqlTranslationError(condition, `Post-processing failed: ${message}`);
 }
 
 /**

@@ -9,6 +9,7 @@ export const sqlStates = {
   undefined_column: '42703',
   ambiguous_column: '42702',
   undefined_parameter: '42P02',
+  undefined_function: '42883',
   invalid_schema_name: '3F000',
   grouping_error: '42803',
   invalid_column_reference: '42P10',

@@ -323,8 +323,15 @@ describe('SQL the translation refuses, with an error naming the construct and it
       'SQL the engine rejects',
       'SELECT status, MEASURE(count) + status FROM orders GROUP BY 1',
       /Post-processing failed/,
-      'feature_not_supported',
+      'undefined_function',
     ],
+    [
+      'an unknown column of a result',
+      'SELECT nope FROM (SELECT status FROM orders GROUP BY 1) t',
+      /Post-processing failed.*nope/,
+      'undefined_column',
+    ],
+    ['an unknown function over results', 'SELECT no_such_fn(status) FROM orders GROUP BY status', /no_such_fn/, 'undefined_function'],
   ])('%s', async (_name, sql, message, condition) => {
     const error = await answerSql(sql, { model: { cubes }, params: ['x'], load: neverLoaded }).then(
       () => undefined,
