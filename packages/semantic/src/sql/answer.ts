@@ -1,6 +1,6 @@
 import type { MetaCube } from '../meta.js';
 import type { Annotation } from '../planner/annotation.js';
-import type { Query } from '../planner/query.js';
+import { MAX_LIMIT, type Query } from '../planner/query.js';
 import { runEngine, type EngineTable } from './engine.js';
 import { notSupported, SqlTranslationError } from './errors.js';
 import { Params } from './literals.js';
@@ -27,6 +27,11 @@ export interface SqlOptions {
   /** Runs one semantic query under the caller's policies: the only way the SQL API reads data. */
   load: (query: Query) => Promise<SqlLoadResult>;
   signal?: AbortSignal;
+  /**
+   * The most rows post-processing reads from one semantic query (the data API's row limit, 50,000
+   * by default): a result reaching it is refused rather than post-processed incomplete.
+   */
+  maxRows?: number;
 }
 
 /** A column of a SQL answer: its name, its PostgreSQL type, and Cube's Arrow name for `/cubesql`. */
@@ -102,10 +107,19 @@ export async function answerSql(sql: string, options: SqlOptions): Promise<SqlAn
     };
   }
   const text = await deparse(plan.statement);
+  const maxRows = options.maxRows ?? MAX_LIMIT;
   const results: SqlLoadResult[] = [];
   for (const pushed of plan.pushed) {
     options.signal?.throwIfAborted();
-    results.push(await options.load(pushed.query));
+    const limited = pushed.query.limit !== undefined;
+    const result = await options.load(limited ? pushed.query : { ...pushed.query, limit: maxRows });
+    if (!limited && result.data.length >= maxRows) {
+      throw new SqlTranslationError(
+        'program_limit_exceeded',
+        `A query over ${pushed.items[0]?.member.name.split('.')[0] ?? 'a cube'} that post-processing reads reached the row limit of ${maxRows}: narrow it with WHERE, or group by fewer dimensions`,
+      );
+    }
+    results.push(result);
   }
   const result = await runEngine(text, tablesOf(plan, results), { signal: options.signal });
   const refreshed = results.flatMap((r) => (r.lastRefreshTime !== undefined ? [r.lastRefreshTime] : [])).sort()[0];

@@ -16,6 +16,7 @@ export const sqlStates = {
   datatype_mismatch: '42804',
   feature_not_supported: '0A000',
   invalid_parameter_value: '22023',
+  program_limit_exceeded: '54000',
 } as const;
 
 export type SqlErrorCondition = keyof typeof sqlStates;

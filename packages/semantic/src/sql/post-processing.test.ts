@@ -4,6 +4,7 @@ import { meta } from '../meta.js';
 import type { Query } from '../planner/query.js';
 import { sampleTargets, type SampleDb } from '../test-support/sample-warehouses.js';
 import { answerSql, describeSql, type SqlLoadResult } from './answer.js';
+import { SqlTranslationError } from './errors.js';
 
 const all = async (rows: AsyncIterable<unknown[]> | unknown[][]) => {
   const out: unknown[][] = [];
@@ -36,7 +37,7 @@ describe('post-processing on duckdb', () => {
 
   it('expressions over aggregates (arithmetic on measures)', async () => {
     const { columns, rows } = await answer('SELECT status, MEASURE(count) * 2 + 1 AS x FROM orders GROUP BY 1 ORDER BY 1');
-    expect(loads).toEqual([{ measures: ['orders.count'], dimensions: ['orders.status'], timeDimensions: [], filters: [] }]);
+    expect(loads).toEqual([{ measures: ['orders.count'], dimensions: ['orders.status'], timeDimensions: [], filters: [], limit: 50_000 }]);
     expect(columns.map((c) => [c.name, c.type])).toEqual([
       ['status', 'text'],
       ['x', 'int8'],
@@ -103,7 +104,8 @@ describe('post-processing on duckdb', () => {
     const { rows } = await answer(
       'SELECT status, COUNT(*) AS n FROM orders GROUP BY 1 HAVING COUNT(*) * 2 > 1000 ORDER BY n DESC NULLS LAST LIMIT 2',
     );
-    expect(loads[0]).not.toHaveProperty('limit');
+    // The SQL's LIMIT applies after post-processing; the pushed query reads up to the row limit.
+    expect(loads[0]!.limit).toBe(50_000);
     const expected = byStatus
       .filter((r) => r.count * 2 > 1000)
       .sort((a, b) => b.count - a.count)
@@ -125,6 +127,16 @@ describe('post-processing on duckdb', () => {
     expect(rows.map((r) => [r[0], num(r[1]), num(r[2])]).sort()).toEqual(
       expected.sort().map(([s, c, v]) => [s, c, expect.closeTo(v as number, 6)]),
     );
+  });
+
+  it('a pushed-down result reaching the row limit is refused, never post-processed incomplete', async () => {
+    const error = await answerSql('SELECT upper(status) FROM orders GROUP BY status', {
+      model: meta(db.model),
+      load: run,
+      maxRows: 3,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SqlTranslationError);
+    expect(error).toMatchObject({ sqlState: '54000', message: expect.stringMatching(/over orders .* row limit of 3/) });
   });
 
   it('SELECT without a table runs in the engine alone; Describe types post-processed columns and parameters', async () => {

@@ -48,7 +48,7 @@ export async function cubesqlAnswer(
     return answer as SqlLoadResult;
   };
   try {
-    return await cubesqlLines(await answerSql(body.query, { model, load }));
+    return await cubesqlLines(await answerSql(body.query, { model, load, maxRows: dataApi.maxLimit }));
   } catch (error) {
     if (error instanceof ContinueWait) return `${JSON.stringify(error.answer)}\n`;
     // A parser quirk on some input the tests never saw is still that input's 400, never a 500.
