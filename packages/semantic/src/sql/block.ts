@@ -45,6 +45,44 @@ function dateRanges(filters: Filter[], times: Map<string, TimeDimension>): Filte
   });
 }
 
+const ref = (table: string, column: string) => ({ ColumnRef: { fields: [{ String: { sval: table } }, { String: { sval: column } }] } });
+
+/**
+ * `SELECT *` (or `t.*`) over cubes, as Cube's SQL API reads it: every dimension, grouped, and every
+ * measure, as BI tools browsing a table send it. The select list is rewritten to name them.
+ */
+function expandStar(select: Fields, scope: Scope): void {
+  const targets = listOf(select.targetList);
+  const stars = targets.filter((t) => namesOf(fieldsOf(fieldsOf(t, 'ResTarget')?.val, 'ColumnRef')?.fields).includes('*'));
+  if (stars.length === 0) return;
+  if (listOf(select.groupClause).length > 0) throw notSupported('SELECT * with GROUP BY is not supported over a cube: name the columns');
+  const expanded: unknown[] = [];
+  const grouped: unknown[] = [];
+  for (const target of targets) {
+    const names = namesOf(fieldsOf(fieldsOf(target, 'ResTarget')?.val, 'ColumnRef')?.fields);
+    if (!names.includes('*')) {
+      expanded.push(target);
+      continue;
+    }
+    const qualifier = names.length > 1 ? names[names.length - 2]!.toLowerCase() : undefined;
+    const tables = scope.tables.filter((t) => qualifier === undefined || t.qualifiers.has(qualifier));
+    if (tables.length === 0) throw new SqlTranslationError('undefined_table', `Unknown table ${qualifier} in ${qualifier}.*`);
+    for (const { table } of tables) {
+      const members = [...table.members];
+      for (const [short, member] of members.filter(([, m]) => m.kind === 'dimension')) {
+        expanded.push({ ResTarget: { name: short, val: ref(table.name, short) } });
+        grouped.push(ref(table.name, short));
+      }
+      for (const [short] of members.filter(([, m]) => m.kind === 'measure')) {
+        const measure = { FuncCall: { funcname: [{ String: { sval: 'measure' } }], args: [ref(table.name, short)] } };
+        expanded.push({ ResTarget: { name: short, val: measure } });
+      }
+    }
+  }
+  select.targetList = expanded;
+  if (grouped.length > 0) select.groupClause = grouped;
+}
+
 /**
  * Plans one SELECT whose FROM reads cubes: the members it uses become one semantic query (WHERE as
  * filters, HAVING as measure filters, ORDER BY and LIMIT too when nothing is left to compute); what
@@ -54,6 +92,7 @@ export function planBlock(select: Fields, scope: Scope, params: Params): BlockPl
   if (select.intoClause) throw notSupported('SELECT INTO is not supported');
   if (listOf(select.lockingClause).length > 0) throw notSupported('FOR UPDATE and FOR SHARE are not supported');
   if (select.limitOption === 'LIMIT_OPTION_WITH_TIES') throw notSupported('FETCH ... WITH TIES is not supported');
+  expandStar(select, scope);
   const items = new Map<string, Item>();
   const add = (item: Item) => (items.has(item.key) ? items.get(item.key)! : (items.set(item.key, item), item));
   /** Every member inside an expression left to post-processing. */

@@ -244,7 +244,7 @@ describe('SQL the translation refuses, with an error naming the construct and it
     ],
     ['another table qualifier', 'SELECT customers.city FROM orders', /Unknown table customers/, 'undefined_table'],
     ['another schema', 'SELECT status FROM other.orders', /Schema other/, 'invalid_schema_name'],
-    ['SELECT *', 'SELECT * FROM orders', /SELECT \*/, 'feature_not_supported'],
+    ['SELECT * with GROUP BY', 'SELECT * FROM orders GROUP BY status', /SELECT \* with GROUP BY/, 'feature_not_supported'],
     ['a bare measure', 'SELECT count FROM orders', /must be selected as MEASURE\(count\)/, 'grouping_error'],
     [
       'MEASURE of a dimension',

@@ -348,4 +348,14 @@ export const EQUIVALENTS: SqlEquivalent[] = [
     'orders.status',
     'orders.count',
   ]),
+  eq(
+    'SELECT * FROM products ORDER BY id LIMIT 10',
+    {
+      dimensions: ['products.id', 'products.name', 'products.category', 'products.price'],
+      measures: ['products.count', 'products.avg_price'],
+      order: [['products.id', 'asc']],
+      limit: 10,
+    },
+    ['products.id', 'products.name', 'products.category', 'products.price', 'products.count', 'products.avg_price'],
+  ),
 ];
