@@ -53,3 +53,20 @@ export function arrowTypeOf(type: PgType): string {
       return 'Utf8';
   }
 }
+
+const ISO_LOCAL = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d+)?)$/;
+
+/**
+ * A value of an answer row in PostgreSQL's text format for its column's type, as a DataRow carries
+ * it: booleans `t`/`f`, timestamps with a space (`2024-01-01 00:00:00.000`), everything else as the
+ * text it already is; null for NULL.
+ */
+export function pgText(value: unknown, type: PgType['name']): string | null {
+  if (value === null || value === undefined) return null;
+  if (type === 'bool') return value === true || value === 'true' || value === 't' ? 't' : 'f';
+  if (type === 'timestamp' || type === 'timestamptz') {
+    const match = ISO_LOCAL.exec(String(value));
+    if (match) return `${match[1]} ${match[2]}${type === 'timestamptz' ? '+00' : ''}`;
+  }
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
