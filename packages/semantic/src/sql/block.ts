@@ -69,7 +69,7 @@ function expandStar(select: Fields, scope: Scope): void {
     if (tables.length === 0) throw new SqlTranslationError('undefined_table', `Unknown table ${qualifier} in ${qualifier}.*`);
     for (const { table } of tables) {
       const members = [...table.members];
-      for (const [short, member] of members.filter(([, m]) => m.kind === 'dimension')) {
+      for (const [short] of members.filter(([, m]) => m.kind === 'dimension')) {
         expanded.push({ ResTarget: { name: short, val: ref(table.name, short) } });
         grouped.push(ref(table.name, short));
       }
