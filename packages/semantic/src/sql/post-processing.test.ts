@@ -141,6 +141,8 @@ describe('post-processing on duckdb', () => {
 
   it('SELECT without a table runs in the engine alone; Describe types post-processed columns and parameters', async () => {
     expect((await answer('SELECT 1 AS one')).rows).toEqual([['1']]);
+    // A parameter is a value, whatever quotes it holds.
+    expect((await answer('SELECT $1::text AS v', ['O\'Brien"; DROP TABLE x; --'])).rows).toEqual([['O\'Brien"; DROP TABLE x; --']]);
     expect(loads).toHaveLength(0);
     const described = await describeSql('SELECT status, MEASURE(count) / 2.0 AS half FROM orders WHERE status = $1 GROUP BY 1 LIMIT $2', {
       model: meta(db.model),

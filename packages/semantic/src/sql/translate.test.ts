@@ -233,6 +233,12 @@ describe('SQL the translation refuses, with an error naming the construct and it
       'feature_not_supported',
     ],
     ['a table function', "SELECT * FROM read_csv('/etc/passwd')", /Functions in FROM are not supported/, 'feature_not_supported'],
+    [
+      'a table function in a subquery',
+      "SELECT (SELECT count(*) FROM read_csv('/etc/passwd'))",
+      /Functions in FROM/,
+      'feature_not_supported',
+    ],
     ['an unknown table', 'SELECT x FROM nope', /Table nope does not exist/, 'undefined_table'],
     ['an unknown table beside a CTE', 'WITH t AS (SELECT 1 AS a) SELECT a FROM t, nope', /Table nope does not exist/, 'undefined_table'],
     ['an unknown column', 'SELECT nope FROM orders', /Column nope does not exist in orders/, 'undefined_column'],
