@@ -9117,7 +9117,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The SQL query: one SELECT over a cube or view. */
+                    /** @description The SQL query: one SELECT over the model's cubes and views (joins, CTEs, UNION and expressions over results included). */
                     query: string;
                     /** @description A TZ database name, e.g. America/Los_Angeles. */
                     timezone?: string;
@@ -9720,7 +9720,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The SQL query: one SELECT over a cube or view. */
+                    /** @description The SQL query: one SELECT over the model's cubes and views (joins, CTEs, UNION and expressions over results included). */
                     query: string;
                     /** @description A TZ database name, e.g. America/Los_Angeles. */
                     timezone?: string;
