@@ -5392,7 +5392,7 @@ export interface components {
             description?: string | null;
             /** @description A Cube query (or an array of them) as JSON text, e.g. '{"measures":["orders.count"]}'. It must parse as a JSON object or array. */
             jsonQuery?: string | null;
-            /** @description A SELECT over one cube or view, as the SQL API (`/cubesql`) understands it; refreshed through the same translation. */
+            /** @description A SELECT over cubes and views that one semantic query answers, as the SQL API (`/cubesql`) translates it; refreshed through the same translation. */
             sqlQuery?: string | null;
             pivotItems?: components["schemas"]["PivotItems"] | null;
             meta?: {
@@ -5415,7 +5415,7 @@ export interface components {
             description?: string | null;
             /** @description A Cube query (or an array of them) as JSON text, e.g. '{"measures":["orders.count"]}'. It must parse as a JSON object or array. */
             jsonQuery?: string | null;
-            /** @description A SELECT over one cube or view, as the SQL API (`/cubesql`) understands it; refreshed through the same translation. */
+            /** @description A SELECT over cubes and views that one semantic query answers, as the SQL API (`/cubesql`) translates it; refreshed through the same translation. */
             sqlQuery?: string | null;
             pivotItems?: components["schemas"]["PivotItems"] | null;
             meta?: {
