@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cubesqlLines } from '@plinth/semantic';
+import { answerSql, cubesqlLines, SqlTranslationError, type Query, type SqlLoadResult } from '@plinth/semantic';
 import type { TSchema } from '@sinclair/typebox';
 import { deploymentParam, requires } from '../../../http/requirement.js';
 import type { AuthenticatedContext } from '../../../pipeline/context.js';
 import { contextOf, targetOf } from '../request-context.js';
-import { toBadRequest, type DataApiService, type DataTarget } from '../service.js';
+import { badRequest } from '../../../http/errors.js';
+import type { DataApiService, DataTarget } from '../service.js';
 import { CubesqlBody, CubesqlLine } from './schemas.js';
-import { translateSql } from './translation.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -18,10 +18,18 @@ export interface Prefix {
   where: string;
 }
 
+/** Thrown out of `load` to stop the answer when the data API says to retry, carrying what it answered. */
+class ContinueWait extends Error {
+  constructor(readonly answer: unknown) {
+    super('Continue wait');
+  }
+}
+
 const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | null)?.error === 'Continue wait';
 
 /**
- * Runs SQL as the equivalent Cube query through `load` (same executor, cache, policies and limits).
+ * Answers SQL with the SQL API's translation, every semantic query it reads going through `load`
+ * (same executor, cache, policies and limits), so `/cubesql` and the wire protocol accept the same SQL.
  * A query still running past the wait limit is answered `{"error": "Continue wait"}`, as `load`
  * answers it: the client retries the same request and gets the rows once the query is done, while
  * no request is held open (and no connection counted against the server) for as long as it runs.
@@ -32,19 +40,21 @@ export async function cubesqlAnswer(
   target: DataTarget,
   body: CubesqlBody,
 ): Promise<string> {
-  const { cubes } = await dataApi.meta(context, target);
-  let translation: ReturnType<typeof translateSql>;
+  const model = await dataApi.meta(context, target);
+  const extra = { ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
+  const load = async (query: Query): Promise<SqlLoadResult> => {
+    const answer = await dataApi.load(context, target, { ...query, ...extra });
+    if (isContinueWait(answer)) throw new ContinueWait(answer);
+    return answer as SqlLoadResult;
+  };
   try {
-    translation = translateSql(body.query, cubes);
+    return await cubesqlLines(await answerSql(body.query, { model, load, maxRows: dataApi.maxLimit }));
   } catch (error) {
+    if (error instanceof ContinueWait) return `${JSON.stringify(error.answer)}\n`;
     // A parser quirk on some input the tests never saw is still that input's 400, never a 500.
-    return toBadRequest(error);
+    if (error instanceof SqlTranslationError) throw badRequest(error.message);
+    throw error;
   }
-  const { query, columns } = translation;
-  const cubeQuery = { ...query, ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
-  const answer = await dataApi.load(context, target, cubeQuery);
-  if (isContinueWait(answer)) return `${JSON.stringify(answer)}\n`;
-  return cubesqlLines(answer, columns);
 }
 
 /** `POST {prefix}/cubesql`: Cube's SQL API over HTTP, for the SQL the translation understands. */
