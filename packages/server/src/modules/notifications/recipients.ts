@@ -86,7 +86,7 @@ function shape(input: NotificationRecipientInput, at: string): RecipientValues {
   };
   if (input.type === 'USER') {
     if ((input.userId == null) === (input.email == null)) throw badRequest(`${at}: a USER recipient needs userId or email, one of them`);
-    const email = input.email == null ? null : at2(() => checkEmail(input.email!), at);
+    const email = input.email == null ? null : within(() => checkEmail(input.email!), at);
     return { ...base, recipient_key: '', user_id: input.userId ?? null, email };
   }
   if (input.type === 'SLACK') {
@@ -97,8 +97,8 @@ function shape(input: NotificationRecipientInput, at: string): RecipientValues {
   const tenant = input.embedTenantName?.trim() ?? '';
   if (tenant === '') throw badRequest(`${at}: an EMBED_USER recipient needs embedTenantName`);
   if (input.externalId == null) throw badRequest(`${at}: an EMBED_USER recipient needs externalId`);
-  const externalId = at2(() => normaliseExternalId(input.externalId!), at);
-  const email = input.email != null ? at2(() => checkEmail(input.email!), at) : EMAIL_SHAPED.test(externalId) ? externalId : null;
+  const externalId = within(() => normaliseExternalId(input.externalId!), at);
+  const email = input.email != null ? within(() => checkEmail(input.email!), at) : EMAIL_SHAPED.test(externalId) ? externalId : null;
   if (!email) throw badRequest(`${at}: EMBED_USER "${externalId}" has no email to send to: give email, or an email-shaped externalId`);
   const names = (input.userAttributes ?? []).map((a) => a.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
@@ -116,7 +116,7 @@ function shape(input: NotificationRecipientInput, at: string): RecipientValues {
 }
 
 /** Prefixes a rule's message with the entry it is about. */
-function at2<T>(check: () => T, at: string): T {
+function within<T>(check: () => T, at: string): T {
   try {
     return check();
   } catch (error) {
@@ -131,17 +131,20 @@ function label(v: RecipientValues): string {
   return `EMBED_USER ${v.external_id} of ${v.embed_tenant_name}`;
 }
 
-/** The stored recipients a removal entry names; an entry naming nobody subscribed is no error (removal is idempotent). */
-export function removalMatches(entry: RemoveNotificationRecipientInput, at: string, row: NotificationRecipientRow): boolean {
-  if (row.type !== entry.type) return false;
-  if (entry.type === 'USER') {
-    if (typeof entry.id !== 'number') throw badRequest(`${at}: the id of a USER recipient is its userId, a number`);
-    return row.user_id === entry.id;
+/** Checks a removal entry before anything is removed: the id each type takes, and an embed user's tenant. */
+export function checkRemoval(entry: RemoveNotificationRecipientInput, at: string): void {
+  if (entry.type === 'USER' && typeof entry.id !== 'number') throw badRequest(`${at}: the id of a USER recipient is its userId, a number`);
+  if (entry.type === 'EMBED_USER' && !entry.embedTenantName?.trim()) {
+    throw badRequest(`${at}: removing an EMBED_USER recipient needs embedTenantName`);
   }
+}
+
+/** Whether a removal entry names the stored recipient; one naming nobody subscribed is no error (removal is idempotent). */
+export function removalMatches(entry: RemoveNotificationRecipientInput, row: NotificationRecipientRow): boolean {
+  if (row.type !== entry.type) return false;
+  if (entry.type === 'USER') return row.user_id === entry.id;
   if (entry.type === 'SLACK') return row.channel_id === String(entry.id).trim();
-  const tenant = entry.embedTenantName?.trim();
-  if (!tenant) throw badRequest(`${at}: removing an EMBED_USER recipient needs embedTenantName`);
-  if (row.embed_tenant_name !== tenant) return false;
+  if (row.embed_tenant_name !== entry.embedTenantName?.trim()) return false;
   return typeof entry.id === 'number' ? row.id === entry.id : row.external_id === entry.id.trim().toLowerCase();
 }
 

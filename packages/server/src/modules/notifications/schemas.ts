@@ -10,17 +10,19 @@ export const RECIPIENT_TYPES = ['USER', 'EMBED_USER', 'SLACK'] as const;
 export const FORMATS = ['png', 'pdf'] as const;
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Int = (description: string) => nullable(Type.Integer({ description }));
+/** Optional, and null means the same as left out (the reference's `oneOf [T, null]`). */
+const optional = <T extends TSchema>(schema: T) => Type.Optional(nullable(schema));
+const Int = (description: string) => optional(Type.Integer({ description }));
 
 const scheduleFields = {
-  customCron: nullable(Type.String({ maxLength: 200, description: 'Cron expression of 5 fields (required when scheduleType is CUSTOM).' })),
+  customCron: optional(Type.String({ maxLength: 200, description: 'Cron expression of 5 fields (required when scheduleType is CUSTOM).' })),
   minute: Int('Minute of the hour (0-59); 0 when left out.'),
   hour: Int('Hour of the day (0-23), for DAILY, WEEKLY and MONTHLY; 0 when left out.'),
   dayOfWeek: Int('Day of the week (0-6, Sunday = 0), required for WEEKLY.'),
   dayOfMonth: Int('Day of the month (1-31), required for MONTHLY; months without that day are skipped.'),
-  timezone: nullable(Type.String({ maxLength: 100, description: 'IANA time zone of the schedule (e.g. "America/New_York"); UTC when left out.' })),
-  notificationEnabled: nullable(Type.Boolean({ description: 'Whether runs deliver to the recipients (true when left out).' })),
-  notificationFormat: nullable(StringEnum(FORMATS, { description: 'png: the image inline; pdf: the PDF attached as well (png when left out).' })),
+  timezone: optional(Type.String({ maxLength: 100, description: 'IANA time zone of the schedule (e.g. "America/New_York"); UTC when left out.' })),
+  notificationEnabled: optional(Type.Boolean({ description: 'Whether runs deliver to the recipients (true when left out).' })),
+  notificationFormat: optional(StringEnum(FORMATS, { description: 'png: the image inline; pdf: the PDF attached as well (png when left out).' })),
 };
 
 export const CreateNotificationInput = Type.Object(
@@ -35,8 +37,8 @@ export type CreateNotificationInput = Static<typeof CreateNotificationInput>;
 
 export const UpdateNotificationInput = Type.Object(
   {
-    scheduleType: nullable(StringEnum(SCHEDULE_TYPES)),
-    isEnabled: nullable(Type.Boolean({ description: 'Enable or disable the schedule.' })),
+    scheduleType: optional(StringEnum(SCHEDULE_TYPES)),
+    isEnabled: optional(Type.Boolean({ description: 'Enable or disable the schedule.' })),
     ...scheduleFields,
   },
   { $id: 'UpdateNotificationInput', additionalProperties: false },
@@ -86,15 +88,15 @@ const UserAttributeInput = Type.Object(
 export const NotificationRecipientInput = Type.Object(
   {
     type: StringEnum(RECIPIENT_TYPES),
-    userId: nullable(Type.Integer({ minimum: 1, description: 'Main user id (USER; this or email).' })),
-    email: nullable(Type.String({ maxLength: 254, description: 'USER: the user\'s email (this or userId); EMBED_USER: where to send, when externalId is not an email.' })),
-    embedTenantName: nullable(Type.String({ maxLength: 100, description: 'Embed tenant name (EMBED_USER).' })),
-    externalId: nullable(Type.String({ maxLength: 255, description: 'Embed user external id (EMBED_USER).' })),
-    groups: nullable(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100, description: 'Embed user groups (EMBED_USER): what the recipient\'s rendering shows.' })),
-    userAttributes: nullable(Type.Array(UserAttributeInput, { maxItems: 100, description: 'Embed user attribute values (EMBED_USER).' })),
-    securityContext: nullable(Type.Object({}, { additionalProperties: true, description: 'Security context of the embed user\'s rendering (EMBED_USER).' })),
-    channelId: nullable(Type.String({ maxLength: 100, description: 'Slack channel id (SLACK).' })),
-    channelName: nullable(Type.String({ maxLength: 200, description: 'Slack channel display name (SLACK, optional).' })),
+    userId: optional(Type.Integer({ minimum: 1, description: 'Main user id (USER; this or email).' })),
+    email: optional(Type.String({ maxLength: 254, description: 'USER: the user\'s email (this or userId); EMBED_USER: where to send, when externalId is not an email.' })),
+    embedTenantName: optional(Type.String({ maxLength: 100, description: 'Embed tenant name (EMBED_USER).' })),
+    externalId: optional(Type.String({ maxLength: 255, description: 'Embed user external id (EMBED_USER).' })),
+    groups: optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100, description: 'Embed user groups (EMBED_USER): what the recipient\'s rendering shows.' })),
+    userAttributes: optional(Type.Array(UserAttributeInput, { maxItems: 100, description: 'Embed user attribute values (EMBED_USER).' })),
+    securityContext: optional(Type.Object({}, { additionalProperties: true, description: 'Security context of the embed user\'s rendering (EMBED_USER).' })),
+    channelId: optional(Type.String({ maxLength: 100, description: 'Slack channel id (SLACK).' })),
+    channelName: optional(Type.String({ maxLength: 200, description: 'Slack channel display name (SLACK, optional).' })),
   },
   { $id: 'NotificationRecipientInput', additionalProperties: false },
 );
@@ -114,7 +116,7 @@ export const RemoveNotificationRecipientInput = Type.Object(
     id: Type.Union([Type.Integer(), Type.String({ minLength: 1, maxLength: 255 })], {
       description: 'userId (USER), embedUserId or externalId (EMBED_USER), channelId (SLACK).',
     }),
-    embedTenantName: nullable(Type.String({ maxLength: 100, description: 'Required for EMBED_USER.' })),
+    embedTenantName: optional(Type.String({ maxLength: 100, description: 'Required for EMBED_USER.' })),
   },
   { $id: 'RemoveNotificationRecipientInput', additionalProperties: false },
 );

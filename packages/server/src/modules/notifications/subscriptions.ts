@@ -2,7 +2,7 @@ import { byId, decodeCursor, pageSize, toPage } from '../../http/pagination.js';
 import type { UserPrincipal } from '../../http/principal.js';
 import { transaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../module.js';
-import { parseRecipients, recipientView, removalMatches, type RecipientValues } from './recipients.js';
+import { checkRemoval, parseRecipients, recipientView, removalMatches, type RecipientValues } from './recipients.js';
 import type { NotificationRecipient, NotificationRecipientInput, RemoveNotificationRecipientInput } from './schemas.js';
 import type { NotificationService } from './service.js';
 
@@ -84,10 +84,11 @@ export class SubscriptionService {
 
   async remove(principal: UserPrincipal, deploymentId: number, id: number, entries: RemoveNotificationRecipientInput[]): Promise<void> {
     const notification = await this.notifications.demand(principal, deploymentId, id, 'Edit');
+    entries.forEach((entry, i) => checkRemoval(entry, `recipients[${i}]`));
     const rows = await this.ctx.db.selectFrom('notification_recipient').selectAll().where('notification_id', '=', notification.id).execute();
     const gone = new Set<number>();
-    entries.forEach((entry, i) => {
-      for (const row of rows) if (removalMatches(entry, `recipients[${i}]`, row)) gone.add(row.id);
+    entries.forEach((entry) => {
+      for (const row of rows) if (removalMatches(entry, row)) gone.add(row.id);
     });
     if (gone.size) await this.ctx.db.deleteFrom('notification_recipient').where('id', 'in', [...gone]).execute();
   }
