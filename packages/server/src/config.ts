@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { deliveryConfig, type DeliveryConfig } from './config-delivery.js';
 import { allowEntryProblem, type EgressSettings } from './egress/settings.js';
 import { parseQueueConcurrency, type QueueConcurrency } from './jobs/queues.js';
 
@@ -58,6 +59,8 @@ export interface Config {
   workerThreads: number;
   /** Internal hosts and local repositories tenants may reach (PLINTH_EGRESS_ALLOW, PLINTH_ALLOW_LOCAL_REPOSITORIES). */
   egress: EgressSettings;
+  /** E-mail and Slack targets and the renderer's way in (PLINTH_SMTP_URL, PLINTH_SLACK_API_URL, PLINTH_RENDER_URL). */
+  delivery: DeliveryConfig;
 }
 
 /** A GitHub App's credentials; GitHub Enterprise Server works through `apiUrl` (`https://host/api/v3`). */
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allow: egressAllow(optional(env, 'PLINTH_EGRESS_ALLOW')),
       allowLocalRepositories: flag(env, 'PLINTH_ALLOW_LOCAL_REPOSITORIES', false),
     },
+    delivery: deliveryConfig(env, fail),
   };
 }
 

@@ -32,3 +32,5 @@ export { contentIn } from '../modules/resource-policies/content.fixtures.js';
 export { CLIENT_ID, CLIENT_SECRET, sharedStandInProvider } from '../modules/user-oauth-tokens/test-fixtures.js';
 export { startOpenAiStandIn, type OpenAiStandIn, type ScriptedAnswer, type RecordedRequest } from './openai-stand-in.js';
 export { CHROMIUM, launchBrowser, seriousAxeViolations, useBrowser, type AxeViolation, type TestBrowser } from './browser.js';
+export { startSmtpStandIn, type ReceivedMail, type SmtpStandIn } from './smtp-stand-in.js';
+export { startSlackStandIn, type SlackFailure, type SlackFile, type SlackMessage, type SlackStandIn } from './slack-stand-in.js';
