@@ -54,7 +54,12 @@ describeOnStores('notifications', (server) => {
       const updated = await f.call('PUT', `/${created.body.id}`, { scheduleType: 'DAILY', hour: 7 });
       expect(updated.status, updated.text).toBe(200);
       // A new type starts from its own fields: the weekly day and minute are gone, the zone stays.
-      expect(updated.body).toMatchObject({ cronExpression: '0 7 * * *', timezone: 'Europe/Berlin', dayOfWeek: null, notificationFormat: 'pdf' });
+      expect(updated.body).toMatchObject({
+        cronExpression: '0 7 * * *',
+        timezone: 'Europe/Berlin',
+        dayOfWeek: null,
+        notificationFormat: 'pdf',
+      });
       const off = await f.call('PUT', `/${created.body.id}`, { isEnabled: false, notificationEnabled: false });
       expect(off.body).toMatchObject({ isEnabled: false, notificationEnabled: false, nextRunAt: null });
       const on = await f.call('PUT', `/${created.body.id}`, { isEnabled: true, minute: 45 });
@@ -86,7 +91,11 @@ describeOnStores('notifications', (server) => {
       await bad({ scheduleType: 'HOURLY', dashboardId: other.dashboard.id }, 404, `Dashboard ${other.dashboard.id} not found`);
       const update = await f.call('PUT', '/999999', { minute: 1 });
       expect(update.status).toBe(404);
-      const missingDeployment = await account.request({ method: 'GET', url: '/api/v1/deployments/999999/notifications', as: account.admin });
+      const missingDeployment = await account.request({
+        method: 'GET',
+        url: '/api/v1/deployments/999999/notifications',
+        as: account.admin,
+      });
       expect(missingDeployment.status).toBe(404);
     });
   });
@@ -125,13 +134,25 @@ describeOnStores('notifications', (server) => {
       const account = await server().newAccount();
       const f = await notificationFixture(server(), account, { notification: true });
       const recipients = `/${f.notificationId}/recipients`;
-      const embed = { type: 'EMBED_USER', embedTenantName: 'acme-corp', externalId: 'Ann@Example.com', groups: ['east'], securityContext: { region: 'east' } };
+      const embed = {
+        type: 'EMBED_USER',
+        embedTenantName: 'acme-corp',
+        externalId: 'Ann@Example.com',
+        groups: ['east'],
+        securityContext: { region: 'east' },
+      };
       const added = await f.call('POST', recipients, {
         recipients: [
           { type: 'USER', userId: account.admin.id },
           { type: 'USER', email: account.member.email.toUpperCase() },
           embed,
-          { type: 'EMBED_USER', embedTenantName: 'acme-corp', externalId: 'bob', email: 'bob@example.com', userAttributes: [{ name: 'country', value: 'FR' }] },
+          {
+            type: 'EMBED_USER',
+            embedTenantName: 'acme-corp',
+            externalId: 'bob',
+            email: 'bob@example.com',
+            userAttributes: [{ name: 'country', value: 'FR' }],
+          },
           slack('C0123', 'sales'),
         ],
       });
@@ -148,10 +169,9 @@ describeOnStores('notifications', (server) => {
       expect(again.status, again.text).toBe(200);
       expect(again.body.createdRecipients).toEqual([]);
       expect(again.body.unchangedRecipients.map((r: { userId: number }) => r.userId)).toEqual([account.admin.id]);
-      expect(again.body.updatedRecipients.map((r: { groups: string[] | null; channelName: string | null }) => r.groups ?? r.channelName)).toEqual([
-        ['west'],
-        'sales-team',
-      ]);
+      expect(
+        again.body.updatedRecipients.map((r: { groups: string[] | null; channelName: string | null }) => r.groups ?? r.channelName),
+      ).toEqual([['west'], 'sales-team']);
 
       const listed = await f.call('GET', `${recipients}?first=2`);
       expect(listed.body.items).toHaveLength(2);
@@ -184,7 +204,10 @@ describeOnStores('notifications', (server) => {
         expect(response.body.error).toMatch(message);
       };
       await refused([], 'recipients must have at least 1 item');
-      await refused(Array.from({ length: 1001 }, (_, i) => slack(`C${i}`)), 'recipients must have at most 1000 items');
+      await refused(
+        Array.from({ length: 1001 }, (_, i) => slack(`C${i}`)),
+        'recipients must have at most 1000 items',
+      );
       const thousand = await add(Array.from({ length: 1000 }, (_, i) => slack(`C${i}`)));
       expect(thousand.status, thousand.text).toBe(200);
       expect(thousand.body.createdRecipients).toHaveLength(1000);
@@ -194,19 +217,28 @@ describeOnStores('notifications', (server) => {
       );
       await refused([{ type: 'USER' }], 'recipients[0]: a USER recipient needs userId or email, one of them');
       await refused([{ type: 'USER', userId: 99999999 }], 'recipients[0]: no user of this account has userId 99999999');
-      await refused([{ type: 'USER', email: 'nobody@example.com' }], 'recipients[0]: no user of this account has email "nobody@example.com"');
+      await refused(
+        [{ type: 'USER', email: 'nobody@example.com' }],
+        'recipients[0]: no user of this account has email "nobody@example.com"',
+      );
       await refused([{ type: 'USER', email: 'not-an-email' }], /recipients\[0\]: email "not-an-email" is not a valid email address/);
-      await refused([{ type: 'SLACK', channelId: 'C1', externalId: 'x' }], 'recipients[0]: externalId is not a field of a SLACK recipient (it takes channelId, channelName)');
+      await refused(
+        [{ type: 'SLACK', channelId: 'C1', externalId: 'x' }],
+        'recipients[0]: externalId is not a field of a SLACK recipient (it takes channelId, channelName)',
+      );
       await refused([{ type: 'SLACK' }], /recipients\[0\]: a SLACK recipient needs channelId/);
-      await refused([{ type: 'EMBED_USER', externalId: 'ann@example.com' }], 'recipients[0]: an EMBED_USER recipient needs embedTenantName');
+      await refused(
+        [{ type: 'EMBED_USER', externalId: 'ann@example.com' }],
+        'recipients[0]: an EMBED_USER recipient needs embedTenantName',
+      );
       await refused(
         [{ type: 'EMBED_USER', embedTenantName: 'acme-corp', externalId: 'ann' }],
         'recipients[0]: EMBED_USER "ann" has no email to send to: give email, or an email-shaped externalId',
       );
       await refused([{ type: 'PIGEON' }], /type/);
       // Nothing of a refused request was written.
-      const stored = await server().store.db
-        .selectFrom('notification_recipient')
+      const stored = await server()
+        .store.db.selectFrom('notification_recipient')
         .select((eb) => eb.fn.countAll<string | number>().as('n'))
         .where('notification_id', '=', f.notificationId)
         .executeTakeFirstOrThrow();

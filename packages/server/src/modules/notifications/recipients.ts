@@ -40,7 +40,9 @@ export async function parseRecipients(db: Executor, accountId: number, inputs: N
     ids.length || emails.length
       ? await usersOfAccount(db, accountId)
           .select(['id', 'email', 'active'])
-          .where((eb) => eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(emails.length ? [eb(eb.fn('lower', ['email']), 'in', emails)] : [])]))
+          .where((eb) =>
+            eb.or([...(ids.length ? [eb('id', 'in', ids)] : []), ...(emails.length ? [eb(eb.fn('lower', ['email']), 'in', emails)] : [])]),
+          )
           .execute()
       : [];
   values.forEach((v, i) => {
@@ -91,7 +93,8 @@ function shape(input: NotificationRecipientInput, at: string): RecipientValues {
   }
   if (input.type === 'SLACK') {
     const channel = input.channelId?.trim() ?? '';
-    if (!/^[A-Z0-9]{2,}$/i.test(channel)) throw badRequest(`${at}: a SLACK recipient needs channelId, Slack's id of the channel (e.g. C0123456789)`);
+    if (!/^[A-Z0-9]{2,}$/i.test(channel))
+      throw badRequest(`${at}: a SLACK recipient needs channelId, Slack's id of the channel (e.g. C0123456789)`);
     return { ...base, recipient_key: `SLACK:${channel}`, channel_id: channel, channel_name: input.channelName?.trim() || null };
   }
   const tenant = input.embedTenantName?.trim() ?? '';
@@ -148,7 +151,7 @@ export function removalMatches(entry: RemoveNotificationRecipientInput, row: Not
   return typeof entry.id === 'number' ? row.id === entry.id : row.external_id === entry.id.trim().toLowerCase();
 }
 
-export function recipientView(row: NotificationRecipientRow | RecipientValues & { id?: number }): NotificationRecipient {
+export function recipientView(row: NotificationRecipientRow | (RecipientValues & { id?: number })): NotificationRecipient {
   return {
     type: row.type as NotificationRecipient['type'],
     userId: row.user_id,

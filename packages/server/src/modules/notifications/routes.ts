@@ -37,7 +37,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getNotifications',
       tags,
       summary: 'List scheduled notifications',
-      description: "The deployment's notifications whose dashboards the caller may read, newest first; `dashboardId` keeps one dashboard's.",
+      description:
+        "The deployment's notifications whose dashboards the caller may read, newest first; `dashboardId` keeps one dashboard's.",
       params: DeploymentParams,
       querystring: NotificationsQuery,
       response: { 200: Type.Ref(NotificationsListResponse) },
@@ -56,7 +57,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: Type.Ref(CreateNotificationInput),
       response: { 200: Type.Ref(NotificationDto) },
     },
-    handler: async (request) => notifications.create(userPrincipalOf(request), request.params.deploymentId, request.body as CreateNotificationInput),
+    handler: async (request) =>
+      notifications.create(userPrincipalOf(request), request.params.deploymentId, request.body as CreateNotificationInput),
   });
 
   app.get(`${base}/:id`, {
@@ -84,7 +86,12 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: Type.Ref(NotificationDto) },
     },
     handler: async (request) =>
-      notifications.update(userPrincipalOf(request), request.params.deploymentId, request.params.id, (request.body ?? {}) as UpdateNotificationInput),
+      notifications.update(
+        userPrincipalOf(request),
+        request.params.deploymentId,
+        request.params.id,
+        (request.body ?? {}) as UpdateNotificationInput,
+      ),
   });
 
   app.delete(`${base}/:id`, {
@@ -109,7 +116,8 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getRecipients',
       tags,
       summary: 'List notification recipients',
-      description: 'Newest first: USER (`userId`, `email`), EMBED_USER (`embedUserId`, `embedTenantName`, `externalId`, `email` and what decides their rendering) and SLACK (`channelId`, `channelName`).',
+      description:
+        'Newest first: USER (`userId`, `email`), EMBED_USER (`embedUserId`, `embedTenantName`, `externalId`, `email` and what decides their rendering) and SLACK (`channelId`, `channelName`).',
       params: NotificationParams,
       querystring: ListQuery,
       response: { 200: Type.Ref(NotificationRecipientsListResponse) },
@@ -165,11 +173,12 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'List the runs of a notification',
       description:
-        "Newest first, each with one delivery per recipient: its status (pending, retrying, sent, failed, cancelled), attempts, last error and when it was sent, and how many renderings the run made (recipients who see the same rows share one).",
+        'Newest first, each with one delivery per recipient: its status (pending, retrying, sent, failed, cancelled), attempts, last error and when it was sent, and how many renderings the run made (recipients who see the same rows share one).',
       params: NotificationParams,
       querystring: ListQuery,
       response: { 200: Type.Ref(NotificationRunsListResponse) },
     },
-    handler: async (request) => notificationRuns.list(userPrincipalOf(request), request.params.deploymentId, request.params.id, request.query),
+    handler: async (request) =>
+      notificationRuns.list(userPrincipalOf(request), request.params.deploymentId, request.params.id, request.query),
   });
 };

@@ -22,7 +22,10 @@ export class RunRecords {
     const after = decodeCursor(RUN_ORDER, query.after)?.id;
     let select = this.ctx.db.selectFrom('notification_run').selectAll().where('notification_id', '=', notification.id);
     if (after !== undefined) select = select.where('id', '<', after);
-    const runs = await select.orderBy('id', 'desc').limit(pageSize(query) + 1).execute();
+    const runs = await select
+      .orderBy('id', 'desc')
+      .limit(pageSize(query) + 1)
+      .execute();
     const ids = runs.map((r) => r.id);
     const deliveries = ids.length
       ? await this.ctx.db.selectFrom('notification_delivery').selectAll().where('run_id', 'in', ids).orderBy('id').execute()

@@ -20,9 +20,13 @@ const scheduleFields = {
   hour: Int('Hour of the day (0-23), for DAILY, WEEKLY and MONTHLY; 0 when left out.'),
   dayOfWeek: Int('Day of the week (0-6, Sunday = 0), required for WEEKLY.'),
   dayOfMonth: Int('Day of the month (1-31), required for MONTHLY; months without that day are skipped.'),
-  timezone: optional(Type.String({ maxLength: 100, description: 'IANA time zone of the schedule (e.g. "America/New_York"); UTC when left out.' })),
+  timezone: optional(
+    Type.String({ maxLength: 100, description: 'IANA time zone of the schedule (e.g. "America/New_York"); UTC when left out.' }),
+  ),
   notificationEnabled: optional(Type.Boolean({ description: 'Whether runs deliver to the recipients (true when left out).' })),
-  notificationFormat: optional(StringEnum(FORMATS, { description: 'png: the image inline; pdf: the PDF attached as well (png when left out).' })),
+  notificationFormat: optional(
+    StringEnum(FORMATS, { description: 'png: the image inline; pdf: the PDF attached as well (png when left out).' }),
+  ),
 };
 
 export const CreateNotificationInput = Type.Object(
@@ -78,9 +82,7 @@ export const NotificationsListResponse = Type.Object(
 const UserAttributeInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
-    value: nullable(
-      Type.Union([Type.String(), Type.Number(), Type.Array(Type.String()), Type.Array(Type.Number())]),
-    ),
+    value: nullable(Type.Union([Type.String(), Type.Number(), Type.Array(Type.String()), Type.Array(Type.Number())])),
   },
   { additionalProperties: false },
 );
@@ -89,12 +91,24 @@ export const NotificationRecipientInput = Type.Object(
   {
     type: StringEnum(RECIPIENT_TYPES),
     userId: optional(Type.Integer({ minimum: 1, description: 'Main user id (USER; this or email).' })),
-    email: optional(Type.String({ maxLength: 254, description: 'USER: the user\'s email (this or userId); EMBED_USER: where to send, when externalId is not an email.' })),
+    email: optional(
+      Type.String({
+        maxLength: 254,
+        description: "USER: the user's email (this or userId); EMBED_USER: where to send, when externalId is not an email.",
+      }),
+    ),
     embedTenantName: optional(Type.String({ maxLength: 100, description: 'Embed tenant name (EMBED_USER).' })),
     externalId: optional(Type.String({ maxLength: 255, description: 'Embed user external id (EMBED_USER).' })),
-    groups: optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100, description: 'Embed user groups (EMBED_USER): what the recipient\'s rendering shows.' })),
+    groups: optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+        maxItems: 100,
+        description: "Embed user groups (EMBED_USER): what the recipient's rendering shows.",
+      }),
+    ),
     userAttributes: optional(Type.Array(UserAttributeInput, { maxItems: 100, description: 'Embed user attribute values (EMBED_USER).' })),
-    securityContext: optional(Type.Object({}, { additionalProperties: true, description: 'Security context of the embed user\'s rendering (EMBED_USER).' })),
+    securityContext: optional(
+      Type.Object({}, { additionalProperties: true, description: "Security context of the embed user's rendering (EMBED_USER)." }),
+    ),
     channelId: optional(Type.String({ maxLength: 100, description: 'Slack channel id (SLACK).' })),
     channelName: optional(Type.String({ maxLength: 200, description: 'Slack channel display name (SLACK, optional).' })),
   },
@@ -180,7 +194,8 @@ export const NotificationRun = Type.Object(
     dueAt: Timestamp,
     createdAt: Timestamp,
     status: StringEnum(['running', 'sent', 'partial', 'failed', 'skipped', 'cancelled'] as const, {
-      description: 'running until every delivery ended; then sent, partial (some failed) or failed; skipped or cancelled when nothing was sent.',
+      description:
+        'running until every delivery ended; then sent, partial (some failed) or failed; skipped or cancelled when nothing was sent.',
     }),
     note: nullable(Type.String()),
     renderings: Type.Integer({ description: 'Renderings made for the run: recipients who see the same rows share one.' }),

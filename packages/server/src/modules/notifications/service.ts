@@ -9,7 +9,13 @@ import { checkSchedule, describeSchedule, nextRun, type Schedule, type ScheduleT
 import type { CreateNotificationInput, NotificationDto, UpdateNotificationInput } from './schemas.js';
 
 /** Newest first, as the reference lists them. */
-export const NEWEST_FIRST: ListOrder<{ id: number }> = { list: 'notifications', sort: 'id', kind: 'id', direction: 'desc', keyOf: (r) => r.id };
+export const NEWEST_FIRST: ListOrder<{ id: number }> = {
+  list: 'notifications',
+  sort: 'id',
+  kind: 'id',
+  direction: 'desc',
+  keyOf: (r) => r.id,
+};
 
 /**
  * Scheduled notifications of a deployment's dashboards. Who may see one and its recipients and
@@ -77,7 +83,10 @@ export class NotificationService {
       .where(access.readable('workbook', scope));
     if (query.dashboardId !== undefined) select = select.where('notification.dashboard_id', '=', query.dashboardId);
     if (after !== undefined) select = select.where('notification.id', '<', after);
-    const rows = await select.orderBy('notification.id', 'desc').limit(pageSize(query) + 1).execute();
+    const rows = await select
+      .orderBy('notification.id', 'desc')
+      .limit(pageSize(query) + 1)
+      .execute();
     return toPage(NEWEST_FIRST, rows, query, notificationView);
   }
 

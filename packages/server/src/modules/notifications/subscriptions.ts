@@ -27,7 +27,10 @@ export class SubscriptionService {
     const after = decodeCursor(RECIPIENT_ORDER, query.after)?.id;
     let select = this.ctx.db.selectFrom('notification_recipient').selectAll().where('notification_id', '=', notification.id);
     if (after !== undefined) select = select.where('id', '<', after);
-    const rows = await select.orderBy('id', 'desc').limit(pageSize(query) + 1).execute();
+    const rows = await select
+      .orderBy('id', 'desc')
+      .limit(pageSize(query) + 1)
+      .execute();
     return toPage(RECIPIENT_ORDER, rows, query, recipientView);
   }
 
@@ -85,12 +88,20 @@ export class SubscriptionService {
   async remove(principal: UserPrincipal, deploymentId: number, id: number, entries: RemoveNotificationRecipientInput[]): Promise<void> {
     const notification = await this.notifications.demand(principal, deploymentId, id, 'Edit');
     entries.forEach((entry, i) => checkRemoval(entry, `recipients[${i}]`));
-    const rows = await this.ctx.db.selectFrom('notification_recipient').selectAll().where('notification_id', '=', notification.id).execute();
+    const rows = await this.ctx.db
+      .selectFrom('notification_recipient')
+      .selectAll()
+      .where('notification_id', '=', notification.id)
+      .execute();
     const gone = new Set<number>();
     entries.forEach((entry) => {
       for (const row of rows) if (removalMatches(entry, row)) gone.add(row.id);
     });
-    if (gone.size) await this.ctx.db.deleteFrom('notification_recipient').where('id', 'in', [...gone]).execute();
+    if (gone.size)
+      await this.ctx.db
+        .deleteFrom('notification_recipient')
+        .where('id', 'in', [...gone])
+        .execute();
   }
 }
 
