@@ -46,7 +46,7 @@ export async function startSmtpStandIn(): Promise<SmtpStandIn> {
       callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onData(stream, session, callback) {
-      simpleParser(stream).then(
+      simpleParser(stream, { keepCidLinks: true }).then(
         (parsed) => {
           const code = refusals.shift();
           if (code !== undefined) return callback(Object.assign(new Error(`Refused for the test (${code})`), { responseCode: code }));

@@ -14,4 +14,5 @@ declare module '../module.js' {
 export const renderingModule: PlinthModule = {
   name: 'rendering',
   services: { rendering: (ctx: ServiceContext) => new RenderingService(ctx) },
+  onReady: (app) => app.services.rendering.attach(app),
 };

@@ -25,3 +25,6 @@ export function renderDashboard(services: Pick<Services, 'rendering'>, input: Re
 export function viewerFingerprint(services: Pick<Services, 'rendering'>, input: ViewerInput): Promise<string> {
   return services.rendering.fingerprint(input);
 }
+
+/** Closes the process's rendering browsers now (a stopping server, the end of a test file); the next rendering starts one. */
+export { closeBrowsers as closeRenderingBrowsers } from './browser.js';
