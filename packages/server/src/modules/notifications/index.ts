@@ -1,6 +1,9 @@
 import type { PlinthModule } from '../module.js';
+import { deliverJob } from './deliver-job.js';
+import { renderJob } from './render-job.js';
 import { RunRecords } from './run-records.js';
 import { notificationRoutes } from './routes.js';
+import { notificationSchedule, runJob } from './runs.js';
 import { notificationSchemas } from './schemas.js';
 import { NotificationService } from './service.js';
 import { SubscriptionService } from './subscriptions.js';
@@ -28,4 +31,6 @@ export const notificationsModule: PlinthModule = {
   tables: ['notification', 'notification_recipient', 'notification_run', 'notification_rendering', 'notification_delivery'],
   schemas: notificationSchemas,
   routes: notificationRoutes,
+  jobs: [runJob, renderJob, deliverJob],
+  schedules: [notificationSchedule],
 };
