@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineJob } from '../../jobs/define.js';
 import { exponentialBackoff } from '../../jobs/kind.js';
+import type { Executor } from '../../store/executor.js';
 import { DeliveryError, INLINE_PNG_CID, postToSlack, sendEmail } from '../delivery/public.js';
+import { dashboardForRendering } from '../workbooks/public.js';
 import type { NotificationRecipient } from './schemas.js';
 import { describeSchedule } from './schedule.js';
 import { scheduleOf } from './service.js';
@@ -29,33 +31,34 @@ export const deliverJob = defineJob({
       .innerJoin('notification_rendering', 'notification_rendering.id', 'notification_delivery.rendering_id')
       .innerJoin('notification_run', 'notification_run.id', 'notification_delivery.run_id')
       .innerJoin('notification', 'notification.id', 'notification_run.notification_id')
-      .innerJoin('dashboard', 'dashboard.id', 'notification.dashboard_id')
       .selectAll('notification')
       .select([
         'notification_delivery.id as delivery_id',
         'notification_delivery.status as delivery_status',
         'notification_delivery.recipient',
+        'notification_delivery.rendering_id',
         'notification_rendering.png',
         'notification_rendering.pdf',
         'notification_rendering.link',
-        'dashboard.title',
       ])
       .where('notification_delivery.id', '=', job.payload.deliveryId)
       .executeTakeFirst();
     if (!found) return { skipped: 'deleted' };
     if (found.delivery_status !== 'pending' && found.delivery_status !== 'retrying') return { skipped: found.delivery_status };
-    const record = (set: { status: string; last_error: string | null; sent_at?: Date }) =>
-      db
+    const record = async (set: { status: string; last_error: string | null; sent_at?: Date }) => {
+      await db
         .updateTable('notification_delivery')
         .set({ ...set, attempts: job.attempt })
         .where('id', '=', found.delivery_id)
         .execute();
+      if (set.status !== 'retrying') await releaseImages(db, found.rendering_id);
+    };
     if (!found.is_enabled || !found.notification_enabled) {
       await record({ status: 'cancelled', last_error: 'the notification was disabled before it was sent' });
       return { skipped: 'disabled' };
     }
     const recipient = found.recipient as NotificationRecipient;
-    const title = found.title ?? `Dashboard ${found.dashboard_id}`;
+    const title = (await dashboardForRendering(db, found.dashboard_id))?.title ?? `Dashboard ${found.dashboard_id}`;
     const schedule = describeSchedule(scheduleOf(found));
     const png = found.png ? Buffer.from(found.png) : undefined;
     const pdf = found.pdf ? Buffer.from(found.pdf) : undefined;
@@ -96,6 +99,28 @@ export const deliverJob = defineJob({
     return { sent: true };
   },
 });
+
+/**
+ * Drops a rendering's images once none of its deliveries may still need them: the run's record
+ * stays, the megabytes of PNG and PDF do not.
+ */
+export async function releaseImages(db: Executor, renderingId: number): Promise<void> {
+  await db
+    .updateTable('notification_rendering')
+    .set({ png: null, pdf: null })
+    .where('id', '=', renderingId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notification_delivery')
+            .select('id')
+            .where('rendering_id', '=', renderingId)
+            .where('status', 'in', ['pending', 'retrying']),
+        ),
+      ),
+    )
+    .execute();
+}
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

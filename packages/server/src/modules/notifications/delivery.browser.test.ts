@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createJobRunner } from '../../jobs/index.js';
 import type { JobRunner } from '../../jobs/runner.js';
 import { startSlackStandIn, startSmtpStandIn } from '../../test-support/index.js';
-import { describeOnStores, type TestServer } from '../../test-support/server.js';
+import { describeOnStores } from '../../test-support/server.js';
 import { embedSite, type EmbedSite } from '../embed-pages/test-fixtures.js';
 import { closeRenderingBrowsers } from '../rendering/public.js';
 import { DELIVERY_ATTEMPTS } from './deliver-job.js';
@@ -117,6 +117,13 @@ describeOnStores(
         ['USER', 'sent', 1],
         ['SLACK', 'sent', 1],
       ]);
+      // Every delivery ended: the rendering's images are dropped, its data fingerprint stays.
+      const rendering = await server()
+        .store.db.selectFrom('notification_rendering')
+        .select(['png', 'pdf', 'data_fingerprint'])
+        .where('run_id', '=', run.id)
+        .executeTakeFirstOrThrow();
+      expect(rendering).toMatchObject({ png: null, pdf: null, data_fingerprint: expect.any(String) });
       // The next slot is the cron's next after the one run: ten minutes on.
       const after = await call('GET', `/${n.id}`);
       expect(new Date(after.body.nextRunAt).getTime()).toBe(slot + 600_000);
@@ -218,6 +225,25 @@ describeOnStores(
       expect((await call('DELETE', `/${deleted.id}`)).status).toBe(204);
       await runner.runUntilIdle();
       expect(smtp.messages).toEqual([]);
+    });
+
+    it('a recipient no rendering can be made for fails alone, saying why; the others are sent', async () => {
+      const n = await notification({ scheduleType: 'HOURLY' }, [
+        { type: 'USER', userId: site.account.member.id },
+        { type: 'SLACK', channelId: 'C0SALES' },
+      ]);
+      // A channel sees what the notification's creator sees: a creator who is no user cannot be rendered for.
+      await server().store.db.updateTable('notification').set({ created_by: 2_000_000_000 }).where('id', '=', n.id).execute();
+      at(new Date(n.nextRunAt).getTime(), runner);
+      await runner.scheduler.tick();
+      await runner.runUntilIdle();
+      expect(smtp.messages).toHaveLength(1);
+      expect(slack.messages).toEqual([]);
+      const [run] = await runs(n.id);
+      expect(run.status).toBe('partial');
+      const channel = run.deliveries.find((d: { recipient: { type: string } }) => d.recipient.type === 'SLACK');
+      expect(channel.status).toBe('failed');
+      expect(channel.lastError).toMatch(/^rendering failed: .*User 2000000000/);
     });
 
     it('a refused delivery is retried with backoff and recorded per recipient; one that cannot succeed fails at once', async () => {

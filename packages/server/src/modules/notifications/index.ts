@@ -1,6 +1,7 @@
 import type { PlinthModule } from '../module.js';
 import { deliverJob } from './deliver-job.js';
 import { renderJob } from './render-job.js';
+import { notificationRetention } from './retention.js';
 import { RunRecords } from './run-records.js';
 import { notificationRoutes } from './routes.js';
 import { notificationSchedule, runJob } from './runs.js';
@@ -29,6 +30,7 @@ export const notificationsModule: PlinthModule = {
     notificationRuns: (ctx) => new RunRecords(ctx, ctx.services.notifications),
   },
   tables: ['notification', 'notification_recipient', 'notification_run', 'notification_rendering', 'notification_delivery'],
+  retention: notificationRetention,
   schemas: notificationSchemas,
   routes: notificationRoutes,
   jobs: [runJob, renderJob, deliverJob],

@@ -134,12 +134,13 @@ describeOnStores('notifications', (server) => {
       const account = await server().newAccount();
       const f = await notificationFixture(server(), account, { notification: true });
       const recipients = `/${f.notificationId}/recipients`;
+      // Keys jsonb keeps in another order than sent: sent again as it was, the recipient is unchanged.
       const embed = {
         type: 'EMBED_USER',
         embedTenantName: 'acme-corp',
         externalId: 'Ann@Example.com',
         groups: ['east'],
-        securityContext: { region: 'east' },
+        securityContext: { region: 'east', a: 1, team: { z: 1, b: 2 } },
       };
       const added = await f.call('POST', recipients, {
         recipients: [
@@ -173,6 +174,8 @@ describeOnStores('notifications', (server) => {
         again.body.updatedRecipients.map((r: { groups: string[] | null; channelName: string | null }) => r.groups ?? r.channelName),
       ).toEqual([['west'], 'sales-team']);
 
+      const same = await f.call('POST', recipients, { recipients: [{ ...embed, groups: ['west'] }] });
+      expect(same.body.unchangedRecipients).toHaveLength(1);
       const listed = await f.call('GET', `${recipients}?first=2`);
       expect(listed.body.items).toHaveLength(2);
       expect(listed.body.pageInfo.hasNextPage).toBe(true);

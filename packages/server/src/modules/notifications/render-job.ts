@@ -3,7 +3,8 @@ import { defineJob } from '../../jobs/define.js';
 import { exponentialBackoff } from '../../jobs/kind.js';
 import type { Executor } from '../../store/executor.js';
 import { renderDashboard, RenderError, type Viewer } from '../rendering/public.js';
-import { deliverJob } from './deliver-job.js';
+import { dashboardForRendering } from '../workbooks/public.js';
+import { deliverJob, releaseImages } from './deliver-job.js';
 
 export const RENDER_ATTEMPTS = 4;
 
@@ -26,7 +27,6 @@ export const renderJob = defineJob({
       .selectFrom('notification_rendering')
       .innerJoin('notification_run', 'notification_run.id', 'notification_rendering.run_id')
       .innerJoin('notification', 'notification.id', 'notification_run.notification_id')
-      .innerJoin('dashboard', 'dashboard.id', 'notification.dashboard_id')
       .select([
         'notification_rendering.id',
         'notification_rendering.status',
@@ -36,7 +36,7 @@ export const renderJob = defineJob({
         'notification.is_enabled',
         'notification.notification_enabled',
         'notification.notification_format',
-        'dashboard.public_id',
+        'notification.dashboard_id',
       ])
       .where('notification_rendering.id', '=', job.payload.renderingId)
       .executeTakeFirst();
@@ -47,11 +47,13 @@ export const renderJob = defineJob({
       return { skipped: 'disabled' };
     }
     if (found.status === 'pending') {
+      const dashboard = await dashboardForRendering(db, found.dashboard_id);
+      if (!dashboard) return { skipped: 'deleted' };
       try {
         const rendered = await renderDashboard(env.services, {
           accountId: found.account_id,
           deploymentId: found.deployment_id,
-          dashboard: found.public_id,
+          dashboard: dashboard.public_id,
           viewer: found.viewer as Viewer,
           formats: found.notification_format === 'pdf' ? ['png', 'pdf'] : ['png'],
         });
@@ -113,4 +115,5 @@ export async function cancelDeliveries(db: Executor, renderingId: number, reason
     .where('rendering_id', '=', renderingId)
     .where('status', 'in', ['pending', 'retrying'])
     .execute();
+  await releaseImages(db, renderingId);
 }

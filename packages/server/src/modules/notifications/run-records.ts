@@ -18,8 +18,9 @@ export class RunRecords {
   ) {}
 
   async list(principal: UserPrincipal, deploymentId: number, id: number, query: { first?: number; after?: string }) {
-    const notification = await this.notifications.demand(principal, deploymentId, id, 'Read');
+    // The cursor first: a bad one is the caller's mistake whether or not the notification exists.
     const after = decodeCursor(RUN_ORDER, query.after)?.id;
+    const notification = await this.notifications.demand(principal, deploymentId, id, 'Read');
     let select = this.ctx.db.selectFrom('notification_run').selectAll().where('notification_id', '=', notification.id);
     if (after !== undefined) select = select.where('id', '<', after);
     const runs = await select

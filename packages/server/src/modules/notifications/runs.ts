@@ -5,7 +5,8 @@ import { rowSchedule } from '../../jobs/schedules.js';
 import type { Executor } from '../../store/executor.js';
 import type { NotificationRecipientRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
-import { viewerFingerprint, type Viewer } from '../rendering/public.js';
+import { RenderError, viewerFingerprint, type Viewer } from '../rendering/public.js';
+import { dashboardForRendering } from '../workbooks/public.js';
 import { recipientView } from './recipients.js';
 import { renderJob } from './render-job.js';
 import { nextRun } from './schedule.js';
@@ -25,15 +26,12 @@ export const runJob = defineJob({
 
 export async function startRun(env: JobEnv, notificationId: number, dueAt: Date) {
   const db = env.store.db;
-  const notification = await db
-    .selectFrom('notification')
-    .innerJoin('dashboard', 'dashboard.id', 'notification.dashboard_id')
-    .selectAll('notification')
-    .select('dashboard.public_id')
-    .where('notification.id', '=', notificationId)
-    .executeTakeFirst();
+  const row = await db.selectFrom('notification').selectAll().where('id', '=', notificationId).executeTakeFirst();
   // Deleted or turned off after the slot was queued: nothing is sent.
-  if (!notification || !notification.is_enabled) return { skipped: notification ? 'disabled' : 'deleted' };
+  if (!row || !row.is_enabled) return { skipped: row ? 'disabled' : 'deleted' };
+  const dashboard = await dashboardForRendering(db, row.dashboard_id);
+  if (!dashboard) return { skipped: 'deleted' };
+  const notification = { ...row, public_id: dashboard.public_id };
   const recipients = await db
     .selectFrom('notification_recipient')
     .selectAll()
@@ -43,13 +41,20 @@ export async function startRun(env: JobEnv, notificationId: number, dueAt: Date)
   const viewers = await Promise.all(
     recipients.map(async (recipient) => {
       const viewer = viewerOf(recipient, notification.created_by);
-      const key = await viewerFingerprint(env.services, {
-        accountId: notification.account_id,
-        deploymentId: notification.deployment_id,
-        dashboard: notification.public_id,
-        viewer,
-      });
-      return { recipient, viewer, key };
+      try {
+        const key = await viewerFingerprint(env.services, {
+          accountId: notification.account_id,
+          deploymentId: notification.deployment_id,
+          dashboard: notification.public_id,
+          viewer,
+        });
+        return { recipient, viewer, key, problem: null };
+      } catch (error) {
+        // A recipient no rendering can be made for (an unknown group, a deleted user) fails alone,
+        // recorded on their delivery; the others are still sent.
+        if (!(error instanceof RenderError) || error.retryable) throw error;
+        return { recipient, viewer, key: `unrenderable:${recipient.recipient_key}`, problem: error.message };
+      }
     }),
   );
   return transaction(db, async (trx) => {
@@ -60,29 +65,39 @@ export async function startRun(env: JobEnv, notificationId: number, dueAt: Date)
         : null;
     const run = await runRow(trx, notification.account_id, notificationId, dueAt, note);
     if (note) return { runId: run.id, skipped: note };
-    for (const { viewer, key } of viewers) {
+    for (const { viewer, key, problem } of viewers) {
       await trx
         .insertInto('notification_rendering')
-        .values({ run_id: run.id, viewer_key: key, viewer: JSON.stringify(viewer) })
+        .values({
+          run_id: run.id,
+          viewer_key: key,
+          viewer: JSON.stringify(viewer),
+          ...(problem ? { status: 'failed', error: `rendering failed: ${problem}` } : {}),
+        })
         .onConflict((oc) => oc.columns(['run_id', 'viewer_key']).doNothing())
         .execute();
     }
-    const renderings = await trx.selectFrom('notification_rendering').select(['id', 'viewer_key']).where('run_id', '=', run.id).execute();
+    const renderings = await trx
+      .selectFrom('notification_rendering')
+      .select(['id', 'viewer_key', 'status'])
+      .where('run_id', '=', run.id)
+      .execute();
     const renderingOf = new Map(renderings.map((r) => [r.viewer_key, r.id]));
     await trx
       .insertInto('notification_delivery')
       .values(
-        viewers.map(({ recipient, key }) => ({
+        viewers.map(({ recipient, key, problem }) => ({
           account_id: notification.account_id,
           run_id: run.id,
           rendering_id: renderingOf.get(key)!,
           recipient_key: recipient.recipient_key,
           recipient: JSON.stringify({ ...recipientView(recipient), recipientId: recipient.id }),
+          ...(problem ? { status: 'failed', last_error: `rendering failed: ${problem}` } : {}),
         })),
       )
       .onConflict((oc) => oc.columns(['run_id', 'recipient_key']).doNothing())
       .execute();
-    for (const rendering of renderings) {
+    for (const rendering of renderings.filter((r) => r.status === 'pending')) {
       await renderJob.enqueue(
         trx,
         { renderingId: rendering.id },

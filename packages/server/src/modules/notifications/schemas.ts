@@ -31,7 +31,11 @@ const scheduleFields = {
 
 export const CreateNotificationInput = Type.Object(
   {
-    dashboardId: Type.Integer({ minimum: 1, description: 'Dashboard to run on the schedule (its id, as publishDashboard answers).' }),
+    dashboardId: Type.Integer({
+      minimum: 1,
+      maximum: 2_147_483_647,
+      description: 'Dashboard to run on the schedule (its id, as publishDashboard answers).',
+    }),
     scheduleType: StringEnum(SCHEDULE_TYPES),
     ...scheduleFields,
   },
@@ -90,7 +94,7 @@ const UserAttributeInput = Type.Object(
 export const NotificationRecipientInput = Type.Object(
   {
     type: StringEnum(RECIPIENT_TYPES),
-    userId: optional(Type.Integer({ minimum: 1, description: 'Main user id (USER; this or email).' })),
+    userId: optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Main user id (USER; this or email).' })),
     email: optional(
       Type.String({
         maxLength: 254,
@@ -216,7 +220,9 @@ export const ListQuery = Type.Object({
 });
 export const NotificationsQuery = Type.Object({
   ...ListQuery.properties,
-  dashboardId: Type.Optional(Type.Integer({ minimum: 1, description: 'Only the notifications of this dashboard.' })),
+  dashboardId: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'Only the notifications of this dashboard.' }),
+  ),
 });
 
 export const NotificationParams = Type.Object({ deploymentId: IntegerId, id: IntegerId });

@@ -4,7 +4,7 @@ import type { UserPrincipal } from '../../http/principal.js';
 import type { NotificationRow } from '../../store/schema.js';
 import type { ServiceContext } from '../module.js';
 import type { ContentLevel } from '../resource-policies/public.js';
-import { dashboardOfAccount } from '../workbooks/public.js';
+import { dashboardIdsWhere, dashboardOfAccount } from '../workbooks/public.js';
 import { checkSchedule, describeSchedule, nextRun, type Schedule, type ScheduleType } from './schedule.js';
 import type { CreateNotificationInput, NotificationDto, UpdateNotificationInput } from './schemas.js';
 
@@ -75,16 +75,14 @@ export class NotificationService {
     const after = decodeCursor(NEWEST_FIRST, query.after)?.id;
     let select = this.db
       .selectFrom('notification')
-      .innerJoin('dashboard', 'dashboard.id', 'notification.dashboard_id')
-      .innerJoin('workbook', 'workbook.id', 'dashboard.workbook_id')
-      .selectAll('notification')
-      .where('notification.account_id', '=', principal.accountId)
-      .where('notification.deployment_id', '=', deploymentId)
-      .where(access.readable('workbook', scope));
-    if (query.dashboardId !== undefined) select = select.where('notification.dashboard_id', '=', query.dashboardId);
-    if (after !== undefined) select = select.where('notification.id', '<', after);
+      .selectAll()
+      .where('account_id', '=', principal.accountId)
+      .where('deployment_id', '=', deploymentId)
+      .where('dashboard_id', 'in', dashboardIdsWhere(access.readable('workbook', scope)));
+    if (query.dashboardId !== undefined) select = select.where('dashboard_id', '=', query.dashboardId);
+    if (after !== undefined) select = select.where('id', '<', after);
     const rows = await select
-      .orderBy('notification.id', 'desc')
+      .orderBy('id', 'desc')
       .limit(pageSize(query) + 1)
       .execute();
     return toPage(NEWEST_FIRST, rows, query, notificationView);

@@ -23,8 +23,9 @@ export class SubscriptionService {
   ) {}
 
   async list(principal: UserPrincipal, deploymentId: number, id: number, query: { first?: number; after?: string }) {
-    const notification = await this.notifications.demand(principal, deploymentId, id, 'Read');
+    // The cursor first: a bad one is the caller's mistake whether or not the notification exists.
     const after = decodeCursor(RECIPIENT_ORDER, query.after)?.id;
+    const notification = await this.notifications.demand(principal, deploymentId, id, 'Read');
     let select = this.ctx.db.selectFrom('notification_recipient').selectAll().where('notification_id', '=', notification.id);
     if (after !== undefined) select = select.where('id', '<', after);
     const rows = await select
@@ -68,7 +69,7 @@ export class SubscriptionService {
       for (const v of values) {
         const row = byKey.get(v.recipient_key);
         if (!row) continue;
-        const changed = MUTABLE.filter((field) => JSON.stringify(row[field] ?? null) !== JSON.stringify(v[field] ?? null));
+        const changed = MUTABLE.filter((field) => canonical(row[field] ?? null) !== canonical(v[field] ?? null));
         if (!changed.length) {
           result.unchangedRecipients.push(recipientView(row));
           continue;
@@ -119,4 +120,14 @@ function columns(v: RecipientValues) {
     channel_id: v.channel_id,
     channel_name: v.channel_name,
   };
+}
+
+/** JSON with object keys sorted: jsonb hands keys back in its own order, so a plain stringify would see a change where none is. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
