@@ -140,6 +140,9 @@ const COMMANDS: Record<string, string | { none: string }> = {
 
   getTenantSettings: 'tenant show',
   updateTenantSettings: 'tenant update',
+  getSlackBotToken: 'tenant slack-token',
+  setSlackBotToken: 'tenant set-slack-token',
+  deleteSlackBotToken: 'tenant unset-slack-token',
 
   startDataModelUpload: 'deploy',
   uploadDataModelFile: 'deploy',

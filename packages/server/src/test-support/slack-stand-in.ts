@@ -101,7 +101,7 @@ export async function startSlackStandIn(options: { channels?: string[] } = {}): 
       return;
     }
     const method = /^\/api\/([a-zA-Z.]+)$/.exec(path)?.[1];
-    const json = (value: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const json = (value: unknown): void => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (!method || !api[method]) return json({ ok: false, error: 'unknown_method' });
     const authorization = req.headers.authorization;
     if (!authorization) return json({ ok: false, error: 'not_authed' });

@@ -6,8 +6,11 @@ import type { RenderedWidget, RenderFormat } from './types.js';
 const LOAD_TIMEOUT_MS = 90_000;
 /** Drawn, or a whole-page message (expired session, failure, not found) that will not change. */
 const SETTLED = 'html[data-dashboard-loaded="true"], [data-page-state]:not([data-page-state="opening"])';
-/** The viewer's avatar and the creator's buttons: a rendering may be shared by viewers who see the same rows. */
-const RENDERER_STYLE = '.header-actions { visibility: hidden !important; }';
+/**
+ * The viewer's avatar (a rendering may be shared by viewers who see the same rows) and controls
+ * nobody can press on an image: the back button, the creator's buttons, the chat launcher.
+ */
+const RENDERER_STYLE = '.header-actions, [data-control="back"], [data-chat-launcher] { visibility: hidden !important; }';
 
 export interface Captured {
   png?: Buffer;
@@ -40,10 +43,10 @@ export async function capture(page: Page, url: string, formats: RenderFormat[]):
 
   const widgets = await page.$$eval('[data-widget-id]', (sections) =>
     sections.map((section) => {
-      const kpis = [...section.querySelectorAll('.kpi-value')].map((v) => v.textContent ?? '');
-      const rows = [...section.querySelectorAll('table tbody tr')].map((tr) =>
-        [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''),
-      );
+      // A tab container holds other widgets: each value belongs to its innermost widget only.
+      const own = (selector: string) => [...section.querySelectorAll(selector)].filter((e) => e.closest('[data-widget-id]') === section);
+      const kpis = own('.kpi-value').map((v) => v.textContent ?? '');
+      const rows = own('table tbody tr').map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''));
       return { id: section.getAttribute('data-widget-id') ?? '', rows: kpis.length > 0 ? [kpis] : rows };
     }),
   );

@@ -35,6 +35,9 @@ describeOnStores('rendering a dashboard as its viewer sees it', (server) => {
     expect(rowsOf(bob.widgets, 'by-country')?.map((row) => row[0])).toEqual(['France']);
     expect(rowsOf(ann.widgets, 'kpi')).not.toEqual(rowsOf(bob.widgets, 'kpi'));
     expect(ann.dataFingerprint).not.toBe(bob.dataFingerprint);
+    // The tab container's chart is the chart's own: its rows are listed once, under it.
+    expect(rowsOf(ann.widgets, 'tabs')).toEqual([]);
+    expect(rowsOf(ann.widgets, 'trend')!.length).toBeGreaterThan(1);
 
     expect(ann.png!.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(ann.pdf!.subarray(0, 5).toString('latin1')).toBe('%PDF-');
