@@ -2402,6 +2402,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deployments/{deploymentId}/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled notifications
+         * @description The deployment's notifications whose dashboards the caller may read, newest first; `dashboardId` keeps one dashboard's. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the dashboard of the notification (a notification the caller may not read is 404).
+         */
+        get: operations["getNotifications"];
+        put?: never;
+        /**
+         * Create a scheduled notification
+         * @description Runs the published dashboard `dashboardId` of this deployment on a schedule and delivers it to the recipients added later (addRecipients). `scheduleType` HOURLY uses `minute`; DAILY `hour` and `minute`; WEEKLY also `dayOfWeek` (required, 0 = Sunday); MONTHLY also `dayOfMonth` (required, 1-31); CUSTOM `customCron` only (5 fields). Left-out times are 0; a field the type does not use is a 400. `timezone` is an IANA zone, UTC by default; slots follow its daylight-saving changes. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the dashboard.
+         */
+        post: operations["createNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/notifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled notification
+         * @description The notification with its cron expression, time zone, state, format, next run and the schedule in words. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the dashboard of the notification (a notification the caller may not read is 404).
+         */
+        get: operations["getNotification"];
+        /**
+         * Update a scheduled notification
+         * @description Changes the fields sent; the others stay (a new `scheduleType` starts from its own fields). `isEnabled: false` stops the schedule, and runs already queued then send nothing. `scheduleType` HOURLY uses `minute`; DAILY `hour` and `minute`; WEEKLY also `dayOfWeek` (required, 0 = Sunday); MONTHLY also `dayOfMonth` (required, 1-31); CUSTOM `customCron` only (5 fields). Left-out times are 0; a field the type does not use is a 400. `timezone` is an IANA zone, UTC by default; slots follow its daylight-saving changes. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the dashboard of the notification.
+         */
+        put: operations["updateNotification"];
+        post?: never;
+        /**
+         * Delete a scheduled notification
+         * @description Deletes it with its recipients and run records; runs already queued send nothing. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the dashboard of the notification.
+         */
+        delete: operations["deleteNotification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/notifications/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification recipients
+         * @description Newest first: USER (`userId`, `email`), EMBED_USER (`embedUserId`, `embedTenantName`, `externalId`, `email` and what decides their rendering) and SLACK (`channelId`, `channelName`). Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the dashboard of the notification (a notification the caller may not read is 404).
+         */
+        get: operations["getRecipients"];
+        put?: never;
+        /**
+         * Add notification recipients
+         * @description 1 to 1000 per request, all or none. USER: `userId` or `email` of a user of the account; EMBED_USER: `embedTenantName` and `externalId`, with `groups`, `userAttributes` and `securityContext` deciding what their rendering shows, sent to `email` or an email-shaped `externalId`; SLACK: `channelId` (and `channelName`), posted with the account's Slack bot token. The same recipient twice in a request is a 400 naming both entries. Idempotent: each is created, updated (its email, groups, attributes, security context or channel name changed) or unchanged. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the dashboard of the notification.
+         */
+        post: operations["addRecipients"];
+        /**
+         * Remove notification recipients
+         * @description 1 to 1000 per request. `id` is the userId (USER), the embedUserId or externalId (EMBED_USER, with `embedTenantName`) or the channelId (SLACK). Removing one that is not subscribed is no error. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookEdit` on the dashboard of the notification.
+         */
+        delete: operations["removeRecipients"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/notifications/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the runs of a notification
+         * @description Newest first, each with one delivery per recipient: its status (pending, retrying, sent, failed, cancelled), attempts, last error and when it was sent, and how many renderings the run made (recipients who see the same rows share one). Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`. Needs `WorkbookRead` on the dashboard of the notification (a notification the caller may not read is 404).
+         */
+        get: operations["getNotificationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/oauth-integrations/{id}": {
         parameters: {
             query?: never;
@@ -5236,6 +5336,151 @@ export interface components {
             uploadId: string;
             /** @enum {string} */
             state: "aborted";
+        };
+        CreateNotificationInput: {
+            /** @description Dashboard to run on the schedule (its id, as publishDashboard answers). */
+            dashboardId: number;
+            /** @enum {string} */
+            scheduleType: "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "CUSTOM";
+            customCron?: string | null;
+            minute?: number | null;
+            hour?: number | null;
+            dayOfWeek?: number | null;
+            dayOfMonth?: number | null;
+            timezone?: string | null;
+            notificationEnabled?: boolean | null;
+            notificationFormat?: ("png" | "pdf") | null;
+        };
+        UpdateNotificationInput: {
+            scheduleType?: ("HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "CUSTOM") | null;
+            isEnabled?: boolean | null;
+            customCron?: string | null;
+            minute?: number | null;
+            hour?: number | null;
+            dayOfWeek?: number | null;
+            dayOfMonth?: number | null;
+            timezone?: string | null;
+            notificationEnabled?: boolean | null;
+            notificationFormat?: ("png" | "pdf") | null;
+        };
+        NotificationDto: {
+            id: number;
+            dashboardId: number;
+            deploymentId: number;
+            cronExpression: string;
+            timezone: string;
+            isEnabled: boolean;
+            /** @description The schedule in words. */
+            humanReadableSchedule: string;
+            notificationEnabled: boolean;
+            notificationFormat: string;
+            /** @enum {string} */
+            scheduleType: "HOURLY" | "DAILY" | "WEEKLY" | "MONTHLY" | "CUSTOM";
+            minute: number | null;
+            hour: number | null;
+            dayOfWeek: number | null;
+            dayOfMonth: number | null;
+            customCron: string | null;
+            nextRunAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        NotificationsListResponse: {
+            items: components["schemas"]["NotificationDto"][];
+            pageInfo: components["schemas"]["PageInfo"];
+        };
+        NotificationRecipientInput: {
+            /** @enum {string} */
+            type: "USER" | "EMBED_USER" | "SLACK";
+            userId?: number | null;
+            email?: string | null;
+            embedTenantName?: string | null;
+            externalId?: string | null;
+            groups?: string[] | null;
+            userAttributes?: {
+                name: string;
+                value: (string | number | string[] | number[]) | null;
+            }[] | null;
+            securityContext?: {
+                [key: string]: unknown;
+            } | null;
+            channelId?: string | null;
+            channelName?: string | null;
+        };
+        AddNotificationRecipientsInput: {
+            /** @description Recipients to subscribe (1-1000 per request). */
+            recipients: components["schemas"]["NotificationRecipientInput"][];
+        };
+        RemoveNotificationRecipientInput: {
+            /** @enum {string} */
+            type: "USER" | "EMBED_USER" | "SLACK";
+            /** @description userId (USER), embedUserId or externalId (EMBED_USER), channelId (SLACK). */
+            id: number | string;
+            embedTenantName?: string | null;
+        };
+        RemoveNotificationRecipientsInput: {
+            /** @description Recipients to unsubscribe (1-1000 per request). */
+            recipients: components["schemas"]["RemoveNotificationRecipientInput"][];
+        };
+        NotificationRecipient: {
+            /** @enum {string} */
+            type: "USER" | "EMBED_USER" | "SLACK";
+            userId: number | null;
+            email: string | null;
+            embedUserId: number | null;
+            embedTenantName: string | null;
+            externalId: string | null;
+            groups: string[] | null;
+            userAttributes: {
+                name: string;
+                value: unknown;
+            }[] | null;
+            securityContext: {
+                [key: string]: unknown;
+            } | null;
+            channelId: string | null;
+            channelName: string | null;
+        };
+        NotificationRecipientsListResponse: {
+            items: components["schemas"]["NotificationRecipient"][];
+            pageInfo: components["schemas"]["PageInfo"];
+        };
+        NotificationRecipientsMutationResponse: {
+            createdRecipients: components["schemas"]["NotificationRecipient"][];
+            updatedRecipients: components["schemas"]["NotificationRecipient"][];
+            unchangedRecipients: components["schemas"]["NotificationRecipient"][];
+        };
+        NotificationDelivery: {
+            id: number;
+            recipient: components["schemas"]["NotificationRecipient"];
+            /** @enum {string} */
+            status: "pending" | "retrying" | "sent" | "failed" | "cancelled";
+            attempts: number;
+            lastError: string | null;
+            sentAt: string | null;
+        };
+        NotificationRun: {
+            id: number;
+            notificationId: number;
+            /** Format: date-time */
+            dueAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description running until every delivery ended; then sent, partial (some failed) or failed; skipped or cancelled when nothing was sent.
+             * @enum {string}
+             */
+            status: "running" | "sent" | "partial" | "failed" | "skipped" | "cancelled";
+            note: string | null;
+            /** @description Renderings made for the run: recipients who see the same rows share one. */
+            renderings: number;
+            deliveries: components["schemas"]["NotificationDelivery"][];
+        };
+        NotificationRunsListResponse: {
+            items: components["schemas"]["NotificationRun"][];
+            pageInfo: components["schemas"]["PageInfo"];
         };
         /**
          * @example {
@@ -18067,6 +18312,717 @@ export interface operations {
                 };
             };
             /** @description The upload session does not exist, is finished or aborted, or expired (after 1 hour). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 100, max 200). */
+                first?: number;
+                /** @description Cursor: the previous page's `pageInfo.endCursor`. */
+                after?: string;
+                /** @description Only the notifications of this dashboard. */
+                dashboardId?: number;
+            };
+            header?: never;
+            path: {
+                deploymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationsListResponse"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDto"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDto"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationDto"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRecipients: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 100, max 200). */
+                first?: number;
+                /** @description Cursor: the previous page's `pageInfo.endCursor`. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRecipientsListResponse"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddNotificationRecipientsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRecipientsMutationResponse"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeRecipients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveNotificationRecipientsInput"];
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotificationRuns: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 100, max 200). */
+                first?: number;
+                /** @description Cursor: the previous page's `pageInfo.endCursor`. */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                deploymentId: number;
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRunsListResponse"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -49,6 +49,11 @@ export const manifest: Entry[] = [
     () => import('./workspace/index.js'),
   ),
   group('reports', 'Reports: saved queries of a deployment, their refresh and report folders', () => import('./reports/index.js')),
+  group(
+    'notifications',
+    'Scheduled notifications: dashboards delivered by e-mail and Slack, their recipients and runs',
+    () => import('./notifications/index.js'),
+  ),
   group('attributes', 'User attributes and the values users hold', () => import('./attributes/index.js')),
   group('tenant', 'Tenant settings of the account', () => import('./tenant/index.js')),
   group('integrations', 'OAuth integrations', () => import('./integrations/index.js')),

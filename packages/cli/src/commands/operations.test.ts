@@ -267,6 +267,15 @@ const COMMANDS: Record<string, string | { none: string }> = {
   updateReport: 'reports update',
   deleteReport: 'reports delete',
   refreshReport: 'reports refresh',
+  getNotifications: 'notifications list',
+  createNotification: 'notifications create',
+  getNotification: 'notifications get',
+  updateNotification: 'notifications update',
+  deleteNotification: 'notifications delete',
+  getRecipients: 'notifications recipients',
+  addRecipients: 'notifications add-recipients',
+  removeRecipients: 'notifications remove-recipients',
+  getNotificationRuns: 'notifications runs',
 };
 
 /** The reasons section 4 of the brief allows for an operation without a command. */

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../../store/executor.js';
 
 /** What other modules may use of workbooks beyond the service: how many a folder holds, for the folder's deletion. */
@@ -9,6 +9,23 @@ export async function workbooksInFolder(db: Executor, folderId: number): Promise
     .where('folder_id', '=', folderId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * What notifications need of a dashboard to run it: its public id (the embed page's) and title;
+ * undefined when it is gone.
+ */
+export function dashboardForRendering(db: Executor, dashboardId: number) {
+  return db.selectFrom('dashboard').select(['public_id', 'title']).where('id', '=', dashboardId).executeTakeFirst();
+}
+
+/**
+ * The ids of the dashboards whose workbooks `condition` lets through, as a subquery: a list of
+ * things about dashboards (notifications) keeps those of the workbooks the caller may read.
+ * `condition` refers to the table as `workbook`.
+ */
+export function dashboardIdsWhere(condition: RawBuilder<boolean>): RawBuilder<number> {
+  return sql<number>`(select dashboard.id from dashboard join workbook on workbook.id = dashboard.workbook_id where ${condition})`;
 }
 
 export {
