@@ -45,7 +45,8 @@ export class PreAggregationService implements ServingGate {
   async prepareBuild(build: BuiltBuild): Promise<((db: Executor) => Promise<void>) | undefined> {
     const model = await this.ctx.services.dataApi.modelOfBuild(build.accountId, build.buildId, build.commitId);
     const definitions = this.definitionsOf(model);
-    if (!definitions.length) return undefined;
+    // Without rollups the build serves at once: what older builds of its branch built is over.
+    if (!definitions.length) return (db) => retireOlder(db, build.deploymentId, build.branchName, build.buildId);
     return async (db) => {
       const now = new Date();
       await db
@@ -186,16 +187,7 @@ export class PreAggregationService implements ServingGate {
         .set({ state: ready ? 'ready' : 'failed', error: ready ? null : gaveUp!, updated_at: new Date() })
         .where('build_id', '=', buildId)
         .execute();
-      const older = db
-        .selectFrom('rollup_build')
-        .select('build_id')
-        .where('deployment_id', '=', build.deployment_id)
-        .where('branch_name', '=', build.branch_name)
-        .where('build_id', '<', buildId);
-      await db.deleteFrom('rollup_schedule').where('build_id', 'in', older).execute();
-      const files = await db.deleteFrom('rollup_partition').where('build_id', 'in', older).returning('file').execute();
-      const retired = files.flatMap((row) => (row.file ? [{ file: row.file, retired_at: new Date() }] : []));
-      if (retired.length) await db.insertInto('rollup_retired_file').values(retired).execute();
+      await retireOlder(db, build.deployment_id, build.branch_name, buildId);
     });
   }
 
@@ -218,4 +210,18 @@ export class PreAggregationService implements ServingGate {
     this.opened = undefined;
     await (await opened?.catch(() => undefined))?.close();
   }
+}
+
+/** Stops refreshing the rollups of a branch's builds before `buildId`, and retires their files (deleted after the grace period). */
+async function retireOlder(db: Executor, deploymentId: number, branchName: string, buildId: number): Promise<void> {
+  const older = db
+    .selectFrom('rollup_build')
+    .select('build_id')
+    .where('deployment_id', '=', deploymentId)
+    .where('branch_name', '=', branchName)
+    .where('build_id', '<', buildId);
+  await db.deleteFrom('rollup_schedule').where('build_id', 'in', older).execute();
+  const files = await db.deleteFrom('rollup_partition').where('build_id', 'in', older).returning('file').execute();
+  const retired = files.flatMap((row) => (row.file ? [{ file: row.file, retired_at: new Date() }] : []));
+  if (retired.length) await db.insertInto('rollup_retired_file').values(retired).execute();
 }
