@@ -54,7 +54,9 @@ export const refreshSchedule = rowSchedule<RefreshPayload>({
               .select('job.id')
               .where('job.kind', '=', REFRESH_JOB)
               .where('job.state', 'in', ['queued', 'running'])
-              .where(sql<boolean>`job.payload->>'buildId' = rollup_schedule.build_id::text and job.payload->>'rollupId' = rollup_schedule.rollup_id`),
+              .where(
+                sql<boolean>`job.payload->>'buildId' = rollup_schedule.build_id::text and job.payload->>'rollupId' = rollup_schedule.rollup_id`,
+              ),
           ),
         ),
       )

@@ -53,7 +53,10 @@ export class Manifest {
       let gone = db.deleteFrom('rollup_partition').where('build_id', '=', ids.buildId).where('rollup_id', '=', ids.rollupId);
       if (names.length) gone = gone.where('name', 'not in', names);
       const removed = await gone.returning('file').execute();
-      await this.retire(db, removed.map((row) => row.file));
+      await this.retire(
+        db,
+        removed.map((row) => row.file),
+      );
     });
   }
 
@@ -105,7 +108,11 @@ export class Manifest {
 
   private async retire(db: Executor, files: ReadonlyArray<string | null>, now = new Date()): Promise<void> {
     const kept = files.filter((file): file is string => file !== null);
-    if (kept.length) await db.insertInto('rollup_retired_file').values(kept.map((file) => ({ file, retired_at: now }))).execute();
+    if (kept.length)
+      await db
+        .insertInto('rollup_retired_file')
+        .values(kept.map((file) => ({ file, retired_at: now })))
+        .execute();
   }
 }
 

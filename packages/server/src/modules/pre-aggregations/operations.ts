@@ -87,14 +87,18 @@ export class PreAggregationOperations {
     const jobs = [];
     for (const rollupId of ids) {
       const payload: RefreshPayload = { deploymentId, buildId, rollupId, force: input.partitions ?? [] };
-      const { id } = await refreshJob.enqueue(this.ctx.db, payload, { accountId: principal.accountId, dedupeKey: `${refreshDedupeKey(buildId, rollupId)}:build` });
+      const { id } = await refreshJob.enqueue(this.ctx.db, payload, {
+        accountId: principal.accountId,
+        dedupeKey: `${refreshDedupeKey(buildId, rollupId)}:build`,
+      });
       jobs.push(id);
     }
     return { items: await this.jobs(principal.accountId, deploymentId, jobs) };
   }
 
   async status(principal: Principal, deploymentId: number) {
-    if (!(await this.ctx.services.deployments.find(principal.accountId, deploymentId))) throw notFound(`Deployment ${deploymentId} not found`);
+    if (!(await this.ctx.services.deployments.find(principal.accountId, deploymentId)))
+      throw notFound(`Deployment ${deploymentId} not found`);
     return { items: await this.jobs(principal.accountId, deploymentId) };
   }
 
@@ -128,7 +132,9 @@ export class PreAggregationOperations {
     const current = await this.current(principal, deploymentId, options.branch);
     const definition = current.definitions.find((d) => d.id === rollupId);
     if (current.buildId === null || !definition) throw notFound(`Pre-aggregation ${rollupId} not found`);
-    const available = current.model ? (await this.service.available(current.buildId, current.model)).find((r) => r.id === rollupId) : undefined;
+    const available = current.model
+      ? (await this.service.available(current.buildId, current.model)).find((r) => r.id === rollupId)
+      : undefined;
     if (!available) throw badRequest(`Pre-aggregation ${rollupId} is not built yet`);
     const duck = await this.service.duck();
     const { rows } = await duck.query(`SELECT * FROM ${available.from} LIMIT ${options.limit ?? 100}`, []);

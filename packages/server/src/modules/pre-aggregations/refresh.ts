@@ -61,7 +61,10 @@ export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome
     await input.beat();
     const started = Date.now();
     try {
-      const range = partition.range_start !== null && partition.range_end !== null ? { start: partition.range_start, end: partition.range_end } : undefined;
+      const range =
+        partition.range_start !== null && partition.range_end !== null
+          ? { start: partition.range_start, end: partition.range_end }
+          : undefined;
       const plan = rollupBuildPlan(input.model, definition.id, warehouse.dialect, range);
       const { rows } = await warehouse.query(plan.sql, plan.params, { timeoutMs: 3_600_000 });
       const version = newVersion();
@@ -95,7 +98,13 @@ async function slotsOf({ model, definition, warehouse }: RefreshInput): Promise<
   return rollupPartitions(definition, start, end).map(({ name, start, end }) => ({ name, start, end }));
 }
 
-function isStale(partition: RollupPartitionRow, index: number, all: readonly RollupPartitionRow[], refreshKey: string, input: RefreshInput): boolean {
+function isStale(
+  partition: RollupPartitionRow,
+  index: number,
+  all: readonly RollupPartitionRow[],
+  refreshKey: string,
+  input: RefreshInput,
+): boolean {
   if (partition.version === null) return true;
   if (input.force === true || input.force?.includes(partition.name)) return true;
   if (partition.refresh_key === refreshKey) return false;

@@ -59,7 +59,8 @@ export const preAggregationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       operationId: 'getPreAggregationJobs',
       tags,
       summary: 'Get pre-aggregation jobs',
-      description: "The deployment's pre-aggregation refresh jobs, newest first: scheduled refreshes and builds asked for, with their state and last error.",
+      description:
+        "The deployment's pre-aggregation refresh jobs, newest first: scheduled refreshes and builds asked for, with their state and last error.",
       params: DeploymentParams,
       response: { 200: Type.Ref(PreAggregationJobList) },
     },

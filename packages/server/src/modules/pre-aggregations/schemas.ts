@@ -53,7 +53,8 @@ export const PreAggregationList = Type.Object(
     buildId: Nullable(Type.Integer({ description: 'The build whose pre-aggregations these are: the newest built one of the branch.' })),
     state: Nullable(
       StringEnum(['building', 'ready', 'failed'] as const, {
-        description: 'building: the build waits for them before it serves (the previous build serves meanwhile); failed: it serves, answering from the warehouse where a rollup is missing.',
+        description:
+          'building: the build waits for them before it serves (the previous build serves meanwhile); failed: it serves, answering from the warehouse where a rollup is missing.',
       }),
     ),
     error: Nullable(Type.String()),
@@ -63,7 +64,9 @@ export const PreAggregationList = Type.Object(
 );
 
 export const PreAggregationsQuery = Type.Object(
-  { branch: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A shared branch; the deploy branch when left out.' })) },
+  {
+    branch: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A shared branch; the deploy branch when left out.' })),
+  },
   { additionalProperties: false },
 );
 
@@ -71,10 +74,16 @@ export const BuildPreAggregationsInput = Type.Object(
   {
     branch: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     preAggregations: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 400 }), { maxItems: 100, description: 'Ids (`<cube>.<name>`) to build; every one when left out.' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 400 }), {
+        maxItems: 100,
+        description: 'Ids (`<cube>.<name>`) to build; every one when left out.',
+      }),
     ),
     partitions: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 400 }), { maxItems: 1000, description: 'Only these partitions (by name); every one when left out.' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 400 }), {
+        maxItems: 1000,
+        description: 'Only these partitions (by name); every one when left out.',
+      }),
     ),
   },
   { $id: 'BuildPreAggregationsInput', additionalProperties: false },
@@ -86,8 +95,12 @@ export const PreAggregationJob = Type.Object(
     id: Type.Integer(),
     preAggregation: Type.String(),
     buildId: Type.Integer(),
-    partitions: Nullable(Type.Array(Type.String(), { description: 'Partitions asked for; null: whichever are stale (every one for a build).' })),
-    state: StringEnum(['queued', 'running', 'succeeded', 'dead', 'cancelled'] as const, { description: 'A failed attempt waiting for its retry is queued; dead: out of attempts.' }),
+    partitions: Nullable(
+      Type.Array(Type.String(), { description: 'Partitions asked for; null: whichever are stale (every one for a build).' }),
+    ),
+    state: StringEnum(['queued', 'running', 'succeeded', 'dead', 'cancelled'] as const, {
+      description: 'A failed attempt waiting for its retry is queued; dead: out of attempts.',
+    }),
     attempts: Type.Integer(),
     lastError: Nullable(Type.String()),
     createdAt: Timestamp,
@@ -96,7 +109,10 @@ export const PreAggregationJob = Type.Object(
   { $id: 'PreAggregationJob' },
 );
 
-export const PreAggregationJobList = Type.Object({ items: Type.Array(Type.Ref(PreAggregationJob), { description: 'Newest first, at most 100.' }) }, { $id: 'PreAggregationJobList' });
+export const PreAggregationJobList = Type.Object(
+  { items: Type.Array(Type.Ref(PreAggregationJob), { description: 'Newest first, at most 100.' }) },
+  { $id: 'PreAggregationJobList' },
+);
 
 export const PreAggregationParams = Type.Object({
   deploymentId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),

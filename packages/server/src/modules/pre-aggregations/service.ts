@@ -1,10 +1,4 @@
-import {
-  DuckDBWarehouse,
-  rollupDefinitions,
-  type AvailableRollup,
-  type DataModel,
-  type RollupDefinition,
-} from '@plinth/semantic';
+import { DuckDBWarehouse, rollupDefinitions, type AvailableRollup, type DataModel, type RollupDefinition } from '@plinth/semantic';
 import type { JobContext } from '../../jobs/kind.js';
 import type { Executor } from '../../store/executor.js';
 import type { Job } from '../../store/jobs.js';
@@ -86,7 +80,12 @@ export class PreAggregationService implements ServingGate {
 
   async held(db: Executor, buildIds: readonly number[]): Promise<Set<number>> {
     if (!buildIds.length) return new Set();
-    const rows = await db.selectFrom('rollup_build').select('build_id').where('build_id', 'in', buildIds).where('state', '=', 'building').execute();
+    const rows = await db
+      .selectFrom('rollup_build')
+      .select('build_id')
+      .where('build_id', 'in', buildIds)
+      .where('state', '=', 'building')
+      .execute();
     return new Set(rows.map((row) => Number(row.build_id)));
   }
 
@@ -107,7 +106,8 @@ export class PreAggregationService implements ServingGate {
     const model = await this.ctx.services.dataApi.modelOfBuild(accountId, buildId, build.commitId);
     const definition = this.definitionsOf(model).find((d) => d.id === rollupId);
     if (!definition) return { skipped: `build ${buildId} has no pre-aggregation ${rollupId}` };
-    if (!(await this.claim(buildId, rollupId, context))) throw new Error(`Pre-aggregation ${rollupId} is being refreshed by another process`);
+    if (!(await this.claim(buildId, rollupId, context)))
+      throw new Error(`Pre-aggregation ${rollupId} is being refreshed by another process`);
     let failure: string | undefined;
     try {
       const outcome = await refreshRollup({
@@ -125,7 +125,8 @@ export class PreAggregationService implements ServingGate {
         ...(force ? { force: force.length ? force : true } : {}),
       });
       const first = outcome.failed[0];
-      if (first) failure = `${outcome.failed.length} of ${outcome.built.length + outcome.failed.length} partitions failed; ${first.partition}: ${first.error}`;
+      if (first)
+        failure = `${outcome.failed.length} of ${outcome.built.length + outcome.failed.length} partitions failed; ${first.partition}: ${first.error}`;
       return outcome;
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
@@ -200,8 +201,18 @@ export class PreAggregationService implements ServingGate {
       .limit(1000)
       .execute();
     if (!due.length) return { deleted: 0 };
-    await removeFiles(this.ctx.config.dataDir, due.map((row) => row.file));
-    await this.ctx.db.deleteFrom('rollup_retired_file').where('id', 'in', due.map((row) => row.id)).execute();
+    await removeFiles(
+      this.ctx.config.dataDir,
+      due.map((row) => row.file),
+    );
+    await this.ctx.db
+      .deleteFrom('rollup_retired_file')
+      .where(
+        'id',
+        'in',
+        due.map((row) => row.id),
+      )
+      .execute();
     return { deleted: due.length };
   }
 

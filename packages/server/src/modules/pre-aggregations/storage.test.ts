@@ -55,9 +55,27 @@ describe('pre-aggregations: partitions stored as Parquet', () => {
   it('a partition is written under its final name only once complete, and reads back re-aggregated as the warehouse answered', async () => {
     const file = rollupFile(7, 3, 'orders.main', 'orders_main202401', 'abc');
     const written = await writePartition(duck, dataDir, file, columns, [
-      { orders__status: 'new', orders__created_at_day: '2024-01-01 00:00:00', orders__count: '2', orders__amount_sum: '10.10', orders__users: [1, 2] },
-      { orders__status: 'new', orders__created_at_day: new Date('2024-01-02T00:00:00Z'), orders__count: 1, orders__amount_sum: '0.05', orders__users: [2] },
-      { orders__status: null, orders__created_at_day: '2024-01-03T00:00:00.000+00', orders__count: '1', orders__amount_sum: null, orders__users: [] },
+      {
+        orders__status: 'new',
+        orders__created_at_day: '2024-01-01 00:00:00',
+        orders__count: '2',
+        orders__amount_sum: '10.10',
+        orders__users: [1, 2],
+      },
+      {
+        orders__status: 'new',
+        orders__created_at_day: new Date('2024-01-02T00:00:00Z'),
+        orders__count: 1,
+        orders__amount_sum: '0.05',
+        orders__users: [2],
+      },
+      {
+        orders__status: null,
+        orders__created_at_day: '2024-01-03T00:00:00.000+00',
+        orders__count: '1',
+        orders__amount_sum: null,
+        orders__users: [],
+      },
     ]);
     expect(written.rows).toBe(3);
     expect(written.bytes).toBeGreaterThan(0);
@@ -66,7 +84,11 @@ describe('pre-aggregations: partitions stored as Parquet', () => {
     const empty = rollupFile(7, 3, 'orders.main', 'orders_main202402', 'def');
     expect(await writePartition(duck, dataDir, empty, columns, [])).toMatchObject({ rows: 0 });
 
-    const [rollup] = availableRollups(dataDir, [partition('orders_main202401', file, 'abc'), partition('orders_main202402', empty, 'def')], () => columns);
+    const [rollup] = availableRollups(
+      dataDir,
+      [partition('orders_main202401', file, 'abc'), partition('orders_main202402', empty, 'def')],
+      () => columns,
+    );
     expect(rollup).toMatchObject({ id: 'orders.main', versions: ['abc', 'def'] });
     const { rows } = await duck.query(
       `SELECT orders__status AS s, SUM(orders__count) AS n, SUM(orders__amount_sum) AS amount, MIN(orders__created_at_day) AS first

@@ -104,7 +104,12 @@ export async function writePartition(
     }
     out.end();
     await once(out, 'close');
-    const types = columns.map((column) => storedType(column, rows.map((row) => row[column.name])));
+    const types = columns.map((column) =>
+      storedType(
+        column,
+        rows.map((row) => row[column.name]),
+      ),
+    );
     const read = `{${columns.map((c) => `${literal(c.name)}: ${literal(c.type === 'list' ? 'VARCHAR[]' : 'VARCHAR')}`).join(', ')}}`;
     const select = columns.map((c, i) => `${castOf(`"${c.name}"`, types[i]!)} AS "${c.name}"`).join(', ');
     const source = rows.length
