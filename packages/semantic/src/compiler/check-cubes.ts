@@ -78,33 +78,3 @@ export function checkCubes(cubes: ReadonlyMap<string, Cube>, diagnostics: Diagno
   };
   for (const path of all.keys()) if (!state.has(path)) visit(path);
 }
-
-/** Pre-aggregations are not used for planning yet, but a model that names missing members must not pass. */
-export function checkPreAggregations(drafts: readonly DraftCube[], cubes: ReadonlyMap<string, Cube>, diagnostics: Diagnostics): void {
-  const TYPES = new Set(['rollup', 'original_sql', 'rollup_join', 'rollup_lambda', 'originalSql', 'rollupJoin', 'rollupLambda']);
-  for (const d of drafts) {
-    for (const pa of d.preAggregations) {
-      const where = `Pre-aggregation ${d.name}.${pa.name || '(unnamed)'}`;
-      if (!pa.name) diagnostics.error(d.fileName, `A pre-aggregation of cube ${d.name} needs a \`name\``, pa.at);
-      const type = str(pa.value['type']) ?? 'rollup';
-      if (!TYPES.has(type)) diagnostics.error(d.fileName, `${where} has unknown type '${type}'`, pa.at);
-      const granularity = str(pa.value['granularity']);
-      if (granularity && !(GRANULARITIES as readonly string[]).includes(granularity)) {
-        diagnostics.error(d.fileName, `${where} has unknown granularity '${granularity}'`, pa.at);
-      }
-      const refs = [
-        ...(stringList(pa.value['measures']) ?? []),
-        ...(stringList(pa.value['dimensions']) ?? []),
-        ...(stringList(pa.value['segments']) ?? []),
-        ...(stringList(pa.value['time_dimension'] ?? pa.value['timeDimension']) ?? []),
-      ];
-      for (const ref of refs) {
-        const parts = ref.replace(/^CUBE\./, `${d.name}.`).split('.');
-        const [cube, member] = parts.length === 1 ? [d.name, parts[0] ?? ''] : [parts[0] ?? '', parts[1] ?? ''];
-        if (!cubes.has(cube)) diagnostics.error(d.fileName, `Cube ${cube} doesn't exist (referenced by ${where})`, pa.at);
-        else if (!findMember(cubes, cube, member))
-          diagnostics.error(d.fileName, `${where} references ${cube}.${member}, which does not exist`, pa.at);
-      }
-    }
-  }
-}

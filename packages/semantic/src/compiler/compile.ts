@@ -1,10 +1,12 @@
 import type { DataModel, View } from '../model.js';
-import { checkCubes, checkPreAggregations } from './check-cubes.js';
+import { rollupProblems } from '../rollups/validate.js';
+import { checkCubes } from './check-cubes.js';
 import { checkKeywords } from './check-keywords.js';
 import { Diagnostics, type CompileError } from './diagnostics.js';
 import type { DraftCube } from './draft.js';
 import { resolveExtends } from './extends.js';
 import { linkCubes } from './link-cubes.js';
+import { attachPreAggregations } from './pre-aggregations.js';
 import { readCube } from './read-cube.js';
 import { readView } from './views.js';
 import { modelFileKind, readModelFiles } from './model-files.js';
@@ -68,17 +70,22 @@ export function compile(
     }
   }
   const memberNames = new Map(drafts.map((d) => [d.name, new Set(d.members.map((m) => m.name))]));
-  const cubes = linkCubes(
-    drafts,
-    {
-      hasCube: (n) => memberNames.has(n),
-      hasMember: (c, m) => memberNames.get(c)?.has(m) ?? false,
-      compileContext: options.compileContext,
-    },
-    diagnostics,
-  );
-  checkCubes(cubes, diagnostics);
-  checkPreAggregations(drafts, cubes, diagnostics);
+  const names = {
+    hasCube: (n: string) => memberNames.has(n),
+    hasMember: (c: string, m: string) => memberNames.get(c)?.has(m) ?? false,
+    compileContext: options.compileContext,
+  };
+  const linked = linkCubes(drafts, names, diagnostics);
+  checkCubes(linked, diagnostics);
+  const cubes = attachPreAggregations(drafts, linked, names, diagnostics);
+  if (diagnostics.errors.length === 0) {
+    // Checked on a sound model only: building a rollup's query needs every member and join to exist.
+    for (const problem of rollupProblems({ cubes, views: new Map() })) {
+      const draft = drafts.find((d) => d.name === problem.cube);
+      const at = draft?.preAggregations.find((entry) => entry.name === problem.name)?.at;
+      diagnostics.error(draft?.fileName ?? '', `Pre-aggregation ${problem.cube}.${problem.name}: ${problem.message}`, at);
+    }
+  }
   const views = new Map<string, View>();
   for (const entry of viewEntries) {
     const view = readView(entry, cubes, diagnostics);

@@ -53,5 +53,7 @@ export interface DraftCube {
   /** Read once the cube's member names are known. */
   readonly hierarchies?: unknown;
   readonly preAggregations: Array<{ name: string; value: Obj; at?: Location }>;
+  /** `refresh_key` as written; read once the model's names are known. */
+  readonly refreshKey?: unknown;
   locate(path: ReadonlyArray<string | number>): Location | undefined;
 }

@@ -38,10 +38,8 @@ const accepted = (note: string): Keyword => ({ support: 'accepted', note, opaque
 const flag = (note?: string): Keyword => ({ support: 'supported', note, boolean: true });
 const within = (shape: Nested['shape'], context: ContextName): Nested => ({ shape, context });
 const META: Keyword = { support: 'supported', note: 'free-form, returned by /meta', opaque: true };
-// The data API's result cache keeps an answer for its configured time (PLINTH_RESULT_CACHE_TTL_MS)
-// whatever a refresh key says, and no rollup is built yet: say so rather than claim there is no cache.
-const REFRESH_KEY = 'the data API reuses a result for PLINTH_RESULT_CACHE_TTL_MS (or until the next build), whatever the refresh key says';
-const ROLLUP_OPTION = 'rollup option: Plinth builds no rollups yet, so queries read the source tables';
+const REFRESH_KEY =
+  '`every` (an interval or a cron string) and `sql`; a pre-aggregation without a refresh key of its own refreshes by it, and the data API reuses an answer read from the warehouse no longer than it allows';
 const VIEW_MEMBERS = 'members defined in the view itself; list cube members under `cubes[].includes`';
 
 export type ContextName =
@@ -97,7 +95,7 @@ const COMMON_OWNER = {
   ),
   sql_alias: accepted('alias of the cube in generated SQL; Plinth picks its own aliases'),
   data_source: unsupported('one warehouse per model'),
-  refresh_key: accepted(REFRESH_KEY),
+  refresh_key: accepted('a view answers as its cubes\' refresh keys allow'),
   rewrite_queries: accepted('query rewriting hint for pre-aggregations'),
   hierarchies: {
     support: 'supported',
@@ -131,15 +129,15 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     ...COMMON_OWNER,
     sql_table: supported(),
     sql: supported(),
+    refresh_key: { support: 'supported', note: REFRESH_KEY, opaque: true },
     measures: supported(undefined, within('named', 'measure')),
     dimensions: supported(undefined, within('named', 'dimension')),
     segments: supported(undefined, within('named', 'segment')),
     joins: supported(undefined, within('named', 'join')),
-    pre_aggregations: {
-      support: 'accepted',
-      note: 'member references are checked; queries always read the source tables',
-      nested: within('named', 'pre_aggregation'),
-    },
+    pre_aggregations: supported(
+      'rollups built into Plinth\'s store and read by the planner when they answer a query exactly; see "Pre-aggregations" below',
+      within('named', 'pre_aggregation'),
+    ),
   },
   view: {
     ...COMMON_OWNER,
@@ -233,45 +231,42 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     relationship: supported('many_to_one, one_to_many, one_to_one (and belongs_to, has_many, has_one)'),
     sql: supported(),
   },
-  pre_aggregation: Object.fromEntries(
-    [
-      ['name', 'type', 'measures', 'dimensions', 'segments', 'time_dimension', 'granularity'],
-      [
-        'time_dimensions',
-        'partition_granularity',
-        'refresh_key',
-        'scheduled_refresh',
-        'incremental',
-        'update_window',
-        'build_range_start',
-        'build_range_end',
-        'refresh_range_start',
-        'refresh_range_end',
-        'indexes',
-        'external',
-        'use_original_sql_pre_aggregations',
-        'union_with_source_data',
-        'rollups',
-        'allow_non_strict_date_range_match',
-        'unique_key_columns',
-        'read_only',
-        'stream_offset',
-        'output_column_types',
-        'sql_alias',
-        'max_pre_aggregations',
-        'time_dimension_reference',
-        'rollup_references',
-        'measure_references',
-        'dimension_references',
-        'segment_references',
-      ],
-    ].flatMap((names, group) =>
-      names.map((name): [string, Keyword] => [
-        name,
-        accepted(group === 0 ? 'checked against the model; not used for planning' : ROLLUP_OPTION),
-      ]),
-    ),
-  ),
+  pre_aggregation: {
+    name: supported(),
+    type: supported('rollup (the default), rollup_join, original_sql; rollup_lambda is a compile error'),
+    measures: supported('count, sum, avg, min, max, count_distinct, count_distinct_approx; other types are a compile error'),
+    dimensions: supported(),
+    segments: supported('stored as a boolean column, so a query with or without the segment can use the rollup'),
+    time_dimension: supported(),
+    granularity: supported(),
+    partition_granularity: supported('must hold whole buckets of `granularity` (a week rollup cannot be partitioned by month)'),
+    refresh_key: supported('every, sql, incremental, update_window; without one, the cube\'s refresh key or every hour, as in Cube'),
+    incremental: supported('older place of `refresh_key.incremental`'),
+    update_window: supported('older place of `refresh_key.update_window`'),
+    build_range_start: supported('`{sql: ...}`; without it, the least value of the time dimension'),
+    build_range_end: supported('`{sql: ...}`; without it, the greatest value of the time dimension'),
+    refresh_range_start: supported('older name of `build_range_start`'),
+    refresh_range_end: supported('older name of `build_range_end`'),
+    indexes: supported('checked (columns must be dimensions of the rollup); the store scans rollups, so they change no answer'),
+    external: flag('false: the rollup is kept in the source warehouse instead of Plinth\'s store'),
+    allow_non_strict_date_range_match: flag('a date range not aligned to the granularity may still read the rollup'),
+    rollups: supported('of a rollup_join: the rollups it joins; it is built from the source as one rollup over its members, so it answers as they would'),
+    scheduled_refresh: accepted('Plinth refreshes every rollup in the background'),
+    use_original_sql_pre_aggregations: accepted('rollups are built from the source tables'),
+    sql_alias: accepted('Plinth names rollup tables `<cube>_<name>`'),
+    time_dimension_reference: supported('older name of `time_dimension`'),
+    measure_references: supported('older name of `measures`'),
+    dimension_references: supported('older name of `dimensions`'),
+    segment_references: supported('older name of `segments`'),
+    rollup_references: supported('older name of `rollups`'),
+    time_dimensions: unsupported('several time dimensions in one rollup'),
+    union_with_source_data: unsupported('lambda pre-aggregations'),
+    max_pre_aggregations: unsupported('lambda pre-aggregations'),
+    unique_key_columns: unsupported('streaming pre-aggregations'),
+    read_only: unsupported('streaming pre-aggregations'),
+    stream_offset: unsupported('streaming pre-aggregations'),
+    output_column_types: unsupported('streaming pre-aggregations'),
+  },
   access_policy: {
     group: supported(),
     groups: supported(),

@@ -97,6 +97,7 @@ export function readCube(entry: RawEntry, diagnostics: Diagnostics): DraftCube |
     accessPolicy: pick(v, 'access_policy'),
     hierarchies: v['hierarchies'],
     preAggregations,
+    refreshKey: pick(v, 'refresh_key'),
     locate: entry.locate,
   };
 }

@@ -24,13 +24,15 @@ export function planOnce(
   query: unknown,
   now: Date | undefined,
   plan: (clock: () => Date) => QueryPlan,
+  /** Anything else the plan depends on (the rollups offered to it). */
+  extra: unknown = [],
 ): QueryPlan {
   let readTheClock = false;
   const clock = (): Date => {
     readTheClock = true;
     return now ?? new Date();
   };
-  const key = cacheKey(dialect, caller, query);
+  const key = cacheKey(dialect, caller, query, extra);
   if (key === undefined) return plan(clock);
   let plans = plansByModel.get(model);
   const kept = plans?.get(key);
@@ -54,9 +56,9 @@ export function planOnce(
  * a caller or query that JSON cannot spell in full: JSON would write a Map or a class instance as `{}`
  * and drop a function, and two callers whose security contexts differ only there would share a plan.
  */
-function cacheKey(dialect: Dialect, caller: Caller, query: unknown): string | undefined {
+function cacheKey(dialect: Dialect, caller: Caller, query: unknown, extra: unknown): string | undefined {
   try {
-    return JSON.stringify([dialect.name, caller, query], plainValuesOnly);
+    return JSON.stringify([dialect.name, caller, query, extra], plainValuesOnly);
   } catch {
     return undefined;
   }

@@ -1,5 +1,8 @@
 import type { Dialect } from '../dialects/dialect.js';
 import type { Caller, DataModel } from '../model.js';
+import { tableNameOf } from '../rollups/definitions.js';
+import { findRollup, type RollupMatch } from '../rollups/match.js';
+import { rollupSql } from '../rollups/render.js';
 import type { AvailableRollup, RollupUse, UsedPreAggregation } from '../rollups/types.js';
 import type { Annotation } from './annotation.js';
 import { pushdownFilters } from './context-sql.js';
@@ -47,10 +50,31 @@ export interface QueryPlan {
  */
 export function planQuery(model: DataModel, input: Query | unknown, options: PlanOptions): QueryPlan {
   const caller = options.caller ?? EVERYONE;
-  const plan = (now: () => Date): QueryPlan =>
-    planLogicalQuery(buildLogicalQuery(model, normalizeQuery(input), { caller, now }), options.dialect);
+  const rollups = options.rollups ?? [];
+  const plan = (now: () => Date): QueryPlan => {
+    const logical = buildLogicalQuery(model, normalizeQuery(input), { caller, now });
+    const match = rollups.length > 0 ? findRollup(logical, rollups) : undefined;
+    return match ? planFromRollup(logical, match, options.dialect) : planLogicalQuery(logical, options.dialect);
+  };
   if (options.cache === false) return plan(() => options.now ?? new Date());
-  return planOnce(model, options.dialect, caller, input, options.now, plan);
+  return planOnce(model, options.dialect, caller, input, options.now, plan, rollups);
+}
+
+/** Renders a logical query to read a rollup's rows in DuckDB. */
+function planFromRollup(logical: LogicalQuery, match: RollupMatch, source: Dialect): QueryPlan {
+  const rendered = rollupSql(logical, match, source);
+  const { columns, annotation } = describeResult(logical);
+  const { pre, rollup } = match;
+  return {
+    sql: rendered.sql,
+    params: rendered.params,
+    ...(rendered.total ? { total: rendered.total } : {}),
+    annotation,
+    columns,
+    query: logical.query,
+    rollup: { id: rollup.id, tableName: tableNameOf(pre.cube, pre.name), versions: [...rollup.versions] },
+    usedPreAggregations: rendered.usedPreAggregations,
+  };
 }
 
 /** Renders a logical query for one warehouse. */

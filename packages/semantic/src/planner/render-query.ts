@@ -84,9 +84,10 @@ export function renderQuery(logical: LogicalQuery, renderer: Renderer): Rendered
 
   const orderBy = orderByClause(logical);
   const bodyParamCount = params.values.length;
-  const limit = `LIMIT ${dialect.castParam(params.add(logical.limit), 'integer')}`;
+  // An infinite limit (a rollup's build query) reads every row.
+  const limit = Number.isFinite(logical.limit) ? `\nLIMIT ${dialect.castParam(params.add(logical.limit), 'integer')}` : '';
   const offset = logical.offset ? ` OFFSET ${dialect.castParam(params.add(logical.offset), 'integer')}` : '';
-  const sql = `${body}${orderBy ? `\nORDER BY ${orderBy}` : ''}\n${limit}${offset}`;
+  const sql = `${body}${orderBy ? `\nORDER BY ${orderBy}` : ''}${limit}${offset}`;
   const total = logical.total
     ? {
         sql: `SELECT count(*) ${dialect.quote('total')} FROM (\n${body}\n) AS ${dialect.quote('total_rows')}`,

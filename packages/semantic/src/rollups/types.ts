@@ -16,11 +16,12 @@ export type RollupType = 'rollup' | 'original_sql' | 'rollup_join';
  * larger than the source's distinct values per group), `count_distinct` as `distinct_count` (usable
  * only when the query groups by exactly the rollup's dimensions).
  */
-export type RollupColumnRole = 'dimension' | 'time' | 'measure-part';
+/** `segment`: a boolean column, true for the rows in the segment. */
+export type RollupColumnRole = 'dimension' | 'time' | 'segment' | 'measure-part';
 export type MeasurePart = 'sum' | 'count' | 'min' | 'max' | 'distinct_values' | 'distinct_count';
 
 export interface RollupColumn {
-  /** Column name in the rollup rows, safe unquoted in DuckDB: lower case letters, digits and `_`. */
+  /** Column name in the rollup rows (`cube__member`, `cube__member_day`, `cube__member__sum`); always quote it. */
   readonly name: string;
   /** DuckDB-facing type of the stored values. */
   readonly type: 'string' | 'number' | 'time' | 'boolean' | 'list';
