@@ -5,13 +5,18 @@ import { buildLogicalQuery } from './planner/logical.js';
 import { planOnce } from './planner/plan-cache.js';
 import { EVERYONE } from './planner/policy.js';
 import type { Annotation } from './planner/annotation.js';
-import { planLogicalQuery, planQuery, type QueryPlan, type ResultColumn } from './planner/plan.js';
+import { planQuery, planWithRollups, type QueryPlan, type ResultColumn } from './planner/plan.js';
+import type { AvailableRollup, UsedPreAggregation } from './rollups/types.js';
 import type { NormalizedQuery } from './planner/query.js';
 import type { Dialect } from './dialects/dialect.js';
 import type { QueryOptions, Warehouse } from './drivers/warehouse.js';
 
 export interface LoadOptions extends QueryOptions {
   readonly warehouse: Warehouse;
+  /** Rollups the server has built: a query one of them answers exactly reads it instead of the warehouse. */
+  readonly rollups?: readonly AvailableRollup[];
+  /** The DuckDB that reads rollups' files: where a plan answered from a rollup runs. */
+  readonly rollupWarehouse?: Warehouse;
   readonly caller?: Caller;
   readonly now?: Date;
 }
@@ -31,6 +36,8 @@ export interface LoadResponse<Data extends DataRows | CompactData = DataRows | C
   data: Data;
   annotation: Annotation;
   total?: number;
+  /** Cube's `usedPreAggregations`: present when a rollup answered, keyed by its table name. */
+  usedPreAggregations?: Readonly<Record<string, UsedPreAggregation>>;
 }
 
 /**
@@ -49,7 +56,12 @@ export type LoadData<Q> = unknown extends Q
 
 /** Plans the query for the caller, runs it, and shapes rows the way Cube's data API does. */
 export async function load<const Q>(model: DataModel, query: Q, options: LoadOptions): Promise<LoadResponse<LoadData<Q>>> {
-  const plan = planQuery(model, query, { dialect: options.warehouse.dialect, caller: options.caller, now: options.now });
+  const plan = planQuery(model, query, {
+    dialect: options.warehouse.dialect,
+    caller: options.caller,
+    now: options.now,
+    ...(options.rollupWarehouse && options.rollups ? { rollups: options.rollups } : {}),
+  });
   // runPlan shapes `data` from the normalized query's responseFormat, which is what LoadData reads from the type.
   return (await runPlan(plan, options)) as LoadResponse<LoadData<Q>>;
 }
@@ -59,7 +71,9 @@ export type RowDecoration = (row: Readonly<Record<string, unknown>>) => Record<s
 
 /** Runs a plan (and its total query, if any) and shapes the answer. */
 export async function runPlan(plan: QueryPlan, options: LoadOptions, decorate?: RowDecoration): Promise<LoadResponse> {
-  const { warehouse } = options;
+  // A plan over a rollup is DuckDB SQL over its files, whatever the warehouse is.
+  const warehouse = plan.rollup ? options.rollupWarehouse : options.warehouse;
+  if (!warehouse) throw new Error(`The plan reads pre-aggregation ${plan.rollup?.id}, and no rollup store was given`);
   const run = { timeoutMs: options.timeoutMs, signal: options.signal };
   const [result, total] = await Promise.all([
     warehouse.query(plan.sql, plan.params, run),
@@ -73,6 +87,7 @@ export async function runPlan(plan: QueryPlan, options: LoadOptions, decorate?: 
     annotation: plan.annotation,
   };
   if (total) response.total = Number(total.rows[0]?.['total'] ?? 0);
+  if (plan.rollup) response.usedPreAggregations = plan.usedPreAggregations;
   return response;
 }
 
@@ -148,7 +163,8 @@ export async function loadRequest(
   if (fannedOut.queryType !== 'regularQuery' && options.queryType !== 'multi') {
     throw new QueryError(`'${fannedOut.queryType}' query type is not supported by the client. Please update the client.`);
   }
-  const plans = planFannedOut(model, fannedOut, { dialect: options.warehouse.dialect, caller: options.caller, now });
+  const rollups = options.rollupWarehouse ? options.rollups : undefined;
+  const plans = planFannedOut(model, fannedOut, { dialect: options.warehouse.dialect, caller: options.caller, now, rollups });
   const results = await Promise.all(plans.map((plan, index) => runPlan(plan, options, rowDecoration(fannedOut, fannedOut.queries[index]))));
   if (options.queryType !== 'multi') return results[0] as LoadResponse;
   const pivotQuery = pivotQueryOf(
@@ -165,13 +181,20 @@ export async function loadRequest(
 export function planFannedOut(
   model: DataModel,
   fannedOut: FannedOut,
-  options: { readonly dialect: Dialect; readonly caller?: Caller; readonly now: Date },
+  options: { readonly dialect: Dialect; readonly caller?: Caller; readonly now: Date; readonly rollups?: readonly AvailableRollup[] },
 ): QueryPlan[] {
   const { dialect, now } = options;
   const caller = options.caller ?? EVERYONE;
+  const rollups = options.rollups ?? [];
   return fannedOut.queries.map((query) =>
-    planOnce(model, dialect, caller, query, now, (clock) =>
-      planLogicalQuery(buildLogicalQuery(model, query, { caller, now: clock }), dialect),
+    planOnce(
+      model,
+      dialect,
+      caller,
+      query,
+      now,
+      (clock) => planWithRollups(buildLogicalQuery(model, query, { caller, now: clock }), dialect, rollups),
+      rollups,
     ),
   );
 }

@@ -53,11 +53,16 @@ export function planQuery(model: DataModel, input: Query | unknown, options: Pla
   const rollups = options.rollups ?? [];
   const plan = (now: () => Date): QueryPlan => {
     const logical = buildLogicalQuery(model, normalizeQuery(input), { caller, now });
-    const match = rollups.length > 0 ? findRollup(logical, rollups) : undefined;
-    return match ? planFromRollup(logical, match, options.dialect) : planLogicalQuery(logical, options.dialect);
+    return planWithRollups(logical, options.dialect, rollups);
   };
   if (options.cache === false) return plan(() => options.now ?? new Date());
   return planOnce(model, options.dialect, caller, input, options.now, plan, rollups);
+}
+
+/** A logical query's plan: over the first of `rollups` that answers it exactly, else on the warehouse. */
+export function planWithRollups(logical: LogicalQuery, dialect: Dialect, rollups: readonly AvailableRollup[]): QueryPlan {
+  const match = rollups.length > 0 ? findRollup(logical, rollups) : undefined;
+  return match ? planFromRollup(logical, match, dialect) : planLogicalQuery(logical, dialect);
 }
 
 /** Renders a logical query to read a rollup's rows in DuckDB. */
