@@ -14,8 +14,16 @@ async function built(account: TestAccount, server: TestServer): Promise<string> 
 /** The pre-aggregations module's operations, for the shared authorisation suite (run by pre-aggregations.test.ts). */
 export const cases: OperationCase[] = [
   { operation: 'getPreAggregations', method: 'GET', prepare: async (account, server) => ({ url: await built(account, server) }) },
-  { operation: 'buildPreAggregations', method: 'POST', prepare: async (account, server) => ({ url: `${await built(account, server)}/build`, body: {} }) },
-  { operation: 'getPreAggregationJobs', method: 'GET', prepare: async (account, server) => ({ url: `${await built(account, server)}/jobs` }) },
+  {
+    operation: 'buildPreAggregations',
+    method: 'POST',
+    prepare: async (account, server) => ({ url: `${await built(account, server)}/build`, body: {} }),
+  },
+  {
+    operation: 'getPreAggregationJobs',
+    method: 'GET',
+    prepare: async (account, server) => ({ url: `${await built(account, server)}/jobs` }),
+  },
   {
     operation: 'getPreAggregationPreview',
     method: 'GET',

@@ -27,9 +27,17 @@ describeOnStores(
         return (await loadRequest(model, query, { warehouse })) as Answer;
       };
       const list = async () => {
-        const response = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/pre-aggregations`, as: account.admin });
+        const response = await account.request({
+          method: 'GET',
+          url: `/api/v1/deployments/${deploymentId}/pre-aggregations`,
+          as: account.admin,
+        });
         expect(response.status, response.text).toBe(200);
-        return response.body as { buildId: number; state: string; items: Array<{ partitions: Array<{ name: string; version: string; rangeEnd: string }> } & Record<string, unknown>> };
+        return response.body as {
+          buildId: number;
+          state: string;
+          items: Array<{ partitions: Array<{ name: string; version: string; rangeEnd: string }> } & Record<string, unknown>>;
+        };
       };
       const versions = async () => Object.fromEntries((await list()).items[0]!.partitions.map((p) => [p.name, p.version]));
 
@@ -104,9 +112,16 @@ describeOnStores(
 
       it('a new build keeps the previous one serving until its rollups are built, then serves', async () => {
         const served = await list();
-        await commitFiles(server().services, adminOf(account), deploymentId, eventsModel(source.table, '\n      - { name: top, type: max, sql: amount }'));
+        await commitFiles(
+          server().services,
+          adminOf(account),
+          deploymentId,
+          eventsModel(source.table, '\n      - { name: top, type: max, sql: amount }'),
+        );
         // Only the builds queue runs: the new build compiles, its rollups wait on theirs.
-        await createJobRunner({ store: server().store, services: server().services, config: server().config }, undefined, ['builds']).runUntilIdle();
+        await createJobRunner({ store: server().store, services: server().services, config: server().config }, undefined, [
+          'builds',
+        ]).runUntilIdle();
         const waiting = await list();
         expect(waiting.buildId).toBeGreaterThan(served.buildId);
         expect(waiting.state).toBe('building');
@@ -142,12 +157,25 @@ describeOnStores(
         expect(listed.body).toMatchObject({ state: 'failed', error: expect.stringContaining('no_such_table') });
         expect(listed.body.items[0].lastError).toContain('no_such_table');
         const jobs = await account.request({ method: 'GET', url: `${base}/jobs`, as: account.admin });
-        expect(jobs.body.items[0]).toMatchObject({ preAggregation: 'events.daily', state: 'dead', attempts: 3, lastError: expect.stringContaining('no_such_table') });
+        expect(jobs.body.items[0]).toMatchObject({
+          preAggregation: 'events.daily',
+          state: 'dead',
+          attempts: 3,
+          lastError: expect.stringContaining('no_such_table'),
+        });
         const preview = await account.request({ method: 'GET', url: `${base}/events.daily/preview`, as: account.admin });
         expect(preview.status).toBe(400);
         expect(preview.body.error).toBe('Pre-aggregation events.daily is not built yet');
-        const unknown = await account.request({ method: 'POST', url: `${base}/build`, as: account.admin, body: { preAggregations: ['events.nope'] } });
-        expect([unknown.status, unknown.body.error]).toEqual([404, expect.stringMatching(/^Pre-aggregation events.nope not found in build \d+$/)]);
+        const unknown = await account.request({
+          method: 'POST',
+          url: `${base}/build`,
+          as: account.admin,
+          body: { preAggregations: ['events.nope'] },
+        });
+        expect([unknown.status, unknown.body.error]).toEqual([
+          404,
+          expect.stringMatching(/^Pre-aggregation events.nope not found in build \d+$/),
+        ]);
       });
     });
 

@@ -62,12 +62,18 @@ const fill = (id: string, start: string, series: string) =>
      TIMESTAMP '${start} 00:00:00' + ${id} * INTERVAL '1 hour' AS created_at ${series}`;
 
 /** The events table in the deployment's warehouse: its embedded DuckDB, or a schema of the test PostgreSQL named by its variables. */
-export async function eventSource(services: Services, admin: ApiKeyPrincipal, deploymentId: number, kind: SourceKind): Promise<EventSource> {
+export async function eventSource(
+  services: Services,
+  admin: ApiKeyPrincipal,
+  deploymentId: number,
+  kind: SourceKind,
+): Promise<EventSource> {
   const start = dayBefore(EVENT_DAYS);
   const hours = EVENT_DAYS * 24;
   if (kind === 'duckdb') {
     const write = (sql: string) => services.dataApi.warehouses.write(admin.accountId, deploymentId, (w) => w.query(sql, []));
-    await write(`CREATE TABLE events AS ${fill('CAST(i AS INTEGER)', start, `FROM range(0, ${hours}) AS t(i)`)}`);
+    // Replaced: the stores of one test file share its data dir, and their deployment ids meet.
+    await write(`CREATE OR REPLACE TABLE events AS ${fill('CAST(i AS INTEGER)', start, `FROM range(0, ${hours}) AS t(i)`)}`);
     let next = hours;
     return {
       table: 'events',
