@@ -11,8 +11,8 @@ declare module '../../store/schema.js' {
 
   type RollupTime = ColumnType<Date, Date | string, Date | string>;
   type RollupMaybeTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-  /** bigint: PostgreSQL answers it as a string. */
-  type RollupCount = ColumnType<string | number | null, number | null | undefined, number | null>;
+  /** bigint, read as a number (as the store reads every bigint). */
+  type RollupCount = ColumnType<number | null, number | null | undefined, number | null>;
 
   export interface RollupPartitionTable {
     id: Generated<number>;
