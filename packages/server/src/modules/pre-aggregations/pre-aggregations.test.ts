@@ -1,5 +1,5 @@
 import { loadRequest } from '@plinth/semantic';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobRunner } from '../../jobs/index.js';
 import { authorizationSuite } from '../../test-support/authorization.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
@@ -110,6 +110,24 @@ describeOnStores(
         expect((await load(eventsQuery())).data).toEqual((await raw(eventsQuery())).data);
       });
 
+      it('a cube’s refresh_key.every ends a cached answer’s life for a query no rollup answers', async () => {
+        const total = { measures: ['events.count'], filters: [{ member: 'events.id', operator: 'gte', values: ['0'] }] };
+        const before = await load(total);
+        expect(before.usedPreAggregations).toBeUndefined();
+        await source.add(`${dayBefore(3)} 06:00:00`, '1.00');
+        expect((await load(total)).data).toEqual(before.data);
+        // A minute on (the cube's every), well within the result cache's ten minutes: read again.
+        vi.useFakeTimers({ toFake: ['Date'] });
+        try {
+          vi.setSystemTime(Date.now() + 61_000);
+          const after = await load(total);
+          expect(after.data).not.toEqual(before.data);
+          expect(after.data).toEqual((await raw(total)).data);
+        } finally {
+          vi.useRealTimers();
+        }
+      });
+
       it('a new build keeps the previous one serving until its rollups are built, then serves', async () => {
         const served = await list();
         await commitFiles(
@@ -133,6 +151,54 @@ describeOnStores(
         expect((await load(topQuery)).data).toEqual((await raw(topQuery)).data);
         expect((await load(eventsQuery())).data).toEqual((await raw(eventsQuery())).data);
       });
+    });
+
+    it('refresh_key.sql is looked at on its throttle, and a new value rebuilds every partition', async () => {
+      const account = await server().newAccount();
+      const deploymentId = await newDeployment(account);
+      const source = await eventSource(server().services, adminOf(account), deploymentId, 'duckdb');
+      await commitFiles(
+        server().services,
+        adminOf(account),
+        deploymentId,
+        eventsModel(source.table, '', undefined, '{ sql: "SELECT max(id) FROM events" }'),
+      );
+      const runner = server().jobs;
+      await runner.runUntilIdle();
+      const versions = async () => {
+        const listed = await account.request({
+          method: 'GET',
+          url: `/api/v1/deployments/${deploymentId}/pre-aggregations`,
+          as: account.admin,
+        });
+        return (listed.body.items[0].partitions as Array<{ name: string; version: string }>).map((p) => p.version);
+      };
+      const built = await versions();
+      const clock = runner.queue.now;
+      const tick = async (ms: number) => {
+        runner.queue.now = () => Date.now() + ms;
+        try {
+          const queued = await runner.scheduler.tick();
+          await runner.runUntilIdle();
+          return queued;
+        } finally {
+          runner.queue.now = clock;
+        }
+      };
+      // Within the 10-second throttle nothing is looked at; past it, the same value rebuilds nothing.
+      expect(await tick(1_000)).toBe(0);
+      expect(await tick(11_000)).toBe(1);
+      expect(await versions()).toEqual(built);
+      await source.add(`${dayBefore(40)} 06:00:00`, '2.00');
+      expect(await tick(22_000)).toBe(1);
+      const rebuilt = await versions();
+      for (const [i, version] of rebuilt.entries()) expect(version).not.toBe(built[i]);
+      const context = asToken(tokenOf(account.id, deploymentId))[0];
+      const answer = (await server().services.dataApi.load(context, { deploymentId }, eventsQuery())) as Answer;
+      const model = await server().services.dataApi.modelOf(context, { deploymentId });
+      const warehouse = await server().services.dataApi.warehouseOf(account.id, deploymentId);
+      expect(answer.usedPreAggregations).toBeDefined();
+      expect(answer.data).toEqual(((await loadRequest(model, eventsQuery(), { warehouse })) as Answer).data);
     });
 
     describe('failures', () => {

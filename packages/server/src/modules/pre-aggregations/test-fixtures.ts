@@ -16,12 +16,21 @@ export function dayBefore(days: number): string {
   return new Date(today - days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** A cube of events with a daily rollup partitioned by month, refreshed hourly and incrementally over the last 7 days. */
-export function eventsModel(table: string, extra = '', from = `sql_table: ${table}`): Record<string, string> {
+/**
+ * A cube of events (its answers reused for a minute at most) with a daily rollup partitioned by
+ * month, refreshed hourly and incrementally over the last 7 days unless `refreshKey` says otherwise.
+ */
+export function eventsModel(
+  table: string,
+  extra = '',
+  from = `sql_table: ${table}`,
+  refreshKey = '{ every: 1 hour, incremental: true, update_window: 7 day }',
+): Record<string, string> {
   return {
     'model/events.yml': `cubes:
   - name: events
     ${from}
+    refresh_key: { every: 1 minute }
     dimensions:
       - { name: id, sql: id, type: number, primary_key: true }
       - { name: kind, sql: kind, type: string }
@@ -36,7 +45,7 @@ export function eventsModel(table: string, extra = '', from = `sql_table: ${tabl
         time_dimension: created_at
         granularity: day
         partition_granularity: month
-        refresh_key: { every: 1 hour, incremental: true, update_window: 7 day }
+        refresh_key: ${refreshKey}
 `,
   };
 }
