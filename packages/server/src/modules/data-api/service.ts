@@ -120,6 +120,22 @@ export class DataApiService {
     return (await this.openWarehouse(accountId, deploymentId)).warehouse;
   }
 
+  /**
+   * Runs `work` on the deployment's warehouse: the pooled one for PostgreSQL, and for an embedded
+   * DuckDB file one opened for the work alone (read-only) and closed after it, so building in the
+   * background never leaves the file held by this process.
+   */
+  async withWarehouse<T>(accountId: number, deploymentId: number, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
+    const config = await this.ctx.services.deploymentVariables.warehouseConfig(accountId, deploymentId);
+    if (config.type === 'postgres') return work(await this.warehouseOf(accountId, deploymentId));
+    const warehouse = await this.warehouses.openUnkept(accountId, deploymentId, config);
+    try {
+      return await work(warehouse);
+    } finally {
+      await warehouse.close();
+    }
+  }
+
   /** A build's compiled model, kept as serving keeps it (pre-aggregations read its rollups). */
   modelOfBuild(accountId: number, buildId: number, commitId: number): Promise<DataModel> {
     return this.models.get(buildId, () => this.ctx.services.dataModel.filesAt(accountId, commitId));

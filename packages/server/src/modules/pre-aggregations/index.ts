@@ -1,5 +1,5 @@
 import type { PlinthModule } from '../module.js';
-import { refreshJob, refreshSchedule, sweepJob, sweepSchedule } from './jobs.js';
+import { refreshJob, refreshSchedule } from './jobs.js';
 import { PreAggregationOperations } from './operations.js';
 import { preAggregationRoutes } from './routes.js';
 import { preAggregationSchemas } from './schemas.js';
@@ -24,6 +24,6 @@ export const preAggregationsModule: PlinthModule = {
   tables: ['rollup_partition', 'rollup_retired_file', 'rollup_build', 'rollup_schedule'],
   schemas: preAggregationSchemas,
   routes: preAggregationRoutes,
-  jobs: [refreshJob, sweepJob],
-  schedules: [refreshSchedule, sweepSchedule],
+  jobs: [refreshJob],
+  schedules: [refreshSchedule],
 };

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import { defineJob } from '../../jobs/define.js';
 import { exponentialBackoff } from '../../jobs/kind.js';
-import { cronSchedule, rowSchedule } from '../../jobs/schedules.js';
+import { rowSchedule } from '../../jobs/schedules.js';
 
 export const REFRESH_JOB = 'pre-aggregations.refresh';
 /** A partition that keeps failing is retried this often; then the build stops waiting for it. */
@@ -80,20 +80,4 @@ export const refreshSchedule = rowSchedule<RefreshPayload>({
       .where('rollup_id', '=', row.payload.rollupId)
       .execute();
   },
-});
-
-/** Deletes files of replaced partition versions once no reader can still be reading them. */
-export const sweepJob = defineJob({
-  kind: 'pre-aggregations.sweep',
-  queue: 'maintenance',
-  payload: Type.Object({}),
-  handler: (_job, context) => context.services.preAggregations.sweepFiles(context.now()),
-});
-
-export const sweepSchedule = cronSchedule({
-  name: 'pre-aggregations.sweep',
-  cron: '*/10 * * * *',
-  timezone: 'UTC',
-  job: sweepJob,
-  payload: () => ({}),
 });

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadRequest } from '@plinth/semantic';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createJobRunner } from '../../jobs/index.js';
@@ -6,6 +8,7 @@ import { describeOnStores, type TestAccount } from '../../test-support/server.js
 import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js';
 import { asToken, dataDirOverride, tokenOf } from '../data-api/test-fixtures.js';
 import { cases } from './authorization.cases.js';
+import { RETIRED_FILE_GRACE_MS } from './service.js';
 import { dayBefore, eventSource, eventsModel, eventsQuery, sourceKinds, type EventSource } from './test-fixtures.js';
 
 type Answer = { data: unknown[]; usedPreAggregations?: Record<string, { targetTableName: string }> };
@@ -68,6 +71,11 @@ describeOnStores(
 
       it('a partition rebuilt after the warehouse changed changes the answer at once: no cached answer of the old version is served', async () => {
         const before = await load(eventsQuery());
+        const filesOf = async () =>
+          (await server().store.db.selectFrom('rollup_partition').select('file').where('deployment_id', '=', deploymentId).execute()).map(
+            (row) => join(server().config.dataDir, row.file!),
+          );
+        const oldFiles = await filesOf();
         await source.add(`${dayBefore(2)} 12:00:00`, '1000.50');
         expect((await load(eventsQuery())).data).toEqual(before.data);
         const build = await account.request({
@@ -83,6 +91,13 @@ describeOnStores(
         expect(after.data).not.toEqual(before.data);
         expect(after.data).toEqual((await raw(eventsQuery())).data);
         expect(after.usedPreAggregations).toBeDefined();
+        // The replaced versions' files stay for readers that listed them just before, then go.
+        for (const file of oldFiles) expect(existsSync(file), file).toBe(true);
+        expect(
+          (await server().services.preAggregations.sweepFiles(Date.now() + RETIRED_FILE_GRACE_MS + 1000)).deleted,
+        ).toBeGreaterThanOrEqual(oldFiles.length);
+        for (const file of oldFiles) expect(existsSync(file), file).toBe(false);
+        for (const file of await filesOf()) expect(existsSync(file), file).toBe(true);
       });
 
       it('an incremental refresh rebuilds only the partitions within the update window', async () => {

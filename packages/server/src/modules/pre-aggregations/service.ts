@@ -110,20 +110,23 @@ export class PreAggregationService implements ServingGate {
       throw new Error(`Pre-aggregation ${rollupId} is being refreshed by another process`);
     let failure: string | undefined;
     try {
-      const outcome = await refreshRollup({
-        accountId,
-        deploymentId,
-        buildId,
-        model,
-        definition,
-        warehouse: await this.ctx.services.dataApi.warehouseOf(accountId, deploymentId),
-        duck: await this.duck(),
-        dataDir: this.ctx.config.dataDir,
-        manifest: this.manifest,
-        now: context.now,
-        beat: context.heartbeat,
-        ...(force ? { force: force.length ? force : true } : {}),
-      });
+      const duck = await this.duck();
+      const outcome = await this.ctx.services.dataApi.withWarehouse(accountId, deploymentId, (warehouse) =>
+        refreshRollup({
+          accountId,
+          deploymentId,
+          buildId,
+          model,
+          definition,
+          warehouse,
+          duck,
+          dataDir: this.ctx.config.dataDir,
+          manifest: this.manifest,
+          now: context.now,
+          beat: context.heartbeat,
+          ...(force ? { force: force.length ? force : true } : {}),
+        }),
+      );
       const first = outcome.failed[0];
       if (first)
         failure = `${outcome.failed.length} of ${outcome.built.length + outcome.failed.length} partitions failed; ${first.partition}: ${first.error}`;
@@ -133,7 +136,9 @@ export class PreAggregationService implements ServingGate {
       throw error;
     } finally {
       await this.release(buildId, rollupId, context, failure);
-      await this.settle(buildId, failure !== undefined && job.attempt >= job.maxAttempts ? failure : undefined);
+      await this.settle(buildId, failure);
+      // Refreshes come at every rollup's check interval: often enough to clear what they replaced.
+      await this.sweepFiles(context.now());
       if (failure !== undefined) throw new Error(failure); // eslint-disable-line no-unsafe-finally -- a failed partition fails the attempt
     }
   }
@@ -167,25 +172,27 @@ export class PreAggregationService implements ServingGate {
   }
 
   /**
-   * A build whose rollups are all built is ready: it is served from now on, and the builds of its
-   * branch before it stop refreshing, their files retired. One that gave up is served too (from the
-   * warehouse where a rollup is missing), its error kept.
+   * A build whose rollups are all built is ready. One whose rollup failed serves too, from the
+   * warehouse where a rollup is missing, rather than keeping an older model serving: the refresh is
+   * retried and later checks rebuild what is missing. Either way the builds of its branch before
+   * it stop refreshing and their files are retired.
    */
-  private async settle(buildId: number, gaveUp: string | undefined): Promise<void> {
+  private async settle(buildId: number, failure: string | undefined): Promise<void> {
     await transaction(this.ctx.db, async (db) => {
       const build = await db.selectFrom('rollup_build').selectAll().where('build_id', '=', buildId).forUpdate().executeTakeFirst();
-      if (!build || build.state !== 'building') return;
+      if (!build || build.state === 'ready') return;
       const done = await db
         .selectFrom('rollup_schedule')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .where('build_id', '=', buildId)
         .where('refreshed_at', 'is not', null)
+        .where('last_error', 'is', null)
         .executeTakeFirstOrThrow();
       const ready = Number(done.n) >= build.rollups;
-      if (!ready && gaveUp === undefined) return;
+      if (!ready && failure === undefined) return;
       await db
         .updateTable('rollup_build')
-        .set({ state: ready ? 'ready' : 'failed', error: ready ? null : gaveUp!, updated_at: new Date() })
+        .set({ state: ready ? 'ready' : 'failed', error: ready ? null : failure!, updated_at: new Date() })
         .where('build_id', '=', buildId)
         .execute();
       await retireOlder(db, build.deployment_id, build.branch_name, buildId);
