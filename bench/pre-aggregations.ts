@@ -187,7 +187,7 @@ for (const [i, query] of DASHBOARD.entries()) {
     return { ms: median(times), answer: answer! };
   };
   const fromWarehouse = await time({ warehouse });
-  const fromRollup = await time({ warehouse, rollups: available, rollupWarehouse: duck });
+  const fromRollup = await time({ warehouse, rollups: available, rollupStore: duck });
   if (!fromRollup.answer.usedPreAggregations) throw new Error(`query ${i + 1} was not answered from the rollup`);
   // Rows of equal sort keys come in either order: the same rows is what must hold.
   const rowsOf = (data: unknown) => (data as unknown[]).map((row) => JSON.stringify(row)).sort();

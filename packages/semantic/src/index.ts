@@ -35,6 +35,7 @@ export {
   rollupRangePlan,
   refreshKeyPlan,
   rollupPartitions,
+  PRE_AGGREGATIONS_SCHEMA,
   type RollupDefinition,
   type RollupColumn,
   type RollupColumnRole,

@@ -5,7 +5,7 @@ import { buildLogicalQuery } from './planner/logical.js';
 import { planOnce } from './planner/plan-cache.js';
 import { EVERYONE } from './planner/policy.js';
 import type { Annotation } from './planner/annotation.js';
-import { planQuery, planWithRollups, type QueryPlan, type ResultColumn } from './planner/plan.js';
+import { planLogicalOrRollup, planQuery, type QueryPlan, type ResultColumn } from './planner/plan.js';
 import type { AvailableRollup, UsedPreAggregation } from './rollups/types.js';
 import type { NormalizedQuery } from './planner/query.js';
 import type { Dialect } from './dialects/dialect.js';
@@ -13,12 +13,18 @@ import type { QueryOptions, Warehouse } from './drivers/warehouse.js';
 
 export interface LoadOptions extends QueryOptions {
   readonly warehouse: Warehouse;
-  /** Rollups the server has built: a query one of them answers exactly reads it instead of the warehouse. */
-  readonly rollups?: readonly AvailableRollup[];
-  /** The DuckDB that reads rollups' files: where a plan answered from a rollup runs. */
-  readonly rollupWarehouse?: Warehouse;
   readonly caller?: Caller;
   readonly now?: Date;
+  /** Built rollups a query may be answered from; those not kept in the warehouse need `rollupStore`. */
+  readonly rollups?: readonly AvailableRollup[];
+  /** The DuckDB that reads the rollups' `from` expressions. */
+  readonly rollupStore?: Warehouse;
+}
+
+/** The rollups a load may read: without a store, only those kept in the warehouse. */
+function offeredRollups(options: LoadOptions): readonly AvailableRollup[] {
+  const rollups = options.rollups ?? [];
+  return options.rollupStore ? rollups : rollups.filter((rollup) => rollup.inWarehouse);
 }
 
 /** One object per row, keyed by member name: Cube's default response format. */
@@ -36,7 +42,7 @@ export interface LoadResponse<Data extends DataRows | CompactData = DataRows | C
   data: Data;
   annotation: Annotation;
   total?: number;
-  /** Cube's `usedPreAggregations`: present when a rollup answered, keyed by its table name. */
+  /** Set when a rollup answered, keyed as Cube keys it. */
   usedPreAggregations?: Readonly<Record<string, UsedPreAggregation>>;
 }
 
@@ -60,7 +66,7 @@ export async function load<const Q>(model: DataModel, query: Q, options: LoadOpt
     dialect: options.warehouse.dialect,
     caller: options.caller,
     now: options.now,
-    ...(options.rollupWarehouse && options.rollups ? { rollups: options.rollups } : {}),
+    rollups: offeredRollups(options),
   });
   // runPlan shapes `data` from the normalized query's responseFormat, which is what LoadData reads from the type.
   return (await runPlan(plan, options)) as LoadResponse<LoadData<Q>>;
@@ -71,9 +77,7 @@ export type RowDecoration = (row: Readonly<Record<string, unknown>>) => Record<s
 
 /** Runs a plan (and its total query, if any) and shapes the answer. */
 export async function runPlan(plan: QueryPlan, options: LoadOptions, decorate?: RowDecoration): Promise<LoadResponse> {
-  // A plan over a rollup is DuckDB SQL over its files, whatever the warehouse is.
-  const warehouse = plan.rollup ? options.rollupWarehouse : options.warehouse;
-  if (!warehouse) throw new Error(`The plan reads pre-aggregation ${plan.rollup?.id}, and no rollup store was given`);
+  const warehouse = plan.rollup && !plan.rollup.inWarehouse ? (options.rollupStore ?? options.warehouse) : options.warehouse;
   const run = { timeoutMs: options.timeoutMs, signal: options.signal };
   const [result, total] = await Promise.all([
     warehouse.query(plan.sql, plan.params, run),
@@ -163,8 +167,12 @@ export async function loadRequest(
   if (fannedOut.queryType !== 'regularQuery' && options.queryType !== 'multi') {
     throw new QueryError(`'${fannedOut.queryType}' query type is not supported by the client. Please update the client.`);
   }
-  const rollups = options.rollupWarehouse ? options.rollups : undefined;
-  const plans = planFannedOut(model, fannedOut, { dialect: options.warehouse.dialect, caller: options.caller, now, rollups });
+  const plans = planFannedOut(model, fannedOut, {
+    dialect: options.warehouse.dialect,
+    caller: options.caller,
+    now,
+    rollups: offeredRollups(options),
+  });
   const results = await Promise.all(plans.map((plan, index) => runPlan(plan, options, rowDecoration(fannedOut, fannedOut.queries[index]))));
   if (options.queryType !== 'multi') return results[0] as LoadResponse;
   const pivotQuery = pivotQueryOf(
@@ -193,7 +201,7 @@ export function planFannedOut(
       caller,
       query,
       now,
-      (clock) => planWithRollups(buildLogicalQuery(model, query, { caller, now: clock }), dialect, rollups),
+      (clock) => planLogicalOrRollup(buildLogicalQuery(model, query, { caller, now: clock }), dialect, rollups),
       rollups,
     ),
   );

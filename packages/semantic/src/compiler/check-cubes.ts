@@ -1,8 +1,5 @@
 import type { Cube, Member, SqlTemplate } from '../model.js';
 import type { Diagnostics } from './diagnostics.js';
-import type { DraftCube } from './draft.js';
-import { stringList, str } from './fields.js';
-import { findMember } from './link-cubes.js';
 import { templateRefs } from './template.js';
 
 export const GRANULARITIES = ['second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;

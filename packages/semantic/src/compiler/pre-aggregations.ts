@@ -33,7 +33,8 @@ function problem(reader: Reader, message: string): void {
 function memberPath(reader: Reader, written: string, kind: 'measure' | 'dimension' | 'segment', list: string): string | undefined {
   const bare = written.replace(/^\$?\{\s*(.*?)\s*\}$/, '$1').trim();
   const parts = bare.split('.');
-  const [cube, member] = parts.length === 1 ? [reader.cube, parts[0] ?? ''] : [parts[0] === 'CUBE' ? reader.cube : (parts[0] ?? ''), parts[1] ?? ''];
+  const [cube, member] =
+    parts.length === 1 ? [reader.cube, parts[0] ?? ''] : [parts[0] === 'CUBE' ? reader.cube : (parts[0] ?? ''), parts[1] ?? ''];
   if (parts.length > 2 || !reader.cubes.has(cube)) {
     problem(reader, `${list} names ${written}, which is not a member of a cube`);
     return undefined;
@@ -99,7 +100,8 @@ export function readRefreshKey(reader: Reader, value: unknown, legacy: Obj = {})
   }
   const every = str(pick(key, 'every'));
   const parsedEvery = every === undefined ? undefined : parseEvery(every);
-  if (parsedEvery?.kind === 'invalid') problem(reader, `refresh_key.every '${every}' is neither an interval such as '1 hour' nor a cron string`);
+  if (parsedEvery?.kind === 'invalid')
+    problem(reader, `refresh_key.every '${every}' is neither an interval such as '1 hour' nor a cron string`);
   const sqlText = str(pick(key, 'sql'));
   let sql: SqlTemplate | undefined;
   if (sqlText !== undefined) {
@@ -108,7 +110,8 @@ export function readRefreshKey(reader: Reader, value: unknown, legacy: Obj = {})
     sql = resolved.template;
   }
   const incrementalValue = pick(key, 'incremental');
-  if (incrementalValue !== undefined && typeof incrementalValue !== 'boolean') problem(reader, 'refresh_key.incremental must be true or false');
+  if (incrementalValue !== undefined && typeof incrementalValue !== 'boolean')
+    problem(reader, 'refresh_key.incremental must be true or false');
   const updateWindow = str(pick(key, 'update_window'));
   const updateWindowSeconds = updateWindow === undefined ? undefined : parseInterval(updateWindow);
   if (updateWindow !== undefined && updateWindowSeconds === undefined) {
@@ -170,7 +173,10 @@ function readOne(reader: Reader, value: Obj): PreAggregation | undefined {
     ...optional('granularity', granularity(reader, value, 'granularity')),
     ...optional('partitionGranularity', granularity(reader, value, 'partition_granularity')),
     ...optional('refreshKey', readRefreshKey(reader, pick(value, 'refresh_key'), legacyRefresh(value))),
-    ...optional('buildRangeStart', sqlOf(reader, pick(value, 'build_range_start') ?? pick(value, 'refresh_range_start'), 'build_range_start')),
+    ...optional(
+      'buildRangeStart',
+      sqlOf(reader, pick(value, 'build_range_start') ?? pick(value, 'refresh_range_start'), 'build_range_start'),
+    ),
     ...optional('buildRangeEnd', sqlOf(reader, pick(value, 'build_range_end') ?? pick(value, 'refresh_range_end'), 'build_range_end')),
     indexes: indexes(reader, pick(value, 'indexes'), dimensions),
     allowNonStrictDateRangeMatch: booleanOption(reader, value, 'allow_non_strict_date_range_match', false),
@@ -230,7 +236,15 @@ export function attachPreAggregations(
     }
     const cubeRefreshKey = draft
       ? readRefreshKey(
-          { cube: cubeName, where: `Cube ${cubeName}`, fileName: cube.fileName, ...(draft.at ? { at: draft.at } : {}), cubes, names, diagnostics },
+          {
+            cube: cubeName,
+            where: `Cube ${cubeName}`,
+            fileName: cube.fileName,
+            ...(draft.at ? { at: draft.at } : {}),
+            cubes,
+            names,
+            diagnostics,
+          },
           draft.refreshKey,
         )
       : undefined;

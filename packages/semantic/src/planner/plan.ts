@@ -38,6 +38,8 @@ export interface QueryPlan {
   readonly annotation: Annotation;
   readonly columns: readonly ResultColumn[];
   readonly query: NormalizedQuery;
+  /** The cubes whose rows the warehouse plan reads: their refresh keys bound how long its answer may be reused. */
+  readonly cubes: readonly string[];
   /** Set when a rollup answers: the SQL is DuckDB SQL over the rollup's rows. */
   readonly rollup?: RollupUse;
   /** Cube's `usedPreAggregations`, keyed by the rollup's table name; empty when the warehouse answers. */
@@ -51,17 +53,15 @@ export interface QueryPlan {
 export function planQuery(model: DataModel, input: Query | unknown, options: PlanOptions): QueryPlan {
   const caller = options.caller ?? EVERYONE;
   const rollups = options.rollups ?? [];
-  const plan = (now: () => Date): QueryPlan => {
-    const logical = buildLogicalQuery(model, normalizeQuery(input), { caller, now });
-    return planWithRollups(logical, options.dialect, rollups);
-  };
+  const plan = (now: () => Date): QueryPlan =>
+    planLogicalOrRollup(buildLogicalQuery(model, normalizeQuery(input), { caller, now }), options.dialect, rollups);
   if (options.cache === false) return plan(() => options.now ?? new Date());
   return planOnce(model, options.dialect, caller, input, options.now, plan, rollups);
 }
 
-/** A logical query's plan: over the first of `rollups` that answers it exactly, else on the warehouse. */
-export function planWithRollups(logical: LogicalQuery, dialect: Dialect, rollups: readonly AvailableRollup[]): QueryPlan {
-  const match = rollups.length > 0 ? findRollup(logical, rollups) : undefined;
+/** A logical query's plan: from the first offered rollup that answers it exactly, else from the warehouse. */
+export function planLogicalOrRollup(logical: LogicalQuery, dialect: Dialect, rollups: readonly AvailableRollup[] = []): QueryPlan {
+  const match = rollups.length > 0 ? findRollup(logical, rollups, dialect.name) : undefined;
   return match ? planFromRollup(logical, match, dialect) : planLogicalQuery(logical, dialect);
 }
 
@@ -77,7 +77,13 @@ function planFromRollup(logical: LogicalQuery, match: RollupMatch, source: Diale
     annotation,
     columns,
     query: logical.query,
-    rollup: { id: rollup.id, tableName: tableNameOf(pre.cube, pre.name), versions: [...rollup.versions] },
+    cubes: cubesRead(logical),
+    rollup: {
+      id: rollup.id,
+      tableName: tableNameOf(pre.cube, pre.name),
+      versions: [...rollup.versions],
+      ...(rollup.inWarehouse ? { inWarehouse: true } : {}),
+    },
     usedPreAggregations: rendered.usedPreAggregations,
   };
 }
@@ -92,5 +98,10 @@ export function planLogicalQuery(logical: LogicalQuery, dialect: Dialect): Query
   });
   const rendered = renderQuery(logical, renderer);
   const { columns, annotation } = describeResult(logical);
-  return { ...rendered, annotation, columns, query: logical.query, usedPreAggregations: {} };
+  return { ...rendered, annotation, columns, query: logical.query, cubes: cubesRead(logical), usedPreAggregations: {} };
+}
+
+function cubesRead(logical: LogicalQuery): string[] {
+  const trees = [logical.joinTree, ...logical.subQueryDimensions.map((subQuery) => subQuery.tree)];
+  return [...new Set(trees.flatMap((tree) => [tree.root, ...tree.joins.map((join) => join.to)]))].sort();
 }

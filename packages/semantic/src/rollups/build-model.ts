@@ -31,8 +31,22 @@ function helperMeasures(measure: Measure, listAggregate: string): Measure[] {
   const hidden = { public: false, filters: [] as readonly SqlTemplate[] };
   if (measure.type === 'avg') {
     return [
-      { ...measure, ...hidden, filters: measure.filters, name: sumOf(measure.name), path: `${measure.cube}.${sumOf(measure.name)}`, type: 'sum' },
-      { ...measure, ...hidden, filters: measure.filters, name: countOf(measure.name), path: `${measure.cube}.${countOf(measure.name)}`, type: 'count' },
+      {
+        ...measure,
+        ...hidden,
+        filters: measure.filters,
+        name: sumOf(measure.name),
+        path: `${measure.cube}.${sumOf(measure.name)}`,
+        type: 'sum',
+      },
+      {
+        ...measure,
+        ...hidden,
+        filters: measure.filters,
+        name: countOf(measure.name),
+        path: `${measure.cube}.${countOf(measure.name)}`,
+        type: 'count',
+      },
     ];
   }
   const input = measure.type === 'count_distinct_approx' ? measureInput(measure) : undefined;

@@ -35,7 +35,14 @@ describe('rollup definitions', () => {
       external: true,
       granularity: 'day',
       partitionGranularity: 'month',
-      refreshKey: { every: '1 hour', everySeconds: 3600, hasSql: false, incremental: true, updateWindow: '7 day', updateWindowSeconds: 604800 },
+      refreshKey: {
+        every: '1 hour',
+        everySeconds: 3600,
+        hasSql: false,
+        incremental: true,
+        updateWindow: '7 day',
+        updateWindowSeconds: 604800,
+      },
       buildRange: { start: false, end: false },
     });
     expect(definition('orders.by_day').columns.map(({ name, role, part, type }) => [name, role, part ?? type])).toEqual([
@@ -48,10 +55,11 @@ describe('rollup definitions', () => {
       ['orders__customer_count', 'measure-part', 'distinct_count'],
       ['orders__customer_count_approx', 'measure-part', 'distinct_values'],
     ]);
-    expect(definition('line_items.daily').columns.filter((column) => column.member === 'line_items.avg_price').map((column) => column.name)).toEqual([
-      'line_items__avg_price__sum',
-      'line_items__avg_price__count',
-    ]);
+    expect(
+      definition('line_items.daily')
+        .columns.filter((column) => column.member === 'line_items.avg_price')
+        .map((column) => column.name),
+    ).toEqual(['line_items__avg_price__sum', 'line_items__avg_price__count']);
     expect(definition('orders.source_rows')).toMatchObject({ type: 'original_sql', columns: [] });
     expect(definition('line_items.with_orders')).toMatchObject({ type: 'rollup_join', rollups: ['line_items.daily', 'orders.no_time'] });
   });
@@ -67,17 +75,53 @@ describe('rollup definitions', () => {
 `;
     const withKey = compile({ 'model/m.yml': yaml("refresh_key: { every: 5 minute, sql: 'SELECT max(id) FROM orders' }") });
     expect(withKey.errors).toEqual([]);
-    expect(rollupDefinitions(withKey.model)[0]?.refreshKey).toEqual({ every: '5 minute', everySeconds: 300, hasSql: true, incremental: false });
+    expect(rollupDefinitions(withKey.model)[0]?.refreshKey).toEqual({
+      every: '5 minute',
+      everySeconds: 300,
+      hasSql: true,
+      incremental: false,
+    });
     const without = compile({ 'model/m.yml': yaml('') });
-    expect(rollupDefinitions(without.model)[0]?.refreshKey).toEqual({ every: '1 hour', everySeconds: 3600, hasSql: false, incremental: false });
+    expect(rollupDefinitions(without.model)[0]?.refreshKey).toEqual({
+      every: '1 hour',
+      everySeconds: 3600,
+      hasSql: false,
+      incremental: false,
+    });
   });
 });
 
 describe('rollup partitions', () => {
   it.each([
-    ['orders.by_day', '2023-01-15T10:00:00.000', '2023-03-01T00:00:00.000', [['orders_by_day202301', '2023-01-01', '2023-02-01'], ['orders_by_day202302', '2023-02-01', '2023-03-01'], ['orders_by_day202303', '2023-03-01', '2023-04-01']]],
-    ['line_items.daily', '2023-02-01', '2023-07-01T00:00:00', [['line_items_daily202301', '2023-01-01', '2023-04-01'], ['line_items_daily202304', '2023-04-01', '2023-07-01'], ['line_items_daily202307', '2023-07-01', '2023-10-01']]],
-    ['orders.year_2023', '2023-01-01', '2024-12-31T23:59:59.999', [['orders_year_20232023', '2023-01-01', '2024-01-01'], ['orders_year_20232024', '2024-01-01', '2025-01-01']]],
+    [
+      'orders.by_day',
+      '2023-01-15T10:00:00.000',
+      '2023-03-01T00:00:00.000',
+      [
+        ['orders_by_day202301', '2023-01-01', '2023-02-01'],
+        ['orders_by_day202302', '2023-02-01', '2023-03-01'],
+        ['orders_by_day202303', '2023-03-01', '2023-04-01'],
+      ],
+    ],
+    [
+      'line_items.daily',
+      '2023-02-01',
+      '2023-07-01T00:00:00',
+      [
+        ['line_items_daily202301', '2023-01-01', '2023-04-01'],
+        ['line_items_daily202304', '2023-04-01', '2023-07-01'],
+        ['line_items_daily202307', '2023-07-01', '2023-10-01'],
+      ],
+    ],
+    [
+      'orders.year_2023',
+      '2023-01-01',
+      '2024-12-31T23:59:59.999',
+      [
+        ['orders_year_20232023', '2023-01-01', '2024-01-01'],
+        ['orders_year_20232024', '2024-01-01', '2025-01-01'],
+      ],
+    ],
     ['orders.by_week', '2023-01-01', '2024-12-31', [['orders_by_week', '2023-01-01', '2024-12-31']]],
   ])('%s over %s … %s', (id, start, end, expected) => {
     const partitions = rollupPartitions(definition(id), start, end);
@@ -96,8 +140,9 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
   afterAll(async () => {
     await db?.close();
   });
-  const rows = async (plan: { sql: string; params: readonly unknown[] }): Promise<Array<Record<string, unknown>>> =>
-    (await db.warehouse.query(plan.sql, plan.params)).rows;
+  const rows = async (plan: { sql: string; params: readonly unknown[] }): Promise<Array<Record<string, unknown>>> => [
+    ...(await db.warehouse.query(plan.sql, plan.params)).rows,
+  ];
 
   it('the partitions’ rows together are the whole rollup’s rows', async () => {
     const whole = await rows(rollupBuildPlan(source, 'orders.by_day', db.warehouse.dialect));
@@ -106,10 +151,16 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
     const partitions = rollupPartitions(definition('orders.by_day'), wall(range?.['start']), wall(range?.['end']));
     expect(partitions.length).toBeGreaterThan(12);
     const parts = [];
-    for (const partition of partitions) parts.push(...(await rows(rollupBuildPlan(source, 'orders.by_day', db.warehouse.dialect, partition))));
+    for (const partition of partitions)
+      parts.push(...(await rows(rollupBuildPlan(source, 'orders.by_day', db.warehouse.dialect, partition))));
     expect(whole.length).toBeGreaterThan(0);
     const comparable = (list: Array<Record<string, unknown>>): string[] =>
-      sortedValues(list.map((row) => ({ ...row, orders__customer_count_approx: [...(row['orders__customer_count_approx'] as unknown[])].map(String).sort() })));
+      sortedValues(
+        list.map((row) => ({
+          ...row,
+          orders__customer_count_approx: [...(row['orders__customer_count_approx'] as unknown[])].map(String).sort(),
+        })),
+      );
     expect(comparable(parts)).toEqual(comparable(whole));
     const [counted] = await rows({ sql: `SELECT count(*) AS n FROM ${db.table('orders')}`, params: [] });
     expect(parts.reduce((sum, row) => sum + Number(row['orders__count']), 0)).toBe(Number(counted?.['n']));
@@ -123,7 +174,10 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
     const [newYork] = await rows(rollupRangePlan(source, 'orders.by_day', db.warehouse.dialect, { timezone: 'America/New_York' }));
     const [raw] = await rows({ sql: `SELECT min(created_at) AS start FROM ${db.table('orders')}`, params: [] });
     expect(String(utc?.['start']).slice(0, 19)).toBe(String(raw?.['start']).replace('T', ' ').slice(0, 19));
-    expect(Date.parse(`${String(utc?.['start']).slice(0, 19).replace(' ', 'T')}Z`) - Date.parse(`${String(newYork?.['start']).slice(0, 19).replace(' ', 'T')}Z`)).toBe(5 * 3600_000);
+    expect(
+      Date.parse(`${String(utc?.['start']).slice(0, 19).replace(' ', 'T')}Z`) -
+        Date.parse(`${String(newYork?.['start']).slice(0, 19).replace(' ', 'T')}Z`),
+    ).toBe(5 * 3600_000);
   });
 
   it('a refresh key’s SQL gives one value; a cube without one has none', async () => {
@@ -131,12 +185,19 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
   - name: orders
     sql_table: '${db.table('orders')}'
     refresh_key: { sql: 'SELECT max(id) FROM ${db.table('orders')}' }
-    dimensions: [{ name: status, sql: status, type: string }]
+    dimensions: [{ name: status, sql: status, type: string }, { name: created_at, sql: created_at, type: time }]
     measures: [{ name: count, type: count }]
     pre_aggregations:
       - { name: inherits, measures: [count] }
       - { name: own, measures: [count], refresh_key: { sql: 'SELECT count(*) FROM ${db.table('orders')} WHERE status = ''completed''' } }
       - { name: timed, measures: [count], refresh_key: { every: 1 day } }
+      - name: per_partition
+        measures: [count]
+        time_dimension: created_at
+        granularity: day
+        partition_granularity: month
+        refresh_key:
+          sql: "SELECT count(*) FROM ${db.table('orders').replace(/"/g, '\\"')} WHERE {FILTER_PARAMS.orders.created_at.filter('created_at')}"
 `;
     const compiled = compile({ 'model/m.yml': yaml });
     expect(compiled.errors).toEqual([]);
@@ -150,6 +211,17 @@ describe.each(warehouseTargets({ schemaPrefix: 'semantic_rollup_build' }))('roll
     expect(await value('orders.inherits')).toBe(String(max?.['v']));
     expect(Number(await value('orders.own'))).toBeLessThan(Number(max?.['v']));
     expect(refreshKeyPlan(compiled.model, 'orders.timed', db.warehouse.dialect)).toBeUndefined();
+    const march = refreshKeyPlan(compiled.model, 'orders.per_partition', db.warehouse.dialect, {
+      start: '2023-03-01T00:00:00.000',
+      end: '2023-04-01T00:00:00.000',
+    });
+    const [inMarch] = await rows({
+      sql: `SELECT count(*) AS n FROM ${db.table('orders')} WHERE created_at >= TIMESTAMP '2023-03-01' AND created_at < TIMESTAMP '2023-04-01'`,
+      params: [],
+    });
+    expect(march && String((await rows(march))[0]?.['value'])).toBe(String(inMarch?.['n']));
+    expect(Number(inMarch?.['n'])).toBeGreaterThan(0);
+    expect(Number(inMarch?.['n'])).toBeLessThan(Number(max?.['v']));
     expect(refreshKeyPlan(model, 'customers', db.warehouse.dialect)).toBeUndefined();
   });
 

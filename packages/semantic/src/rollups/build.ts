@@ -4,7 +4,7 @@ import { boundFrom, formatWall } from '../planner/dates.js';
 import { buildLogicalQuery } from '../planner/logical.js';
 import { planLogicalQuery } from '../planner/plan.js';
 import { EVERYONE } from '../planner/policy.js';
-import { normalizeQuery, type Query } from '../planner/query.js';
+import { normalizeQuery, type Filter, type Query } from '../planner/query.js';
 import { Params, Renderer } from '../planner/render.js';
 import { buildModelOf, countOf, segmentFlagOf, sumOf, valuesOf } from './build-model.js';
 import { findPreAggregation, memberAt, rollupColumns } from './definitions.js';
@@ -71,11 +71,15 @@ export function rollupBuildPlan(
     const key = column.role === 'time' ? `${column.member}.${pre.granularity}` : (paths.get(column.name) ?? column.member);
     return `${dialect.quote(aliases.get(key) ?? key)} AS ${dialect.quote(column.name)}`;
   });
-  return { sql: `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${plan.sql}\n) AS ${dialect.quote('rollup_source')}`, params: plan.params, columns };
+  return {
+    sql: `SELECT\n  ${select.join(',\n  ')}\nFROM (\n${plan.sql}\n) AS ${dialect.quote('rollup_source')}`,
+    params: plan.params,
+    columns,
+  };
 }
 
-function renderSnippet(model: DataModel, dialect: Dialect, template: SqlTemplate): SqlPlan {
-  const renderer = new Renderer(model, dialect, { caller: EVERYONE, params: new Params(dialect), timezone: 'UTC', filters: [] });
+function renderSnippet(model: DataModel, dialect: Dialect, template: SqlTemplate, filters: readonly Filter[], timezone: string): SqlPlan {
+  const renderer = new Renderer(model, dialect, { caller: EVERYONE, params: new Params(dialect), timezone, filters });
   return { sql: renderer.template(template), params: renderer.params.values };
 }
 
@@ -99,7 +103,8 @@ export function rollupRangePlan(model: DataModel, id: string, dialect: Dialect, 
   const start = own(pre.buildRangeStart);
   const end = own(pre.buildRangeEnd);
   const dimension = memberAt(model, pre.timeDimension);
-  if (start && end) return { sql: `SELECT ${start} AS ${dialect.quote('start')}, ${end} AS ${dialect.quote('end')}`, params: renderer.params.values };
+  if (start && end)
+    return { sql: `SELECT ${start} AS ${dialect.quote('start')}, ${end} AS ${dialect.quote('end')}`, params: renderer.params.values };
   const timeCube = renderer.cube(pre.timeDimension.split('.')[0] ?? cube.name);
   const value = dimension?.kind === 'dimension' ? renderer.dimensionValue(dimension) : 'NULL';
   const sql =
@@ -110,18 +115,34 @@ export function rollupRangePlan(model: DataModel, id: string, dialect: Dialect, 
 
 /**
  * One row, one column `value`: the `refresh_key.sql` value of a rollup (`cube.name`, falling back to
- * its cube's key as Cube does) or of a cube (`cube`); undefined when there is no SQL key.
+ * its cube's key as Cube does) or of a cube (`cube`); undefined when there is no SQL key. For one
+ * partition, `FILTER_PARAMS` of the rollup's time dimension in the key read the partition's range,
+ * so each partition can have a key of its own (Cube's "refreshing select partitions").
  */
-export function refreshKeyPlan(model: DataModel, id: string, dialect: Dialect): SqlPlan | undefined {
+export function refreshKeyPlan(
+  model: DataModel,
+  id: string,
+  dialect: Dialect,
+  partition?: { readonly start: string; readonly end: string },
+  options: RollupBuildOptions = {},
+): SqlPlan | undefined {
   const dot = id.indexOf('.');
   const cube = model.cubes.get(dot < 0 ? id : id.slice(0, dot));
   if (!cube) throw new Error(`No cube ${id} in the model`);
   let template = cube.refreshKey?.sql;
+  const filters: Filter[] = [];
   if (dot >= 0) {
     const pre = findPreAggregation(model, id).pre;
     template = pre.refreshKey ? pre.refreshKey.sql : template;
+    if (partition && pre.timeDimension) {
+      filters.push({
+        member: pre.timeDimension,
+        operator: 'inDateRange',
+        values: [partition.start, formatWall(boundFrom(partition.end) - 1)],
+      });
+    }
   }
   if (!template) return undefined;
-  const snippet = renderSnippet(model, dialect, template);
+  const snippet = renderSnippet(model, dialect, template, filters, options.timezone ?? 'UTC');
   return { sql: `SELECT (${snippet.sql}) AS ${dialect.quote('value')}`, params: snippet.params };
 }

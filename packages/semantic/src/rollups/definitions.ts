@@ -96,7 +96,11 @@ export function definitionOf(model: DataModel, cube: Cube, pre: PreAggregation):
     refreshKey: {
       // Cube refreshes a pre-aggregation without a refresh key every hour.
       ...(refreshKey?.every !== undefined ? { every: refreshKey.every } : refreshKey?.sql ? {} : { every: '1 hour' }),
-      ...(refreshKey?.everySeconds !== undefined ? { everySeconds: refreshKey.everySeconds } : refreshKey?.every || refreshKey?.sql ? {} : { everySeconds: 3600 }),
+      ...(refreshKey?.everySeconds !== undefined
+        ? { everySeconds: refreshKey.everySeconds }
+        : refreshKey?.every || refreshKey?.sql
+          ? {}
+          : { everySeconds: 3600 }),
       hasSql: refreshKey?.sql !== undefined,
       incremental: refreshKey?.incremental ?? false,
       ...(refreshKey?.updateWindow !== undefined ? { updateWindow: refreshKey.updateWindow } : {}),

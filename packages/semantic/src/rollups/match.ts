@@ -48,7 +48,10 @@ function rollupJoinTree(model: DataModel, id: string, pre: PreAggregation): Tree
 }
 
 function treeShape(logical: LogicalQuery): TreeShape {
-  return { root: logical.joinTree.root, joins: new Map(logical.joinTree.joins.map((join) => [`${join.from}>${join.to}`, join.relationship])) };
+  return {
+    root: logical.joinTree.root,
+    joins: new Map(logical.joinTree.joins.map((join) => [`${join.from}>${join.to}`, join.relationship])),
+  };
 }
 
 /**
@@ -71,7 +74,7 @@ function storable(model: DataModel, measure: Measure): boolean {
  * Why `rollup` cannot answer `logical` exactly, or the match. Each rule keeps the rollup's answer
  * equal to the warehouse's: see README "Pre-aggregations".
  */
-export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): RollupMatch | string {
+export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup, sourceName: string): RollupMatch | string {
   const model = logical.model;
   let pre: PreAggregation;
   try {
@@ -82,12 +85,16 @@ export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): Rol
   if (pre.type === 'original_sql') return 'an original_sql pre-aggregation answers no query';
   if (logical.ungrouped) return 'the query is ungrouped';
   if (logical.subQueryDimensions.length > 0) return 'the query reads sub_query dimensions';
-  if ((rollup.timezone ?? 'UTC') !== logical.timezone) return `the rollup was built in ${rollup.timezone ?? 'UTC'}, the query asks for ${logical.timezone}`;
+  if ((rollup.timezone ?? 'UTC') !== logical.timezone)
+    return `the rollup was built in ${rollup.timezone ?? 'UTC'}, the query asks for ${logical.timezone}`;
 
   const measures = [...logical.measures, ...logical.orderOnlyMeasures].map((measure) => measure.resolved.member);
   for (const measure of [...measures, ...logical.filterLeafMeasures]) {
     if (!storable(model, measure)) return `measure ${measure.path} cannot be read from a rollup`;
     if (!pre.measures.includes(measure.path)) return `measure ${measure.path} is not in the rollup`;
+    if (measure.type === 'count_distinct_approx' && rollup.inWarehouse && sourceName !== 'duckdb') {
+      return `measure ${measure.path} merges value lists, which only DuckDB reads`;
+    }
   }
   const dimensions = new Set<string>();
   for (const dimension of logical.dimensions) {
@@ -113,7 +120,8 @@ export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): Rol
       if (member.kind === 'segment' ? !pre.segments.includes(member.path) : !pre.dimensions.includes(member.path)) {
         return `filter on ${path}, which is not in the rollup`;
       }
-      if (member.kind === 'dimension' && member.type === 'time') return `filter on time member ${path} compares instants, which the rollup does not keep`;
+      if (member.kind === 'dimension' && member.type === 'time')
+        return `filter on time member ${path} compares instants, which the rollup does not keep`;
     }
   }
   for (const member of logical.policy.members) {
@@ -125,7 +133,8 @@ export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): Rol
 
   const bucketRanges: Array<{ from: number; to: number }> = [];
   for (const range of logical.dateRanges) {
-    if (range.resolved.member.path !== pre.timeDimension || !pre.granularity) return `date range on ${range.path}, which is not the rollup's time dimension`;
+    if (range.resolved.member.path !== pre.timeDimension || !pre.granularity)
+      return `date range on ${range.path}, which is not the rollup's time dimension`;
     const aligned = startOf(range.from, pre.granularity) === range.from && startOf(range.to + 1, pre.granularity) === range.to + 1;
     if (!aligned && !pre.allowNonStrictDateRangeMatch) return `date range is not aligned to ${pre.granularity}`;
     if (rollup.covers && (range.from < boundFrom(rollup.covers.start) || range.to >= boundFrom(rollup.covers.end))) {
@@ -134,23 +143,25 @@ export function matchRollup(logical: LogicalQuery, rollup: AvailableRollup): Rol
     bucketRanges.push({ from: startOf(range.from, pre.granularity), to: range.to });
   }
   // A rollup with its own build range holds only that range: a query must stay inside it.
-  if (logical.dateRanges.length === 0 && (pre.buildRangeStart || pre.buildRangeEnd)) return 'the rollup covers only its build range, and the query has no date range';
+  if (logical.dateRanges.length === 0 && (pre.buildRangeStart || pre.buildRangeEnd))
+    return 'the rollup covers only its build range, and the query has no date range';
 
   const exact =
     dimensions.size === pre.dimensions.length &&
     pre.segments.every((segment) => segments.has(segment)) &&
     (pre.granularity ? granularities.size === 1 && granularities.has(pre.granularity) : true);
   for (const measure of measures) {
-    if (measure.type === 'count_distinct' && !exact) return `count_distinct measure ${measure.path} does not add up across the rollup's groups`;
+    if (measure.type === 'count_distinct' && !exact)
+      return `count_distinct measure ${measure.path} does not add up across the rollup's groups`;
   }
   if (!sameRows(treeShape(logical), rollupJoinTree(model, rollup.id, pre))) return 'the rollup joins its rows otherwise than the query';
   return { rollup, pre, bucketRanges, exact };
 }
 
 /** The first offered rollup that answers the query exactly. */
-export function findRollup(logical: LogicalQuery, rollups: readonly AvailableRollup[]): RollupMatch | undefined {
+export function findRollup(logical: LogicalQuery, rollups: readonly AvailableRollup[], sourceName: string): RollupMatch | undefined {
   for (const rollup of rollups) {
-    const match = matchRollup(logical, rollup);
+    const match = matchRollup(logical, rollup, sourceName);
     if (typeof match !== 'string') return match;
   }
   return undefined;

@@ -23,7 +23,11 @@ export function rollupPartitions(definition: RollupDefinition, rangeStart: strin
   }
   const partitions: RollupPartition[] = [];
   for (let start = startOf(from, granularity); start <= to; start = add(start, 1, granularity)) {
-    partitions.push({ name: `${definition.tableName}${suffix(start, granularity)}`, start: formatWall(start), end: formatWall(add(start, 1, granularity)) });
+    partitions.push({
+      name: `${definition.tableName}${suffix(start, granularity)}`,
+      start: formatWall(start),
+      end: formatWall(add(start, 1, granularity)),
+    });
   }
   return partitions;
 }

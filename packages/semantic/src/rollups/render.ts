@@ -7,9 +7,13 @@ import type { LogicalQuery } from '../planner/logical.js';
 import { Params } from '../planner/render.js';
 import { dimensionColumn, measureColumn, MEASURE_PARTS, segmentColumn, tableNameOf, timeColumn } from './definitions.js';
 import type { RollupMatch } from './match.js';
-import type { UsedPreAggregation } from './types.js';
+import { PRE_AGGREGATIONS_SCHEMA, type RollupType, type UsedPreAggregation } from './types.js';
 
-const q = (name: string): string => duckdbDialect.quote(name);
+const CUBE_TYPES: Record<RollupType, UsedPreAggregation['type']> = {
+  rollup: 'rollup',
+  rollup_join: 'rollupJoin',
+  original_sql: 'originalSql',
+};
 
 /**
  * A measure re-aggregated from its stored parts. A distinct count merges the stored value lists and
@@ -17,9 +21,9 @@ const q = (name: string): string => duckdbDialect.quote(name);
  * depends only on the set of values, so the union of the groups' sets gives the same estimate as the
  * rows), an exact count elsewhere, where Plinth counts `count_distinct_approx` exactly.
  */
-function merged(measure: Measure, source: Dialect, exact: boolean): string {
+function merged(measure: Measure, reading: Reading, exact: boolean): string {
   const parts = MEASURE_PARTS[measure.type] ?? [];
-  const column = (part: (typeof parts)[number]): string => q(measureColumn(measure.path, part, parts));
+  const column = (part: (typeof parts)[number]): string => reading.reader.quote(measureColumn(measure.path, part, parts));
   switch (measure.type) {
     case 'count':
       return `CAST(sum(${column('count')}) AS BIGINT)`;
@@ -30,10 +34,14 @@ function merged(measure: Measure, source: Dialect, exact: boolean): string {
     case 'max':
       return `max(${column('max')})`;
     case 'avg':
-      return `(sum(${column('sum')}) / NULLIF(sum(${column('count')}), 0))`;
+      // DuckDB divides as floating point; PostgreSQL would divide integer sums as integers.
+      return reading.reader.name === 'duckdb'
+        ? `(sum(${column('sum')}) / NULLIF(sum(${column('count')}), 0))`
+        : `(CAST(sum(${column('sum')}) AS numeric) / NULLIF(sum(${column('count')}), 0))`;
     case 'count_distinct_approx': {
+      // Only a DuckDB reader can merge lists (see matchRollup).
       const values = `flatten(list(${column('distinct_values')}))`;
-      return source.name === 'duckdb'
+      return reading.source.name === 'duckdb'
         ? `COALESCE(list_aggregate(${values}, 'approx_count_distinct'), 0)`
         : `CAST(length(list_distinct(${values})) AS BIGINT)`;
     }
@@ -45,9 +53,16 @@ function merged(measure: Measure, source: Dialect, exact: boolean): string {
   }
 }
 
-function target(match: RollupMatch, member: Member, source: Dialect): FilterTarget {
+/** The warehouse the rows came from, and the database that reads the rollup (DuckDB, or the source itself). */
+interface Reading {
+  readonly source: Dialect;
+  readonly reader: Dialect;
+}
+
+function target(match: RollupMatch, member: Member, reading: Reading): FilterTarget {
+  const q = reading.reader.quote;
   if (member.kind === 'segment') return { sql: q(segmentColumn(member.path)), type: 'boolean' };
-  if (member.kind === 'measure') return { sql: merged(member, source, match.exact), type: 'number', measureConditions: '1 = 1' };
+  if (member.kind === 'measure') return { sql: merged(member, reading, match.exact), type: 'number', measureConditions: '1 = 1' };
   return { sql: q(dimensionColumn(member.path)), type: member.type === 'geo' ? 'string' : member.type };
 }
 
@@ -58,39 +73,45 @@ export interface RollupSql {
   readonly usedPreAggregations: Record<string, UsedPreAggregation>;
 }
 
-/** DuckDB SQL answering the query from the rollup's rows, in the columns and order the warehouse plan has. */
+/**
+ * SQL answering the query from the rollup's rows, in the columns and order the warehouse plan has:
+ * DuckDB SQL, or the source's own for a rollup kept in the source warehouse.
+ */
 export function rollupSql(logical: LogicalQuery, match: RollupMatch, source: Dialect): RollupSql {
-  const params = new Params(duckdbDialect);
   const { pre, rollup } = match;
+  const reading: Reading = { source, reader: rollup.inWarehouse ? source : duckdbDialect };
+  const reader = reading.reader;
+  const q = reader.quote;
+  const params = new Params(reader);
   const timeCol = pre.timeDimension && pre.granularity ? q(timeColumn(pre.timeDimension, pre.granularity)) : '';
   const columns = [
     ...logical.dimensions.map((dimension) => `${q(dimensionColumn(dimension.resolved.member.path))} AS ${q(dimension.alias)}`),
     ...logical.timeDimensions.map(
       (timeDimension) =>
-        `${timeDimension.granularity === pre.granularity ? timeCol : duckdbDialect.truncate(timeDimension.granularity, timeCol)} AS ${q(timeDimension.alias)}`,
+        `${timeDimension.granularity === pre.granularity ? timeCol : reader.truncate(timeDimension.granularity, timeCol)} AS ${q(timeDimension.alias)}`,
     ),
     ...[...logical.measures, ...logical.orderOnlyMeasures].map(
-      (measure) => `${merged(measure.resolved.member, source, match.exact)} AS ${q(measure.alias)}`,
+      (measure) => `${merged(measure.resolved.member, reading, match.exact)} AS ${q(measure.alias)}`,
     ),
   ];
   const ctx: FilterContext = {
-    dialect: duckdbDialect,
+    dialect: reader,
     params,
     timezone: logical.timezone,
     target: (path) => {
       const member = logical.filterMembers.get(path)?.member;
       if (!member) throw new Error(`Internal error: filter member ${path} was not resolved`);
-      return target(match, member, source);
+      return target(match, member, reading);
     },
   };
   const where = [
     ...logical.segments.map((segment) => q(segmentColumn(segment.member.path))),
     ...match.bucketRanges.map(
       (range) =>
-        `${timeCol} >= ${duckdbDialect.castParam(params.add(formatWall(range.from)), 'timestamp')} AND ${timeCol} <= ${duckdbDialect.castParam(params.add(formatWall(range.to)), 'timestamp')}`,
+        `${timeCol} >= ${reader.castParam(params.add(formatWall(range.from)), 'timestamp')} AND ${timeCol} <= ${reader.castParam(params.add(formatWall(range.to)), 'timestamp')}`,
     ),
     ...logical.rowFilters.map((filter) => renderFilter(filter, ctx)),
-    ...logical.policy.render((member) => target(match, member, source), ctx),
+    ...logical.policy.render((member) => target(match, member, reading), ctx),
   ];
   const groupCount = logical.dimensions.length + logical.timeDimensions.length;
   const having = logical.measureFilters.map((filter) => renderFilter(filter, ctx));
@@ -103,14 +124,15 @@ export function rollupSql(logical: LogicalQuery, match: RollupMatch, source: Dia
   ].join('\n');
   const bodyParams = params.values.length;
   const orderBy = orderByClause(logical, source);
-  const limit = `LIMIT ${duckdbDialect.castParam(params.add(logical.limit), 'integer')}`;
-  const offset = logical.offset ? ` OFFSET ${duckdbDialect.castParam(params.add(logical.offset), 'integer')}` : '';
+  const limit = `LIMIT ${reader.castParam(params.add(logical.limit), 'integer')}`;
+  const offset = logical.offset ? ` OFFSET ${reader.castParam(params.add(logical.offset), 'integer')}` : '';
   const sql = `${body}${orderBy ? `\nORDER BY ${orderBy}` : ''}\n${limit}${offset}`;
   const tableName = tableNameOf(pre.cube, pre.name);
+  const qualified = `${PRE_AGGREGATIONS_SCHEMA}.${tableName}`;
   const usedPreAggregations = {
-    [tableName]: {
-      targetTableName: rollup.targetTableName ?? (rollup.versions.length > 0 ? `${tableName}_${rollup.versions[0]}` : tableName),
-      type: pre.type,
+    [qualified]: {
+      targetTableName: rollup.targetTableName ?? (rollup.versions.length > 0 ? `${qualified}_${rollup.versions[0]}` : qualified),
+      type: CUBE_TYPES[pre.type],
       refreshKeyValues: [...rollup.versions],
       ...(rollup.lastUpdatedAt !== undefined ? { lastUpdatedAt: rollup.lastUpdatedAt } : {}),
     },

@@ -103,20 +103,33 @@ export interface AvailableRollup {
   readonly timezone?: string;
   /** Shown as `targetTableName` in `usedPreAggregations`; defaults to the table name with the first version. */
   readonly targetTableName?: string;
-  readonly lastUpdatedAt?: string;
+  /** When its newest partition was built, in milliseconds since the epoch. */
+  readonly lastUpdatedAt?: number;
+  /**
+   * `external: false`: `from` names a table in the source warehouse, and the plan is the source's SQL
+   * (a rollup with a `count_distinct_approx` measure can then answer only on DuckDB).
+   */
+  readonly inWarehouse?: boolean;
 }
 
-/** One entry of Cube's `usedPreAggregations`, keyed by the rollup's table name. */
+/** Cube's default schema of pre-aggregation tables, the prefix of `usedPreAggregations` keys. */
+export const PRE_AGGREGATIONS_SCHEMA = 'prod_pre_aggregations';
+
+/** One entry of Cube's `usedPreAggregations`, keyed by `prod_pre_aggregations.<table name>`. */
 export interface UsedPreAggregation {
   readonly targetTableName: string;
-  readonly type: RollupType;
+  /** Spelled as Cube's client spells it. */
+  readonly type: 'rollup' | 'rollupJoin' | 'originalSql';
   readonly refreshKeyValues: readonly unknown[];
-  readonly lastUpdatedAt?: string;
+  /** Milliseconds since the epoch, as Cube reports it. */
+  readonly lastUpdatedAt?: number;
 }
 
 /** Which rollup answered a plan. */
 export interface RollupUse {
   readonly id: string;
+  /** The plan is the source warehouse's SQL over a rollup kept there; else DuckDB SQL for the rollup store. */
+  readonly inWarehouse?: boolean;
   readonly tableName: string;
   readonly versions: readonly string[];
 }

@@ -54,9 +54,12 @@ function problemsOf(model: DataModel, cube: Cube, pre: PreAggregation): string[]
   const id = `${cube.name}.${pre.name}`;
   if (pre.type === 'original_sql') {
     if (pre.measures.length + pre.dimensions.length + pre.segments.length > 0 || pre.timeDimension) {
-      problems.push("an original_sql pre-aggregation stores the cube's SQL rows as they are; measures, dimensions, segments and time_dimension belong to a rollup");
+      problems.push(
+        "an original_sql pre-aggregation stores the cube's SQL rows as they are; measures, dimensions, segments and time_dimension belong to a rollup",
+      );
     }
-    if (cube.sql && callerDependent(model, [cube.sql])) problems.push("the cube's SQL depends on the caller's security context, and a pre-aggregation is built once for everyone");
+    if (cube.sql && callerDependent(model, [cube.sql]))
+      problems.push("the cube's SQL depends on the caller's security context, and a pre-aggregation is built once for everyone");
     return problems;
   }
   if (pre.type === 'rollup_join') {
@@ -81,12 +84,16 @@ function problemsOf(model: DataModel, cube: Cube, pre: PreAggregation): string[]
       `partition_granularity ${pre.partitionGranularity} does not hold whole ${pre.granularity} buckets, so a bucket would be split between partitions`,
     );
   }
-  if (pre.refreshKey?.incremental && !pre.partitionGranularity) problems.push('refresh_key.incremental refreshes partitions, so it needs partition_granularity');
-  if (pre.refreshKey?.updateWindow && !pre.refreshKey.incremental) problems.push('refresh_key.update_window applies to incremental refreshes only');
-  if ((pre.buildRangeStart || pre.buildRangeEnd) && !pre.timeDimension) problems.push('build_range_start and build_range_end need a time_dimension');
+  if (pre.refreshKey?.incremental && !pre.partitionGranularity)
+    problems.push('refresh_key.incremental refreshes partitions, so it needs partition_granularity');
+  if (pre.refreshKey?.updateWindow && !pre.refreshKey.incremental)
+    problems.push('refresh_key.update_window applies to incremental refreshes only');
+  if ((pre.buildRangeStart || pre.buildRangeEnd) && !pre.timeDimension)
+    problems.push('build_range_start and build_range_end need a time_dimension');
   if (pre.timeDimension) {
     const time = memberAt(model, pre.timeDimension);
-    if (time?.kind === 'dimension' && time.type !== 'time') problems.push(`time_dimension ${pre.timeDimension} is of type ${time.type}, not time`);
+    if (time?.kind === 'dimension' && time.type !== 'time')
+      problems.push(`time_dimension ${pre.timeDimension} is of type ${time.type}, not time`);
   }
   for (const path of pre.measures) {
     const measure = memberAt(model, path);
@@ -100,7 +107,8 @@ function problemsOf(model: DataModel, cube: Cube, pre: PreAggregation): string[]
   }
   for (const path of pre.dimensions) {
     const dimension = memberAt(model, path);
-    if (dimension?.kind === 'dimension' && dimension.subQuery) problems.push(`dimension ${path} is a sub_query dimension, which a rollup cannot store`);
+    if (dimension?.kind === 'dimension' && dimension.subQuery)
+      problems.push(`dimension ${path} is a sub_query dimension, which a rollup cannot store`);
   }
   const used = [...pre.measures, ...pre.dimensions, ...pre.segments, ...(pre.timeDimension ? [pre.timeDimension] : [])];
   const templates = used.flatMap((path) => {
@@ -125,6 +133,8 @@ function problemsOf(model: DataModel, cube: Cube, pre: PreAggregation): string[]
 /** Every reason a pre-aggregation of the model cannot be honoured exactly. */
 export function rollupProblems(model: DataModel): RollupProblem[] {
   return [...model.cubes.values()].flatMap((cube) =>
-    [...cube.preAggregations.values()].flatMap((pre) => problemsOf(model, cube, pre).map((message) => ({ cube: cube.name, name: pre.name, message }))),
+    [...cube.preAggregations.values()].flatMap((pre) =>
+      problemsOf(model, cube, pre).map((message) => ({ cube: cube.name, name: pre.name, message })),
+    ),
   );
 }

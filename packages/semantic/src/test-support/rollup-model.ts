@@ -102,12 +102,13 @@ export function rollupModelYaml(table: (name: string) => string): string {
       - { name: total_quantity, type: sum, sql: quantity }
       - { name: revenue, type: sum, sql: "{CUBE}.quantity * {CUBE}.price" }
       - { name: avg_price, type: avg, sql: price }
+      - { name: avg_quantity, type: avg, sql: quantity }
       - { name: big_avg_price, type: avg, sql: price, filters: [{ sql: "{CUBE}.quantity > 2" }] }
       - { name: min_price, type: min, sql: price }
       - { name: max_price, type: max, sql: price }
     pre_aggregations:
       - name: daily
-        measures: [count, total_quantity, revenue, avg_price, big_avg_price, min_price, max_price]
+        measures: [count, total_quantity, revenue, avg_price, avg_quantity, big_avg_price, min_price, max_price]
         dimensions: [orders.status, customers.country]
         time_dimension: orders.created_at
         granularity: day
@@ -117,6 +118,22 @@ export function rollupModelYaml(table: (name: string) => string): string {
         measures: [count, revenue, orders.count]
         dimensions: [orders.status]
         rollups: [line_items.daily, orders.no_time]
+
+views:
+  - name: sales
+    cubes:
+      - join_path: orders
+        includes: [count, status, created_at]
+      - join_path: orders.customers
+        prefix: true
+        includes: [country, segment]
+    access_policy:
+      - group: "*"
+        conditions: [{ if: "{ securityContext.view_country }" }]
+        row_level:
+          filters: [{ member: customers_country, operator: equals, values: ["{ securityContext.view_country }"] }]
+      - group: "*"
+        conditions: [{ if: "{ not securityContext.view_country }" }]
 `;
 }
 

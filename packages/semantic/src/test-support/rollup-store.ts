@@ -18,6 +18,8 @@ import type { AvailableRollup, RollupColumn, RollupPartition } from '../rollups/
 export interface TestRollupStore {
   readonly duckdb: DuckDBWarehouse;
   build(id: string, options?: { timezone?: string; partitions?: (all: RollupPartition[]) => RollupPartition[] }): Promise<AvailableRollup>;
+  /** Builds the whole rollup as a table of the source warehouse (`external: false`). */
+  buildInWarehouse(id: string, table: string): Promise<AvailableRollup>;
   close(): Promise<void>;
 }
 
@@ -85,6 +87,13 @@ export async function openRollupStore(model: DataModel, source: Warehouse): Prom
         versions: partitions.map((partition) => `${partition.name}_v1`),
         timezone,
       };
+    },
+    async buildInWarehouse(id, table) {
+      const plan = rollupBuildPlan(model, id, source.dialect);
+      // CREATE TABLE AS takes no bound parameters on PostgreSQL; a whole rollup's build query has none.
+      if (plan.params.length > 0) throw new Error(`the build query of ${id} has parameters`);
+      await source.query(`CREATE TABLE ${table} AS ${plan.sql}`, []);
+      return { id, from: table, versions: ['w1'], inWarehouse: true };
     },
     async close() {
       await duckdb.close();

@@ -228,7 +228,7 @@ export class DataApiService {
     const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, refreshSlot(served.model)]);
     const rollups = served.rollups?.length
-      ? { rollups: served.rollups, rollupWarehouse: await this.ctx.services.preAggregations.duck() }
+      ? { rollups: served.rollups, rollupStore: await this.ctx.services.preAggregations.duck() }
       : {};
     const answer = await this.executor
       .run(

@@ -142,7 +142,7 @@ export function availableRollups(
       id,
       from,
       versions: partitions.map((p) => p.version!),
-      lastUpdatedAt: new Date(Math.max(...built)).toISOString(),
+      lastUpdatedAt: Math.max(...built),
       ...(starts.length && ends.length ? { covers: { start: starts.sort()[0]!, end: ends.sort().at(-1)! } } : {}),
     });
   }
