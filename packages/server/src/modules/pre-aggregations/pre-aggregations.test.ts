@@ -62,7 +62,7 @@ describeOnStores(
         expect(daily!['builtPartitions']).toBe(daily!['partitionCount']);
         expect(daily!['rows']).toBeGreaterThan(0);
         const answer = await load(eventsQuery());
-        expect(Object.keys(answer.usedPreAggregations ?? {})).toEqual(['events_daily']);
+        expect(Object.keys(answer.usedPreAggregations ?? {})).toEqual(['prod_pre_aggregations.events_daily']);
         const truth = await raw(eventsQuery());
         expect(truth.usedPreAggregations).toBeUndefined();
         expect(answer.data).toEqual(truth.data);

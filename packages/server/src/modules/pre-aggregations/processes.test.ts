@@ -86,7 +86,7 @@ describe.skipIf(!DATABASE_URL)('pre-aggregations: two plinth-server processes sh
     // renewQuery: every load reads the partitions again rather than a cached answer.
     const load = `/d/${id}/cubejs-api/v1/load?query=${encodeURIComponent(JSON.stringify({ ...eventsQuery(), renewQuery: true }))}`;
     const first = await call(a.url, 'GET', load, cubeApiToken);
-    expect(Object.keys(first.usedPreAggregations)).toEqual(['events_daily']);
+    expect(Object.keys(first.usedPreAggregations)).toEqual(['prod_pre_aggregations.events_daily']);
 
     let rebuilding = true;
     const answers: unknown[] = [];
