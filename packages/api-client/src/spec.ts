@@ -2626,6 +2626,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deployments/{deploymentId}/pre-aggregations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get pre-aggregations
+         * @description The pre-aggregations of the branch's newest build (the deploy branch's unless `branch` names another): partitions, rows, sizes, last refresh, build time and errors. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         */
+        get: operations["getPreAggregations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/pre-aggregations/build": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Build pre-aggregations
+         * @description Queues a build of the named pre-aggregations (every one when left out) on the `rollups` queue: the named partitions (every one) are rebuilt whatever their refresh key says. Answers the queued jobs. Needs SchemaUpdate. Requires the `SchemaUpdate` permission on the deployment named by the path parameter `deploymentId`.
+         */
+        post: operations["buildPreAggregations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/pre-aggregations/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get pre-aggregation jobs
+         * @description The deployment's pre-aggregation refresh jobs, newest first: scheduled refreshes and builds asked for, with their state and last error. Requires the `DeploymentRead` permission on the deployment named by the path parameter `deploymentId`.
+         */
+        get: operations["getPreAggregationJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{deploymentId}/pre-aggregations/{preAggregationId}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview pre-aggregation
+         * @description The first rows of a built pre-aggregation as stored, before any access policy applies (hence SchemaUpdate). Requires the `SchemaUpdate` permission on the deployment named by the path parameter `deploymentId`.
+         */
+        get: operations["getPreAggregationPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deployments/{deploymentId}/report-folders": {
         parameters: {
             query?: never;
@@ -5654,6 +5734,94 @@ export interface components {
             requestId?: string;
         } & {
             [key: string]: unknown;
+        };
+        PreAggregationPartition: {
+            /** @description Cube's table name of the partition: the rollup's, suffixed by its start when partitioned. */
+            name: string;
+            rangeStart: string | null;
+            rangeEnd: string | null;
+            version: string | null;
+            refreshKey: string | null;
+            rows: number | null;
+            bytes: number | null;
+            builtAt: string | null;
+            buildTimeMs: number | null;
+            lastError: string | null;
+            errorAt: string | null;
+        };
+        PreAggregation: {
+            /** @description `<cube>.<name>`. */
+            id: string;
+            cube: string;
+            name: string;
+            /** @description Cube's table name, the key of `usedPreAggregations` in a load's answer. */
+            tableName: string;
+            /** @enum {string} */
+            type: "rollup" | "original_sql" | "rollup_join";
+            external: boolean;
+            partitionGranularity: string | null;
+            refreshKey: {
+                every: string | null;
+                /** @description Whether `refresh_key.sql` decides staleness. */
+                sql: boolean;
+                incremental: boolean;
+                updateWindow: string | null;
+            };
+            partitionCount: number;
+            builtPartitions: number;
+            rows: number;
+            bytes: number;
+            lastRefreshAt: string | null;
+            /** @description Sum of its partitions’ last build times. */
+            buildTimeMs: number;
+            nextCheckAt: string | null;
+            lastError: string | null;
+            partitions: components["schemas"]["PreAggregationPartition"][];
+        };
+        PreAggregationList: {
+            buildId: number | null;
+            state: ("building" | "ready" | "failed") | null;
+            error: string | null;
+            items: components["schemas"]["PreAggregation"][];
+        };
+        BuildPreAggregationsInput: {
+            branch?: string;
+            /** @description Ids (`<cube>.<name>`) to build; every one when left out. */
+            preAggregations?: string[];
+            /** @description Only these partitions (by name); every one when left out. */
+            partitions?: string[];
+        };
+        PreAggregationJob: {
+            id: number;
+            preAggregation: string;
+            buildId: number;
+            partitions: string[] | null;
+            /**
+             * @description A failed attempt waiting for its retry is queued; dead: out of attempts.
+             * @enum {string}
+             */
+            state: "queued" | "running" | "succeeded" | "dead" | "cancelled";
+            attempts: number;
+            lastError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            finishedAt: string | null;
+        };
+        PreAggregationJobList: {
+            /** @description Newest first, at most 100. */
+            items: components["schemas"]["PreAggregationJob"][];
+        };
+        PreAggregationPreview: {
+            preAggregation: string;
+            columns: {
+                name: string;
+                type: string;
+                member: string;
+            }[];
+            /** @description Rows as stored, before any access policy. */
+            data: {
+                [key: string]: unknown;
+            }[];
         };
         ResourceOwner: {
             id: number;
@@ -19840,6 +20008,304 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OidcTokenExchangeError"];
+                };
+            };
+        };
+    };
+    getPreAggregations: {
+        parameters: {
+            query?: {
+                /** @description A shared branch; the deploy branch when left out. */
+                branch?: string;
+            };
+            header?: never;
+            path: {
+                deploymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreAggregationList"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buildPreAggregations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuildPreAggregationsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreAggregationJobList"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPreAggregationJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreAggregationJobList"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPreAggregationPreview: {
+        parameters: {
+            query?: {
+                branch?: string;
+                /** @description Rows to show; 100 when left out. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                deploymentId: number;
+                preAggregationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreAggregationPreview"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

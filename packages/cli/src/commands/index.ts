@@ -48,6 +48,11 @@ export const manifest: Entry[] = [
     'Your and the shared workspace of a deployment: folders, workbooks and reports, and moving them',
     () => import('./workspace/index.js'),
   ),
+  group(
+    'pre-aggregations',
+    "A deployment's pre-aggregations: list, build, status and preview",
+    () => import('./pre-aggregations/index.js'),
+  ),
   group('reports', 'Reports: saved queries of a deployment, their refresh and report folders', () => import('./reports/index.js')),
   group(
     'notifications',

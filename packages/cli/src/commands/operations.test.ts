@@ -260,6 +260,10 @@ const COMMANDS: Record<string, string | { none: string }> = {
 
   receiveGithubWebhook: none('webhook: called by GitHub with a signed delivery; `github sync` imports the same way by hand'),
 
+  getPreAggregations: 'pre-aggregations list',
+  buildPreAggregations: 'pre-aggregations build',
+  getPreAggregationJobs: 'pre-aggregations status',
+  getPreAggregationPreview: 'pre-aggregations preview',
   getReportFolders: 'reports folders',
   getReports: 'reports list',
   createReport: 'reports create',

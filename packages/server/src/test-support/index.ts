@@ -24,6 +24,7 @@ export {
   type PolicyWarehouse,
   type WarehouseKind,
 } from '../modules/data-api/policies-fixtures.js';
+export { eventsModel, literalModel } from '../modules/pre-aggregations/test-fixtures.js';
 export { sampleDbtProjectFiles } from '../modules/dbt/project/fixtures.js';
 export { editFile, sampleDbtRepo } from '../modules/dbt/test-fixtures.js';
 export { githubFixture, INSTALLATION, REPOSITORY } from '../modules/github/test-fixtures.js';

@@ -2,7 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { defineJob } from '../../jobs/define.js';
 import type { JobContext } from '../../jobs/kind.js';
 import type { Job } from '../../store/jobs.js';
+import type { Executor } from '../../store/executor.js';
 import type { ModelBuildRow } from '../../store/schema.js';
+import { transaction } from '../../store/transaction.js';
 import { logSource } from './views.js';
 import { counted } from '../../lib/counted.js';
 
@@ -60,7 +62,8 @@ async function runBuild(job: Job<BuildJobPayload>, context: JobContext): Promise
     await context.heartbeat();
     const summary = await context.services.builds.compileFiles(files);
     await context.heartbeat();
-    const finished = await finish(context, build, summary.valid ? 'built' : 'failed', summary.errors, summary.cubesCount);
+    const gate = summary.valid ? await prepareServing(context, build, log) : undefined;
+    const finished = await finish(context, build, summary.valid ? 'built' : 'failed', summary.errors, summary.cubesCount, gate);
     if (!finished) return { skipped: 'the build was cancelled while it compiled' };
     if (summary.valid) await log('info', `Build ${id}: built, ${counted(summary.cubesCount, 'cube')}`);
     else {
@@ -88,13 +91,40 @@ async function finish(
   status: 'built' | 'failed' | 'cancelled',
   errors: readonly unknown[],
   cubesCount: number | null,
+  gate?: (db: Executor) => Promise<void>,
 ): Promise<boolean> {
-  const row = await context.store.db
-    .updateTable('model_build')
-    .set({ status, errors: JSON.stringify(errors), cubes_count: cubesCount, finished_at: new Date(context.now()) })
-    .where('id', '=', build.id)
-    .where('status', '=', 'building')
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+  return transaction(context.store.db, async (db) => {
+    const row = await db
+      .updateTable('model_build')
+      .set({ status, errors: JSON.stringify(errors), cubes_count: cubesCount, finished_at: new Date(context.now()) })
+      .where('id', '=', build.id)
+      .where('status', '=', 'building')
+      .returning('id')
+      .executeTakeFirst();
+    if (row && gate) await gate(db);
+    return row !== undefined;
+  });
+}
+
+/**
+ * What the build waits for before it serves (its pre-aggregations), queued with the status change.
+ * A gate that fails is logged and the build serves without it: the data API answers from the warehouse.
+ */
+async function prepareServing(
+  context: JobContext,
+  build: ModelBuildRow,
+  log: (level: 'info' | 'error', message: string) => Promise<unknown>,
+): Promise<((db: Executor) => Promise<void>) | undefined> {
+  try {
+    return await context.services.preAggregations.prepareBuild({
+      accountId: build.account_id,
+      deploymentId: build.deployment_id,
+      buildId: Number(build.id),
+      commitId: Number(build.commit_id),
+      branchName: build.branch_name,
+    });
+  } catch (error) {
+    await log('error', `Build ${build.id}: pre-aggregations not scheduled: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CompileError } from '@plinth/semantic';
+import type { Executor } from '../../store/executor.js';
 import type { Database } from '../../store/schema.js';
 
 /** What other modules use of builds. */
@@ -37,4 +38,27 @@ export interface CompileSummary {
   valid: boolean;
   errors: CompileError[];
   cubesCount: number;
+}
+
+/** A build that has just compiled, as the serving gate sees it. */
+export interface BuiltBuild {
+  accountId: number;
+  deploymentId: number;
+  buildId: number;
+  commitId: number;
+  branchName: string;
+}
+
+/**
+ * What may hold a new build back from serving while work derived from it (its pre-aggregations)
+ * is done: the branch's previous build keeps serving until then. The pre-aggregations service is it.
+ */
+export interface ServingGate {
+  /**
+   * Called once a build compiled, before it is marked built; answers work to do in the transaction
+   * that marks it built (queueing what it waits for), or nothing when it has nothing to wait for.
+   */
+  prepareBuild(build: BuiltBuild): Promise<((db: Executor) => Promise<void>) | undefined>;
+  /** Which of these built builds are held back now. */
+  held(db: Executor, buildIds: readonly number[]): Promise<Set<number>>;
 }

@@ -13,6 +13,9 @@ import { queueBuild } from './queue.js';
 import { devModeView, selectBuilds, toView, type BuildView, type BuildWithJob } from './views.js';
 import { validate, type ValidateInput } from './validate.js';
 
+/** The newest built builds of a branch that serving looks at; past them, a held build serves anyway. */
+const SERVING_CANDIDATES = 5;
+
 /** Newest first: the build a person looks for is the last one. */
 const BUILDS: ListOrder<{ id: number }> = { list: 'builds', sort: 'id', kind: 'id', direction: 'desc', keyOf: (row) => row.id };
 
@@ -29,7 +32,7 @@ export class BuildService implements BuildQueue {
   }
 
   async latestBuilt(accountId: number, deploymentId: number, branchName: string): Promise<LatestBuild | null> {
-    const row = await this.ctx.db
+    const rows = await this.ctx.db
       .selectFrom('model_build')
       .select(['id', 'commit_id'])
       .where('account_id', '=', accountId)
@@ -37,9 +40,16 @@ export class BuildService implements BuildQueue {
       .where('branch_name', '=', branchName)
       .where('status', '=', 'built')
       .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? { buildId: Number(row.id), commitId: Number(row.commit_id) } : null;
+      .limit(SERVING_CANDIDATES)
+      .execute();
+    if (!rows.length) return null;
+    // A newer build whose pre-aggregations are still building waits; with none before it, it serves.
+    const held = await this.ctx.services.preAggregations.held(
+      this.ctx.db,
+      rows.map((row) => Number(row.id)),
+    );
+    const row = rows.find((candidate) => !held.has(Number(candidate.id))) ?? rows[0]!;
+    return { buildId: Number(row.id), commitId: Number(row.commit_id) };
   }
 
   /** A build by id, for work that acts for no caller (the first start waits for its demo's build). */

@@ -4,8 +4,8 @@ import type { ModuleCache } from '../module.js';
 
 /**
  * What a data API request is served from, besides its token: the branch's latest successful
- * build, whether the branch is served at all, and the deployment's warehouse variables. Any build
- * changing state, a branch enabled or disabled, a variable set or a deployment deleted forgets the
+ * build, whether the branch is served at all, the deployment's warehouse variables and the build's
+ * rollup partitions. Any build changing state, a rollup partition switched to a new version, a branch enabled or disabled, a variable set or a deployment deleted forgets the
  * account's entries in every process (the triggers are made from this declaration, store/cache-triggers.ts).
  */
 export const DATA_API_SERVING_CACHE: CacheDeclaration = {
@@ -15,6 +15,9 @@ export const DATA_API_SERVING_CACHE: CacheDeclaration = {
     model_build: { updates: ['status', 'branch_name', 'commit_id', 'deployment_id', 'account_id'], inserts: true },
     model_branch: { updates: ['name', 'kind', 'is_default', 'always_active', 'deployment_id', 'account_id'] },
     deployment_variable: { updates: 'any', inserts: true },
+    // A build's rollups becoming ready changes which build serves; a partition's new version, what it reads.
+    rollup_build: { updates: ['state'], inserts: true },
+    rollup_partition: { updates: ['version', 'file'], inserts: true },
   },
 };
 

@@ -10,7 +10,12 @@ import type { Served } from './service.js';
 function plansOf(served: Served, request: unknown): { queryType: QueryType; plans: QueryPlan[] } {
   const now = new Date();
   const fannedOut = fanOut(request, now);
-  const plans = planFannedOut(served.model, fannedOut, { dialect: served.warehouse.dialect, caller: served.caller, now });
+  const plans = planFannedOut(served.model, fannedOut, {
+    dialect: served.warehouse.dialect,
+    caller: served.caller,
+    now,
+    ...(served.rollups ? { rollups: served.rollups } : {}),
+  });
   return { queryType: fannedOut.queryType, plans };
 }
 
@@ -28,9 +33,10 @@ export function sqlOf(served: Served, request: unknown) {
       sql: [plan.sql, [...plan.params]] as [string, unknown[]],
       order: orderOf(plan),
       dataSource: 'default',
-      preAggregations: [] as unknown[],
+      // A query a rollup answers shows the rollup's DuckDB SQL, and which rollup, as Cube shows its external pre-aggregations.
+      preAggregations: (plan.rollup ? [{ preAggregationId: plan.rollup.id, tableName: plan.rollup.tableName }] : []) as unknown[],
       rollupMatchResults: [] as unknown[],
-      external: false,
+      external: plan.rollup !== undefined,
     },
     dataSource: 'default',
   }));

@@ -1,5 +1,6 @@
 import {
   loadRequest,
+  type AvailableRollup,
   meta,
   QueryError,
   type Caller,
@@ -58,6 +59,8 @@ export interface Served {
   timeoutMs?: number;
   /** The serving lookup the build was found by; while it stays, the build is still the one served (see stillServing). */
   servedBy?: ServedBy;
+  /** The build's rollups the planner may answer from, as the manifest lists them now. */
+  rollups?: readonly AvailableRollup[];
 }
 
 interface ServedBy {
@@ -90,6 +93,14 @@ export class DataApiService {
     const { deploymentId } = target;
     const accountId = context.tenant.id;
     const { buildId, model, caller, servedBy } = await this.servedModel(context, target);
+    const [{ warehouse, timeoutMs }, rollups] = await Promise.all([
+      this.openWarehouse(accountId, deploymentId),
+      this.serving.through(accountId, `rollups:${buildId}`, () => this.ctx.services.preAggregations.available(buildId, model)),
+    ]);
+    return { buildId, model, warehouse, caller, servedBy, rollups, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  }
+
+  private async openWarehouse(accountId: number, deploymentId: number): Promise<{ warehouse: Warehouse; timeoutMs?: number }> {
     const config = await this.serving.through(accountId, `warehouse:${deploymentId}`, () =>
       this.ctx.services.deploymentVariables.warehouseConfig(accountId, deploymentId),
     );
@@ -101,7 +112,33 @@ export class DataApiService {
       }
       throw badRequest(`The warehouse of deployment ${deploymentId} cannot be opened: ${error.message}`);
     });
-    return { buildId, model, warehouse, caller, servedBy, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };
+    return { warehouse, ...(config.type === 'postgres' ? { timeoutMs: config.statementTimeoutMs } : {}) };
+  }
+
+  /** A deployment's warehouse, for work that acts for no caller (building pre-aggregations). */
+  async warehouseOf(accountId: number, deploymentId: number): Promise<Warehouse> {
+    return (await this.openWarehouse(accountId, deploymentId)).warehouse;
+  }
+
+  /**
+   * Runs `work` on the deployment's warehouse: the pooled one for PostgreSQL, and for an embedded
+   * DuckDB file one opened for the work alone (read-only) and closed after it, so building in the
+   * background never leaves the file held by this process.
+   */
+  async withWarehouse<T>(accountId: number, deploymentId: number, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
+    const config = await this.ctx.services.deploymentVariables.warehouseConfig(accountId, deploymentId);
+    if (config.type === 'postgres') return work(await this.warehouseOf(accountId, deploymentId));
+    const warehouse = await this.warehouses.openUnkept(accountId, deploymentId, config);
+    try {
+      return await work(warehouse);
+    } finally {
+      await warehouse.close();
+    }
+  }
+
+  /** A build's compiled model, kept as serving keeps it (pre-aggregations read its rollups). */
+  modelOfBuild(accountId: number, buildId: number, commitId: number): Promise<DataModel> {
+    return this.models.get(buildId, () => this.ctx.services.dataModel.filesAt(accountId, commitId));
   }
 
   /** As served, without opening the warehouse: meta reads only the model. */
@@ -186,7 +223,11 @@ export class DataApiService {
     } catch (error) {
       return toBadRequest(error);
     }
-    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller]);
+    // A refreshed partition has a new version, so its answers are never the cache's old ones; and
+    // the model's shortest `refresh_key.every` ends any cached answer's life, as Cube's refresh keys do.
+    const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
+    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, refreshSlot(served.model)]);
+    const rollups = served.rollups?.length ? { rollups: served.rollups, rollupStore: await this.ctx.services.preAggregations.duck() } : {};
     const answer = await this.executor
       .run(
         key,
@@ -197,6 +238,7 @@ export class DataApiService {
               caller: served.caller,
               queryType,
               timeoutMs: served.timeoutMs,
+              ...rollups,
             }),
           ),
         { renew },
@@ -252,6 +294,16 @@ export class DataApiService {
     this.models.close();
     await this.warehouses.close();
   }
+}
+
+/** The current slot of the model's shortest cube `refresh_key.every` (in seconds), or null without one. */
+function refreshSlot(model: DataModel): number | null {
+  let shortest: number | undefined;
+  for (const cube of model.cubes.values()) {
+    const every = cube.refreshKey?.everySeconds;
+    if (every !== undefined && every > 0 && (shortest === undefined || every < shortest)) shortest = every;
+  }
+  return shortest === undefined ? null : Math.floor(Date.now() / 1000 / shortest);
 }
 
 /**

@@ -56,6 +56,15 @@ export class Warehouses {
     return warehouse;
   }
 
+  /**
+   * A warehouse of the deployment's configuration that is not kept: the caller closes it. Work in
+   * the background (building pre-aggregations) takes one, so no process keeps an embedded DuckDB
+   * file open for it after it is done.
+   */
+  openUnkept(accountId: number, deploymentId: number, config: WarehouseConfig = { type: 'duckdb', path: null }): Promise<Warehouse> {
+    return this.openWith(accountId, deploymentId, config);
+  }
+
   private async openWith(accountId: number, deploymentId: number, config: WarehouseConfig): Promise<Warehouse> {
     if (config.type === 'postgres') {
       const url = new URL('postgres://');
