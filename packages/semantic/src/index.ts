@@ -26,6 +26,17 @@ export {
 export { fanOut, pivotQueryOf, type FannedOut, type PivotQuery, type QueryType } from './planner/fan-out.js';
 export { meta, type MetaCube, type MetaMember } from './meta.js';
 export { writeSample, sampleModelFiles, type SampleOptions } from './sample/sample.js';
-export { translateSql, type SqlColumn, type SqlTranslation } from './sql/translate.js';
+export { translateSql, type SqlTranslation } from './sql/translate.js';
+export {
+  answerSql,
+  describeSql,
+  type SqlAnswer,
+  type SqlColumn,
+  type SqlDescription,
+  type SqlLoadResult,
+  type SqlModel,
+  type SqlOptions,
+} from './sql/answer.js';
+export { pgTypeOf, PG_TYPES, type PgType } from './sql/types.js';
 export { SqlTranslationError, sqlStates, type SqlErrorCondition, type SqlState } from './sql/errors.js';
 export { cubesqlLines, CHUNK_ROWS as CUBESQL_CHUNK_ROWS } from './sql/response.js';

@@ -8,13 +8,14 @@ const rowsOf = (text: string) =>
     .slice(1)
     .flatMap((line) => (JSON.parse(line) as { data: unknown[][] }).data);
 
-it('splits the rows into data lines of CHUNK_ROWS each, in column order', () => {
-  const data = Array.from({ length: CHUNK_ROWS * 2 + 1 }, (_, i) => ({ 'o.n': String(i), 'o.s': i % 2 ? 'a' : null }));
+it('splits the rows into data lines of CHUNK_ROWS each, in column order', async () => {
+  const rows = Array.from({ length: CHUNK_ROWS * 2 + 1 }, (_, i) => [i % 2 ? 'a' : null, String(i)]);
   const columns = [
-    { name: 's', columnType: 'Utf8', key: 'o.s' },
-    { name: 'n', columnType: 'Int64', key: 'o.n' },
+    { name: 's', type: 'text' as const, typeOid: 25, columnType: 'Utf8' },
+    { name: 'n', type: 'int8' as const, typeOid: 20, columnType: 'Int64' },
   ];
-  const lines = cubesqlLines({ data, lastRefreshTime: '2026-01-01T00:00:00.000Z' }, columns).trimEnd().split('\n');
+  const text = await cubesqlLines({ columns, rows, lastRefreshTime: '2026-01-01T00:00:00.000Z' });
+  const lines = text.trimEnd().split('\n');
   expect(lines).toHaveLength(4);
   expect(JSON.parse(lines[0]!)).toEqual({
     schema: [
@@ -24,5 +25,5 @@ it('splits the rows into data lines of CHUNK_ROWS each, in column order', () => 
     lastRefreshTime: '2026-01-01T00:00:00.000Z',
   });
   expect(JSON.parse(lines[3]!)).toEqual({ data: [[null, String(CHUNK_ROWS * 2)]] });
-  expect(rowsOf(lines.join('\n'))).toHaveLength(CHUNK_ROWS * 2 + 1);
+  expect(rowsOf(text)).toHaveLength(CHUNK_ROWS * 2 + 1);
 });

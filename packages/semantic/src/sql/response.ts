@@ -1,28 +1,27 @@
-import type { SqlColumn } from './translate.js';
+import type { SqlAnswer } from './answer.js';
 
 /** Rows per `data` line: a large answer streams as several lines, as Cube's SQL API sends chunks. */
 export const CHUNK_ROWS = 1000;
 
-interface LoadAnswer {
-  data?: Array<Record<string, unknown>>;
-  lastRefreshTime?: string;
-}
-
 /**
  * The `/v1/cubesql` body, newline-delimited JSON: a `schema` line (column names and types, and the
  * result's `lastRefreshTime` when the load gives one), then `data` lines of rows as arrays in column
- * order. Values are the load's own, so a row reads the same through `/v1/load` and here.
+ * order. Values are the answer's own, so a row reads the same through `/v1/load` and here.
  */
-export function cubesqlLines(answer: unknown, columns: readonly SqlColumn[]): string {
-  const { data = [], lastRefreshTime } = (answer ?? {}) as LoadAnswer;
+export async function cubesqlLines(answer: SqlAnswer): Promise<string> {
   const schema = {
-    schema: columns.map((c) => ({ name: c.name, column_type: c.columnType })),
-    ...(typeof lastRefreshTime === 'string' ? { lastRefreshTime } : {}),
+    schema: answer.columns.map((c) => ({ name: c.name, column_type: c.columnType })),
+    ...(typeof answer.lastRefreshTime === 'string' ? { lastRefreshTime: answer.lastRefreshTime } : {}),
   };
   const lines = [JSON.stringify(schema)];
-  for (let start = 0; start < data.length; start += CHUNK_ROWS) {
-    const rows = data.slice(start, start + CHUNK_ROWS).map((row) => columns.map((c) => row[c.key] ?? null));
-    lines.push(JSON.stringify({ data: rows }));
+  let chunk: unknown[][] = [];
+  for await (const row of answer.rows) {
+    chunk.push(row);
+    if (chunk.length === CHUNK_ROWS) {
+      lines.push(JSON.stringify({ data: chunk }));
+      chunk = [];
+    }
   }
+  if (chunk.length > 0) lines.push(JSON.stringify({ data: chunk }));
   return `${lines.join('\n')}\n`;
 }

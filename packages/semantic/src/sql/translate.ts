@@ -2,20 +2,21 @@ import type { MetaCube } from '../meta.js';
 import type { Query } from '../planner/query.js';
 import { notSupported, SqlTranslationError } from './errors.js';
 import { identifier, isNode, parseSelect, type Node } from './ast.js';
-import { columnTypeOf, tableOf } from './catalog.js';
+import { columnTypeOf, tableOf, type CatalogMember } from './catalog.js';
 import { defaultName, itemOf, type Item, type Scope } from './columns.js';
 import { conditionOf } from './filters.js';
 
 /** A column of the answer: its name, its type in the schema line, and the key of its value in a load row. */
-export interface SqlColumn {
+export interface TranslatedColumn {
   name: string;
   columnType: string;
   key: string;
+  member: CatalogMember;
 }
 
 export interface SqlTranslation {
   query: Query;
-  columns: SqlColumn[];
+  columns: TranslatedColumn[];
 }
 
 interface Selected {
@@ -145,6 +146,6 @@ export function translateSql(sql: string, cubes: readonly MetaCube[]): SqlTransl
     ...limitOf(select),
     ...(ungrouped ? { ungrouped: true } : {}),
   };
-  const columns = selected.map((s) => ({ name: s.name, columnType: columnTypeOf(s.item.member), key: s.item.key }));
+  const columns = selected.map((s) => ({ name: s.name, columnType: columnTypeOf(s.item.member), key: s.item.key, member: s.item.member }));
   return { query, columns };
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { cubesqlLines } from '@plinth/semantic';
+import { answerSql, cubesqlLines, SqlTranslationError, type Query, type SqlLoadResult } from '@plinth/semantic';
 import type { TSchema } from '@sinclair/typebox';
 import { deploymentParam, requires } from '../../../http/requirement.js';
 import type { AuthenticatedContext } from '../../../pipeline/context.js';
 import { contextOf, targetOf } from '../request-context.js';
-import { toBadRequest, type DataApiService, type DataTarget } from '../service.js';
+import { badRequest } from '../../../http/errors.js';
+import type { DataApiService, DataTarget } from '../service.js';
 import { CubesqlBody, CubesqlLine } from './schemas.js';
-import { translateSql } from './translation.js';
 
 type App = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -17,6 +17,9 @@ export interface Prefix {
   idPrefix: string;
   where: string;
 }
+
+/** Thrown out of `load` to stop the answer when the data API says to retry. */
+const CONTINUE = Symbol('continue wait');
 
 const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | null)?.error === 'Continue wait';
 
@@ -32,19 +35,25 @@ export async function cubesqlAnswer(
   target: DataTarget,
   body: CubesqlBody,
 ): Promise<string> {
-  const { cubes } = await dataApi.meta(context, target);
-  let translation: ReturnType<typeof translateSql>;
+  const model = await dataApi.meta(context, target);
+  const extra = { ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
+  let waiting: unknown;
+  const load = async (query: Query): Promise<SqlLoadResult> => {
+    const answer = await dataApi.load(context, target, { ...query, ...extra });
+    if (isContinueWait(answer)) {
+      waiting = answer;
+      throw CONTINUE;
+    }
+    return answer as SqlLoadResult;
+  };
   try {
-    translation = translateSql(body.query, cubes);
+    return await cubesqlLines(await answerSql(body.query, { model, load }));
   } catch (error) {
+    if (error === CONTINUE) return `${JSON.stringify(waiting)}\n`;
     // A parser quirk on some input the tests never saw is still that input's 400, never a 500.
-    return toBadRequest(error);
+    if (error instanceof SqlTranslationError) throw badRequest(error.message);
+    throw error;
   }
-  const { query, columns } = translation;
-  const cubeQuery = { ...query, ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
-  const answer = await dataApi.load(context, target, cubeQuery);
-  if (isContinueWait(answer)) return `${JSON.stringify(answer)}\n`;
-  return cubesqlLines(answer, columns);
 }
 
 /** `POST {prefix}/cubesql`: Cube's SQL API over HTTP, for the SQL the translation understands. */
