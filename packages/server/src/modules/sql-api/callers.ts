@@ -34,7 +34,10 @@ export function deploymentOfDatabase(database: string): number {
 }
 
 /** The account serving a deployment, or the refusal to send (an unknown deployment reads as an unknown database). */
-export async function accountOfDatabase(pipeline: RequestPipeline, database: string): Promise<{ account: AccountRow; deploymentId: number }> {
+export async function accountOfDatabase(
+  pipeline: RequestPipeline,
+  database: string,
+): Promise<{ account: AccountRow; deploymentId: number }> {
   const deploymentId = deploymentOfDatabase(database);
   const decided = await pipeline.tenancy.ofDeployment(deploymentId, database);
   if (decided instanceof ApiError) {

@@ -67,7 +67,13 @@ export async function catalogDescribe(catalog: ModelCatalog, sql: string, paramO
 /** Runs a statement on the catalog; its rows come back as PostgreSQL encoded them, in the formats asked. */
 export async function catalogRun(catalog: ModelCatalog, sql: string, paramOids: readonly number[], binding: Binding): Promise<Outcome> {
   const messages = await catalog.exchange(
-    Buffer.concat([parse(sql, paramOids), bind(binding), frontend('D', [Buffer.from('P'), cstr('')]), frontend('E', [cstr(''), i32(0)]), SYNC]),
+    Buffer.concat([
+      parse(sql, paramOids),
+      bind(binding),
+      frontend('D', [Buffer.from('P'), cstr('')]),
+      frontend('E', [cstr(''), i32(0)]),
+      SYNC,
+    ]),
   );
   failed(messages);
   const description = messages.find((m) => m.type === 'T');

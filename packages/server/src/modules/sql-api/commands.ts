@@ -77,11 +77,7 @@ export function commandOf(words: string[], sql: string, state: SessionState): Co
       const value = state.settings.get(name);
       if (value === undefined) return undefined;
       return {
-        replies: [
-          wire.rowDescription([{ name, typeOid: 25 }]),
-          wire.dataRow([Buffer.from(value, 'utf8')]),
-          wire.commandComplete('SHOW'),
-        ],
+        replies: [wire.rowDescription([{ name, typeOid: 25 }]), wire.dataRow([Buffer.from(value, 'utf8')]), wire.commandComplete('SHOW')],
       };
     }
     default:
@@ -93,7 +89,9 @@ export function commandOf(words: string[], sql: string, state: SessionState): Co
 function set(sql: string, state: SessionState): Command {
   const text = stripComments(sql).trim().replace(/;\s*$/, '');
   const zone = /^set\s+(?:session\s+|local\s+)?time\s+zone\s+(.+)$/i.exec(text);
-  const match = zone ? ['', 'timezone', zone[1]!] : /^set\s+(?:session\s+|local\s+)?([A-Za-z_][\w.]*|"[^"]+")\s*(?:to|=)\s*(.+)$/is.exec(text);
+  const match = zone
+    ? ['', 'timezone', zone[1]!]
+    : /^set\s+(?:session\s+|local\s+)?([A-Za-z_][\w.]*|"[^"]+")\s*(?:to|=)\s*(.+)$/is.exec(text);
   if (!match) {
     if (/^set\s+(session\s+characteristics|transaction)\b/i.test(text)) return tagged('SET');
     throw new SqlFailure('42601', `SET could not be read: write SET name TO value`);

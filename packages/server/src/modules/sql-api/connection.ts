@@ -1,5 +1,12 @@
 import type { Socket } from 'node:net';
-import { BackendError, closeSignal, createScramSha256Data, verifyScramSha256Password, type PostgresConnection, type ScramSha256Data } from 'pg-gateway';
+import {
+  BackendError,
+  closeSignal,
+  createScramSha256Data,
+  verifyScramSha256Password,
+  type PostgresConnection,
+  type ScramSha256Data,
+} from 'pg-gateway';
 import { fromNodeSocket } from 'pg-gateway/node';
 import { accountOfDatabase, TOKEN_USER, tokenCaller, userCaller, type SqlCaller } from './callers.js';
 import { wireErrorOf } from './errors.js';
@@ -71,7 +78,8 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     const withoutProof = parts.filter((p) => !p.startsWith('p=')).join(',');
     const authMessage = `${flow.clientFirstMessageBare},${flow.serverFirstMessage},${withoutProof}`;
     const valid = proof ? await verifyScramSha256Password({ authMessage, clientProof: proof, storedKey: scram.data.storedKey }) : false;
-    if (!valid || !connection!.clientParams) return fatal('28P01', `password authentication failed for user "${connection!.clientParams?.user ?? ''}"`);
+    if (!valid || !connection!.clientParams)
+      return fatal('28P01', `password authentication failed for user "${connection!.clientParams?.user ?? ''}"`);
     try {
       caller = scram.onSuccess();
     } catch {
@@ -98,7 +106,10 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     await writer.write(wire.backendKeyData(key.pid, key.secret));
     for (const [name, value] of statuses) await writer.write(wire.parameterStatus(name, value));
     const current = caller!;
-    session = new SqlSession(() => deps.served(current), (error) => deps.log(error));
+    session = new SqlSession(
+      () => deps.served(current),
+      (error) => deps.log(error),
+    );
     deps.keys.register(key, session);
   };
 

@@ -14,7 +14,12 @@ const csvField = (value: string | null) => (value === null ? '' : /[",\n\r]/.tes
  * in PostgreSQL's text format or as CSV. The rows are encoded as text by whichever engine answers
  * the query, then written out without being gathered.
  */
-export async function copyOut(sql: string, served: () => Promise<Served>, send: (chunk: Buffer) => Promise<void> | void, signal: AbortSignal) {
+export async function copyOut(
+  sql: string,
+  served: () => Promise<Served>,
+  send: (chunk: Buffer) => Promise<void> | void,
+  signal: AbortSignal,
+) {
   const { query, csv, header } = copyQueryOf(sql);
   const outcome = await runQuery(query, [], NO_BINDING, await served(), signal);
   const names = outcome.description ? columnNames(outcome.description) : [];

@@ -74,7 +74,9 @@ export class SqlCredentials {
     }
     const rows = missing.length > 0 ? await this.rows(deploymentId, ids) : found;
     return new Map(
-      rows.filter((row) => row.account_id === accountId).map((row) => [row.environment_id, { user: row.user_name, password: this.box.open(row.password_sealed) }]),
+      rows
+        .filter((row) => row.account_id === accountId)
+        .map((row) => [row.environment_id, { user: row.user_name, password: this.box.open(row.password_sealed) }]),
     );
   }
 

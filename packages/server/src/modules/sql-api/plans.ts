@@ -94,7 +94,10 @@ export function copyQueryOf(sql: string): { query: string; csv: boolean; header:
   const text = stripComments(sql).trim().replace(/;\s*$/, '');
   const match = /^copy\s*\(([\s\S]*)\)\s*to\s+stdout\b\s*(?:with\s*)?(?:\(([^)]*)\))?\s*$/i.exec(text);
   if (!match) {
-    throw new SqlTranslationError('feature_not_supported', 'COPY is supported only as COPY (query) TO STDOUT: the SQL API reads, it does not write');
+    throw new SqlTranslationError(
+      'feature_not_supported',
+      'COPY is supported only as COPY (query) TO STDOUT: the SQL API reads, it does not write',
+    );
   }
   const options = (match[2] ?? '').toLowerCase();
   const unknown = options

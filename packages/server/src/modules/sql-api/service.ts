@@ -28,7 +28,11 @@ export class SqlApiService {
   }
 
   /** The SQL credentials of these environments, for the environments operations (none while the listener is off). */
-  async environmentCredentials(accountId: number, deploymentId: number, environments: readonly EnvironmentRef[]): Promise<Map<string, SqlCredential>> {
+  async environmentCredentials(
+    accountId: number,
+    deploymentId: number,
+    environments: readonly EnvironmentRef[],
+  ): Promise<Map<string, SqlCredential>> {
     if (this.ctx.config.sql.port === null) return new Map();
     return this.credentials.ensure(accountId, deploymentId, environments);
   }

@@ -93,8 +93,7 @@ export class SqlSession {
     }
     if (!QUERY_WORDS.has(words[0] ?? '')) throw notAQuery(words[0] ?? '');
     const outcome =
-      portal?.outcome ??
-      (await this.withCancel(async (signal) => runQuery(sql, paramOids, binding, await this.served(), signal)));
+      portal?.outcome ?? (await this.withCancel(async (signal) => runQuery(sql, paramOids, binding, await this.served(), signal)));
     if (portal) portal.outcome = outcome;
     if (describe) await this.send(outcome.description ?? wire.noData());
     await this.sendRows(outcome, maxRows, portal);
@@ -246,11 +245,8 @@ export class SqlSession {
   }
 }
 
-
-const transactionAborted = () =>
-  new SqlFailure('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
-const duplicate = (what: string, name: string) =>
-  new SqlFailure(what === 'cursor' ? '42P03' : '42P05', `${what} "${name}" already exists`);
+const transactionAborted = () => new SqlFailure('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
+const duplicate = (what: string, name: string) => new SqlFailure(what === 'cursor' ? '42P03' : '42P05', `${what} "${name}" already exists`);
 const notAQuery = (word: string) =>
   new SqlFailure(
     '0A000',
