@@ -155,6 +155,7 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
   let drained: (() => void) | undefined;
   let finished = false;
   let closing = false;
+  let yielded = false;
   const send = async (chunk: Buffer) => {
     queue.push(chunk);
     wake?.();
@@ -181,7 +182,10 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
         const batch = Buffer.concat(queue.splice(0));
         drained?.();
         drained = undefined;
-        if (batch.length > 0) yield batch;
+        if (batch.length > 0) {
+          yielded = true;
+          yield batch;
+        }
         continue;
       }
       if (finished) break;
@@ -189,6 +193,8 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
       wake = undefined;
     }
     await work;
+    // pg-gateway answers a message itself when its hook yields nothing: an empty chunk says it is answered.
+    if (!yielded) yield new Uint8Array(0);
     if (closing) yield closeSignal;
   })();
 }

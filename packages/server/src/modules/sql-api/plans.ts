@@ -2,7 +2,8 @@ import { answerSql, describeSql, SqlTranslationError, type MetaCube, type SqlCol
 import type { Query } from '@plinth/semantic';
 import type { ModelCatalog } from './catalog.js';
 import { catalogDescribe, catalogRun } from './catalog-protocol.js';
-import { leadingWords, stripComments } from './statements.js';
+import { SqlFailure } from './errors.js';
+import { inlineParams, leadingWords, paramCount, stripComments } from './statements.js';
 import { decodeParam, encodeValue } from './values.js';
 import { dataRow, rowDescription, type WireField } from './wire.js';
 
@@ -59,8 +60,17 @@ export async function describeQuery(sql: string, paramOids: readonly number[], s
   if ((await routeOf(sql, served)) === 'catalog' || leadingWords(sql, 1)[0] === 'SHOW') {
     return catalogDescribe(served.catalog, sql, paramOids);
   }
-  const described = await describeSql(sql, { model: { cubes: served.cubes } });
-  return { paramOids: described.paramTypes.map((t) => t.oid), description: rowDescription(fieldsOf(described.columns)) };
+  // Described with a placeholder for each parameter: the columns do not depend on their values.
+  const count = Math.max(paramCount(sql), paramOids.length);
+  const described = await describeSql(
+    inlineParams(
+      sql,
+      Array.from({ length: count }, () => '0'),
+    ),
+    { model: { cubes: served.cubes } },
+  );
+  const oids = Array.from({ length: count }, (_, i) => paramOids[i] || 25);
+  return { paramOids: oids, description: rowDescription(fieldsOf(described.columns)) };
 }
 
 /** Runs a query statement with its binding. */
@@ -75,7 +85,13 @@ export async function runQuery(
     return catalogRun(served.catalog, sql, paramOids, binding);
   }
   const params = binding.values.map((v, i) => decodeParam(v, formatOf(binding.paramFormats, i), paramOids[i] ?? 0));
-  const answer = await answerSql(sql, { model: { cubes: served.cubes }, params, load: (query) => served.load(query, signal), signal });
+  let inlined: string;
+  try {
+    inlined = inlineParams(sql, params);
+  } catch (error) {
+    throw new SqlFailure('08P01', (error as Error).message);
+  }
+  const answer = await answerSql(inlined, { model: { cubes: served.cubes }, load: (query) => served.load(query, signal), signal });
   const { columns } = answer;
   const formats = columns.map((_, i) => formatOf(binding.resultFormats, i));
   return {

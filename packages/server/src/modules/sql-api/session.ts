@@ -119,8 +119,17 @@ export class SqlSession {
   private async withCancel<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     this.running = controller;
+    // A cancelled statement answers at once; what it started (a warehouse query others may share) runs on unawaited.
+    const cancelled = new Promise<never>((_, reject) =>
+      controller.signal.addEventListener('abort', () => reject(new SqlFailure('57014', 'canceling statement due to user request')), {
+        once: true,
+      }),
+    );
+    cancelled.catch(() => undefined);
     try {
-      const result = await run(controller.signal);
+      const running = run(controller.signal);
+      running.catch(() => undefined);
+      const result = await Promise.race([running, cancelled]);
       controller.signal.throwIfAborted();
       return result;
     } catch (error) {
@@ -247,8 +256,16 @@ export class SqlSession {
 
 const transactionAborted = () => new SqlFailure('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
 const duplicate = (what: string, name: string) => new SqlFailure(what === 'cursor' ? '42P03' : '42P05', `${what} "${name}" already exists`);
+/** Statements PostgreSQL knows that the SQL API does not run: anything else is a syntax error there. */
+const KNOWN = new Set(
+  'INSERT UPDATE DELETE MERGE CREATE ALTER DROP TRUNCATE GRANT REVOKE COMMENT VACUUM ANALYZE CLUSTER REINDEX LOCK EXPLAIN PREPARE EXECUTE DECLARE FETCH MOVE CLOSE CALL DO NOTIFY LOAD IMPORT REFRESH SECURITY CHECKPOINT'.split(
+    ' ',
+  ),
+);
 const notAQuery = (word: string) =>
-  new SqlFailure(
-    '0A000',
-    `${word || 'This statement'} is not supported: the SQL API answers queries (SELECT, WITH, VALUES, SHOW, COPY (query) TO STDOUT) and session commands`,
-  );
+  !KNOWN.has(word)
+    ? new SqlFailure('42601', `syntax error at or near "${word}"`)
+    : new SqlFailure(
+        '0A000',
+        `${word || 'This statement'} is not supported: the SQL API answers queries (SELECT, WITH, VALUES, SHOW, COPY (query) TO STDOUT) and session commands`,
+      );
