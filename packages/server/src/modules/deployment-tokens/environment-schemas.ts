@@ -17,7 +17,9 @@ export const DeploymentEnvironmentApiCredential = Type.Object(
     database: Type.Union([Type.String(), Type.Null()]),
     user: Type.Optional(Type.String({ description: "The SQL API's user of this environment (type sql)." })),
     password: Type.Optional(
-      Type.String({ description: "The SQL API's password of this environment (type sql); a data API or embed token works too, as user token." }),
+      Type.String({
+        description: "The SQL API's password of this environment (type sql); a data API or embed token works too, as user token.",
+      }),
     ),
   },
   { $id: 'DeploymentEnvironmentApiCredential' },
