@@ -65,10 +65,10 @@ describeOnStores('deployment environments', (server) => {
       ]);
       expect(JSON.stringify(response.body)).not.toContain(theirDevBranch);
       const again = await environments(account, id);
-      const sqlOf = (body: { data: Array<{ api_credentials: Array<{ type: string }> }> }) =>
+      const sqlOf = (body: { data: Array<{ api_credentials: Array<{ type: string; user?: string }> }> }) =>
         body.data.map((e) => e.api_credentials.find((c) => c.type === 'sql'));
       expect(sqlOf(again.body)).toEqual(sqlOf(response.body));
-      expect(new Set(sqlOf(response.body).map((c) => (c as { user: string }).user)).size).toBe(3);
+      expect(new Set(sqlOf(response.body).map((c) => c?.user)).size).toBe(3);
       expect(response.body.pagination).toEqual({ total: 3, offset: 0, limit: 100 });
       const staging = await environments(account, id, '?type=staging');
       expect(staging.body.data.map((e: { branch: string }) => e.branch)).toEqual(['staging']);

@@ -10,7 +10,6 @@ import {
 import { fromNodeSocket } from 'pg-gateway/node';
 import { accountOfDatabase, TOKEN_USER, tokenCaller, userCaller, type SqlCaller } from './callers.js';
 import { wireErrorOf } from './errors.js';
-import type { Served } from './plans.js';
 import { SqlSession } from './session.js';
 import type { SqlListenerDeps } from './listener.js';
 import * as wire from './wire.js';
@@ -40,6 +39,8 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
   let scram: { data: ScramSha256Data; onSuccess: () => SqlCaller } | undefined;
   const key = deps.keys.next();
   const auth: Auth = { method: 'trust' };
+  // Set once pg-gateway made it; the hooks below run only after, on the connection's own messages.
+  // eslint-disable-next-line prefer-const -- read by the hooks above its assignment
   let connection: PostgresConnection | undefined;
 
   const fatal = (code: string, message: string) => [wire.errorResponse({ severity: 'FATAL', code, message }), closeSignal];
@@ -48,6 +49,8 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     const params = connection!.clientParams!;
     const user = params.user;
     const { account, deploymentId } = await accountOfDatabase(deps.pipeline, params.database || user).catch((error: unknown) => {
+      // pg-gateway sends a thrown BackendError (its own class, not an Error) as a FATAL ErrorResponse.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error
       throw asBackendError(error);
     });
     if (user === TOKEN_USER) {
