@@ -7,7 +7,7 @@ declare module '../../store/schema.js' {
   }
 
   export interface SqlApiCredentialTable {
-    id: Generated<string>;
+    id: Generated<number>;
     account_id: number;
     deployment_id: number;
     environment_id: string;
