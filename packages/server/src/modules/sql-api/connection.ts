@@ -16,6 +16,8 @@ import * as wire from './wire.js';
 
 const CANCEL_REQUEST = 80877102;
 const GSSENC_REQUEST = 80877104;
+const SSL_REQUEST = 80877103;
+const STARTUP_3_0 = 196608;
 /** Chunks a session may queue ahead of the socket before its producer waits. */
 const HIGH_WATER = 64;
 
@@ -117,10 +119,13 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
   };
 
   const onMessage = async (data: Uint8Array, state: { step: string; hasStarted: boolean; isAuthenticated: boolean }) => {
-    if (!state.hasStarted && (data.length === 8 || data.length === 16)) {
-      const code = Buffer.from(data).readInt32BE(4);
-      if (!state.hasStarted && code === GSSENC_REQUEST) return [Buffer.from('N')];
-      if (!state.hasStarted && code === CANCEL_REQUEST && data.length === 16) {
+    if (!state.hasStarted) {
+      const code = data.length >= 8 ? Buffer.from(data).readInt32BE(4) : -1;
+      if (![STARTUP_3_0, SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST].includes(code)) {
+        return fatal('08P01', 'unsupported frontend protocol: this is a PostgreSQL server (protocol 3.0)');
+      }
+      if (code === GSSENC_REQUEST) return [Buffer.from('N')];
+      if (code === CANCEL_REQUEST && data.length === 16) {
         const view = Buffer.from(data);
         deps.keys.cancel(view.readInt32BE(8), view.readInt32BE(12));
         return [closeSignal];

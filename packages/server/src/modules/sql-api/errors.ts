@@ -1,6 +1,5 @@
 import { QueryError, SqlTranslationError } from '@plinth/semantic';
 import { ApiError, type ErrorCode } from '../../http/errors.js';
-import { CatalogError } from './catalog-protocol.js';
 import { ProtocolViolation, type WireError } from './wire.js';
 
 /** A failure of the SQL API itself with its SQLSTATE (a cancelled statement, an unknown portal, ...). */
@@ -37,9 +36,4 @@ export function wireErrorOf(error: unknown): WireError & { raw?: Buffer } {
   if (error instanceof QueryError) return { code: '22000', message: error.message };
   if (error instanceof ProtocolViolation) return { code: '08P01', message: `protocol violation: ${error.message}`, severity: 'FATAL' };
   return { code: 'XX000', message: 'internal error: the SQL API could not answer this statement' };
-}
-
-/** The ErrorResponse to send: PostgreSQL's own for the catalog's errors, ours for the rest. */
-export function isCatalogError(error: unknown): error is CatalogError {
-  return error instanceof CatalogError;
 }

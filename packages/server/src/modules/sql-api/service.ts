@@ -1,12 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Query } from '@plinth/semantic';
 import type { PlinthApp } from '../../app.js';
-import { ApiError } from '../../http/errors.js';
 import type { ServiceContext } from '../module.js';
 import type { SqlCaller } from './callers.js';
 import { SqlCatalogs } from './catalog.js';
 import { SqlCredentials, type EnvironmentRef, type SqlCredential } from './credentials.js';
-import { SqlFailure } from './errors.js';
 import { CancelKeys, SqlListener } from './listener.js';
 import type { Served } from './plans.js';
 
@@ -89,4 +87,3 @@ function toArrayBuffer(pem: string): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-export { ApiError, SqlFailure };
