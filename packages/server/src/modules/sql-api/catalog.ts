@@ -51,7 +51,14 @@ export class SqlCatalogs {
   }
 
   private async make(cubes: readonly MetaCube[]): Promise<ModelCatalog> {
-    const db = await createPGlite({ loadDataDir: await this.templateBlob() });
+    let db: PGlite;
+    try {
+      db = await createPGlite({ loadDataDir: await this.templateBlob() });
+    } catch {
+      // A template another PGlite version left in the temporary directory: made again from nothing.
+      this.template = loadTemplate(true);
+      db = await createPGlite({ loadDataDir: await this.templateBlob() });
+    }
     try {
       await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}`);
     } catch (error) {
@@ -92,13 +99,14 @@ export class SqlCatalogs {
 }
 
 /** The initialised empty data directory, from the temporary directory when a process made it already. */
-async function loadTemplate(): Promise<Blob> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const file = join(tmpdir(), `plinth-sql-catalog-${PGlite.name}-${process.versions.node}-v1.tar.gz`);
-  try {
-    return new Blob([await readFile(file)]);
-  } catch {
-    // Not made yet on this machine (or unreadable): made below.
+async function loadTemplate(again = false): Promise<Blob> {
+  const file = join(tmpdir(), `plinth-sql-catalog-${process.getuid?.() ?? 'user'}-v1.tar.gz`);
+  if (!again) {
+    try {
+      return new Blob([await readFile(file)]);
+    } catch {
+      // Not made yet on this machine (or unreadable): made below.
+    }
   }
   const fresh = await createPGlite();
   try {

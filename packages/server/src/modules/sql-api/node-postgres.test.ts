@@ -156,6 +156,13 @@ describeOnStores(
         await client.end();
       }
     });
+
+    it('every session is gone once its client disconnected', async () => {
+      const client = await connect(set.login);
+      expect(server().services.sqlApi.openSessions).toBeGreaterThan(0);
+      await client.end();
+      await expect.poll(() => server().services.sqlApi.openSessions).toBe(0);
+    });
   },
   dataDirOverride(),
 );

@@ -86,4 +86,3 @@ function toArrayBuffer(pem: string): ArrayBuffer {
   const bytes = Buffer.from(pem, 'utf8');
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
-
