@@ -176,7 +176,8 @@ function sqlListenerConfig(env: NodeJS.ProcessEnv): SqlListenerConfig {
   const port = raw === 'off' || raw === 'false' ? null : integer(env, 'PLINTH_SQL_PORT', 15432, 0, 65535);
   const certFile = optional(env, 'PLINTH_SQL_TLS_CERT');
   const keyFile = optional(env, 'PLINTH_SQL_TLS_KEY');
-  if (!certFile !== !keyFile) fail(certFile ? 'PLINTH_SQL_TLS_KEY' : 'PLINTH_SQL_TLS_CERT', 'is needed too: TLS takes a certificate and its key');
+  if (!certFile !== !keyFile)
+    fail(certFile ? 'PLINTH_SQL_TLS_KEY' : 'PLINTH_SQL_TLS_CERT', 'is needed too: TLS takes a certificate and its key');
   if (!certFile || !keyFile) return { port, tls: undefined };
   const read = (name: string, file: string) => {
     try {
