@@ -5396,7 +5396,7 @@ export interface components {
             description?: string | null;
             /** @description A Cube query (or an array of them) as JSON text, e.g. '{"measures":["orders.count"]}'. It must parse as a JSON object or array. */
             jsonQuery?: string | null;
-            /** @description A SELECT over one cube or view, as the SQL API (`/cubesql`) understands it; refreshed through the same translation. */
+            /** @description A SELECT over cubes and views that one semantic query answers, as the SQL API (`/cubesql`) translates it; refreshed through the same translation. */
             sqlQuery?: string | null;
             pivotItems?: components["schemas"]["PivotItems"] | null;
             meta?: {
@@ -5419,7 +5419,7 @@ export interface components {
             description?: string | null;
             /** @description A Cube query (or an array of them) as JSON text, e.g. '{"measures":["orders.count"]}'. It must parse as a JSON object or array. */
             jsonQuery?: string | null;
-            /** @description A SELECT over one cube or view, as the SQL API (`/cubesql`) understands it; refreshed through the same translation. */
+            /** @description A SELECT over cubes and views that one semantic query answers, as the SQL API (`/cubesql`) translates it; refreshed through the same translation. */
             sqlQuery?: string | null;
             pivotItems?: components["schemas"]["PivotItems"] | null;
             meta?: {
@@ -9121,7 +9121,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The SQL query: one SELECT over a cube or view. */
+                    /** @description The SQL query: one SELECT over the model's cubes and views (joins, CTEs, UNION and expressions over results included). */
                     query: string;
                     /** @description A TZ database name, e.g. America/Los_Angeles. */
                     timezone?: string;
@@ -9724,7 +9724,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The SQL query: one SELECT over a cube or view. */
+                    /** @description The SQL query: one SELECT over the model's cubes and views (joins, CTEs, UNION and expressions over results included). */
                     query: string;
                     /** @description A TZ database name, e.g. America/Los_Angeles. */
                     timezone?: string;

@@ -37,6 +37,6 @@ export {
   type SqlModel,
   type SqlOptions,
 } from './sql/answer.js';
-export { pgTypeOf, PG_TYPES, type PgType } from './sql/types.js';
+export { pgText, pgTypeOf, PG_TYPES, type PgType } from './sql/types.js';
 export { SqlTranslationError, sqlStates, type SqlErrorCondition, type SqlState } from './sql/errors.js';
 export { cubesqlLines, CHUNK_ROWS as CUBESQL_CHUNK_ROWS } from './sql/response.js';

@@ -1,8 +1,11 @@
 import type { MetaCube } from '../meta.js';
 import type { Annotation } from '../planner/annotation.js';
-import type { Query } from '../planner/query.js';
+import { MAX_LIMIT, type Query } from '../planner/query.js';
+import { runEngine, type EngineTable } from './engine.js';
 import { notSupported, SqlTranslationError } from './errors.js';
-import { translateSql, type SqlTranslation } from './translate.js';
+import { Params } from './literals.js';
+import { deparse, parseSelect } from './pg-ast.js';
+import { planStatement, pushedColumn, type SqlPlan } from './rewrite.js';
 import { arrowTypeOf, pgTypeOf, type PgType } from './types.js';
 
 /** What SQL names resolve against: the caller's `/v1/meta` (only what the caller's policies let it see). */
@@ -19,11 +22,16 @@ export interface SqlLoadResult {
 
 export interface SqlOptions {
   model: SqlModel;
-  /** Values of `$1`, `$2`, ... (the extended protocol's Bind). */
+  /** Values of `$1`, `$2`, ... (the extended protocol's Bind); text, numbers, booleans, Dates or null. */
   params?: readonly unknown[];
   /** Runs one semantic query under the caller's policies: the only way the SQL API reads data. */
   load: (query: Query) => Promise<SqlLoadResult>;
   signal?: AbortSignal;
+  /**
+   * The most rows post-processing reads from one semantic query (the data API's row limit, 50,000
+   * by default): a result reaching it is refused rather than post-processed incomplete.
+   */
+  maxRows?: number;
 }
 
 /** A column of a SQL answer: its name, its PostgreSQL type, and Cube's Arrow name for `/cubesql`. */
@@ -36,26 +44,36 @@ export interface SqlColumn {
 
 export interface SqlAnswer {
   columns: SqlColumn[];
-  /** Values as the data API gives them (numbers as strings, times as ISO text without zone), null for NULL. */
+  /** Values as the data API gives them (numbers as text, times as ISO text without zone, booleans), null for NULL. */
   rows: AsyncIterable<unknown[]> | unknown[][];
+  /** The oldest refresh time of the results the answer read, when the loads give one. */
   lastRefreshTime?: string;
 }
 
 export interface SqlDescription {
   columns: SqlColumn[];
+  /** The type of each `$n`, from where the statement uses it (text when its use says nothing). */
   paramTypes: PgType[];
 }
 
 const columnOf = (name: string, type: PgType): SqlColumn => ({ name, type: type.name, typeOid: type.oid, columnType: arrowTypeOf(type) });
 
-/** The translation, any failure of which is a SqlTranslationError (a parser quirk on odd input is still that input's error). */
-function translated(sql: string, model: SqlModel): SqlTranslation {
+/** The plan of `sql`, any failure of which is a SqlTranslationError (a parser quirk on odd input is still that input's error). */
+async function planned(sql: string, model: SqlModel, params: Params): Promise<SqlPlan> {
   try {
-    return translateSql(sql, model.cubes);
+    return planStatement(await parseSelect(sql), model.cubes, params);
   } catch (error) {
     if (error instanceof SqlTranslationError) throw error;
     throw notSupported(`The SQL could not be translated: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+function tablesOf(plan: Extract<SqlPlan, { kind: 'engine' }>, results: readonly SqlLoadResult[]): EngineTable[] {
+  return plan.pushed.map((pushed, i) => ({
+    name: pushed.table,
+    columns: pushed.items.map((item, j) => ({ name: pushedColumn(j), type: pgTypeOf(item.member) })),
+    rows: (results[i]?.data ?? []).map((row) => pushed.items.map((item) => row[item.key] ?? null)),
+  }));
 }
 
 /**
@@ -63,19 +81,51 @@ function translated(sql: string, model: SqlModel): SqlTranslation {
  * Asynchronous because a post-processed statement's columns are typed by the engine that runs it.
  */
 export async function describeSql(sql: string, options: { model: SqlModel }): Promise<SqlDescription> {
-  const { columns } = translated(sql, options.model);
-  return { columns: columns.map((c) => columnOf(c.name, pgTypeOf(c.member))), paramTypes: [] };
+  const params = new Params();
+  const plan = await planned(sql, options.model, params);
+  if (plan.kind === 'pushdown') {
+    return { columns: plan.columns.map((c) => columnOf(c.name, pgTypeOf(c.item.member))), paramTypes: params.list() };
+  }
+  const described = await runEngine(await deparse(plan.statement), tablesOf(plan, []), { describe: true });
+  return { columns: described.columns.map((c, i) => columnOf(plan.names?.[i] ?? c.name, c.type)), paramTypes: params.list() };
 }
 
-/** Answers one SELECT over the model's cubes and views through `load`. */
+/**
+ * Answers one SELECT over the model's cubes and views. SQL one semantic query expresses is pushed
+ * down whole through `load`; otherwise each SELECT over cubes is loaded, and the rest of the
+ * statement runs over those results in the in-process post-processing engine.
+ */
 export async function answerSql(sql: string, options: SqlOptions): Promise<SqlAnswer> {
-  const { query, columns } = translated(sql, options.model);
+  const plan = await planned(sql, options.model, new Params(options.params ?? []));
   options.signal?.throwIfAborted();
-  const answer = await options.load(query);
-  const rows = answer.data.map((row) => columns.map((c) => row[c.key] ?? null));
+  if (plan.kind === 'pushdown') {
+    const answer = await options.load(plan.query);
+    return {
+      columns: plan.columns.map((c) => columnOf(c.name, pgTypeOf(c.item.member))),
+      rows: answer.data.map((row) => plan.columns.map((c) => row[c.item.key] ?? null)),
+      ...(answer.lastRefreshTime !== undefined ? { lastRefreshTime: answer.lastRefreshTime } : {}),
+    };
+  }
+  const text = await deparse(plan.statement);
+  const maxRows = options.maxRows ?? MAX_LIMIT;
+  const results: SqlLoadResult[] = [];
+  for (const pushed of plan.pushed) {
+    options.signal?.throwIfAborted();
+    const limited = pushed.query.limit !== undefined;
+    const result = await options.load(limited ? pushed.query : { ...pushed.query, limit: maxRows });
+    if (!limited && result.data.length >= maxRows) {
+      throw new SqlTranslationError(
+        'program_limit_exceeded',
+        `A query over ${pushed.items[0]?.member.name.split('.')[0] ?? 'a cube'} that post-processing reads reached the row limit of ${maxRows}: narrow it with WHERE, or group by fewer dimensions`,
+      );
+    }
+    results.push(result);
+  }
+  const result = await runEngine(text, tablesOf(plan, results), { signal: options.signal });
+  const refreshed = results.flatMap((r) => (r.lastRefreshTime !== undefined ? [r.lastRefreshTime] : [])).sort()[0];
   return {
-    columns: columns.map((c) => columnOf(c.name, pgTypeOf(c.member))),
-    rows,
-    ...(answer.lastRefreshTime !== undefined ? { lastRefreshTime: answer.lastRefreshTime } : {}),
+    columns: result.columns.map((c, i) => columnOf(plan.names?.[i] ?? c.name, c.type)),
+    rows: result.rows,
+    ...(refreshed !== undefined ? { lastRefreshTime: refreshed } : {}),
   };
 }

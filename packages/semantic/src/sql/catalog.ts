@@ -24,9 +24,18 @@ export interface CatalogTable {
  * hides is not a column, so the SQL names only what the caller may query (the load re-checks it).
  */
 export function tableOf(cubes: readonly MetaCube[], name: string): CatalogTable {
-  // The parser drops the quotes of a table name: an exact match first, then one regardless of case.
+  const table = findTable(cubes, name);
+  if (!table) throw new SqlTranslationError('undefined_table', `Table ${name} does not exist: no cube or view of that name`);
+  return table;
+}
+
+/**
+ * The cube or view named `name`: an exact match first, then one regardless of case, since BI tools
+ * quote names as they list them and people type them unquoted (which PostgreSQL folds to lower case).
+ */
+export function findTable(cubes: readonly MetaCube[], name: string): CatalogTable | undefined {
   const cube = cubes.find((c) => c.name === name) ?? cubes.find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (!cube) throw new SqlTranslationError('undefined_table', `Table ${name} does not exist: no cube or view of that name`);
+  if (!cube) return undefined;
   const members = new Map<string, CatalogMember>();
   const add = (member: MetaMember, kind: MemberKind) => {
     const short = member.name.slice(cube.name.length + 1);
@@ -41,24 +50,4 @@ export function tableOf(cubes: readonly MetaCube[], name: string): CatalogTable 
   cube.dimensions.forEach((m) => add(m, 'dimension'));
   cube.segments.forEach((m) => add(m, 'segment'));
   return { name: cube.name, members };
-}
-
-const COUNT_TYPES = new Set(['count', 'count_distinct', 'count_distinct_approx']);
-
-/**
- * The column type the schema line reports, in the Arrow names Cube's SQL API uses: counts are
- * integers, other numbers floats, times nanosecond timestamps.
- */
-export function columnTypeOf(member: CatalogMember): string {
-  if (member.kind === 'measure' && member.type === 'number') return COUNT_TYPES.has(member.aggType ?? '') ? 'Int64' : 'Float64';
-  switch (member.type) {
-    case 'number':
-      return 'Float64';
-    case 'time':
-      return 'Timestamp(Nanosecond, None)';
-    case 'boolean':
-      return 'Boolean';
-    default:
-      return 'Utf8';
-  }
 }

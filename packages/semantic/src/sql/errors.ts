@@ -7,12 +7,16 @@ export const sqlStates = {
   syntax_error: '42601',
   undefined_table: '42P01',
   undefined_column: '42703',
+  ambiguous_column: '42702',
+  undefined_parameter: '42P02',
+  undefined_function: '42883',
   invalid_schema_name: '3F000',
   grouping_error: '42803',
   invalid_column_reference: '42P10',
   datatype_mismatch: '42804',
   feature_not_supported: '0A000',
   invalid_parameter_value: '22023',
+  program_limit_exceeded: '54000',
 } as const;
 
 export type SqlErrorCondition = keyof typeof sqlStates;

@@ -45,7 +45,7 @@ export const REPORT_OPTIONS = defineOptions([
   { flags: '--title <title>', description: 'Title' },
   { flags: '--description <text>', description: 'Description' },
   { flags: '--json-query <json>', description: "A Cube query as JSON, e.g. '{\"measures\":[\"orders.count\"]}'" },
-  { flags: '--sql-query <sql>', description: 'A SELECT over one cube or view, instead of --json-query' },
+  { flags: '--sql-query <sql>', description: 'A SELECT over cubes and views that one semantic query answers, instead of --json-query' },
   { flags: '--source <source>', description: 'Where the report comes from', choices: ['GOOGLE_SHEETS', 'EXCEL', 'PLAYGROUND', 'D3'] },
   { flags: '--folder <id>', description: 'The folder holding the report' },
   { flags: '--workbook <id>', description: 'The workbook holding the report' },

@@ -43,7 +43,7 @@ describeCli('plinth sql', (ctx, home) => {
       env: env(),
     });
     expect(join.code).not.toBe(0);
-    expect(join.stderr).toMatch(/Joins are not supported/);
+    expect(join.stderr).toMatch(/JOIN ... ON takes only a.__cubeJoinField = b.__cubeJoinField/);
     const branch = await plinth(['sql', String(deploymentId), 'SELECT MEASURE(count) FROM orders', '--branch', 'nope'], { env: env() });
     expect(branch.code).not.toBe(0);
     expect(branch.stderr).toMatch(/nope/);

@@ -235,6 +235,11 @@ export class DataApiService {
     }
   }
 
+  /** The most rows one query may ask for: the SQL API's post-processing reads pushed-down results up to it. */
+  get maxLimit(): number {
+    return this.ctx.config.dataApiMaxLimit;
+  }
+
   /** `/v1/meta`: the cubes and views this caller may query; only the views with `onlyViews`, as Cube's `?onlyViews=true`. */
   async meta(context: AuthenticatedContext, target: DataTarget, { onlyViews = false } = {}) {
     const served = await this.servedModel(context, target);

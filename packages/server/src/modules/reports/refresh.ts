@@ -58,7 +58,7 @@ export async function refreshReport(ctx: ServiceContext, user: UserPrincipal, re
 async function translated(ctx: ServiceContext, context: AuthenticatedContext, target: DataTarget, text: string) {
   const { cubes } = await ctx.services.dataApi.meta(context, target);
   try {
-    return translateSql(text, cubes).query;
+    return (await translateSql(text, cubes)).query;
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw badRequest(`sqlQuery cannot be translated: ${(error as Error).message}`);

@@ -38,7 +38,8 @@ const PublicId = Type.String({
 
 const JSON_QUERY =
   "A Cube query (or an array of them) as JSON text, e.g. '{\"measures\":[\"orders.count\"]}'. It must parse as a JSON object or array.";
-const SQL_QUERY = 'A SELECT over one cube or view, as the SQL API (`/cubesql`) understands it; refreshed through the same translation.';
+const SQL_QUERY =
+  'A SELECT over cubes and views that one semantic query answers, as the SQL API (`/cubesql`) translates it; refreshed through the same translation.';
 
 /** Fields a client may set on create and update. */
 const writable = {

@@ -18,13 +18,18 @@ export interface Prefix {
   where: string;
 }
 
-/** Thrown out of `load` to stop the answer when the data API says to retry. */
-const CONTINUE = Symbol('continue wait');
+/** Thrown out of `load` to stop the answer when the data API says to retry, carrying what it answered. */
+class ContinueWait extends Error {
+  constructor(readonly answer: unknown) {
+    super('Continue wait');
+  }
+}
 
 const isContinueWait = (answer: unknown) => (answer as { error?: unknown } | null)?.error === 'Continue wait';
 
 /**
- * Runs SQL as the equivalent Cube query through `load` (same executor, cache, policies and limits).
+ * Answers SQL with the SQL API's translation, every semantic query it reads going through `load`
+ * (same executor, cache, policies and limits), so `/cubesql` and the wire protocol accept the same SQL.
  * A query still running past the wait limit is answered `{"error": "Continue wait"}`, as `load`
  * answers it: the client retries the same request and gets the rows once the query is done, while
  * no request is held open (and no connection counted against the server) for as long as it runs.
@@ -37,19 +42,15 @@ export async function cubesqlAnswer(
 ): Promise<string> {
   const model = await dataApi.meta(context, target);
   const extra = { ...(body.timezone ? { timezone: body.timezone } : {}), ...(body.cache ? { cache: body.cache } : {}) };
-  let waiting: unknown;
   const load = async (query: Query): Promise<SqlLoadResult> => {
     const answer = await dataApi.load(context, target, { ...query, ...extra });
-    if (isContinueWait(answer)) {
-      waiting = answer;
-      throw CONTINUE;
-    }
+    if (isContinueWait(answer)) throw new ContinueWait(answer);
     return answer as SqlLoadResult;
   };
   try {
-    return await cubesqlLines(await answerSql(body.query, { model, load }));
+    return await cubesqlLines(await answerSql(body.query, { model, load, maxRows: dataApi.maxLimit }));
   } catch (error) {
-    if (error === CONTINUE) return `${JSON.stringify(waiting)}\n`;
+    if (error instanceof ContinueWait) return `${JSON.stringify(error.answer)}\n`;
     // A parser quirk on some input the tests never saw is still that input's 400, never a 500.
     if (error instanceof SqlTranslationError) throw badRequest(error.message);
     throw error;

@@ -6,7 +6,11 @@ const CACHE_MODES = ['stale-if-slow', 'stale-while-revalidate', 'must-revalidate
 /** `POST /v1/cubesql`: the SQL, and the time zone and cache mode of Cube's SQL API over HTTP. */
 export const CubesqlBody = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: 100_000, description: 'The SQL query: one SELECT over a cube or view.' }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: 100_000,
+      description: "The SQL query: one SELECT over the model's cubes and views (joins, CTEs, UNION and expressions over results included).",
+    }),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A TZ database name, e.g. America/Los_Angeles.' })),
     cache: Type.Optional(
       Type.Union(

@@ -2,13 +2,13 @@ import { SqlTranslationError, translateSql as translate, type MetaCube, type Sql
 import { badRequest } from '../../../http/errors.js';
 
 /**
- * The SQL API's translation as the HTTP surfaces answer it: SQL that does not translate is the
- * caller's 400 with the translation's own message, whatever its SQLSTATE (the body has no place
- * for one). Anything else is left as thrown, for the caller to decide what it means there.
+ * SQL one semantic query answers, as the HTTP surfaces that store a query take it: SQL that does
+ * not translate is the caller's 400 with the translation's own message, whatever its SQLSTATE (the
+ * body has no place for one). Anything else is left as thrown, for the caller to decide what it means there.
  */
-export function translateSql(sql: string, cubes: readonly MetaCube[]): SqlTranslation {
+export async function translateSql(sql: string, cubes: readonly MetaCube[]): Promise<SqlTranslation> {
   try {
-    return translate(sql, cubes);
+    return await translate(sql, cubes);
   } catch (error) {
     throw error instanceof SqlTranslationError ? badRequest(error.message) : error;
   }
