@@ -60,7 +60,8 @@ export class SqlCatalogs {
       db = await createPGlite({ loadDataDir: await this.templateBlob() });
     }
     try {
-      await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}`);
+      // Read-only from here on: a catalog is shared by every session that sees the same model.
+      await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}\nset default_transaction_read_only = on;`);
     } catch (error) {
       await db.close();
       throw error;

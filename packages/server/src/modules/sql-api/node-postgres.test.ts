@@ -112,6 +112,10 @@ describeOnStores(
           message: expect.stringMatching(/^DELETE is not supported/),
         });
         expect(await failure(client.query('SELEC 1'))).toMatchObject({ code: '42601' });
+        // The catalog is shared by every session of the same model: it cannot be written or reconfigured.
+        const write = 'WITH x AS (UPDATE pg_catalog.pg_description SET description = $1 RETURNING 1) SELECT * FROM x';
+        expect(await failure(client.query(write, ['defaced']))).toMatchObject({ code: '25006' });
+        expect(await failure(client.query("SELECT set_config('search_path', 'pg_catalog', false)"))).toMatchObject({ code: '0A000' });
         expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       } finally {
         await client.end();

@@ -51,6 +51,10 @@ const formatOf = (formats: readonly number[], i: number) => (formats.length === 
  * which names what it refuses.
  */
 export async function routeOf(sql: string, served: Served): Promise<'catalog' | 'model'> {
+  // The catalog's settings are every session's that shares it: a statement may not change them.
+  if (/\bset_config\s*\(/i.test(stripComments(sql))) {
+    throw new SqlFailure('0A000', 'set_config is not supported: use SET, which applies to this session');
+  }
   const reads = await served.catalog.readsModel(stripComments(sql).trim().replace(/;\s*$/, ''));
   return reads === false ? 'catalog' : 'model';
 }
