@@ -26,6 +26,9 @@ export default defineConfig({
     isolate: false,
     // The default output, and every file's time in test-times.txt (slowest first).
     reporters: ['default', './packages/server/src/test-support/timing-reporter.ts'],
+    // Server processes the tests start (and their shells) open no SQL listener on the shared default
+    // port unless a test asks for one; the SQL API's tests listen on a free port of their own.
+    env: { PLINTH_SQL_PORT: 'off' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -4629,6 +4629,10 @@ export interface components {
             host: string | null;
             port: number | null;
             database: string | null;
+            /** @description The SQL API's user of this environment (type sql). */
+            user?: string;
+            /** @description The SQL API's password of this environment (type sql); a data API or embed token works too, as user token. */
+            password?: string;
         };
         DeploymentEnvironment: {
             /** @description The id to name the environment by in the token operations. */

@@ -61,6 +61,15 @@ export interface Config {
   egress: EgressSettings;
   /** E-mail and Slack targets and the renderer's way in (PLINTH_SMTP_URL, PLINTH_SLACK_API_URL, PLINTH_RENDER_URL). */
   delivery: DeliveryConfig;
+  /** The SQL API's PostgreSQL-wire listener (PLINTH_SQL_PORT, `off` for none; PLINTH_SQL_TLS_CERT and _KEY for TLS). */
+  sql: SqlListenerConfig;
+}
+
+export interface SqlListenerConfig {
+  /** The port, 0 for any free one; null when the listener is off. */
+  port: number | null;
+  /** PEM certificate and key, read at start: when set, every connection must use TLS. */
+  tls: { cert: string; key: string } | undefined;
 }
 
 /** A GitHub App's credentials; GitHub Enterprise Server works through `apiUrl` (`https://host/api/v3`). */
@@ -161,7 +170,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowLocalRepositories: flag(env, 'PLINTH_ALLOW_LOCAL_REPOSITORIES', false),
     },
     delivery: deliveryConfig(env, fail),
+    sql: sqlListenerConfig(env),
   };
+}
+
+/** The SQL listener: on port 15432 unless PLINTH_SQL_PORT says another or `off`; TLS from two PEM files. */
+function sqlListenerConfig(env: NodeJS.ProcessEnv): SqlListenerConfig {
+  const raw = optional(env, 'PLINTH_SQL_PORT')?.toLowerCase();
+  const port = raw === 'off' || raw === 'false' ? null : integer(env, 'PLINTH_SQL_PORT', 15432, 0, 65535);
+  const certFile = optional(env, 'PLINTH_SQL_TLS_CERT');
+  const keyFile = optional(env, 'PLINTH_SQL_TLS_KEY');
+  if (!certFile !== !keyFile)
+    fail(certFile ? 'PLINTH_SQL_TLS_KEY' : 'PLINTH_SQL_TLS_CERT', 'is needed too: TLS takes a certificate and its key');
+  if (!certFile || !keyFile) return { port, tls: undefined };
+  const read = (name: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      return fail(name, `cannot read ${file}: ${(error as Error).message}`);
+    }
+  };
+  return { port, tls: { cert: read('PLINTH_SQL_TLS_CERT', certFile), key: read('PLINTH_SQL_TLS_KEY', keyFile) } };
 }
 
 /**

@@ -69,6 +69,8 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
   const log = createServerLog(config.logLevel);
   const app = await buildApp({ config, store, services, log });
   await app.listen({ port: config.port, host: config.host });
+  // The SQL API's PostgreSQL-wire listener, closed with the app (PLINTH_SQL_PORT=off for none).
+  const sql = config.sql.port === null ? undefined : await services.sqlApi.listen(app);
   // Background work starts once the server serves, and stops (below) before the store closes.
   const jobs = await startJobs({ store, services, config }, app.log, role);
   // The compile thread starts with the first build, not here: warming it at start cost every
@@ -103,7 +105,8 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
   const demo = await demoOnFirstStart(services, { ...boot, enabled: config.demo }, app.log);
 
   // One human line on every start; the key only on the start that generated it (a supplied one is the operator's already).
-  process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").\n`);
+  const sqlLine = sql ? ` SQL API (PostgreSQL wire) at ${config.host}:${sql.port}${config.sql.tls ? ' (TLS)' : ''}.` : '';
+  process.stdout.write(`Plinth is ready at ${boot.baseUrl} (account "${boot.tenant}").${sqlLine}\n`);
   if (demo) process.stdout.write(`${demo}\n`);
   if (boot.apiKey) {
     process.stdout.write(`Admin API key (shown once): ${boot.apiKey}\nSaved to ${config.dataDir}/bootstrap.json\n`);

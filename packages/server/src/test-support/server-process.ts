@@ -37,7 +37,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = env.PORT ?? String(await freePort());
   const child = spawn(process.execPath, [BUILT.server, ...args], {
-    env: { PATH: process.env.PATH!, PORT: port, HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH!, PORT: port, HOST: '127.0.0.1', PLINTH_SQL_PORT: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

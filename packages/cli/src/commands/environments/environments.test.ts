@@ -18,9 +18,15 @@ describeCli('plinth environments', (ctx, home) => {
     await run(['api', 'POST', `/build/api/v1/deployments/${id}/branches/staging/enable`, '-d', '{}']);
 
     const table = (await run(['environments', 'list', id])).stdout.trim().split('\n');
-    expect(table[0]).toMatch(/^ID\s+TYPE\s+BRANCH\s+API URL$/);
-    expect(table[1]).toMatch(new RegExp(`^\\d+\\s+production\\s+main\\s+\\S+/d/${id}/cubejs-api/v1$`));
-    expect(table[2]).toMatch(new RegExp(`^\\d+\\s+staging\\s+staging\\s+\\S+/d/${id}/dev-mode/staging/cubejs-api/v1$`));
+    expect(table[0]).toMatch(/^ID\s+TYPE\s+BRANCH\s+API URL\s+SQL URL\s+SQL USER\s+SQL PASSWORD$/);
+    expect(table[1]).toMatch(
+      new RegExp(
+        `^\\d+\\s+production\\s+main\\s+\\S+/d/${id}/cubejs-api/v1\\s+postgresql://env_\\d+@\\S+:\\d+/deployment-${id}\\s+env_\\d+\\s+[A-Za-z0-9]{32}$`,
+      ),
+    );
+    expect(table[2]).toMatch(
+      new RegExp(`^\\d+\\s+staging\\s+staging\\s+\\S+/d/${id}/dev-mode/staging/cubejs-api/v1\\s+postgresql://\\S+\\s+env_\\d+\\s+\\S+$`),
+    );
     const staging = JSON.parse((await run(['environments', 'list', id, '--type', 'staging', '--json'])).stdout);
     expect(staging.data.map((e: { branch: string }) => e.branch)).toEqual(['staging']);
     const environmentId = staging.data[0].id as string;

@@ -6,6 +6,14 @@ import { OFFSET_OPTIONS, offsetQuery, printPage } from './shared.js';
 
 const TYPES = ['production', 'staging', 'development'];
 
+interface SqlCredential {
+  type: string;
+  url?: string | null;
+  user?: string;
+  password?: string;
+}
+const sqlOf = (row: { api_credentials?: SqlCredential[] }) => row.api_credentials?.find((c) => c.type === 'sql');
+
 export const list = defineVerb({
   name: 'list',
   aliases: ['ls'],
@@ -27,6 +35,10 @@ export const list = defineVerb({
       ['TYPE', 'type'],
       ['BRANCH', 'branch'],
       ['API URL', (row) => row.api_credentials?.find((c: { type: string }) => c.type === 'rest')?.url ?? ''],
+      // The SQL API's credential (PostgreSQL wire): connect to its URL as its user, with its password.
+      ['SQL URL', (row) => sqlOf(row)?.url ?? ''],
+      ['SQL USER', (row) => sqlOf(row)?.user ?? ''],
+      ['SQL PASSWORD', (row) => sqlOf(row)?.password ?? ''],
     ]);
   },
 });

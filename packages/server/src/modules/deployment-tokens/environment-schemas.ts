@@ -15,6 +15,12 @@ export const DeploymentEnvironmentApiCredential = Type.Object(
     host: Type.Union([Type.String(), Type.Null()]),
     port: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
     database: Type.Union([Type.String(), Type.Null()]),
+    user: Type.Optional(Type.String({ description: "The SQL API's user of this environment (type sql)." })),
+    password: Type.Optional(
+      Type.String({
+        description: "The SQL API's password of this environment (type sql); a data API or embed token works too, as user token.",
+      }),
+    ),
   },
   { $id: 'DeploymentEnvironmentApiCredential' },
 );

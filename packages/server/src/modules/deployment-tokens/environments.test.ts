@@ -34,7 +34,18 @@ describeOnStores('deployment environments', (server) => {
       expect(response.status, response.text).toBe(200);
       // Host-based: the test server sets PLINTH_BASE_DOMAIN, and the deployment is named "d".
       const root = `http://d-${id}.${TEST_BASE_DOMAIN}`;
-      const rest = (url: string) => [{ type: 'rest', version: 1, url, host: null, port: null, database: null }];
+      // Beside the REST credential, the SQL API's: the environment's own user and password, on the deployment's database.
+      const sql = {
+        type: 'sql',
+        version: 1,
+        url: expect.stringMatching(new RegExp(`^postgresql://env_\\d+@[^/]+:15432/deployment-${id}$`)),
+        host: expect.any(String),
+        port: 15432,
+        database: `deployment-${id}`,
+        user: expect.stringMatching(/^env_\d+$/),
+        password: expect.stringMatching(/^[A-Za-z0-9]{32}$/),
+      };
+      const rest = (url: string) => [{ type: 'rest', version: 1, url, host: null, port: null, database: null }, sql];
       expect(response.body.data).toEqual([
         { id: expect.any(String), type: 'production', branch: 'main', user: null, api_credentials: rest(`${root}/cubejs-api/v1`) },
         {
@@ -53,6 +64,11 @@ describeOnStores('deployment environments', (server) => {
         },
       ]);
       expect(JSON.stringify(response.body)).not.toContain(theirDevBranch);
+      const again = await environments(account, id);
+      const sqlOf = (body: { data: Array<{ api_credentials: Array<{ type: string; user?: string }> }> }) =>
+        body.data.map((e) => e.api_credentials.find((c) => c.type === 'sql'));
+      expect(sqlOf(again.body)).toEqual(sqlOf(response.body));
+      expect(new Set(sqlOf(response.body).map((c) => c?.user)).size).toBe(3);
       expect(response.body.pagination).toEqual({ total: 3, offset: 0, limit: 100 });
       const staging = await environments(account, id, '?type=staging');
       expect(staging.body.data.map((e: { branch: string }) => e.branch)).toEqual(['staging']);

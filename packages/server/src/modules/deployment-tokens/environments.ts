@@ -7,6 +7,7 @@ import type { Database, DeploymentEnvironmentTokenTable, ModelBranchRow } from '
 import type { Selectable } from 'kysely';
 import { credentialKey } from '../data-model/public.js';
 import type { Services } from '../module.js';
+import { databaseOf } from '../sql-api/public.js';
 import type { DeploymentSecrets } from './secrets.js';
 import { mintDataToken } from './tokens.js';
 import { ENVIRONMENT_TOKEN_MAX_SECONDS, type ENVIRONMENT_TYPES } from './environment-schemas.js';
@@ -19,7 +20,10 @@ export interface EnvironmentView {
   type: EnvironmentType;
   branch: string | null;
   user: string | null;
-  api_credentials: Array<{ type: 'rest'; version: 1; url: string; host: null; port: null; database: null }>;
+  api_credentials: Array<
+    | { type: 'rest'; version: 1; url: string; host: null; port: null; database: null }
+    | { type: 'sql'; version: 1; url: string; host: string; port: number; database: string; user: string; password: string }
+  >;
 }
 
 export interface Page {
@@ -126,6 +130,24 @@ export class EnvironmentOps {
         user: null,
         api_credentials: [{ type: 'rest', version: 1, url, host: null, port: null, database: null }],
       });
+    }
+    return this.withSqlCredentials(principal.accountId, deploymentId, baseUrl, views);
+  }
+
+  /** Each environment's SQL API credential beside its REST one, while the SQL listener is on. */
+  private async withSqlCredentials(accountId: number, deploymentId: number, baseUrl: string, views: EnvironmentView[]) {
+    const { sqlApi } = this.services;
+    const port = sqlApi.port;
+    if (port === null) return views;
+    const refs = views.map((v) => ({ id: v.id, branch: v.branch ?? '' }));
+    const credentials = await sqlApi.environmentCredentials(accountId, deploymentId, refs);
+    const host = new URL(baseUrl).hostname;
+    const database = databaseOf(deploymentId);
+    for (const view of views) {
+      const credential = credentials.get(view.id);
+      if (!credential) continue;
+      const url = `postgresql://${encodeURIComponent(credential.user)}@${host}:${port}/${database}`;
+      view.api_credentials.push({ type: 'sql', version: 1, url, host, port, database, ...credential });
     }
     return views;
   }

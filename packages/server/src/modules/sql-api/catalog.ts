@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import type { MetaCube } from '@plinth/semantic';
+import { createPGlite } from '../../store/pglite-create.js';
+import { catalogDdl, MEASURE_FUNCTION } from './catalog-ddl.js';
+
+/** Catalogs kept at once: each is a PostgreSQL (PGlite) of some tens of MB. */
+const MAX_CATALOGS = 8;
+/** A catalog unused this long is closed; the next connection to its model makes it again. */
+const IDLE_MS = 10 * 60_000;
+
+interface Entry {
+  catalog: Promise<ModelCatalog>;
+  usedAt: number;
+}
+
+/**
+ * One PostgreSQL catalog per served model and visibility (a build's model as one caller's policies
+ * show it): the same build seen by two callers with different policies is two catalogs, so no
+ * caller's catalog names a member another's policies hide. Made from an empty data directory
+ * initialised once per process (and kept in the temporary directory between processes): making a
+ * PostgreSQL from nothing takes many seconds, loading one a few.
+ */
+export class SqlCatalogs {
+  private readonly entries = new Map<string, Entry>();
+  private template: Promise<Blob> | undefined;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  /** The catalog of `cubes` (what one caller sees of build `buildId`). */
+  get(buildId: number, cubes: readonly MetaCube[]): Promise<ModelCatalog> {
+    const key = `${buildId}:${createHash('sha256').update(JSON.stringify(cubes)).digest('base64url')}`;
+    const found = this.entries.get(key);
+    if (found) {
+      found.usedAt = Date.now();
+      return found.catalog;
+    }
+    if (this.entries.size >= MAX_CATALOGS) this.evictOldest();
+    const catalog = this.make(cubes);
+    const entry: Entry = { catalog, usedAt: Date.now() };
+    this.entries.set(key, entry);
+    catalog.catch(() => this.entries.get(key) === entry && this.entries.delete(key));
+    return catalog;
+  }
+
+  private async make(cubes: readonly MetaCube[]): Promise<ModelCatalog> {
+    let db: PGlite;
+    try {
+      db = await createPGlite({ loadDataDir: await this.templateBlob() });
+    } catch {
+      // A template another PGlite version left in the temporary directory: made again from nothing.
+      this.template = loadTemplate(true);
+      db = await createPGlite({ loadDataDir: await this.templateBlob() });
+    }
+    try {
+      // Read-only from here on: a catalog is shared by every session that sees the same model.
+      await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}\nset default_transaction_read_only = on;`);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    return new ModelCatalog(db);
+  }
+
+  private templateBlob(): Promise<Blob> {
+    this.template ??= loadTemplate();
+    this.template.catch(() => (this.template = undefined));
+    return this.template;
+  }
+
+  private evictOldest(): void {
+    const oldest = [...this.entries.entries()].sort((a, b) => a[1].usedAt - b[1].usedAt)[0];
+    if (!oldest) return;
+    this.entries.delete(oldest[0]);
+    void oldest[1].catalog.then((c) => c.close()).catch(() => undefined);
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.entries) {
+      if (now - entry.usedAt < IDLE_MS) continue;
+      this.entries.delete(key);
+      void entry.catalog.then((c) => c.close()).catch(() => undefined);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    await Promise.all(all.map((e) => e.catalog.then((c) => c.close()).catch(() => undefined)));
+  }
+}
+
+/** The initialised empty data directory, from the temporary directory when a process made it already. */
+async function loadTemplate(again = false): Promise<Blob> {
+  const file = join(tmpdir(), `plinth-sql-catalog-${process.getuid?.() ?? 'user'}-v1.tar.gz`);
+  if (!again) {
+    try {
+      return new Blob([await readFile(file)]);
+    } catch {
+      // Not made yet on this machine (or unreadable): made below.
+    }
+  }
+  const fresh = await createPGlite();
+  try {
+    const blob = await fresh.dumpDataDir('gzip');
+    const part = `${file}.${process.pid}`;
+    await writeFile(part, Buffer.from(await blob.arrayBuffer()));
+    await rename(part, file).catch(() => undefined);
+    return blob;
+  } finally {
+    await fresh.close();
+  }
+}
+
+/**
+ * One model's catalog: extended-protocol messages are run on it as a client would send them, so
+ * its answers (text or binary, as the client asked) are PostgreSQL's own bytes. One session at a
+ * time: the messages of one exchange are never interleaved with another's.
+ */
+export class ModelCatalog {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly db: PGlite) {}
+
+  /** Runs `messages` (ending in Sync) and answers the backend messages, split. */
+  exchange(messages: Buffer): Promise<BackendMessage[]> {
+    const run = this.queue.then(async () => splitMessages(Buffer.from(await this.db.execProtocolRaw(messages, { syncToFs: false }))));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Whether `sql` reads a cube or view (a relation of schema public); undefined when PostgreSQL cannot plan it. */
+  async readsModel(sql: string): Promise<boolean | undefined> {
+    const run = this.queue.then(async () => {
+      try {
+        const [result] = await this.db.exec(`explain (generic_plan, verbose, format json) ${sql}`);
+        const plan = JSON.stringify(result?.rows[0] ?? {});
+        return /"Schema":"public"/.test(plan);
+      } catch {
+        return undefined;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
+
+export interface BackendMessage {
+  type: string;
+  /** The whole message, type byte and length included, to forward as it is. */
+  bytes: Buffer;
+}
+
+export function splitMessages(bytes: Buffer): BackendMessage[] {
+  const messages: BackendMessage[] = [];
+  let at = 0;
+  while (at + 5 <= bytes.length) {
+    const length = bytes.readInt32BE(at + 1);
+    messages.push({ type: String.fromCharCode(bytes[at]!), bytes: bytes.subarray(at, at + 1 + length) });
+    at += 1 + length;
+  }
+  return messages;
+}

@@ -1,0 +1,214 @@
+import type { Socket } from 'node:net';
+import {
+  BackendError,
+  closeSignal,
+  createScramSha256Data,
+  verifyScramSha256Password,
+  type PostgresConnection,
+  type ScramSha256Data,
+} from 'pg-gateway';
+import { fromNodeSocket } from 'pg-gateway/node';
+import { accountOfDatabase, TOKEN_USER, tokenCaller, userCaller, type SqlCaller } from './callers.js';
+import { wireErrorOf } from './errors.js';
+import { SqlSession } from './session.js';
+import type { SqlListenerDeps } from './listener.js';
+import * as wire from './wire.js';
+
+const CANCEL_REQUEST = 80877102;
+const GSSENC_REQUEST = 80877104;
+const SSL_REQUEST = 80877103;
+const STARTUP_3_0 = 196608;
+/** Chunks a session may queue ahead of the socket before its producer waits. */
+const HIGH_WATER = 64;
+
+/** The version clients are told: drivers read it for features, so it is a PostgreSQL they know. */
+export const SERVER_VERSION = '14.0 (Plinth SQL API)';
+
+type Auth =
+  | { method: 'trust' }
+  | { method: 'password'; getClearTextPassword: () => string; validateCredentials: (c: { password: string }) => Promise<boolean> }
+  | { method: 'scram-sha-256'; getScramSha256Data: () => Promise<ScramSha256Data> };
+
+/**
+ * One client connection: pg-gateway reads the start-up, TLS and authentication; pg-gateway's
+ * `onMessage` hands every later message (and the few start-up requests it does not know) to us.
+ * The method asked for depends on the user name (TOKEN_USER: cleartext; else SCRAM-SHA-256).
+ */
+export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Promise<void> {
+  socket.setNoDelay(true);
+  let caller: SqlCaller | undefined;
+  let session: SqlSession | undefined;
+  let scram: { data: ScramSha256Data; onSuccess: () => SqlCaller } | undefined;
+  const key = deps.keys.next();
+  const auth: Auth = { method: 'trust' };
+  // Set once pg-gateway made it; the hooks below run only after, on the connection's own messages.
+  // eslint-disable-next-line prefer-const -- read by the hooks above its assignment
+  let connection: PostgresConnection | undefined;
+
+  const fatal = (code: string, message: string) => [wire.errorResponse({ severity: 'FATAL', code, message }), closeSignal];
+
+  const onStartup = async () => {
+    const params = connection!.clientParams!;
+    const user = params.user;
+    const { account, deploymentId } = await accountOfDatabase(deps.pipeline, params.database || user).catch((error: unknown) => {
+      // pg-gateway sends a thrown BackendError (its own class, not an Error) as a FATAL ErrorResponse.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error
+      throw asBackendError(error);
+    });
+    if (user === TOKEN_USER) {
+      Object.assign(auth, {
+        method: 'password',
+        getClearTextPassword: () => '',
+        validateCredentials: async ({ password }: { password: string }) => {
+          caller = await tokenCaller(deps.pipeline, account, deploymentId, password).catch(() => undefined);
+          return caller !== undefined;
+        },
+      });
+      return;
+    }
+    const found = await deps.credentials.user(deploymentId, user);
+    // An unknown user goes through the same exchange (with a verifier nobody holds): the failure tells nothing.
+    const data = found && found.accountId === account.id ? found.scram : await createScramSha256Data(key.secret.toString(36));
+    scram = { data, onSuccess: () => userCaller(account, found!) };
+    Object.assign(auth, { method: 'scram-sha-256', getScramSha256Data: async () => data });
+  };
+
+  /** SCRAM's final message, checked before pg-gateway sees it, so a wrong password is PostgreSQL's 28P01. */
+  const checkScramProof = async (data: Uint8Array) => {
+    const flow = connection!.authFlow as unknown as { step: string; clientFirstMessageBare?: string; serverFirstMessage?: string };
+    if (!scram || flow?.step !== 'ServerFirstMessage') return undefined;
+    const text = Buffer.from(data.subarray(5)).toString('utf8');
+    const parts = text.split(',');
+    const proof = parts.find((p) => p.startsWith('p='))?.slice(2);
+    const withoutProof = parts.filter((p) => !p.startsWith('p=')).join(',');
+    const authMessage = `${flow.clientFirstMessageBare},${flow.serverFirstMessage},${withoutProof}`;
+    const valid = proof ? await verifyScramSha256Password({ authMessage, clientProof: proof, storedKey: scram.data.storedKey }) : false;
+    if (!valid || !connection!.clientParams)
+      return fatal('28P01', `password authentication failed for user "${connection!.clientParams?.user ?? ''}"`);
+    try {
+      caller = scram.onSuccess();
+    } catch {
+      return fatal('28P01', `password authentication failed for user "${connection!.clientParams.user}"`);
+    }
+    return undefined;
+  };
+
+  const onAuthenticated = async () => {
+    const writer = connection!.streamWriter!;
+    const params = connection!.clientParams!;
+    const statuses: Array<[string, string]> = [
+      ['server_encoding', 'UTF8'],
+      ['client_encoding', 'UTF8'],
+      ['DateStyle', 'ISO, MDY'],
+      ['IntervalStyle', 'postgres'],
+      ['TimeZone', 'UTC'],
+      ['integer_datetimes', 'on'],
+      ['standard_conforming_strings', 'on'],
+      ['is_superuser', 'off'],
+      ['session_authorization', params.user],
+      ['application_name', params.application_name ?? ''],
+    ];
+    await writer.write(wire.backendKeyData(key.pid, key.secret));
+    for (const [name, value] of statuses) await writer.write(wire.parameterStatus(name, value));
+    const current = caller!;
+    session = new SqlSession(
+      () => deps.served(current),
+      (error) => deps.log(error),
+    );
+    deps.keys.register(key, session);
+  };
+
+  const onMessage = async (data: Uint8Array, state: { step: string; hasStarted: boolean; isAuthenticated: boolean }) => {
+    if (!state.hasStarted) {
+      const code = data.length >= 8 ? Buffer.from(data).readInt32BE(4) : -1;
+      if (![STARTUP_3_0, SSL_REQUEST, GSSENC_REQUEST, CANCEL_REQUEST].includes(code)) {
+        return fatal('08P01', 'unsupported frontend protocol: this is a PostgreSQL server (protocol 3.0)');
+      }
+      if (code === GSSENC_REQUEST) return [Buffer.from('N')];
+      if (code === CANCEL_REQUEST && data.length === 16) {
+        const view = Buffer.from(data);
+        deps.keys.cancel(view.readInt32BE(8), view.readInt32BE(12));
+        return [closeSignal];
+      }
+    }
+    if (state.step === 'PerformingAuthentication') return checkScramProof(data);
+    if (!state.isAuthenticated || !session) return undefined;
+    return respond(session, data);
+  };
+
+  connection = await fromNodeSocket(socket, {
+    serverVersion: SERVER_VERSION,
+    auth: auth as never,
+    ...(deps.tls ? { tls: deps.tls } : {}),
+    onStartup,
+    onAuthenticated,
+    onMessage: onMessage as never,
+  });
+  socket.once('close', () => {
+    session?.cancel();
+    deps.keys.forget(key);
+  });
+}
+
+/** Runs one message through the session, streaming what it sends to the socket as it comes. */
+function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Array | typeof closeSignal> {
+  const type = String.fromCharCode(data[0]!);
+  if (type === 'X') {
+    return (async function* (): AsyncGenerator<typeof closeSignal> {
+      yield closeSignal;
+    })();
+  }
+  const queue: Buffer[] = [];
+  let wake: (() => void) | undefined;
+  let drained: (() => void) | undefined;
+  let finished = false;
+  let closing = false;
+  let yielded = false;
+  const send = async (chunk: Buffer) => {
+    queue.push(chunk);
+    wake?.();
+    if (queue.length >= HIGH_WATER) await new Promise<void>((resolve) => (drained = resolve));
+  };
+  const work = (async () => {
+    try {
+      const reader = new wire.MessageReader(data);
+      session.send = send;
+      if (type === 'Q') await session.query(reader.cstring());
+      else if ('PBDECSH'.includes(type)) await session.extended(type, reader);
+      else await send(wire.errorResponse({ code: '0A000', message: `message type "${type}" is not supported` }));
+    } catch (error) {
+      await send(wire.errorResponse(wireErrorOf(error)));
+      closing = error instanceof wire.ProtocolViolation;
+    } finally {
+      finished = true;
+      wake?.();
+    }
+  })();
+  return (async function* () {
+    for (;;) {
+      if (queue.length > 0) {
+        const batch = Buffer.concat(queue.splice(0));
+        drained?.();
+        drained = undefined;
+        if (batch.length > 0) {
+          yielded = true;
+          yield batch;
+        }
+        continue;
+      }
+      if (finished) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    await work;
+    // pg-gateway answers a message itself when its hook yields nothing: an empty chunk says it is answered.
+    if (!yielded) yield new Uint8Array(0);
+    if (closing) yield closeSignal;
+  })();
+}
+
+/** pg-gateway sends a thrown BackendError as a FATAL ErrorResponse and closes. */
+function asBackendError(error: unknown) {
+  const { code, message } = wireErrorOf(error);
+  return BackendError.create({ severity: 'FATAL', code, message });
+}

@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { connect as tcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { beforeAll, expect, it } from 'vitest';
+import { describeOnStores } from '../../test-support/server.js';
+import { dataDirOverride } from '../data-api/test-fixtures.js';
+import { connect, listen, sqlDeployment } from './test-fixtures.js';
+
+/** A self-signed certificate for 127.0.0.1, made with the machine's openssl. */
+function selfSigned(): { PLINTH_SQL_TLS_CERT: string; PLINTH_SQL_TLS_KEY: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'plinth-sql-tls-'));
+  const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+  execFileSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  return { PLINTH_SQL_TLS_CERT: cert, PLINTH_SQL_TLS_KEY: key };
+}
+
+/** Sends raw bytes and waits for the server to answer or close. */
+function raw(port: number, bytes: Buffer): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const socket = tcp(port, '127.0.0.1', () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => resolve(Buffer.concat(chunks)));
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+const startup = (params: Record<string, string>) => {
+  const body = Buffer.concat([
+    Buffer.from([0, 3, 0, 0]),
+    ...Object.entries(params).map(([k, v]) => Buffer.from(`${k}\0${v}\0`)),
+    Buffer.from([0]),
+  ]);
+  const head = Buffer.alloc(4);
+  head.writeInt32BE(body.length + 4);
+  return Buffer.concat([head, body]);
+};
+
+describeOnStores(
+  'SQL API: TLS, and input that must not end the listener',
+  (server) => {
+    let address: AddressInfo;
+    let set: Awaited<ReturnType<typeof sqlDeployment>>;
+    beforeAll(async () => {
+      address = await listen(server());
+      set = await sqlDeployment(server(), address);
+    });
+
+    it('with TLS configured, a connection without it is refused and a token travels only over it', async () => {
+      const ssl = { rejectUnauthorized: false };
+      const plain = await connect(set.tokenLogin(set.token)).then(
+        () => 'connected',
+        (error: { code?: string }) => error.code,
+      );
+      expect(plain).toBe('08P01');
+      const client = new pg.Client({ ...set.tokenLogin(set.token), ssl });
+      await client.connect();
+      try {
+        expect((await client.query('SELECT MEASURE(count) AS n FROM orders')).rows).toBeDefined();
+        expect((await client.query('SHOW ssl')).rows).toHaveLength(1);
+      } finally {
+        await client.end();
+      }
+    });
+
+    it('garbage, truncated messages and unknown requests close their own connection only', async () => {
+      const inputs = [
+        Buffer.from('GET / HTTP/1.1\r\nHost: x\r\n\r\n'),
+        Buffer.from([0, 0, 0, 8, 0, 0, 0, 0]),
+        Buffer.from([0, 0, 0, 4]),
+        startup({ user: 'token', database: 'no-such-database' }),
+        startup({ database: 'deployment-1' }),
+        Buffer.concat([startup({ user: 'token', database: set.login.database }), Buffer.from('p\0\0\0\x08abc')]),
+        Buffer.alloc(70_000, 0x51),
+      ];
+      for (const input of inputs) await raw(address.port, input);
+      const client = new pg.Client({ ...set.tokenLogin(set.token), ssl: { rejectUnauthorized: false } });
+      await client.connect();
+      expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await client.end();
+    });
+  },
+  { ...dataDirOverride(), ...selfSigned() },
+);

@@ -1,0 +1,88 @@
+import type { AddressInfo } from 'node:net';
+import type { Query } from '@plinth/semantic';
+import type { PlinthApp } from '../../app.js';
+import type { ServiceContext } from '../module.js';
+import type { SqlCaller } from './callers.js';
+import { SqlCatalogs } from './catalog.js';
+import { SqlCredentials, type EnvironmentRef, type SqlCredential } from './credentials.js';
+import { CancelKeys, SqlListener } from './listener.js';
+import type { Served } from './plans.js';
+
+/** Pause between asks while a long query runs on (the data API answers `Continue wait` meanwhile). */
+const CONTINUE_WAIT_RETRY_MS = 50;
+
+/**
+ * The SQL API: the environments' SQL credentials, the catalogs of the models served, and the
+ * PostgreSQL-wire listener, which reads data only through the data API's `meta` and `load`, with
+ * the request context of the connection's credential.
+ */
+export class SqlApiService {
+  readonly credentials: SqlCredentials;
+  readonly catalogs = new SqlCatalogs();
+  private listener: SqlListener | undefined;
+
+  constructor(private readonly ctx: ServiceContext) {
+    this.credentials = new SqlCredentials(ctx.db, ctx.secrets);
+  }
+
+  /** The SQL credentials of these environments, for the environments operations (none while the listener is off). */
+  async environmentCredentials(
+    accountId: number,
+    deploymentId: number,
+    environments: readonly EnvironmentRef[],
+  ): Promise<Map<string, SqlCredential>> {
+    if (this.ctx.config.sql.port === null) return new Map();
+    return this.credentials.ensure(accountId, deploymentId, environments);
+  }
+
+  /** Where clients connect: the listener's port once it listens, else the configured one; null when off. */
+  get port(): number | null {
+    return this.listener?.address?.port ?? this.ctx.config.sql.port;
+  }
+
+  /** Starts the listener on `port` (the configured one unless given) and the app's host. */
+  async listen(app: PlinthApp, port = this.ctx.config.sql.port ?? 0): Promise<AddressInfo> {
+    const { tls } = this.ctx.config.sql;
+    const log = (error: unknown) => app.log.error({ err: error }, 'SQL API connection failed');
+    this.listener = new SqlListener({
+      pipeline: app.pipeline,
+      credentials: this.credentials,
+      served: (caller) => this.served(caller),
+      keys: new CancelKeys(),
+      tls: tls ? { cert: toArrayBuffer(tls.cert), key: toArrayBuffer(tls.key) } : undefined,
+      log,
+    });
+    return this.listener.listen(port, this.ctx.config.host);
+  }
+
+  get openSessions(): number {
+    return this.listener?.openSessions ?? 0;
+  }
+
+  /** What a statement of `caller` is answered from: the model as its policies show it, its catalog, its load. */
+  private async served({ context, target }: SqlCaller): Promise<Served> {
+    const { dataApi } = this.ctx.services;
+    const { cubes } = await dataApi.meta(context, target);
+    const catalog = await this.catalogs.get(target.deploymentId, cubes);
+    const load = async (query: Query, signal: AbortSignal) => {
+      for (;;) {
+        signal.throwIfAborted();
+        const answer = (await dataApi.load(context, target, query)) as { error?: string; data?: Array<Record<string, unknown>> };
+        if (answer.error !== 'Continue wait') return answer as { data: Array<Record<string, unknown>>; lastRefreshTime?: string };
+        await new Promise((resolve) => setTimeout(resolve, CONTINUE_WAIT_RETRY_MS));
+      }
+    };
+    return { cubes, catalog, load };
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.close();
+    this.listener = undefined;
+    await this.catalogs.close();
+  }
+}
+
+function toArrayBuffer(pem: string): ArrayBuffer {
+  const bytes = Buffer.from(pem, 'utf8');
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}

@@ -1,0 +1,50 @@
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import type { TestServer } from '../../test-support/server.js';
+import { mint, sampleDeployment } from '../data-api/test-fixtures.js';
+import { databaseOf, TOKEN_USER } from './callers.js';
+
+/** A connection's settings as a BI tool's form takes them. */
+export interface SqlLogin {
+  host: string;
+  port: number;
+  database: string;
+  user: string;
+  password: string;
+}
+
+/**
+ * A deployment serving the sample model and warehouse, the SQL listener on a free port, the
+ * production environment's SQL credential (as the environments operation shows it) and a data
+ * API token of the deployment.
+ */
+export async function sqlDeployment(server: TestServer, address: AddressInfo) {
+  const set = await sampleDeployment(server, server.services.dataApi);
+  const { account, deploymentId } = set;
+  const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/environments`, as: account.admin });
+  if (listed.status !== 200) throw new Error(`environments: ${listed.status} ${listed.text}`);
+  const production = listed.body.data.find((e: { type: string }) => e.type === 'production');
+  const sql = production.api_credentials.find((c: { type: string }) => c.type === 'sql') as SqlLogin & { type: 'sql' };
+  const token = await mint(account, deploymentId);
+  const base = { host: '127.0.0.1', port: address.port, database: databaseOf(deploymentId) };
+  return {
+    ...set,
+    environment: sql,
+    login: { ...base, user: sql.user, password: sql.password } satisfies SqlLogin,
+    tokenLogin: (password: string): SqlLogin => ({ ...base, user: TOKEN_USER, password }),
+    token,
+  };
+}
+
+/** A node-postgres client, connected; the caller ends it. */
+export async function connect(login: SqlLogin): Promise<pg.Client> {
+  const client = new pg.Client({ ...login, connectionTimeoutMillis: 20_000 });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+}
+
+/** Starts the test server's SQL listener on a free port (closed with the app). */
+export function listen(server: TestServer): Promise<AddressInfo> {
+  return server.services.sqlApi.listen(server.app, 0);
+}
