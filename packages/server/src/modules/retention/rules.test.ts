@@ -19,6 +19,7 @@ it("each module states the retention of its own tables only, and the sweep appli
     'external_user',
     'job',
     'model_upload',
+    'notification_run',
     'rate_limit',
     'telemetry_event',
   ]);
