@@ -58,7 +58,7 @@ describe.each(storeKinds)('README: every shell block runs in order, in one shell
   it('from npm start to shell completion, with an empty home directory; then the @cubejs-client/core example', async () => {
     dir = await mkdtemp(join(tmpdir(), 'plinth-readme-'));
     const { work, home } = await cloneLike(dir);
-    server = await ReadmeServer.create(kind, await freePort(), join(work, '.plinth'));
+    server = await ReadmeServer.create(kind, await freePort(), join(work, '.plinth'), await freePort());
     const env = {
       PATH: systemPath(),
       HOME: home,

@@ -18,9 +18,10 @@ export class ReadmeServer {
     private readonly dropStore: () => Promise<void>,
   ) {}
 
-  static async create(kind: StoreKind, port: number, dataDir: string): Promise<ReadmeServer> {
-    // Builds are picked up within 100 ms instead of the default 2 s poll: `--wait` lines wait less.
-    const env = { PORT: String(port), PLINTH_DATA_DIR: dataDir, PLINTH_JOB_POLL_MS: '100' };
+  static async create(kind: StoreKind, port: number, dataDir: string, sqlPort: number): Promise<ReadmeServer> {
+    // Builds are picked up within 100 ms instead of the default 2 s poll: `--wait` lines wait less. The SQL
+    // API listens on a free port rather than 15432, which a newcomer's own `npm start` may hold.
+    const env = { PORT: String(port), PLINTH_DATA_DIR: dataDir, PLINTH_JOB_POLL_MS: '100', PLINTH_SQL_PORT: String(sqlPort) };
     if (kind === 'pglite') return new ReadmeServer(port, env, async () => undefined);
     const database = await ownDatabase('plinth_readme');
     return new ReadmeServer(port, { ...env, DATABASE_URL: database.url }, database.drop);
