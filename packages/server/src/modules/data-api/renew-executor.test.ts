@@ -100,8 +100,11 @@ describe.each(executors)('renewQuery on the executor (%s)', (_name, setup) => {
     const [a, b] = [make({ waitMs: 30 }), make({ waitMs: 30 })];
     const query = countedQuery();
     const k = key();
-    // A cached result from before: the renew must not be answered with it.
-    expect(await a.run(k, query.execute)).toBe('answer 1');
+    // A cached result from before: the renew must not be answered with it. Its first call may outlast the
+    // 30 ms wait on a busy machine, so it is retried as a client would until it answers.
+    let first: unknown = CONTINUE_WAIT;
+    for (let retry = 0; retry < 200 && first === CONTINUE_WAIT; retry += 1) first = await a.run(k, query.execute);
+    expect(first).toBe('answer 1');
     await expireRenewWindow(k, setup().shared);
     query.hold();
     expect(await a.run(k, query.execute, { renew: true })).toBe(CONTINUE_WAIT);
