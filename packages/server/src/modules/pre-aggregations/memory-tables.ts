@@ -1,7 +1,12 @@
 import type { AvailableRollup, DuckDBWarehouse } from '@plinth/semantic';
 
-/** Parquet bytes of rollups this process copies into memory; past it, rollups are read from their files. */
-export const MEMORY_TABLES_BYTES = 64 * 1024 * 1024;
+/**
+ * Parquet bytes of rollups this process copies into memory; past it, rollups are read from their
+ * files. A copy takes up to some six times its Parquet size (measured on two million rows with an
+ * incompressible column), so this keeps copies near 100 MiB a process; a dashboard's daily rollup
+ * of a few dimensions is a few hundred kilobytes.
+ */
+export const MEMORY_TABLES_BYTES = 16 * 1024 * 1024;
 
 interface Copy {
   /** Set once the table holds every row; queries read it only from then on. */
