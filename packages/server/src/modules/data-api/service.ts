@@ -227,7 +227,10 @@ export class DataApiService {
     // the model's shortest `refresh_key.every` ends any cached answer's life, as Cube's refresh keys do.
     const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, refreshSlot(served.model)]);
-    const rollups = served.rollups?.length ? { rollups: served.rollups, rollupStore: await this.ctx.services.preAggregations.duck() } : {};
+    const preAggregations = this.ctx.services.preAggregations;
+    const rollups = served.rollups?.length
+      ? { rollups: preAggregations.forQuery(served.rollups), rollupStore: await preAggregations.duck() }
+      : {};
     const answer = await this.executor
       .run(
         key,

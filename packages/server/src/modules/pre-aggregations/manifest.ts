@@ -116,6 +116,10 @@ export class Manifest {
   }
 }
 
+/** The Parquet bytes of an offered rollup's files (none for one without files), for the in-memory copies' budget. */
+const storedBytes = new WeakMap<AvailableRollup, number>();
+export const bytesOf = (rollup: AvailableRollup): number | undefined => storedBytes.get(rollup);
+
 /**
  * The rollups of a build a query may be answered from: those whose every partition has a version.
  * `from` reads exactly the files the manifest names now.
@@ -138,13 +142,19 @@ export function availableRollups(
     const starts = partitions.map((p) => p.range_start).filter((s): s is string => s !== null);
     const ends = partitions.map((p) => p.range_end).filter((s): s is string => s !== null);
     const built = partitions.map((p) => p.built_at!.getTime());
-    available.push({
+    const rollup: AvailableRollup = {
       id,
       from,
       versions: partitions.map((p) => p.version!),
       lastUpdatedAt: Math.max(...built),
       ...(starts.length && ends.length ? { covers: { start: starts.sort()[0]!, end: ends.sort().at(-1)! } } : {}),
-    });
+    };
+    if (files.length)
+      storedBytes.set(
+        rollup,
+        partitions.reduce((sum, p) => sum + (p.bytes ?? 0), 0),
+      );
+    available.push(rollup);
   }
   return available;
 }

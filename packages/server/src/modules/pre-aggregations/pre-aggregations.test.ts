@@ -67,6 +67,14 @@ describeOnStores(
         expect(truth.usedPreAggregations).toBeUndefined();
         expect(answer.data).toEqual(truth.data);
         expect(answer.data.length).toBeGreaterThan(2);
+        // Once this process has its in-memory copy of the rollup's files, loads read it, with the same answer.
+        await server().services.preAggregations.copiesMade();
+        const model = await server().services.dataApi.modelOf(context(), target());
+        const offered = await server().services.preAggregations.available(listed.buildId, model);
+        expect(server().services.preAggregations.forQuery(offered)[0]!.from).toMatch(/^plinth_rollup_\d+$/);
+        const copied = await load({ ...eventsQuery(), renewQuery: true });
+        expect(copied.usedPreAggregations).toEqual(answer.usedPreAggregations);
+        expect(copied.data).toEqual(truth.data);
       });
 
       it('a partition rebuilt after the warehouse changed changes the answer at once: no cached answer of the old version is served', async () => {
@@ -91,6 +99,9 @@ describeOnStores(
         expect(after.data).not.toEqual(before.data);
         expect(after.data).toEqual((await raw(eventsQuery())).data);
         expect(after.usedPreAggregations).toBeDefined();
+        // Read from the new version's own copy once made: never the old copy's rows.
+        await server().services.preAggregations.copiesMade();
+        expect((await load({ ...eventsQuery(), renewQuery: true })).data).toEqual(after.data);
         // The replaced versions' files stay for readers that listed them just before, then go.
         for (const file of oldFiles) expect(existsSync(file), file).toBe(true);
         expect(

@@ -6,7 +6,8 @@ import { transaction } from '../../store/transaction.js';
 import type { BuiltBuild, ServingGate } from '../builds/public.js';
 import type { ServiceContext } from '../module.js';
 import { checkIntervalMs } from './refresh-key.js';
-import { availableRollups, Manifest } from './manifest.js';
+import { availableRollups, bytesOf, Manifest } from './manifest.js';
+import { MemoryTables } from './memory-tables.js';
 import { refreshDedupeKey, refreshJob, type RefreshPayload } from './jobs.js';
 import { refreshRollup } from './refresh.js';
 import { removeFiles } from './storage.js';
@@ -21,6 +22,7 @@ export const RETIRED_FILE_GRACE_MS = 10 * 60_000;
 export class PreAggregationService implements ServingGate {
   readonly manifest: Manifest;
   private opened: Promise<DuckDBWarehouse> | undefined;
+  private readonly memory = new MemoryTables(() => this.duck(), RETIRED_FILE_GRACE_MS);
 
   constructor(readonly ctx: ServiceContext) {
     this.manifest = new Manifest(ctx.db);
@@ -95,6 +97,19 @@ export class PreAggregationService implements ServingGate {
     if (!rows.length) return [];
     const definitions = new Map(this.definitionsOf(model).map((d) => [d.id, d]));
     return availableRollups(this.ctx.config.dataDir, rows, (id) => definitions.get(id)?.columns);
+  }
+
+  /**
+   * The rollups `available` offered, as a query runs them now: from this process's in-memory copy
+   * of the very files they name once it is made (see MemoryTables), else from the files.
+   */
+  forQuery(rollups: readonly AvailableRollup[]): readonly AvailableRollup[] {
+    return this.memory.serve(rollups, bytesOf);
+  }
+
+  /** Resolves once the in-memory copies forQuery started are made. */
+  copiesMade(): Promise<void> {
+    return this.memory.settled();
   }
 
   /** The `pre-aggregations.refresh` job: one rollup of one build, claimed so no other process refreshes it at once. */
@@ -224,6 +239,9 @@ export class PreAggregationService implements ServingGate {
   }
 
   async close(): Promise<void> {
+    // Copies being made finish first: their DuckDB is not closed under them.
+    await this.memory.settled();
+    this.memory.clear();
     const opened = this.opened;
     this.opened = undefined;
     await (await opened?.catch(() => undefined))?.close();
