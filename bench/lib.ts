@@ -29,8 +29,9 @@ export async function spawnServer(
 ): Promise<ChildServer & { readyMs: number }> {
   const port = Number(env.PORT ?? (await freePort()));
   const started = performance.now();
+  // Servers of one benchmark run side by side, and each would take the SQL API's port 15432: off unless asked for.
   const child = spawn(process.execPath, [...nodeArgs, script], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PLINTH_LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PLINTH_LOG_LEVEL: 'info', PLINTH_SQL_PORT: 'off', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   for (;;) {
