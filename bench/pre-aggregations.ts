@@ -47,7 +47,7 @@ await source.query(
      (ARRAY['completed','processing','shipped','cancelled'])[1 + i % 4] AS status,
      (ARRAY['emea','amer','apac'])[1 + (i / 7) % 3] AS region,
      round(((i * 31) % 10000) / 100.0, 2)::numeric(10,2) AS amount
-   FROM generate_series(1, ${ROWS}) AS t(i)`,
+   FROM generate_series(1::bigint, ${ROWS}) AS t(i)`,
   [],
 );
 await source.query(`ANALYZE "${schema}".facts`, []);
