@@ -18,10 +18,14 @@ export const DATA_OPTION = {
 } as const satisfies OptionSpec;
 /** What a verb with -d reads. */
 export type DataOpts = OptionsOf<readonly [typeof DATA_OPTION]>;
-const PAGE_OPTIONS = defineOptions([
-  { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
-  { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
-]);
+/** The paging flags of a list, for a server whose page size stops at `most`. */
+export function pageOptions(most = 1000) {
+  return defineOptions([
+    { flags: '--first <n>', description: `Page size (default 100, at most ${most})` },
+    { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
+  ]);
+}
+const PAGE_OPTIONS = pageOptions();
 
 export function pageQuery(opts: OptionsOf<typeof PAGE_OPTIONS>) {
   return { first: opts.first === undefined ? undefined : positiveInt(opts.first, '--first'), after: opts.after };

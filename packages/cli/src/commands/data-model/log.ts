@@ -1,16 +1,12 @@
 import { defineVerb } from '../../core/define.js';
-import { pageQuery } from '../../core/rest.js';
+import { pageOptions, pageQuery } from '../../core/rest.js';
 import { BRANCH_OPTION, modelPath } from './common.js';
 
 export const log = defineVerb({
   name: 'log',
   summary: "List a branch's commits, newest first (getDataModelCommits)",
   args: ['<deployment_id>'],
-  options: [
-    ...BRANCH_OPTION,
-    { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
-    { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
-  ],
+  options: [...BRANCH_OPTION, ...pageOptions()],
   async run(f, [deploymentId], opts) {
     const client = await f.client();
     const response = await client.request('GET', modelPath(deploymentId, '/commits'), {

@@ -1,11 +1,10 @@
 import { defineOptions, defineVerb, type OptionsOf } from '../../core/define.js';
-import { id, pageQuery } from '../../core/rest.js';
+import { id, pageOptions, pageQuery } from '../../core/rest.js';
 import type { Column } from '../../core/output.js';
 
 const OPTIONS = defineOptions([
   { flags: '--branch <name>', description: 'Branch (default: your dev-mode branch if a session is open, else main)' },
-  { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
-  { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
+  ...pageOptions(),
 ]);
 
 const columns: Column[] = [

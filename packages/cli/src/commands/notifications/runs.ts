@@ -1,6 +1,6 @@
 import { builtVerb } from '../../core/define.js';
 import type { Column } from '../../core/output.js';
-import { pageQuery } from '../../core/rest.js';
+import { pageOptions, pageQuery } from '../../core/rest.js';
 import { notificationsPath } from './fields.js';
 
 interface Delivery {
@@ -23,10 +23,7 @@ export const runs = builtVerb<{ first: string | undefined; after: string | undef
   name: 'runs',
   summary: "List a notification's runs and their deliveries, newest first (getNotificationRuns); --json has each recipient's record",
   args: ['<deployment_id>', '<notification_id>'],
-  options: [
-    { flags: '--first <n>', description: 'Page size (default 100, at most 200)' },
-    { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
-  ],
+  options: [...pageOptions(200)],
   async run(f, [deploymentId, notificationId], opts) {
     const client = await f.client();
     const path = notificationsPath(deploymentId, notificationId, '/runs');

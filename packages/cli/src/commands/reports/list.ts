@@ -1,6 +1,6 @@
 import { positiveInt } from '../../core/body.js';
 import { defineVerb } from '../../core/define.js';
-import { pageQuery } from '../../core/rest.js';
+import { pageOptions, pageQuery } from '../../core/rest.js';
 import { asItems, reportColumns, reportsPath } from './fields.js';
 
 export const list = defineVerb({
@@ -12,8 +12,7 @@ export const list = defineVerb({
     { flags: '--workbook <id>', description: 'Only the reports of this workbook' },
     { flags: '--sort-by <field>', description: 'Order by (default createdAt)', choices: ['createdAt', 'updatedAt', 'lastViewedAt'] },
     { flags: '--sort-direction <dir>', description: 'Direction (default DESC)', choices: ['ASC', 'DESC'] },
-    { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
-    { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
+    ...pageOptions(),
     { flags: '--limit <n>', description: 'Numbered pages: page size (with --page; not with --first/--after)' },
     { flags: '--page <n>', description: 'Numbered pages: page number, from 1' },
   ],

@@ -2,7 +2,7 @@ import { positiveInt } from '../../core/body.js';
 import { UsageError } from '../../core/errors.js';
 import { builtVerb, defineOptions, type OptionsOf, type Verb } from '../../core/define.js';
 import type { Column } from '../../core/output.js';
-import { id, pageQuery } from '../../core/rest.js';
+import { id, pageOptions, pageQuery } from '../../core/rest.js';
 
 export const TYPES = ['FOLDER', 'WORKBOOK', 'REPORT'] as const;
 
@@ -24,8 +24,7 @@ const OPTIONS = defineOptions([
     choices: ['name', 'created_at', 'updated_at', 'viewer_last_viewed_at'],
   },
   { flags: '--direction <dir>', description: 'ASC (default) or DESC', choices: ['ASC', 'DESC'] },
-  { flags: '--first <n>', description: 'Page size (default 100, at most 1000)' },
-  { flags: '--after <cursor>', description: 'Continue after this cursor (printed when there are more results)' },
+  ...pageOptions(),
 ]);
 
 /** An item kind as the server names it; case is forgiven, anything else told before a request. */
