@@ -50,7 +50,11 @@ describeOnStores('pre-aggregations kept in the source warehouse (external: false
       return (await loadRequest(model, query, { warehouse })) as Answer;
     };
     const list = async (): Promise<Listed> => {
-      const response = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/pre-aggregations`, as: account.admin });
+      const response = await account.request({
+        method: 'GET',
+        url: `/api/v1/deployments/${deploymentId}/pre-aggregations`,
+        as: account.admin,
+      });
       expect(response.status, response.text).toBe(200);
       return response.body as Listed;
     };
@@ -169,60 +173,67 @@ describeOnStores('pre-aggregations kept in the source warehouse (external: false
     });
   });
 
-  describe.skipIf(!process.env.DATABASE_URL)('what a PostgreSQL source cannot keep fails the refresh, naming the pre-aggregation and why', () => {
-    const lastError = async (account: TestAccount, deploymentId: number) => {
-      await server().jobs.runUntilIdle();
-      const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/pre-aggregations`, as: account.admin });
-      return (listed.body as Listed).items[0]!.lastError;
-    };
+  describe.skipIf(!process.env.DATABASE_URL)(
+    'what a PostgreSQL source cannot keep fails the refresh, naming the pre-aggregation and why',
+    () => {
+      const lastError = async (account: TestAccount, deploymentId: number) => {
+        await server().jobs.runUntilIdle();
+        const listed = await account.request({
+          method: 'GET',
+          url: `/api/v1/deployments/${deploymentId}/pre-aggregations`,
+          as: account.admin,
+        });
+        return (listed.body as Listed).items[0]!.lastError;
+      };
 
-    it('a count_distinct_approx measure: PostgreSQL has no mergeable sketch', async () => {
-      const account = await server().newAccount();
-      const deploymentId = await newDeployment(account);
-      const source = await eventSource(server().services, adminOf(account), deploymentId, 'postgres');
-      try {
-        const files = inWarehouseModel(source.table, '\n      - { name: kinds, type: count_distinct_approx, sql: kind }');
-        files['model/events.yml'] = files['model/events.yml']!.replace('measures: [count, amount]', 'measures: [count, amount, kinds]');
-        await commitFiles(server().services, adminOf(account), deploymentId, files);
-        expect(await lastError(account, deploymentId)).toContain(
-          'Pre-aggregation events.daily: external: false keeps it in the postgres warehouse, which has no mergeable sketch for the count_distinct_approx measure events.kinds',
-        );
-      } finally {
-        await source.close();
-      }
-    });
+      it('a count_distinct_approx measure: PostgreSQL has no mergeable sketch', async () => {
+        const account = await server().newAccount();
+        const deploymentId = await newDeployment(account);
+        const source = await eventSource(server().services, adminOf(account), deploymentId, 'postgres');
+        try {
+          const files = inWarehouseModel(source.table, '\n      - { name: kinds, type: count_distinct_approx, sql: kind }');
+          files['model/events.yml'] = files['model/events.yml']!.replace('measures: [count, amount]', 'measures: [count, amount, kinds]');
+          await commitFiles(server().services, adminOf(account), deploymentId, files);
+          expect(await lastError(account, deploymentId)).toContain(
+            'Pre-aggregation events.daily: external: false keeps it in the postgres warehouse, which has no mergeable sketch for the count_distinct_approx measure events.kinds',
+          );
+        } finally {
+          await source.close();
+        }
+      });
 
-    it('a read-only warehouse', async () => {
-      const account = await server().newAccount();
-      const deploymentId = await newDeployment(account);
-      const source = await eventSource(server().services, adminOf(account), deploymentId, 'postgres');
-      const url = new URL(process.env.DATABASE_URL!);
-      const admin = new PostgresWarehouse({ connectionString: url.toString(), max: 1 });
-      const role = `plinth_reader_${randomBytes(4).toString('hex')}`;
-      const schema = source.table.split('.')[0]!;
-      try {
-        await admin.query(`CREATE ROLE ${role} LOGIN`, []);
-        await admin.query(`ALTER ROLE ${role} SET default_transaction_read_only = on`, []);
-        await admin.query(`GRANT USAGE ON SCHEMA "${schema}" TO ${role}`, []);
-        await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`, []);
-        const variables = [
-          ['CUBEJS_DB_TYPE', 'postgres'],
-          ['CUBEJS_DB_HOST', url.hostname],
-          ['CUBEJS_DB_PORT', url.port || '5432'],
-          ['CUBEJS_DB_NAME', decodeURIComponent(url.pathname.slice(1))],
-          ['CUBEJS_DB_USER', role],
-        ].map(([name, value]) => ({ name: name!, value: value! }));
-        await server().services.deploymentVariables.set(account.id, deploymentId, { variables });
-        await commitFiles(server().services, adminOf(account), deploymentId, inWarehouseModel(source.table));
-        expect(await lastError(account, deploymentId)).toContain(
-          'Pre-aggregation events.daily: external: false builds it as a table in the source warehouse, which is read-only',
-        );
-      } finally {
-        await source.close();
-        await admin.query(`DROP OWNED BY ${role}`, []).catch(() => undefined);
-        await admin.query(`DROP ROLE IF EXISTS ${role}`, []);
-        await admin.close();
-      }
-    });
-  });
+      it('a read-only warehouse', async () => {
+        const account = await server().newAccount();
+        const deploymentId = await newDeployment(account);
+        const source = await eventSource(server().services, adminOf(account), deploymentId, 'postgres');
+        const url = new URL(process.env.DATABASE_URL!);
+        const admin = new PostgresWarehouse({ connectionString: url.toString(), max: 1 });
+        const role = `plinth_reader_${randomBytes(4).toString('hex')}`;
+        const schema = source.table.split('.')[0]!;
+        try {
+          await admin.query(`CREATE ROLE ${role} LOGIN`, []);
+          await admin.query(`ALTER ROLE ${role} SET default_transaction_read_only = on`, []);
+          await admin.query(`GRANT USAGE ON SCHEMA "${schema}" TO ${role}`, []);
+          await admin.query(`GRANT SELECT ON ALL TABLES IN SCHEMA "${schema}" TO ${role}`, []);
+          const variables = [
+            ['CUBEJS_DB_TYPE', 'postgres'],
+            ['CUBEJS_DB_HOST', url.hostname],
+            ['CUBEJS_DB_PORT', url.port || '5432'],
+            ['CUBEJS_DB_NAME', decodeURIComponent(url.pathname.slice(1))],
+            ['CUBEJS_DB_USER', role],
+          ].map(([name, value]) => ({ name: name!, value: value! }));
+          await server().services.deploymentVariables.set(account.id, deploymentId, { variables });
+          await commitFiles(server().services, adminOf(account), deploymentId, inWarehouseModel(source.table));
+          expect(await lastError(account, deploymentId)).toContain(
+            'Pre-aggregation events.daily: external: false builds it as a table in the source warehouse, which is read-only',
+          );
+        } finally {
+          await source.close();
+          await admin.query(`DROP OWNED BY ${role}`, []).catch(() => undefined);
+          await admin.query(`DROP ROLE IF EXISTS ${role}`, []);
+          await admin.close();
+        }
+      });
+    },
+  );
 });

@@ -69,8 +69,7 @@ export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome
   const outcome: RefreshOutcome = { refreshKey, built: [], failed: [] };
   if (definition.external) await buildFiles(input, stale, refreshKey, outcome);
   else await buildTables(input, stale, refreshKey, outcome);
-  for (const { partition, error } of outcome.failed)
-    await manifest.failed(buildId, definition.id, partition, error, new Date(input.now()));
+  for (const { partition, error } of outcome.failed) await manifest.failed(buildId, definition.id, partition, error, new Date(input.now()));
   return outcome;
 }
 
