@@ -5746,6 +5746,7 @@ export interface components {
             rangeEnd: string | null;
             version: string | null;
             refreshKey: string | null;
+            table: string | null;
             rows: number | null;
             bytes: number | null;
             builtAt: string | null;
@@ -5763,6 +5764,11 @@ export interface components {
             /** @enum {string} */
             type: "rollup" | "original_sql" | "rollup_join";
             external: boolean;
+            /**
+             * @description rollupStore: Parquet files of Plinth's rollup store; warehouse (`external: false`): tables of the source warehouse.
+             * @enum {string}
+             */
+            storedIn: "rollupStore" | "warehouse";
             partitionGranularity: string | null;
             refreshKey: {
                 every: string | null;

@@ -7,11 +7,18 @@ export const preAggregationsPath = (deploymentId: string | undefined) =>
 const size = (bytes: number) =>
   bytes < 1024 ? `${bytes} B` : bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
+/** A DuckDB warehouse tells no table's size: a rollup kept there shows none rather than 0 B. */
+const sizeOf = (p: Record<string, unknown>) => {
+  const partitions = (p['partitions'] ?? []) as Array<{ bytes: number | null }>;
+  return p['storedIn'] === 'warehouse' && partitions.every((partition) => partition.bytes === null) ? '-' : size(Number(p['bytes']));
+};
+
 export const preAggregationColumns: Column[] = [
   ['ID', 'id'],
+  ['Stored in', (p) => (p['storedIn'] === 'warehouse' ? 'warehouse' : 'rollup store')],
   ['Partitions', (p) => `${p['builtPartitions']}/${p['partitionCount']}`],
   ['Rows', 'rows'],
-  ['Size', (p) => size(Number(p['bytes']))],
+  ['Size', sizeOf],
   ['Last refresh', 'lastRefreshAt'],
   ['Build ms', 'buildTimeMs'],
   ['Error', 'lastError'],

@@ -19,8 +19,8 @@ describeCli('plinth pre-aggregations', (ctx, home) => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stderr).toMatch(/^Build \d+: ready\n$/);
     const [header, row, ...rest] = list.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^ID +PARTITIONS +ROWS +SIZE +LAST REFRESH +BUILD MS +ERROR$/);
-    expect(row).toMatch(/^events\.daily +1\/1 +1 +\d+(\.\d)? (B|KiB) +\d{4}-\d\d-\d\dT[\d:.]+Z +\d+ *$/);
+    expect(header).toMatch(/^ID +STORED IN +PARTITIONS +ROWS +SIZE +LAST REFRESH +BUILD MS +ERROR$/);
+    expect(row).toMatch(/^events\.daily +rollup store +1\/1 +1 +\d+(\.\d)? (B|KiB) +\d{4}-\d\d-\d\dT[\d:.]+Z +\d+ *$/);
     expect(rest).toEqual([]);
 
     const build = await plinth(['pre-aggregations', 'build', id, 'events.daily', '--partition', 'events_daily202401'], { env: env() });
@@ -47,13 +47,31 @@ describeCli('plinth pre-aggregations', (ctx, home) => {
     });
   });
 
+  it('a rollup kept in the source warehouse (external: false) shows where it lives, and preview reads its table there', async () => {
+    const files = literalModel();
+    files['model/events.yml'] += '        external: false\n';
+    const id = await built(files);
+    const list = await plinth(['pre-aggregations', 'list', id], { env: env() });
+    expect(list.code, list.stderr).toBe(0);
+    // The embedded DuckDB warehouse tells no table's size.
+    expect(list.stdout.trimEnd().split('\n')[1]).toMatch(/^events\.daily +warehouse +1\/1 +1 +- +\d{4}-/);
+    const json = JSON.parse((await plinth(['pre-aggregations', 'list', id, '--json'], { env: env() })).stdout);
+    expect(json.items[0]).toMatchObject({
+      storedIn: 'warehouse',
+      partitions: [{ table: expect.stringMatching(/^prod_pre_aggregations\.events_daily\d+_[0-9a-f]+$/) }],
+    });
+    const preview = await plinth(['pre-aggregations', 'preview', id, 'events.daily'], { env: env() });
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout.trimEnd().split('\n')[1]).toMatch(/^a +2024-01-02 00:00:00 +1 /);
+  });
+
   it('a rollup that fails shows its error; unknown rollups and bad input are refused', async () => {
     const id = await built(eventsModel('no_such_table'));
     const list = await plinth(['pre-aggregations', 'list', id, '--json'], { env: env() });
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout).items[0].lastError).toContain('no_such_table');
     const table = await plinth(['pre-aggregations', 'list', id], { env: env() });
-    expect(table.stdout).toMatch(/events\.daily +0\/0 .*no_such_table/);
+    expect(table.stdout).toMatch(/events\.daily +rollup store +0\/0 .*no_such_table/);
     const missing = await plinth(['pre-aggregations', 'build', id, 'events.nope'], { env: env() });
     expect(missing).toMatchObject({
       code: 1,

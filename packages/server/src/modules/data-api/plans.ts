@@ -33,10 +33,11 @@ export function sqlOf(served: Served, request: unknown) {
       sql: [plan.sql, [...plan.params]] as [string, unknown[]],
       order: orderOf(plan),
       dataSource: 'default',
-      // A query a rollup answers shows the rollup's DuckDB SQL, and which rollup, as Cube shows its external pre-aggregations.
+      // A query a rollup answers shows the rollup's SQL and which rollup, as Cube shows its pre-aggregations: `external`
+      // when the rollup store runs it (DuckDB SQL), not for a rollup kept in the source warehouse (the source's SQL).
       preAggregations: (plan.rollup ? [{ preAggregationId: plan.rollup.id, tableName: plan.rollup.tableName }] : []) as unknown[],
       rollupMatchResults: [] as unknown[],
-      external: plan.rollup !== undefined,
+      external: plan.rollup !== undefined && !plan.rollup.inWarehouse,
     },
     dataSource: 'default',
   }));

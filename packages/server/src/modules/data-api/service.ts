@@ -136,6 +136,19 @@ export class DataApiService {
     }
   }
 
+  /**
+   * Runs `work` on the deployment's warehouse able to write (pre-aggregations kept there): the
+   * pooled PostgreSQL warehouse, or a copy of the DuckDB file renamed over it once `work` is done,
+   * which readers in every process see from their next query (Warehouses.write).
+   */
+  async writeWarehouse<T>(accountId: number, deploymentId: number, work: (warehouse: Warehouse) => Promise<T>): Promise<T> {
+    const config = await this.ctx.services.deploymentVariables.warehouseConfig(accountId, deploymentId);
+    if (config.type === 'postgres') return work(await this.warehouseOf(accountId, deploymentId));
+    let result: { value: T } | undefined;
+    await this.warehouses.write(accountId, deploymentId, async (warehouse) => (result = { value: await work(warehouse) }), config);
+    return result!.value;
+  }
+
   /** A build's compiled model, kept as serving keeps it (pre-aggregations read its rollups). */
   modelOfBuild(accountId: number, buildId: number, commitId: number): Promise<DataModel> {
     return this.models.get(buildId, () => this.ctx.services.dataModel.filesAt(accountId, commitId));

@@ -13,7 +13,10 @@ declare module '../module.js' {
   }
 }
 
-/** Pre-aggregations: rollups built per build into Parquet under the data directory, refreshed by partition, read by the data API. */
+/**
+ * Pre-aggregations: rollups built per build into Parquet under the data directory (or, `external:
+ * false`, into tables of the source warehouse), refreshed by partition, read by the data API.
+ */
 export const preAggregationsModule: PlinthModule = {
   name: 'pre-aggregations',
   tags: { 'Pre-aggregations': "A deployment's pre-aggregations (rollups): their partitions, building them, their jobs and rows." },
@@ -21,7 +24,7 @@ export const preAggregationsModule: PlinthModule = {
     preAggregations: (ctx) => new PreAggregationService(ctx),
     preAggregationOperations: (ctx) => new PreAggregationOperations(ctx, ctx.services.preAggregations),
   },
-  tables: ['rollup_partition', 'rollup_retired_file', 'rollup_build', 'rollup_schedule'],
+  tables: ['rollup_partition', 'rollup_retired_file', 'rollup_retired_table', 'rollup_build', 'rollup_schedule'],
   schemas: preAggregationSchemas,
   routes: preAggregationRoutes,
   jobs: [refreshJob],

@@ -4,6 +4,7 @@ import type { Executor } from '../../store/executor.js';
 import type { RollupPartitionRow } from '../../store/schema.js';
 import { transaction } from '../../store/transaction.js';
 import { emptyType, literal } from './storage.js';
+import { warehouseFrom } from './warehouse-tables.js';
 
 /** A partition as the refresh found it in the warehouse's range. */
 export interface PartitionSlot {
@@ -16,8 +17,11 @@ export interface BuiltVersion {
   version: string;
   refreshKey: string;
   file: string | null;
+  /** `external: false`: its table in the source warehouse instead of a file. */
+  table?: string | null;
   rows: number;
-  bytes: number;
+  /** Unknown for a table of a DuckDB warehouse, which tells no table's size. */
+  bytes: number | null;
   buildMs: number;
 }
 
@@ -52,24 +56,31 @@ export class Manifest {
       const names = slots.map((slot) => slot.name);
       let gone = db.deleteFrom('rollup_partition').where('build_id', '=', ids.buildId).where('rollup_id', '=', ids.rollupId);
       if (names.length) gone = gone.where('name', 'not in', names);
-      const removed = await gone.returning('file').execute();
+      const removed = await gone.returning(['file', 'warehouse_table']).execute();
       await this.retire(
         db,
         removed.map((row) => row.file),
+      );
+      await this.retireTables(
+        ids.accountId,
+        ids.deploymentId,
+        removed.map((row) => row.warehouse_table),
+        new Date(),
+        db,
       );
     });
   }
 
   /**
    * Switches a partition to its new version: from this commit on, readers (in every process) read
-   * the new file; the old one is retired, deleted after a grace period so a reader that took the
-   * old list just before still finds it.
+   * the new file (or table); the old one is retired, deleted after a grace period so a reader that
+   * took the old list just before still finds it.
    */
   async switchTo(buildId: number, rollupId: string, name: string, built: BuiltVersion, now: Date): Promise<void> {
     await transaction(this.db, async (db) => {
       const before = await db
         .selectFrom('rollup_partition')
-        .select('file')
+        .select(['file', 'warehouse_table', 'account_id', 'deployment_id'])
         .where('build_id', '=', buildId)
         .where('rollup_id', '=', rollupId)
         .where('name', '=', name)
@@ -81,6 +92,7 @@ export class Manifest {
           version: built.version,
           refresh_key: built.refreshKey,
           file: built.file,
+          warehouse_table: built.table ?? null,
           row_count: built.rows,
           bytes: built.bytes,
           built_at: now,
@@ -93,7 +105,24 @@ export class Manifest {
         .where('name', '=', name)
         .execute();
       await this.retire(db, [before?.file ?? null], now);
+      if (before) await this.retireTables(before.account_id, before.deployment_id, [before.warehouse_table], now, db);
     });
+  }
+
+  /** Tables of a deployment's source warehouse that no reader is sent to any more: dropped after the grace period. */
+  async retireTables(
+    accountId: number,
+    deploymentId: number,
+    tables: ReadonlyArray<string | null>,
+    now: Date,
+    db: Executor = this.db,
+  ): Promise<void> {
+    const kept = tables.filter((table): table is string => table !== null);
+    if (kept.length)
+      await db
+        .insertInto('rollup_retired_table')
+        .values(kept.map((table) => ({ account_id: accountId, deployment_id: deploymentId, warehouse_table: table, retired_at: now })))
+        .execute();
   }
 
   async failed(buildId: number, rollupId: string, name: string, message: string, now: Date): Promise<void> {
@@ -122,7 +151,7 @@ export const bytesOf = (rollup: AvailableRollup): number | undefined => storedBy
 
 /**
  * The rollups of a build a query may be answered from: those whose every partition has a version.
- * `from` reads exactly the files the manifest names now.
+ * `from` reads exactly the files (or, kept in the source warehouse, the tables) the manifest names now.
  */
 export function availableRollups(
   dataDir: string,
@@ -135,20 +164,17 @@ export function availableRollups(
   for (const [id, partitions] of byRollup) {
     const columns = columnsOf(id);
     if (!columns || partitions.some((p) => p.version === null)) continue;
+    const tables = partitions.flatMap((p) => (p.warehouse_table ? [p.warehouse_table] : []));
+    if (tables.length) {
+      // Every partition of a build's rollup lives in one place: its definition is the build's.
+      if (tables.length === partitions.length) available.push(inWarehouse(id, partitions, tables, columns));
+      continue;
+    }
     const files = partitions.flatMap((p) => (p.file ? [join(dataDir, p.file)] : []));
     const from = files.length
       ? `read_parquet([${files.map(literal).join(', ')}], union_by_name = true)`
       : `(SELECT ${columns.map((c) => `CAST(NULL AS ${emptyType(c)}) AS "${c.name}"`).join(', ')} WHERE false)`;
-    const starts = partitions.map((p) => p.range_start).filter((s): s is string => s !== null);
-    const ends = partitions.map((p) => p.range_end).filter((s): s is string => s !== null);
-    const built = partitions.map((p) => p.built_at!.getTime());
-    const rollup: AvailableRollup = {
-      id,
-      from,
-      versions: partitions.map((p) => p.version!),
-      lastUpdatedAt: Math.max(...built),
-      ...(starts.length && ends.length ? { covers: { start: starts.sort()[0]!, end: ends.sort().at(-1)! } } : {}),
-    };
+    const rollup: AvailableRollup = { id, from, ...versionsOf(partitions) };
     if (files.length)
       storedBytes.set(
         rollup,
@@ -157,4 +183,27 @@ export function availableRollups(
     available.push(rollup);
   }
   return available;
+}
+
+/** What a rollup's partitions say of its versions, its last refresh and the time range it covers. */
+function versionsOf(partitions: readonly RollupPartitionRow[]): Pick<AvailableRollup, 'versions' | 'lastUpdatedAt' | 'covers'> {
+  const starts = partitions.map((p) => p.range_start).filter((s): s is string => s !== null);
+  const ends = partitions.map((p) => p.range_end).filter((s): s is string => s !== null);
+  const built = partitions.map((p) => p.built_at!.getTime());
+  return {
+    versions: partitions.map((p) => p.version!),
+    lastUpdatedAt: Math.max(...built),
+    ...(starts.length && ends.length ? { covers: { start: starts.sort()[0]!, end: ends.sort().at(-1)! } } : {}),
+  };
+}
+
+/** A rollup kept in the source warehouse: the planner reads its tables with the source's SQL, and `usedPreAggregations` names the first. */
+function inWarehouse(id: string, partitions: readonly RollupPartitionRow[], tables: readonly string[], columns: readonly RollupColumn[]) {
+  return {
+    id,
+    from: warehouseFrom(tables, columns),
+    inWarehouse: true,
+    targetTableName: tables[0]!,
+    ...versionsOf(partitions),
+  } satisfies AvailableRollup;
 }

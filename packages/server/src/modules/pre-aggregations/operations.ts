@@ -56,6 +56,7 @@ export class PreAggregationOperations {
         tableName: d.tableName,
         type: d.type,
         external: d.external,
+        storedIn: d.external ? ('rollupStore' as const) : ('warehouse' as const),
         partitionGranularity: d.partitionGranularity ?? null,
         refreshKey: {
           every: d.refreshKey.every ?? null,
@@ -127,7 +128,7 @@ export class PreAggregationOperations {
     });
   }
 
-  /** The first rows of a rollup as stored: read from the files the manifest names. */
+  /** The first rows of a rollup as stored: read from the files (or the source warehouse's tables) the manifest names. */
   async preview(principal: Principal, deploymentId: number, rollupId: string, options: { branch?: string; limit?: number }) {
     const current = await this.current(principal, deploymentId, options.branch);
     const definition = current.definitions.find((d) => d.id === rollupId);
@@ -136,8 +137,10 @@ export class PreAggregationOperations {
       ? (await this.service.available(current.buildId, current.model)).find((r) => r.id === rollupId)
       : undefined;
     if (!available) throw badRequest(`Pre-aggregation ${rollupId} is not built yet`);
-    const duck = await this.service.duck();
-    const { rows } = await duck.query(`SELECT * FROM ${available.from} LIMIT ${options.limit ?? 100}`, []);
+    const sql = `SELECT * FROM ${available.from} AS "rollup" LIMIT ${options.limit ?? 100}`;
+    const { rows } = available.inWarehouse
+      ? await this.ctx.services.dataApi.withWarehouse(principal.accountId, deploymentId, (warehouse) => warehouse.query(sql, []))
+      : await (await this.service.duck()).query(sql, []);
     return {
       preAggregation: rollupId,
       columns: definition.columns.map((c) => ({ name: c.name, type: c.type, member: c.member })),
@@ -153,6 +156,7 @@ function partitionView(p: RollupPartitionRow) {
     rangeEnd: p.range_end,
     version: p.version,
     refreshKey: p.refresh_key,
+    table: p.warehouse_table,
     rows: int(p.row_count),
     bytes: int(p.bytes),
     builtAt: iso(p.built_at),

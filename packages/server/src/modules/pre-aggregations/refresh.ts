@@ -8,9 +8,10 @@ import {
   type Warehouse,
 } from '@plinth/semantic';
 import type { RollupPartitionRow } from '../../store/schema.js';
-import { Manifest, type PartitionSlot } from './manifest.js';
+import { Manifest, type BuiltVersion, type PartitionSlot } from './manifest.js';
 import { refreshKeyValue } from './refresh-key.js';
 import { newVersion, rollupFile, writePartition } from './storage.js';
+import { assertWritable, createTable, inWarehouseProblem, warehouseTable } from './warehouse-tables.js';
 
 /** What one refresh of a rollup works with. */
 export interface RefreshInput {
@@ -23,12 +24,20 @@ export interface RefreshInput {
   duck: DuckDBWarehouse;
   dataDir: string;
   manifest: Manifest;
+  /**
+   * `external: false`: runs `work` on the source warehouse, able to write, and resolves once what
+   * it wrote is there for readers (a DuckDB file is written in a copy renamed over it).
+   */
+  writeWarehouse: <T>(work: (warehouse: Warehouse) => Promise<T>) => Promise<T>;
   now: () => number;
   /** Between partitions: a job's heartbeat, which throws once the job is cancelled or lost. */
   beat: () => Promise<void>;
   /** Rebuild these partitions (all when empty) whatever their refresh key says: an operator's `build`. */
   force?: readonly string[] | true;
 }
+
+/** Longest a partition's build query may run. */
+const BUILD_TIMEOUT_MS = 3_600_000;
 
 export interface RefreshOutcome {
   refreshKey: string;
@@ -39,15 +48,16 @@ export interface RefreshOutcome {
 /**
  * Brings one rollup of a build up to date: finds its partitions in the warehouse's range, and
  * rebuilds those that are stale (never built, built under another refresh key value, or asked
- * for), each into a new file switched in by the manifest. With `incremental`, a partition older
+ * for), each into a new file (or, `external: false`, a new table of the source warehouse) switched
+ * in by the manifest. With `incremental`, a partition older
  * than `update_window` (the last one only, without a window) keeps the version it has.
  */
 export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome> {
   const { definition, warehouse, manifest, buildId } = input;
   if (!definition.external) {
-    throw new Error(
-      `Pre-aggregation ${definition.id}: external: false (a table in the source warehouse) is not supported; remove it to keep the rollup in Plinth's rollup store`,
-    );
+    const problem = inWarehouseProblem(definition, warehouse);
+    if (problem) throw new Error(problem);
+    await assertWritable(definition, warehouse);
   }
   const refreshKey = await refreshKeyValue(input.model, definition, warehouse, input.now());
   await manifest.plan(
@@ -57,34 +67,77 @@ export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome
   const partitions = await manifest.partitions(buildId, definition.id);
   const stale = partitions.filter((p, i) => isStale(p, i, partitions, refreshKey, input));
   const outcome: RefreshOutcome = { refreshKey, built: [], failed: [] };
+  if (definition.external) await buildFiles(input, stale, refreshKey, outcome);
+  else await buildTables(input, stale, refreshKey, outcome);
+  for (const { partition, error } of outcome.failed) await manifest.failed(buildId, definition.id, partition, error, new Date(input.now()));
+  return outcome;
+}
+
+async function switchTo(input: RefreshInput, partition: string, version: BuiltVersion, outcome: RefreshOutcome): Promise<void> {
+  await input.manifest.switchTo(input.buildId, input.definition.id, partition, version, new Date(input.now()));
+  outcome.built.push(partition);
+}
+
+const rangeOf = (partition: RollupPartitionRow) =>
+  partition.range_start !== null && partition.range_end !== null ? { start: partition.range_start, end: partition.range_end } : undefined;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Each partition's rows read from the warehouse into a new Parquet file of the rollup store, switched in at once. */
+async function buildFiles(input: RefreshInput, stale: readonly RollupPartitionRow[], refreshKey: string, outcome: RefreshOutcome) {
   for (const partition of stale) {
     await input.beat();
     const started = Date.now();
     try {
-      const range =
-        partition.range_start !== null && partition.range_end !== null
-          ? { start: partition.range_start, end: partition.range_end }
-          : undefined;
-      const plan = rollupBuildPlan(input.model, definition.id, warehouse.dialect, range);
-      const { rows } = await warehouse.query(plan.sql, plan.params, { timeoutMs: 3_600_000 });
+      const plan = rollupBuildPlan(input.model, input.definition.id, input.warehouse.dialect, rangeOf(partition));
+      const { rows } = await input.warehouse.query(plan.sql, plan.params, { timeoutMs: BUILD_TIMEOUT_MS });
       const version = newVersion();
-      const file = rollupFile(input.deploymentId, buildId, definition.id, partition.name, version);
+      const file = rollupFile(input.deploymentId, input.buildId, input.definition.id, partition.name, version);
       const written = await writePartition(input.duck, input.dataDir, file, plan.columns, rows);
-      await manifest.switchTo(
-        buildId,
-        definition.id,
-        partition.name,
-        { version, refreshKey, file, rows: written.rows, bytes: written.bytes, buildMs: Date.now() - started },
-        new Date(input.now()),
-      );
-      outcome.built.push(partition.name);
+      const built = { version, refreshKey, file, rows: written.rows, bytes: written.bytes, buildMs: Date.now() - started };
+      await switchTo(input, partition.name, built, outcome);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await manifest.failed(buildId, definition.id, partition.name, message, new Date(input.now()));
-      outcome.failed.push({ partition: partition.name, error: message });
+      outcome.failed.push({ partition: partition.name, error: messageOf(error) });
     }
   }
-  return outcome;
+}
+
+/**
+ * `external: false`: each partition built as a new table of the source warehouse, all in one write
+ * (one copy of a DuckDB file), switched in once the write is done. Tables of a write that fails
+ * as a whole (a cancelled job) are retired like replaced ones, so none is left behind.
+ */
+async function buildTables(input: RefreshInput, stale: readonly RollupPartitionRow[], refreshKey: string, outcome: RefreshOutcome) {
+  if (!stale.length) return;
+  const { definition } = input;
+  const built: Array<{ partition: string; version: BuiltVersion }> = [];
+  try {
+    await input.writeWarehouse(async (target) => {
+      for (const partition of stale) {
+        await input.beat();
+        const started = Date.now();
+        const version = newVersion();
+        const table = warehouseTable(partition.name, version);
+        try {
+          const plan = rollupBuildPlan(input.model, definition.id, target.dialect, rangeOf(partition));
+          const made = await createTable(target, table, plan, BUILD_TIMEOUT_MS);
+          built.push({
+            partition: partition.name,
+            version: { version, refreshKey, file: null, table, rows: made.rows, bytes: made.bytes, buildMs: Date.now() - started },
+          });
+        } catch (error) {
+          outcome.failed.push({
+            partition: partition.name,
+            error: `Pre-aggregation ${definition.id}: its table ${table} could not be built in the source warehouse: ${messageOf(error)}`,
+          });
+        }
+      }
+    });
+  } catch (error) {
+    const tables = built.map(({ version }) => version.table ?? null);
+    await input.manifest.retireTables(input.accountId, input.deploymentId, tables, new Date(input.now()));
+    throw error;
+  }
+  for (const { partition, version } of built) await switchTo(input, partition, version, outcome);
 }
 
 /** The partitions of the rollup's build range: one when unpartitioned, none when the range is empty. */

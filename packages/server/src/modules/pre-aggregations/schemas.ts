@@ -10,8 +10,11 @@ export const PreAggregationPartition = Type.Object(
     rangeEnd: Nullable(Type.String({ description: 'Wall-clock end (excluded).' })),
     version: Nullable(Type.String({ description: 'The version queries read; null until built once.' })),
     refreshKey: Nullable(Type.String({ description: 'The refresh key value it was built under.' })),
+    table: Nullable(
+      Type.String({ description: 'Kept in the source warehouse: the current version’s table, `prod_pre_aggregations.<name>`; else null.' }),
+    ),
     rows: Nullable(Type.Integer()),
-    bytes: Nullable(Type.Integer()),
+    bytes: Nullable(Type.Integer({ description: 'Null when unknown: a DuckDB warehouse tells no table’s size.' })),
     builtAt: Nullable(Timestamp),
     buildTimeMs: Nullable(Type.Integer()),
     lastError: Nullable(Type.String({ description: 'Why the last build of it failed; null after one that worked.' })),
@@ -28,6 +31,9 @@ export const PreAggregation = Type.Object(
     tableName: Type.String({ description: "Cube's table name, the key of `usedPreAggregations` in a load's answer." }),
     type: StringEnum(['rollup', 'original_sql', 'rollup_join'] as const),
     external: Type.Boolean(),
+    storedIn: StringEnum(['rollupStore', 'warehouse'] as const, {
+      description: "rollupStore: Parquet files of Plinth's rollup store; warehouse (`external: false`): tables of the source warehouse.",
+    }),
     partitionGranularity: Nullable(Type.String()),
     refreshKey: Type.Object({
       every: Nullable(Type.String()),

@@ -11,8 +11,9 @@ import { MemoryTables } from './memory-tables.js';
 import { refreshDedupeKey, refreshJob, type RefreshPayload } from './jobs.js';
 import { refreshRollup } from './refresh.js';
 import { removeFiles } from './storage.js';
+import { dropTables } from './warehouse-tables.js';
 
-/** A replaced partition file stays this long: a query that read the manifest just before the switch still finds it. */
+/** A replaced partition file (or warehouse table) stays this long: a query that read the manifest just before the switch still finds it. */
 export const RETIRED_FILE_GRACE_MS = 10 * 60_000;
 
 /**
@@ -137,6 +138,7 @@ export class PreAggregationService implements ServingGate {
           duck,
           dataDir: this.ctx.config.dataDir,
           manifest: this.manifest,
+          writeWarehouse: (work) => this.ctx.services.dataApi.writeWarehouse(accountId, deploymentId, work),
           now: context.now,
           beat: context.heartbeat,
           ...(force ? { force: force.length ? force : true } : {}),
@@ -154,6 +156,7 @@ export class PreAggregationService implements ServingGate {
       await this.settle(buildId, failure);
       // Refreshes come at every rollup's check interval: often enough to clear what they replaced.
       await this.sweepFiles(context.now());
+      await this.sweepTables(context.now());
       if (failure !== undefined) throw new Error(failure); // eslint-disable-line no-unsafe-finally -- a failed partition fails the attempt
     }
   }
@@ -238,6 +241,43 @@ export class PreAggregationService implements ServingGate {
     return { deleted: due.length };
   }
 
+  /**
+   * Drops the warehouse tables of versions replaced more than the grace period ago, one write per
+   * deployment; a warehouse that cannot be written now keeps its rows for the next sweep.
+   */
+  async sweepTables(now: number): Promise<{ dropped: number }> {
+    const due = await this.ctx.db
+      .selectFrom('rollup_retired_table')
+      .selectAll()
+      .where('retired_at', '<', new Date(now - RETIRED_FILE_GRACE_MS))
+      .orderBy('id')
+      .limit(1000)
+      .execute();
+    const byDeployment = new Map<number, typeof due>();
+    for (const row of due) byDeployment.set(row.deployment_id, [...(byDeployment.get(row.deployment_id) ?? []), row]);
+    let dropped = 0;
+    for (const [deploymentId, rows] of byDeployment) {
+      try {
+        const tables = rows.map((row) => row.warehouse_table);
+        await this.ctx.services.dataApi.writeWarehouse(rows[0]!.account_id, deploymentId, (warehouse) => dropTables(warehouse, tables));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        process.stderr.write(`plinth-server: deployment ${deploymentId}: replaced pre-aggregation tables are not dropped yet: ${reason}\n`);
+        continue;
+      }
+      await this.ctx.db
+        .deleteFrom('rollup_retired_table')
+        .where(
+          'id',
+          'in',
+          rows.map((row) => row.id),
+        )
+        .execute();
+      dropped += rows.length;
+    }
+    return { dropped };
+  }
+
   async close(): Promise<void> {
     // Copies being made finish first: their DuckDB is not closed under them.
     await this.memory.settled();
@@ -248,7 +288,7 @@ export class PreAggregationService implements ServingGate {
   }
 }
 
-/** Stops refreshing the rollups of a branch's builds before `buildId`, and retires their files (deleted after the grace period). */
+/** Stops refreshing the rollups of a branch's builds before `buildId`, and retires their files and tables (gone after the grace period). */
 async function retireOlder(db: Executor, deploymentId: number, branchName: string, buildId: number): Promise<void> {
   const older = db
     .selectFrom('rollup_build')
@@ -257,7 +297,18 @@ async function retireOlder(db: Executor, deploymentId: number, branchName: strin
     .where('branch_name', '=', branchName)
     .where('build_id', '<', buildId);
   await db.deleteFrom('rollup_schedule').where('build_id', 'in', older).execute();
-  const files = await db.deleteFrom('rollup_partition').where('build_id', 'in', older).returning('file').execute();
-  const retired = files.flatMap((row) => (row.file ? [{ file: row.file, retired_at: new Date() }] : []));
+  const gone = await db
+    .deleteFrom('rollup_partition')
+    .where('build_id', 'in', older)
+    .returning(['file', 'warehouse_table', 'account_id', 'deployment_id'])
+    .execute();
+  const now = new Date();
+  const retired = gone.flatMap((row) => (row.file ? [{ file: row.file, retired_at: now }] : []));
   if (retired.length) await db.insertInto('rollup_retired_file').values(retired).execute();
+  const tables = gone.flatMap((row) =>
+    row.warehouse_table
+      ? [{ account_id: row.account_id, deployment_id: row.deployment_id, warehouse_table: row.warehouse_table, retired_at: now }]
+      : [],
+  );
+  if (tables.length) await db.insertInto('rollup_retired_table').values(tables).execute();
 }

@@ -27,6 +27,7 @@ const partition = (name: string, file: string | null, version = 'v1'): RollupPar
   version,
   refresh_key: 'every:1',
   file,
+  warehouse_table: null,
   row_count: 0,
   bytes: 0,
   built_at: new Date(),

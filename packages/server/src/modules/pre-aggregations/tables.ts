@@ -1,10 +1,11 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
-/** The tables of pre-aggregations (migration 0039), merged into the store's `Database`. */
+/** The tables of pre-aggregations (migrations 0039 and 0051), merged into the store's `Database`. */
 declare module '../../store/schema.js' {
   interface Database {
     rollup_partition: RollupPartitionTable;
     rollup_retired_file: RollupRetiredFileTable;
+    rollup_retired_table: RollupRetiredTableTable;
     rollup_build: RollupBuildTable;
     rollup_schedule: RollupScheduleTable;
   }
@@ -30,8 +31,10 @@ declare module '../../store/schema.js' {
     version: string | null;
     /** The refresh key's value the version was built under. */
     refresh_key: string | null;
-    /** The version's Parquet file, relative to the data directory. */
+    /** The version's Parquet file, relative to the data directory; null for one kept in the source warehouse. */
     file: string | null;
+    /** `external: false`: the version's table in the source warehouse, `<schema>.<table>`. */
+    warehouse_table: ColumnType<string | null, string | null | undefined, string | null>;
     row_count: RollupCount;
     bytes: RollupCount;
     built_at: RollupMaybeTime;
@@ -44,6 +47,15 @@ declare module '../../store/schema.js' {
   export interface RollupRetiredFileTable {
     id: Generated<number>;
     file: string;
+    retired_at: RollupTime;
+  }
+
+  /** A replaced version's table in a deployment's source warehouse, dropped after the grace period. */
+  export interface RollupRetiredTableTable {
+    id: Generated<number>;
+    account_id: number;
+    deployment_id: number;
+    warehouse_table: string;
     retired_at: RollupTime;
   }
 
