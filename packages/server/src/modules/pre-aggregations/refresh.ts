@@ -9,7 +9,7 @@ import {
 } from '@plinth/semantic';
 import type { RollupPartitionRow } from '../../store/schema.js';
 import { Manifest, type PartitionSlot } from './manifest.js';
-import { refreshKeyValue } from './refresh-key.js';
+import { refreshKeyReader, type KeyRange } from './refresh-key.js';
 import { newVersion, rollupFile, writePartition } from './storage.js';
 
 /** What one refresh of a rollup works with. */
@@ -31,16 +31,18 @@ export interface RefreshInput {
 }
 
 export interface RefreshOutcome {
-  refreshKey: string;
+  /** The partitions whose refresh key was read: those an incremental refresh still watches, and those built. */
+  checked: string[];
   built: string[];
   failed: Array<{ partition: string; error: string }>;
 }
 
 /**
  * Brings one rollup of a build up to date: finds its partitions in the warehouse's range, and
- * rebuilds those that are stale (never built, built under another refresh key value, or asked
- * for), each into a new file switched in by the manifest. With `incremental`, a partition older
- * than `update_window` (the last one only, without a window) keeps the version it has.
+ * rebuilds those that are stale (never built, asked for, or whose own refresh key value moved
+ * from the one it was built under), each into a new file switched in by the manifest. With
+ * `incremental`, a built partition older than `update_window` (older than the last one, without a
+ * window) is not looked at again: it keeps the version it has, as Cube seals it.
  */
 export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome> {
   const { definition, warehouse, manifest, buildId } = input;
@@ -49,23 +51,27 @@ export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome
       `Pre-aggregation ${definition.id}: external: false (a table in the source warehouse) is not supported; remove it to keep the rollup in Plinth's rollup store`,
     );
   }
-  const refreshKey = await refreshKeyValue(input.model, definition, warehouse, input.now());
   await manifest.plan(
     { accountId: input.accountId, deploymentId: input.deploymentId, buildId, rollupId: definition.id },
     await slotsOf(input),
   );
   const partitions = await manifest.partitions(buildId, definition.id);
-  const stale = partitions.filter((p, i) => isStale(p, i, partitions, refreshKey, input));
-  const outcome: RefreshOutcome = { refreshKey, built: [], failed: [] };
-  for (const partition of stale) {
+  const keyOf = refreshKeyReader(input.model, definition, warehouse, input.now());
+  const outcome: RefreshOutcome = { checked: [], built: [], failed: [] };
+  const stale: Array<{ partition: RollupPartitionRow; refreshKey: string }> = [];
+  for (const [index, partition] of partitions.entries()) {
+    const wanted = partition.version === null || input.force === true || input.force?.includes(partition.name) === true;
+    if (!wanted && !watched(partition, index, partitions.length, input)) continue;
+    // Read before the build, as Cube does: a change while it builds moves the key again and rebuilds it next time.
+    const refreshKey = await keyOf(rangeOf(partition));
+    outcome.checked.push(partition.name);
+    if (wanted || refreshKey !== partition.refresh_key) stale.push({ partition, refreshKey });
+  }
+  for (const { partition, refreshKey } of stale) {
     await input.beat();
     const started = Date.now();
     try {
-      const range =
-        partition.range_start !== null && partition.range_end !== null
-          ? { start: partition.range_start, end: partition.range_end }
-          : undefined;
-      const plan = rollupBuildPlan(input.model, definition.id, warehouse.dialect, range);
+      const plan = rollupBuildPlan(input.model, definition.id, warehouse.dialect, rangeOf(partition));
       const { rows } = await warehouse.query(plan.sql, plan.params, { timeoutMs: 3_600_000 });
       const version = newVersion();
       const file = rollupFile(input.deploymentId, buildId, definition.id, partition.name, version);
@@ -87,6 +93,9 @@ export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome
   return outcome;
 }
 
+const rangeOf = (partition: RollupPartitionRow): KeyRange =>
+  partition.range_start !== null && partition.range_end !== null ? { start: partition.range_start, end: partition.range_end } : undefined;
+
 /** The partitions of the rollup's build range: one when unpartitioned, none when the range is empty. */
 async function slotsOf({ model, definition, warehouse }: RefreshInput): Promise<PartitionSlot[]> {
   if (!definition.partitionGranularity) return [{ name: definition.tableName, start: null, end: null }];
@@ -98,19 +107,14 @@ async function slotsOf({ model, definition, warehouse }: RefreshInput): Promise<
   return rollupPartitions(definition, start, end).map(({ name, start, end }) => ({ name, start, end }));
 }
 
-function isStale(
-  partition: RollupPartitionRow,
-  index: number,
-  all: readonly RollupPartitionRow[],
-  refreshKey: string,
-  input: RefreshInput,
-): boolean {
-  if (partition.version === null) return true;
-  if (input.force === true || input.force?.includes(partition.name)) return true;
-  if (partition.refresh_key === refreshKey) return false;
+/**
+ * Whether a built partition's refresh key is read again: always, unless the refresh is incremental;
+ * then only while the partition ends within `update_window` of now (the last partition, without a window).
+ */
+function watched(partition: RollupPartitionRow, index: number, count: number, input: RefreshInput): boolean {
   const { incremental, updateWindowSeconds } = input.definition.refreshKey;
   if (!incremental || partition.range_end === null) return true;
-  if (updateWindowSeconds === undefined) return index === all.length - 1;
+  if (updateWindowSeconds === undefined) return index === count - 1;
   const windowStart = new Date(input.now() - updateWindowSeconds * 1000).toISOString().slice(0, 23);
   return partition.range_end > windowStart;
 }
