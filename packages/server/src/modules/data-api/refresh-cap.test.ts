@@ -1,12 +1,15 @@
 import { compile, duckdbDialect, fanOut, planFannedOut, sampleModelFiles, type QueryPlan } from '@plinth/semantic';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
-import { refreshEverySeconds, refreshSlot } from './refresh-cap.js';
+import { refreshEverySeconds, refreshSlots } from './refresh-cap.js';
 import type { DataApiService } from './service.js';
 import { asToken, dataDirOverride, sampleDeployment, serviceOn } from './test-fixtures.js';
 
-/** The sample model with `refresh_key.every` on orders (30 s) and products (an hour); customers and line_items have none. */
-function cappedModelFiles(): Record<string, string> {
+/**
+ * The sample model with `refresh_key.every` on orders (30 s) and products (an hour); line_items has
+ * none, and customers has `customersEvery` if given.
+ */
+function cappedModelFiles(customersEvery?: string): Record<string, string> {
   const files = sampleModelFiles();
   const yaml = files['model/sample.yml']!;
   const withKey = (cube: string, every: string, text: string) => {
@@ -15,7 +18,8 @@ function cappedModelFiles(): Record<string, string> {
     const line = text.indexOf('\n', at + 1) + 1;
     return `${text.slice(0, line)}    refresh_key: { every: ${every} }\n${text.slice(line)}`;
   };
-  return { 'model/sample.yml': withKey('products', '1 hour', withKey('orders', '30 second', yaml)) };
+  const capped = withKey('products', '1 hour', withKey('orders', '30 second', yaml));
+  return { 'model/sample.yml': customersEvery ? withKey('customers', customersEvery, capped) : capped };
 }
 
 const ordersCount = { measures: ['orders.count'] };
@@ -58,11 +62,30 @@ describe('the result cache’s refresh_key cap', () => {
     expect(refreshEverySeconds(model, [fromRollup, ...plans(customersByStatus)])).toBe(30);
   });
 
-  it('moves to the next slot once its every has passed, and never for a query without one', () => {
+  it('keys an answer by the slot of each cube read: it moves once an every has passed, never for a query without one', () => {
     const at = Date.UTC(2026, 0, 1, 12, 0, 5);
-    expect(refreshSlot(model, plans(ordersCount), at)).toBe(refreshSlot(model, plans(ordersCount), at + 20_000));
-    expect(refreshSlot(model, plans(ordersCount), at)).not.toBe(refreshSlot(model, plans(ordersCount), at + 30_000));
-    expect(refreshSlot(model, plans(customersCount), at)).toBeNull();
+    const slots = (request: unknown, ms: number) => refreshSlots(model, plans(request), at + ms);
+    expect(slots(ordersCount, 0)).toEqual([`orders:${Math.floor(at / 30_000)}`]);
+    expect(slots(ordersCount, 20_000)).toEqual(slots(ordersCount, 0));
+    expect(slots(ordersCount, 30_000)).not.toEqual(slots(ordersCount, 0));
+    expect(slots(customersCount, 0)).toBeNull();
+    expect(slots(customersCount, 3_600_000)).toBeNull();
+    const joined = { measures: ['line_items.count'], dimensions: ['products.category', 'orders.status'] };
+    expect(slots(joined, 0)).toEqual([`orders:${Math.floor(at / 30_000)}`, `products:${Math.floor(at / 3_600_000)}`]);
+  });
+
+  it('takes a cron every as its next run', () => {
+    const hourly = compile(cappedModelFiles('"0 * * * *"'));
+    expect(hourly.errors).toEqual([]);
+    const at = Date.UTC(2026, 0, 1, 12, 10);
+    const slots = (ms: number) =>
+      refreshSlots(hourly.model, planFannedOut(hourly.model, fanOut(customersCount, now), { dialect: duckdbDialect, now }), at + ms);
+    expect(slots(0)).toEqual(['customers:2026-01-01T13:00:00.000Z']);
+    expect(slots(49 * 60_000)).toEqual(slots(0));
+    expect(slots(50 * 60_000)).toEqual(['customers:2026-01-01T14:00:00.000Z']);
+    expect(
+      refreshEverySeconds(hourly.model, planFannedOut(hourly.model, fanOut(customersCount, now), { dialect: duckdbDialect, now })),
+    ).toBeUndefined();
   });
 });
 

@@ -23,7 +23,7 @@ import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { assertReaches, type ServedBranch } from './reach.js';
 import { dryRunOf, sqlOf } from './plans.js';
-import { refreshSlot } from './refresh-cap.js';
+import { refreshSlots } from './refresh-cap.js';
 import { assertWithinBounds, cacheControls, capLimit, renewsCache, stableJson, type CacheMode } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
@@ -229,11 +229,11 @@ export class DataApiService {
     const preAggregations = this.ctx.services.preAggregations;
     const offered = served.rollups?.length ? preAggregations.forQuery(served.rollups) : undefined;
     // Planned here (the plans are kept, so the load below finds them) to learn which cubes the
-    // warehouse reads: their shortest `refresh_key.every` ends a cached answer's life, as Cube's
+    // warehouse reads: each one's `refresh_key.every` ends a cached answer's life, as Cube's
     // refresh keys do. A refreshed partition has a new version, so its answers are never the
     // cache's old ones either.
     const now = new Date();
-    let slot: string | null;
+    let slots: string[] | null;
     try {
       const plans = planFannedOut(served.model, fanOut(capped, now), {
         dialect: served.warehouse.dialect,
@@ -241,12 +241,12 @@ export class DataApiService {
         now,
         ...(offered ? { rollups: offered } : {}),
       });
-      slot = refreshSlot(served.model, plans, now.getTime());
+      slots = refreshSlots(served.model, plans, now.getTime());
     } catch (error) {
       return toBadRequest(error);
     }
     const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
-    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, slot]);
+    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, slots]);
     const rollups = offered ? { rollups: offered, rollupStore: await preAggregations.duck() } : {};
     const answer = await this.executor
       .run(
