@@ -39,7 +39,7 @@ const flag = (note?: string): Keyword => ({ support: 'supported', note, boolean:
 const within = (shape: Nested['shape'], context: ContextName): Nested => ({ shape, context });
 const META: Keyword = { support: 'supported', note: 'free-form, returned by /meta', opaque: true };
 const REFRESH_KEY =
-  '`every` (an interval or a cron string) and `sql`; a pre-aggregation without a refresh key of its own refreshes by it, and the data API reuses an answer read from the warehouse no longer than it allows';
+  '`every` (an interval or a cron string) and `sql`; a pre-aggregation without a refresh key of its own refreshes by it, and the data API reuses an answer read from this cube in the warehouse no longer than its `every` allows (its `sql` is run for pre-aggregations only)';
 const VIEW_MEMBERS = 'members defined in the view itself; list cube members under `cubes[].includes`';
 
 export type ContextName =

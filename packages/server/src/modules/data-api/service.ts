@@ -1,5 +1,7 @@
 import {
+  fanOut,
   loadRequest,
+  planFannedOut,
   type AvailableRollup,
   meta,
   QueryError,
@@ -21,6 +23,7 @@ import { ServingLookups } from './invalidation.js';
 import { ModelCache } from './models.js';
 import { assertReaches, type ServedBranch } from './reach.js';
 import { dryRunOf, sqlOf } from './plans.js';
+import { refreshSlots } from './refresh-cap.js';
 import { assertWithinBounds, cacheControls, capLimit, renewsCache, stableJson, type CacheMode } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
@@ -236,14 +239,28 @@ export class DataApiService {
     } catch (error) {
       return toBadRequest(error);
     }
-    // A refreshed partition has a new version, so its answers are never the cache's old ones; and
-    // the model's shortest `refresh_key.every` ends any cached answer's life, as Cube's refresh keys do.
-    const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
-    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, refreshSlot(served.model)]);
     const preAggregations = this.ctx.services.preAggregations;
-    const rollups = served.rollups?.length
-      ? { rollups: preAggregations.forQuery(served.rollups), rollupStore: await preAggregations.duck() }
-      : {};
+    const offered = served.rollups?.length ? preAggregations.forQuery(served.rollups) : undefined;
+    // Planned here (the plans are kept, so the load below finds them) to learn which cubes the
+    // warehouse reads: each one's `refresh_key.every` ends a cached answer's life, as Cube's
+    // refresh keys do. A refreshed partition has a new version, so its answers are never the
+    // cache's old ones either.
+    const now = new Date();
+    let slots: string[] | null;
+    try {
+      const plans = planFannedOut(served.model, fanOut(capped, now), {
+        dialect: served.warehouse.dialect,
+        caller: served.caller,
+        now,
+        ...(offered ? { rollups: offered } : {}),
+      });
+      slots = refreshSlots(served.model, plans, now.getTime());
+    } catch (error) {
+      return toBadRequest(error);
+    }
+    const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
+    const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, slots]);
+    const rollups = offered ? { rollups: offered, rollupStore: await preAggregations.duck() } : {};
     const answer = await this.executor
       .run(
         key,
@@ -254,6 +271,7 @@ export class DataApiService {
               caller: served.caller,
               queryType,
               timeoutMs: served.timeoutMs,
+              now,
               ...rollups,
             }),
           ),
@@ -310,16 +328,6 @@ export class DataApiService {
     this.models.close();
     await this.warehouses.close();
   }
-}
-
-/** The current slot of the model's shortest cube `refresh_key.every` (in seconds), or null without one. */
-function refreshSlot(model: DataModel): number | null {
-  let shortest: number | undefined;
-  for (const cube of model.cubes.values()) {
-    const every = cube.refreshKey?.everySeconds;
-    if (every !== undefined && every > 0 && (shortest === undefined || every < shortest)) shortest = every;
-  }
-  return shortest === undefined ? null : Math.floor(Date.now() / 1000 / shortest);
 }
 
 /**

@@ -179,7 +179,7 @@ describeOnStores(
       });
     });
 
-    it('refresh_key.sql is looked at on its throttle, and a new value rebuilds every partition', async () => {
+    it('refresh_key.sql is looked at on its throttle, and a new value of a key that reads no partition range rebuilds every partition', async () => {
       const account = await server().newAccount();
       const deploymentId = await newDeployment(account);
       const source = await eventSource(server().services, adminOf(account), deploymentId, 'duckdb');

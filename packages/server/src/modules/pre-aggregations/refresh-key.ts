@@ -17,26 +17,45 @@ export function checkIntervalMs(definition: RollupDefinition): number {
   return hasSql ? SQL_CHECK_MS : DEFAULT_EVERY_MS;
 }
 
+/** A partition's range as the refresh key reads it: none for an unpartitioned rollup. */
+export type KeyRange = { readonly start: string; readonly end: string } | undefined;
+
+/** The refresh key value of one partition (or of the whole rollup), as one refresh reads it. */
+export type RefreshKeyReader = (range: KeyRange) => Promise<string>;
+
 /**
- * The refresh key's value now: what `refresh_key.sql` answers, else the current slot of `every`
- * (an interval counted from the epoch, or the next slot of a cron expression), as Cube derives it. A
- * partition built under another value is stale.
+ * Reads refresh key values for one refresh of a rollup at `now`: what `refresh_key.sql` answers for
+ * the partition (its `FILTER_PARAMS` of the time dimension read the partition's range, so a month
+ * whose rows did not change keeps its value), else the current slot of `every` (an interval
+ * counted from the epoch, or the next slot of a cron expression), as Cube derives it. A partition
+ * built under another value is stale. The same SQL and parameters run once per refresh: a key that
+ * does not read the range costs one query however many partitions there are.
  */
-export async function refreshKeyValue(model: DataModel, definition: RollupDefinition, warehouse: Warehouse, now: number): Promise<string> {
+export function refreshKeyReader(model: DataModel, definition: RollupDefinition, warehouse: Warehouse, now: number): RefreshKeyReader {
   const { everySeconds, every, hasSql } = definition.refreshKey;
-  if (hasSql) {
-    const plan = refreshKeyPlan(model, definition.id, warehouse.dialect);
+  const answers = new Map<string, Promise<string>>();
+  return async (range) => {
+    const plan = hasSql ? refreshKeyPlan(model, definition.id, warehouse.dialect, range) : undefined;
     if (plan) {
-      const { rows } = await warehouse.query(plan.sql, plan.params);
-      const value = rows[0] ? Object.values(rows[0])[0] : null;
-      return `sql:${value instanceof Date ? value.toISOString() : JSON.stringify(value ?? null)}`;
+      const key = JSON.stringify([plan.sql, plan.params]);
+      let answer = answers.get(key);
+      if (!answer) answers.set(key, (answer = sqlValue(warehouse, plan.sql, plan.params)));
+      return answer;
     }
-  }
-  if (everySeconds !== undefined) return `every:${Math.floor(now / 1000 / everySeconds)}`;
-  if (every !== undefined) {
-    // The next slot names the current period: it moves on exactly when a slot passes.
-    const next = nextCronRun(every, 'UTC', new Date(now));
-    return `cron:${next ? next.toISOString() : 'never'}`;
-  }
-  return `every:${Math.floor(now / DEFAULT_EVERY_MS)}`;
+    if (everySeconds !== undefined) return `every:${Math.floor(now / 1000 / everySeconds)}`;
+    if (every !== undefined) {
+      // The next slot names the current period: it moves on exactly when a slot passes.
+      const next = nextCronRun(every, 'UTC', new Date(now));
+      return `cron:${next ? next.toISOString() : 'never'}`;
+    }
+    return `every:${Math.floor(now / DEFAULT_EVERY_MS)}`;
+  };
+}
+
+async function sqlValue(warehouse: Warehouse, sql: string, params: readonly unknown[]): Promise<string> {
+  const { rows } = await warehouse.query(sql, params);
+  const value = rows[0] ? Object.values(rows[0])[0] : null;
+  if (value instanceof Date) return `sql:${value.toISOString()}`;
+  // A count from DuckDB is a bigint, which JSON cannot spell.
+  return `sql:${typeof value === 'bigint' ? value.toString() : JSON.stringify(value ?? null)}`;
 }

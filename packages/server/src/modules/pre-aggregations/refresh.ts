@@ -9,7 +9,7 @@ import {
 } from '@plinth/semantic';
 import type { RollupPartitionRow } from '../../store/schema.js';
 import { Manifest, type BuiltVersion, type PartitionSlot } from './manifest.js';
-import { refreshKeyValue } from './refresh-key.js';
+import { refreshKeyReader, type KeyRange } from './refresh-key.js';
 import { newVersion, rollupFile, writePartition } from './storage.js';
 import { assertWritable, createTable, inWarehouseProblem, warehouseTable } from './warehouse-tables.js';
 
@@ -40,17 +40,19 @@ export interface RefreshInput {
 const BUILD_TIMEOUT_MS = 3_600_000;
 
 export interface RefreshOutcome {
-  refreshKey: string;
+  /** The partitions whose refresh key was read: those an incremental refresh still watches, and those built. */
+  checked: string[];
   built: string[];
   failed: Array<{ partition: string; error: string }>;
 }
 
 /**
  * Brings one rollup of a build up to date: finds its partitions in the warehouse's range, and
- * rebuilds those that are stale (never built, built under another refresh key value, or asked
- * for), each into a new file (or, `external: false`, a new table of the source warehouse) switched
- * in by the manifest. With `incremental`, a partition older
- * than `update_window` (the last one only, without a window) keeps the version it has.
+ * rebuilds those that are stale (never built, asked for, or whose own refresh key value moved
+ * from the one it was built under), each into a new file (or, `external: false`, a new table of
+ * the source warehouse) switched in by the manifest. With `incremental`, a built partition older
+ * than `update_window` (older than the last one, without a window) is not looked at again: it
+ * keeps the version it has, as Cube seals it.
  */
 export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome> {
   const { definition, warehouse, manifest, buildId } = input;
@@ -59,16 +61,24 @@ export async function refreshRollup(input: RefreshInput): Promise<RefreshOutcome
     if (problem) throw new Error(problem);
     await assertWritable(definition, warehouse);
   }
-  const refreshKey = await refreshKeyValue(input.model, definition, warehouse, input.now());
   await manifest.plan(
     { accountId: input.accountId, deploymentId: input.deploymentId, buildId, rollupId: definition.id },
     await slotsOf(input),
   );
   const partitions = await manifest.partitions(buildId, definition.id);
-  const stale = partitions.filter((p, i) => isStale(p, i, partitions, refreshKey, input));
-  const outcome: RefreshOutcome = { refreshKey, built: [], failed: [] };
-  if (definition.external) await buildFiles(input, stale, refreshKey, outcome);
-  else await buildTables(input, stale, refreshKey, outcome);
+  const keyOf = refreshKeyReader(input.model, definition, warehouse, input.now());
+  const outcome: RefreshOutcome = { checked: [], built: [], failed: [] };
+  const stale: Stale[] = [];
+  for (const [index, partition] of partitions.entries()) {
+    const wanted = partition.version === null || input.force === true || input.force?.includes(partition.name) === true;
+    if (!wanted && !watched(partition, index, partitions.length, input)) continue;
+    // Read before the build, as Cube does: a change while it builds moves the key again and rebuilds it next time.
+    const refreshKey = await keyOf(rangeOf(partition));
+    outcome.checked.push(partition.name);
+    if (wanted || refreshKey !== partition.refresh_key) stale.push({ partition, refreshKey });
+  }
+  if (definition.external) await buildFiles(input, stale, outcome);
+  else await buildTables(input, stale, outcome);
   for (const { partition, error } of outcome.failed) await manifest.failed(buildId, definition.id, partition, error, new Date(input.now()));
   return outcome;
 }
@@ -78,13 +88,19 @@ async function switchTo(input: RefreshInput, partition: string, version: BuiltVe
   outcome.built.push(partition);
 }
 
-const rangeOf = (partition: RollupPartitionRow) =>
+/** A partition to build, with the refresh key value read for it. */
+interface Stale {
+  partition: RollupPartitionRow;
+  refreshKey: string;
+}
+
+const rangeOf = (partition: RollupPartitionRow): KeyRange =>
   partition.range_start !== null && partition.range_end !== null ? { start: partition.range_start, end: partition.range_end } : undefined;
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Each partition's rows read from the warehouse into a new Parquet file of the rollup store, switched in at once. */
-async function buildFiles(input: RefreshInput, stale: readonly RollupPartitionRow[], refreshKey: string, outcome: RefreshOutcome) {
-  for (const partition of stale) {
+async function buildFiles(input: RefreshInput, stale: readonly Stale[], outcome: RefreshOutcome) {
+  for (const { partition, refreshKey } of stale) {
     await input.beat();
     const started = Date.now();
     try {
@@ -106,13 +122,13 @@ async function buildFiles(input: RefreshInput, stale: readonly RollupPartitionRo
  * (one copy of a DuckDB file), switched in once the write is done. Tables of a write that fails
  * as a whole (a cancelled job) are retired like replaced ones, so none is left behind.
  */
-async function buildTables(input: RefreshInput, stale: readonly RollupPartitionRow[], refreshKey: string, outcome: RefreshOutcome) {
+async function buildTables(input: RefreshInput, stale: readonly Stale[], outcome: RefreshOutcome) {
   if (!stale.length) return;
   const { definition } = input;
   const built: Array<{ partition: string; version: BuiltVersion }> = [];
   try {
     await input.writeWarehouse(async (target) => {
-      for (const partition of stale) {
+      for (const { partition, refreshKey } of stale) {
         await input.beat();
         const started = Date.now();
         const version = newVersion();
@@ -151,19 +167,14 @@ async function slotsOf({ model, definition, warehouse }: RefreshInput): Promise<
   return rollupPartitions(definition, start, end).map(({ name, start, end }) => ({ name, start, end }));
 }
 
-function isStale(
-  partition: RollupPartitionRow,
-  index: number,
-  all: readonly RollupPartitionRow[],
-  refreshKey: string,
-  input: RefreshInput,
-): boolean {
-  if (partition.version === null) return true;
-  if (input.force === true || input.force?.includes(partition.name)) return true;
-  if (partition.refresh_key === refreshKey) return false;
+/**
+ * Whether a built partition's refresh key is read again: always, unless the refresh is incremental;
+ * then only while the partition ends within `update_window` of now (the last partition, without a window).
+ */
+function watched(partition: RollupPartitionRow, index: number, count: number, input: RefreshInput): boolean {
   const { incremental, updateWindowSeconds } = input.definition.refreshKey;
   if (!incremental || partition.range_end === null) return true;
-  if (updateWindowSeconds === undefined) return index === all.length - 1;
+  if (updateWindowSeconds === undefined) return index === count - 1;
   const windowStart = new Date(input.now() - updateWindowSeconds * 1000).toISOString().slice(0, 23);
   return partition.range_end > windowStart;
 }

@@ -62,13 +62,20 @@ export interface EventSource {
   table: string;
   /** Adds an event at `at` (ISO), as a change in the warehouse would. */
   add(at: string, amount: string): Promise<void>;
+  /** Changes the amount of the event created at `at` and stamps its `updated_at` with the current time. */
+  change(at: string): Promise<void>;
   close(): Promise<void>;
 }
 
 const fill = (id: string, start: string, series: string) =>
   `SELECT ${id} AS id, CASE WHEN ${id} % 3 = 0 THEN 'a' ELSE 'b' END AS kind,
      CAST(${id} % 7 AS DECIMAL(10,2)) + 0.25 AS amount,
-     TIMESTAMP '${start} 00:00:00' + ${id} * INTERVAL '1 hour' AS created_at ${series}`;
+     TIMESTAMP '${start} 00:00:00' + ${id} * INTERVAL '1 hour' AS created_at,
+     TIMESTAMP '${start} 00:00:00' + ${id} * INTERVAL '1 hour' AS updated_at ${series}`;
+
+/** The statement `change` runs: the row is updated as of now, later than any row was created. */
+const changeOf = (table: string, at: string) =>
+  `UPDATE ${table} SET amount = amount + 1, updated_at = CAST(now() AS TIMESTAMP) WHERE created_at = TIMESTAMP '${at}'`;
 
 /** The events table in the deployment's warehouse: its embedded DuckDB, or a schema of the test PostgreSQL named by its variables. */
 export async function eventSource(
@@ -86,7 +93,8 @@ export async function eventSource(
     let next = hours;
     return {
       table: 'events',
-      add: (at, amount) => write(`INSERT INTO events VALUES (${next++}, 'a', ${amount}, TIMESTAMP '${at}')`),
+      add: (at, amount) => write(`INSERT INTO events VALUES (${next++}, 'a', ${amount}, TIMESTAMP '${at}', TIMESTAMP '${at}')`),
+      change: (at) => write(changeOf('events', at)),
       close: async () => undefined,
     };
   }
@@ -108,7 +116,10 @@ export async function eventSource(
   return {
     table: `${schema}.events`,
     add: async (at, amount) => {
-      await warehouse.query(`INSERT INTO "${schema}".events VALUES (${next++}, 'a', ${amount}, TIMESTAMP '${at}')`, []);
+      await warehouse.query(`INSERT INTO "${schema}".events VALUES (${next++}, 'a', ${amount}, TIMESTAMP '${at}', TIMESTAMP '${at}')`, []);
+    },
+    change: async (at) => {
+      await warehouse.query(changeOf(`"${schema}".events`, at), []);
     },
     close: async () => {
       await warehouse.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, []);

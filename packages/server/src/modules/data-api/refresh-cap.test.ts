@@ -1,0 +1,121 @@
+import { compile, duckdbDialect, fanOut, planFannedOut, sampleModelFiles, type QueryPlan } from '@plinth/semantic';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describeOnStores } from '../../test-support/server.js';
+import { refreshEverySeconds, refreshSlots } from './refresh-cap.js';
+import type { DataApiService } from './service.js';
+import { asToken, dataDirOverride, sampleDeployment, serviceOn } from './test-fixtures.js';
+
+/**
+ * The sample model with `refresh_key.every` on orders (30 s) and products (an hour); line_items has
+ * none, and customers has `customersEvery` if given.
+ */
+function cappedModelFiles(customersEvery?: string): Record<string, string> {
+  const files = sampleModelFiles();
+  const yaml = files['model/sample.yml']!;
+  const withKey = (cube: string, every: string, text: string) => {
+    const at = text.indexOf(`\n  - name: ${cube}\n`);
+    if (at < 0) throw new Error(`no cube ${cube} in the sample model`);
+    const line = text.indexOf('\n', at + 1) + 1;
+    return `${text.slice(0, line)}    refresh_key: { every: ${every} }\n${text.slice(line)}`;
+  };
+  const capped = withKey('products', '1 hour', withKey('orders', '30 second', yaml));
+  return { 'model/sample.yml': customersEvery ? withKey('customers', customersEvery, capped) : capped };
+}
+
+const ordersCount = { measures: ['orders.count'] };
+const customersCount = { measures: ['customers.count'] };
+const customersByStatus = { measures: ['customers.count'], dimensions: ['orders.status'] };
+
+describe('the result cache’s refresh_key cap', () => {
+  const compiled = compile(cappedModelFiles());
+  const model = compiled.model;
+  const now = new Date();
+  const plans = (request: unknown): QueryPlan[] => planFannedOut(model, fanOut(request, now), { dialect: duckdbDialect, now });
+  const every = (request: unknown) => refreshEverySeconds(model, plans(request));
+
+  it('is the shortest every among the cubes a query reads, and none for cubes without one', () => {
+    expect(compiled.errors).toEqual([]);
+    expect(every(ordersCount)).toBe(30);
+    expect(every(customersCount)).toBeUndefined();
+    expect(every({ measures: ['line_items.count'] })).toBeUndefined();
+    expect(every({ measures: ['line_items.count'], dimensions: ['products.category'] })).toBe(3600);
+    expect(every(customersByStatus)).toBe(30);
+    expect(every({ measures: ['line_items.count'], dimensions: ['products.category', 'orders.status'] })).toBe(30);
+  });
+
+  it('reads through a view to the cubes it reaches, and takes the shortest over a blended request', () => {
+    expect(every({ measures: ['sales.count'] })).toBeUndefined();
+    expect(every({ measures: ['sales.count'], dimensions: ['sales.products_category'] })).toBe(3600);
+    expect(every({ measures: ['sales.orders_count'] })).toBe(30);
+    const yearly = (cube: string) => ({
+      measures: [`${cube}.count`],
+      timeDimensions: [{ dimension: `${cube}.created_at`, granularity: 'year' }],
+    });
+    expect(every([yearly('customers'), yearly('orders')])).toBe(30);
+    expect(every([yearly('customers'), { ...yearly('customers'), dimensions: ['customers.city'] }])).toBeUndefined();
+  });
+
+  it('leaves out a plan a rollup answers, whose partition versions key its answer', () => {
+    const [plan] = plans(ordersCount);
+    const fromRollup: QueryPlan = { ...plan!, rollup: { id: 'orders.by_status', tableName: 'orders_by_status', versions: ['v1'] } };
+    expect(refreshEverySeconds(model, [fromRollup])).toBeUndefined();
+    expect(refreshEverySeconds(model, [fromRollup, ...plans(customersByStatus)])).toBe(30);
+  });
+
+  it('keys an answer by the slot of each cube read: it moves once an every has passed, never for a query without one', () => {
+    const at = Date.UTC(2026, 0, 1, 12, 0, 5);
+    const slots = (request: unknown, ms: number) => refreshSlots(model, plans(request), at + ms);
+    expect(slots(ordersCount, 0)).toEqual([`orders:${Math.floor(at / 30_000)}`]);
+    expect(slots(ordersCount, 20_000)).toEqual(slots(ordersCount, 0));
+    expect(slots(ordersCount, 30_000)).not.toEqual(slots(ordersCount, 0));
+    expect(slots(customersCount, 0)).toBeNull();
+    expect(slots(customersCount, 3_600_000)).toBeNull();
+    const joined = { measures: ['line_items.count'], dimensions: ['products.category', 'orders.status'] };
+    expect(slots(joined, 0)).toEqual([`orders:${Math.floor(at / 30_000)}`, `products:${Math.floor(at / 3_600_000)}`]);
+  });
+
+  it('takes a cron every as its next run', () => {
+    const hourly = compile(cappedModelFiles('"0 * * * *"'));
+    expect(hourly.errors).toEqual([]);
+    const at = Date.UTC(2026, 0, 1, 12, 10);
+    const slots = (ms: number) =>
+      refreshSlots(hourly.model, planFannedOut(hourly.model, fanOut(customersCount, now), { dialect: duckdbDialect, now }), at + ms);
+    expect(slots(0)).toEqual(['customers:2026-01-01T13:00:00.000Z']);
+    expect(slots(49 * 60_000)).toEqual(slots(0));
+    expect(slots(50 * 60_000)).toEqual(['customers:2026-01-01T14:00:00.000Z']);
+    expect(
+      refreshEverySeconds(hourly.model, planFannedOut(hourly.model, fanOut(customersCount, now), { dialect: duckdbDialect, now })),
+    ).toBeUndefined();
+  });
+});
+
+describeOnStores(
+  'data API result cache capped by the cubes a query reads',
+  (server) => {
+    const services: DataApiService[] = [];
+    afterAll(async () => {
+      for (const service of services) await service.close();
+    });
+
+    it('a query of a cube with every is read again once it passed; one of a cube without is served from the cache', async () => {
+      const service = serviceOn(server());
+      services.push(service);
+      const { principal } = await sampleDeployment(server(), service, cappedModelFiles());
+      const on = asToken(principal);
+      const refreshedAt = async (query: unknown) => ((await service.load(...on, query)) as { lastRefreshTime: string }).lastRefreshTime;
+      const queries = { orders: ordersCount, customers: customersCount, joined: customersByStatus };
+      const first = Object.fromEntries(await Promise.all(Object.entries(queries).map(async ([name, q]) => [name, await refreshedAt(q)])));
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        // Past orders' 30 seconds, well within the result cache's own lifetime.
+        vi.setSystemTime(Date.now() + 31_000);
+        expect(await refreshedAt(customersCount)).toBe(first['customers']);
+        expect(await refreshedAt(ordersCount)).not.toBe(first['orders']);
+        expect(await refreshedAt(customersByStatus)).not.toBe(first['joined']);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  },
+  dataDirOverride(),
+);
