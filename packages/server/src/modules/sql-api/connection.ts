@@ -25,6 +25,9 @@ const HOLD_BYTES = 64 * 1024;
 /** Messages whose answers wait for Sync or Flush (Parse, Bind, Describe, Execute, Close); after any other, all are written. */
 const HOLDING = new Set(['P', 'B', 'D', 'E', 'C']);
 
+/** What a message's answer returns when it is complete: not a chunk, so pg-gateway writes nothing for it. */
+const ANSWERED = true;
+
 /**
  * Answers not written yet. As PostgreSQL does, the answers to Parse, Bind, Describe and Execute
  * wait for Sync or Flush and go out in one write: each write is a system call and, with Nagle off,
@@ -178,7 +181,6 @@ function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterab
   let drained: (() => void) | undefined;
   let finished = false;
   let closing = false;
-  let yielded = false;
   const send = async (chunk: Buffer) => {
     queue.push(chunk);
     wake?.();
@@ -202,7 +204,6 @@ function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterab
   const release = () => {
     const batch = Buffer.concat(held.chunks.splice(0));
     held.bytes = 0;
-    yielded = true;
     return batch;
   };
   return (async function* () {
@@ -223,9 +224,10 @@ function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterab
     }
     await work;
     if ((!HOLDING.has(type) || closing) && held.bytes > 0) yield release();
-    // pg-gateway answers a message itself when its hook yields nothing: an empty chunk says it is answered.
-    if (!yielded) yield new Uint8Array(0);
     if (closing) yield closeSignal;
+    // pg-gateway answers a message itself unless its hook yields or returns something; returning
+    // says it is answered without a write of nothing, which would still be a system call.
+    return ANSWERED;
   })();
 }
 
