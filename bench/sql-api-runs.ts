@@ -66,7 +66,11 @@ const summary = (times: number[]): Latency => {
  * asked back to back in an order that turns each round, so a busy moment of a shared machine or a
  * warm page cache favours none of them. A first untimed pass warms what each surface warms.
  */
-export async function latencies(surfaces: Record<string, Surface>, queries: BenchQuery[], rounds: number): Promise<Record<string, Latency>> {
+export async function latencies(
+  surfaces: Record<string, Surface>,
+  queries: BenchQuery[],
+  rounds: number,
+): Promise<Record<string, Latency>> {
   const names = Object.keys(surfaces);
   const times: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (const q of queries) for (const name of names) await surfaces[name]!(q);

@@ -54,7 +54,8 @@ const BIG_MODEL = `cubes:
       - { name: count, type: count }
 `;
 
-if (!process.argv.includes('--no-build')) execFileSync('npx', ['tsc', '-b', 'packages/semantic', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
+if (!process.argv.includes('--no-build'))
+  execFileSync('npx', ['tsc', '-b', 'packages/semantic', 'packages/server'], { cwd: ROOT, stdio: 'inherit' });
 const loadStart = loadavg().map((n) => n.toFixed(1));
 const files = { ...sampleModelFiles(), 'model/bench_rows.yml': BIG_MODEL };
 const { model, valid, errors } = compile(files);
