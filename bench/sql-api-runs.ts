@@ -54,6 +54,14 @@ export interface Latency {
   p95: number;
   p99: number;
   count: number;
+  /** The server's CPU time (user + system) per request, in ms, over a run of this surface alone. */
+  cpuMs?: number;
+}
+
+/** A process's CPU seconds so far (user + system), from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const summary = (times: number[]): Latency => {
@@ -64,9 +72,11 @@ const summary = (times: number[]): Latency => {
 /**
  * Every query through every surface, `rounds` times, one request at a time: each query's surfaces
  * asked back to back in an order that turns each round, so a busy moment of a shared machine or a
- * warm page cache favours none of them. A first untimed pass warms what each surface warms.
+ * warm page cache favours none of them. A first untimed pass warms what each surface warms. Then
+ * the server's CPU time per request, each surface alone for as many requests.
  */
 export async function latencies(
+  pid: number,
   surfaces: Record<string, Surface>,
   queries: BenchQuery[],
   rounds: number,
@@ -84,7 +94,14 @@ export async function latencies(
       }
     }
   }
-  return Object.fromEntries(names.map((n) => [n, summary(times[n]!)]));
+  // Latency on a busy shared machine is mostly its other work; the server's CPU time per request is not.
+  const cpu: Record<string, number> = {};
+  for (const name of names) {
+    const before = cpuSeconds(pid);
+    for (let round = 0; round < rounds; round++) for (const q of queries) await surfaces[name]!(q);
+    cpu[name] = ((cpuSeconds(pid) - before) * 1000) / (rounds * queries.length);
+  }
+  return Object.fromEntries(names.map((n) => [n, { ...summary(times[n]!), cpuMs: cpu[n] }]));
 }
 
 export interface Concurrent extends Latency {

@@ -98,7 +98,7 @@ async function latencyRun(base: string) {
     const counts = await Promise.all(Object.values(surfaces).map((surface) => surface(q)));
     if (new Set(counts).size !== 1) throw new Error(`'${q.sql}': rows per surface ${counts.join(', ')}`);
   }
-  const result = await latencies(surfaces, queries, ROUNDS);
+  const result = await latencies(server.child.pid!, surfaces, queries, ROUNDS);
   await client.end();
   return result;
 }
