@@ -61,13 +61,13 @@ export async function plinth(dataDir: string, env: Record<string, string>): Prom
   return { ...server, base: `http://127.0.0.1:${server.port}`, counts: read, executions: async () => (await read()).warehouse };
 }
 
-/** `plinth deploy` of the sample model, run in this process, then the build awaited. */
-export async function deploySample(server: Plinth, dataDir: string): Promise<number> {
+/** `plinth deploy` of the sample model (or of `files`), run in this process, then the build awaited. */
+export async function deploySample(server: Plinth, dataDir: string, files = sampleModelFiles()): Promise<number> {
   const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
   const created = await fetch(`${server.base}/api/v1/deployments`, { method: 'POST', headers, body: '{"name":"Demo"}' });
   const { id } = (await created.json()) as { id: number };
   const project = join(dataDir, 'project');
-  for (const [path, text] of Object.entries(sampleModelFiles())) {
+  for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(project, path, '..'), { recursive: true });
     writeFileSync(join(project, path), text);
   }

@@ -3,7 +3,6 @@ import {
   loadRequest,
   planFannedOut,
   type AvailableRollup,
-  meta,
   QueryError,
   type Caller,
   type DataModel,
@@ -20,6 +19,7 @@ import type { ServiceContext } from '../module.js';
 import { callerOf, callerOfUser, INVALID_TOKEN } from './caller.js';
 import { CONTINUE_WAIT, createExecutor, type QueryExecutor } from './inflight.js';
 import { ServingLookups } from './invalidation.js';
+import { MetaCache } from './meta-cache.js';
 import { ModelCache } from './models.js';
 import { assertReaches, type ServedBranch } from './reach.js';
 import { dryRunOf, sqlOf } from './plans.js';
@@ -77,6 +77,7 @@ export type ContinueWait = { error: 'Continue wait' };
 /** Cube's data API over each deployment's built data model. */
 export class DataApiService {
   readonly models = new ModelCache();
+  private readonly metas = new MetaCache();
   readonly warehouses: Warehouses;
   readonly executor: QueryExecutor;
   /** Builds, branches and warehouse variables as serving last read them; kept fresh by DATA_API_SERVING_CACHE. */
@@ -319,7 +320,7 @@ export class DataApiService {
   /** `/v1/meta`: the cubes and views this caller may query; only the views with `onlyViews`, as Cube's `?onlyViews=true`. */
   async meta(context: AuthenticatedContext, target: DataTarget, { onlyViews = false } = {}) {
     const served = await this.servedModel(context, target);
-    const answer = meta(served.model, served.caller);
+    const answer = this.metas.of(served.model, served.caller);
     return onlyViews ? { ...answer, cubes: answer.cubes.filter((cube) => cube.type === 'view') } : answer;
   }
 

@@ -9,6 +9,8 @@ import { catalogDdl, MEASURE_FUNCTION } from './catalog-ddl.js';
 
 /** Catalogs kept at once: each is a PostgreSQL (PGlite) of some tens of MB. */
 const MAX_CATALOGS = 8;
+/** Statement texts whose route a catalog keeps (the oldest goes first). */
+const ROUTES_KEPT = 2_000;
 /** A catalog unused this long is closed; the next connection to its model makes it again. */
 const IDLE_MS = 10 * 60_000;
 
@@ -28,6 +30,8 @@ export class SqlCatalogs {
   private readonly entries = new Map<string, Entry>();
   private template: Promise<Blob> | undefined;
   private readonly sweeper: NodeJS.Timeout;
+  /** Each `cubes` answer's digest: the data API hands the same answer again while the model and caller stay. */
+  private readonly digests = new WeakMap<readonly MetaCube[], string>();
 
   constructor() {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
@@ -36,7 +40,12 @@ export class SqlCatalogs {
 
   /** The catalog of `cubes` (what one caller sees of build `buildId`). */
   get(buildId: number, cubes: readonly MetaCube[]): Promise<ModelCatalog> {
-    const key = `${buildId}:${createHash('sha256').update(JSON.stringify(cubes)).digest('base64url')}`;
+    let digest = this.digests.get(cubes);
+    if (digest === undefined) {
+      digest = createHash('sha256').update(JSON.stringify(cubes)).digest('base64url');
+      this.digests.set(cubes, digest);
+    }
+    const key = `${buildId}:${digest}`;
     const found = this.entries.get(key);
     if (found) {
       found.usedAt = Date.now();
@@ -128,6 +137,11 @@ async function loadTemplate(again = false): Promise<Blob> {
  */
 export class ModelCatalog {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * readsModel's answers by statement text: the catalog is read-only, so a text's answer never
+   * changes, and BI tools and dashboards send the same texts again and again.
+   */
+  private readonly routes = new Map<string, boolean | undefined>();
 
   constructor(private readonly db: PGlite) {}
 
@@ -140,6 +154,7 @@ export class ModelCatalog {
 
   /** Whether `sql` reads a cube or view (a relation of schema public); undefined when PostgreSQL cannot plan it. */
   async readsModel(sql: string): Promise<boolean | undefined> {
+    if (this.routes.has(sql)) return this.routes.get(sql);
     const run = this.queue.then(async () => {
       try {
         const [result] = await this.db.exec(`explain (generic_plan, verbose, format json) ${sql}`);
@@ -150,7 +165,10 @@ export class ModelCatalog {
       }
     });
     this.queue = run.catch(() => undefined);
-    return run;
+    const reads = await run;
+    if (this.routes.size >= ROUTES_KEPT) this.routes.delete(this.routes.keys().next().value!);
+    this.routes.set(sql, reads);
+    return reads;
   }
 
   close(): Promise<void> {

@@ -20,6 +20,23 @@ const SSL_REQUEST = 80877103;
 const STARTUP_3_0 = 196608;
 /** Chunks a session may queue ahead of the socket before its producer waits. */
 const HIGH_WATER = 64;
+/** Answers held back from the socket up to this size before they are written without waiting for Sync. */
+const HOLD_BYTES = 64 * 1024;
+/** Messages whose answers wait for Sync or Flush (Parse, Bind, Describe, Execute, Close); after any other, all are written. */
+const HOLDING = new Set(['P', 'B', 'D', 'E', 'C']);
+
+/** What a message's answer returns when it is complete: not a chunk, so pg-gateway writes nothing for it. */
+const ANSWERED = true;
+
+/**
+ * Answers not written yet. As PostgreSQL does, the answers to Parse, Bind, Describe and Execute
+ * wait for Sync or Flush and go out in one write: each write is a system call and, with Nagle off,
+ * a packet of its own, which cost more than the statement itself for a cached result.
+ */
+interface Held {
+  chunks: Buffer[];
+  bytes: number;
+}
 
 /** The version clients are told: drivers read it for features, so it is a PostgreSQL they know. */
 export const SERVER_VERSION = '14.0 (Plinth SQL API)';
@@ -44,6 +61,7 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
   // Set once pg-gateway made it; the hooks below run only after, on the connection's own messages.
   // eslint-disable-next-line prefer-const -- read by the hooks above its assignment
   let connection: PostgresConnection | undefined;
+  const held: Held = { chunks: [], bytes: 0 };
 
   const fatal = (code: string, message: string) => [wire.errorResponse({ severity: 'FATAL', code, message }), closeSignal];
 
@@ -133,7 +151,7 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     }
     if (state.step === 'PerformingAuthentication') return checkScramProof(data);
     if (!state.isAuthenticated || !session) return undefined;
-    return respond(session, data);
+    return respond(session, data, held);
   };
 
   connection = await fromNodeSocket(socket, {
@@ -151,7 +169,7 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
 }
 
 /** Runs one message through the session, streaming what it sends to the socket as it comes. */
-function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Array | typeof closeSignal> {
+function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterable<Uint8Array | typeof closeSignal> {
   const type = String.fromCharCode(data[0]!);
   if (type === 'X') {
     return (async function* (): AsyncGenerator<typeof closeSignal> {
@@ -163,7 +181,6 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
   let drained: (() => void) | undefined;
   let finished = false;
   let closing = false;
-  let yielded = false;
   const send = async (chunk: Buffer) => {
     queue.push(chunk);
     wake?.();
@@ -184,16 +201,21 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
       wake?.();
     }
   })();
+  const release = () => {
+    const batch = Buffer.concat(held.chunks.splice(0));
+    held.bytes = 0;
+    return batch;
+  };
   return (async function* () {
     for (;;) {
       if (queue.length > 0) {
-        const batch = Buffer.concat(queue.splice(0));
+        for (const chunk of queue.splice(0)) {
+          held.chunks.push(chunk);
+          held.bytes += chunk.length;
+        }
         drained?.();
         drained = undefined;
-        if (batch.length > 0) {
-          yielded = true;
-          yield batch;
-        }
+        if (held.bytes >= HOLD_BYTES) yield release();
         continue;
       }
       if (finished) break;
@@ -201,9 +223,11 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
       wake = undefined;
     }
     await work;
-    // pg-gateway answers a message itself when its hook yields nothing: an empty chunk says it is answered.
-    if (!yielded) yield new Uint8Array(0);
+    if ((!HOLDING.has(type) || closing) && held.bytes > 0) yield release();
     if (closing) yield closeSignal;
+    // pg-gateway answers a message itself unless its hook yields or returns something; returning
+    // says it is answered without a write of nothing, which would still be a system call.
+    return ANSWERED;
   })();
 }
 
