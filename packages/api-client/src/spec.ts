@@ -1307,6 +1307,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deployments/{deploymentId}/environments/{environmentId}/sql-credentials/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a deployment environment's SQL password
+         * @description A new password for the environment's SQL API user, answered this once. New connections with the old password are refused at once; sessions already open stay open until they end. Requires the `DeploymentUpdate` permission on the deployment named by the path parameter `deploymentId`.
+         */
+        post: operations["rotateDeploymentEnvironmentSqlPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deployments/{deploymentId}/variables": {
         parameters: {
             query?: never;
@@ -4650,6 +4670,9 @@ export interface components {
         DeploymentEnvironmentsListResponse: {
             data: components["schemas"]["DeploymentEnvironment"][];
             pagination: components["schemas"]["DeploymentsPagination"];
+        };
+        DeploymentEnvironmentSqlCredentialResponse: {
+            data: components["schemas"]["DeploymentEnvironmentApiCredential"];
         };
         DeploymentEnvironmentToken: {
             token: string;
@@ -13637,6 +13660,74 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotateDeploymentEnvironmentSqlPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deploymentId: number;
+                environmentId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeploymentEnvironmentSqlCredentialResponse"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, malformed, unknown, revoked or wrong-kind credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credential lacks the role or deployment scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

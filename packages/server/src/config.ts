@@ -68,8 +68,10 @@ export interface Config {
 export interface SqlListenerConfig {
   /** The port, 0 for any free one; null when the listener is off. */
   port: number | null;
-  /** PEM certificate and key, read at start: when set, every connection must use TLS. */
+  /** PEM certificate and key, read at start: when set, clients may use TLS. */
   tls: { cert: string; key: string } | undefined;
+  /** Connections without TLS are refused (PLINTH_SQL_TLS_REQUIRED); else both are served, as PostgreSQL's `host` lines do. */
+  tlsRequired: boolean;
 }
 
 /** A GitHub App's credentials; GitHub Enterprise Server works through `apiUrl` (`https://host/api/v3`). */
@@ -174,7 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** The SQL listener: on port 15432 unless PLINTH_SQL_PORT says another or `off`; TLS from two PEM files. */
+/** The SQL listener: on port 15432 unless PLINTH_SQL_PORT says another or `off`; TLS from two PEM files, required or offered. */
 function sqlListenerConfig(env: NodeJS.ProcessEnv): SqlListenerConfig {
   const raw = optional(env, 'PLINTH_SQL_PORT')?.toLowerCase();
   const port = raw === 'off' || raw === 'false' ? null : integer(env, 'PLINTH_SQL_PORT', 15432, 0, 65535);
@@ -182,7 +184,10 @@ function sqlListenerConfig(env: NodeJS.ProcessEnv): SqlListenerConfig {
   const keyFile = optional(env, 'PLINTH_SQL_TLS_KEY');
   if (!certFile !== !keyFile)
     fail(certFile ? 'PLINTH_SQL_TLS_KEY' : 'PLINTH_SQL_TLS_CERT', 'is needed too: TLS takes a certificate and its key');
-  if (!certFile || !keyFile) return { port, tls: undefined };
+  const tlsRequired = flag(env, 'PLINTH_SQL_TLS_REQUIRED', false);
+  if (tlsRequired && !certFile)
+    fail('PLINTH_SQL_TLS_REQUIRED', 'needs PLINTH_SQL_TLS_CERT and PLINTH_SQL_TLS_KEY: TLS cannot be required without them');
+  if (!certFile || !keyFile) return { port, tls: undefined, tlsRequired };
   const read = (name: string, file: string) => {
     try {
       return readFileSync(file, 'utf8');
@@ -190,7 +195,7 @@ function sqlListenerConfig(env: NodeJS.ProcessEnv): SqlListenerConfig {
       return fail(name, `cannot read ${file}: ${(error as Error).message}`);
     }
   };
-  return { port, tls: { cert: read('PLINTH_SQL_TLS_CERT', certFile), key: read('PLINTH_SQL_TLS_KEY', keyFile) } };
+  return { port, tls: { cert: read('PLINTH_SQL_TLS_CERT', certFile), key: read('PLINTH_SQL_TLS_KEY', keyFile) }, tlsRequired };
 }
 
 /**

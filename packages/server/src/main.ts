@@ -68,6 +68,11 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
   const boot = await bootstrap(store, services, config);
   const log = createServerLog(config.logLevel);
   const app = await buildApp({ config, store, services, log });
+  // Environments made before SQL credentials came with them get theirs once, here rather than in a
+  // migration, which has no secret box key to seal the passwords with; idempotent, so servers
+  // starting together are safe.
+  const provisioned = await services.sqlApi.provisionMissing();
+  if (provisioned > 0) app.log.info({ environments: provisioned }, 'gave SQL API credentials to the environments without');
   await app.listen({ port: config.port, host: config.host });
   // The SQL API's PostgreSQL-wire listener, closed with the app (PLINTH_SQL_PORT=off for none).
   const sql = config.sql.port === null ? undefined : await services.sqlApi.listen(app);

@@ -65,6 +65,7 @@ const COMMANDS: Record<string, string | { none: string }> = {
   getDeploymentEnvironmentTokens: 'environments tokens',
   createDeploymentEnvironmentToken: 'environments create-token',
   createDeploymentEnvironmentTokenForMetaSync: 'environments create-meta-sync-token',
+  rotateDeploymentEnvironmentSqlPassword: 'environments rotate-sql-password',
   updateDeployment: 'deployments update',
   deleteDeployment: 'deployments delete',
   getDeploymentSettings: 'deployments settings',

@@ -52,7 +52,25 @@ describeCli('plinth environments', (ctx, home) => {
     expect(paged.stderr).toBe('More results: add --offset 1\n');
   });
 
+  it("rotate-sql-password prints the environment's new SQL password, which the list shows from then on", async () => {
+    const id = String(JSON.parse((await run(['deployments', 'create', '--name', 'd', '--json'])).stdout).id);
+    const before = JSON.parse((await run(['environments', 'list', id, '--json'])).stdout).data[0];
+    const oldPassword = before.api_credentials.find((c: { type: string }) => c.type === 'sql').password as string;
+    const printed = (await run(['environments', 'rotate-sql-password', id, before.id])).stdout;
+    expect(printed).toMatch(/^[A-Za-z0-9]{32}\n$/);
+    expect(printed.trim()).not.toBe(oldPassword);
+    const after = JSON.parse((await run(['environments', 'list', id, '--json'])).stdout).data[0];
+    expect(after.api_credentials.find((c: { type: string }) => c.type === 'sql')).toMatchObject({
+      user: `env_${before.id}`,
+      password: printed.trim(),
+    });
+    const missing = await plinth(['environments', 'rotate-sql-password', id, '999999'], { env: env() });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/HTTP 404/);
+  });
+
   it.each([
+    [['environments', 'rotate-sql-password', '1', 'x'], /environment_id must be a positive whole number/],
     [['environments', 'list', '1', '--type', 'qa'], /--type must be one of production, staging, development/],
     [['environments', 'list', '1', '--offset', '-1'], /--offset must be 0 or more/],
     [['environments', 'create-token', '1', '2', '--security-context', '[]'], /--security-context must be a JSON object/],

@@ -41,6 +41,19 @@ export interface DataModelStore {
   createBranch(from: ModelBranchRow, name: string): Promise<ModelBranchRow>;
   /** Deletes a shared branch (not the deploy branch) for work that acts for no caller; nothing when it is gone. */
   deleteBranch(accountId: number, deploymentId: number, name: string): Promise<void>;
+  /** Tells `listener` of every branch made or removed from now on (each of a deployment's environments is one). */
+  onBranchChange(listener: BranchListener): void;
+  /** Every deployment's branches in id order, `limit` after `afterId`: for a listener to catch up on branches made before it listened. */
+  branchPage(afterId: number, limit: number): Promise<ModelBranchRow[]>;
+}
+
+/**
+ * What a module that keeps something per branch hears: each call runs in the transaction that
+ * writes the branch row, so what it writes commits with the branch or not at all.
+ */
+export interface BranchListener {
+  created(branch: ModelBranchRow): Promise<void>;
+  deleted(branch: ModelBranchRow): Promise<void>;
 }
 
 export interface CommitTreeInput {

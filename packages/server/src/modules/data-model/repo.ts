@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Principal } from '../../http/principal.js';
 import type { AuthorKind, Database, ModelBranchRow, ModelCommitRow } from '../../store/schema.js';
+import { transaction } from '../../store/transaction.js';
+import type { BranchListener } from './public.js';
 
 /** A commit as the module uses it: `pg` answers bigint[] as strings, so parents are mapped here. */
 export interface Commit extends Omit<ModelCommitRow, 'parent_ids'> {
@@ -23,6 +25,9 @@ export function authorOf(principal: Principal | null): {
 
 /** The rows of the data-model store: branches, commits, dev-mode sessions. Nothing here decides policy. */
 export class ModelRepo {
+  /** Told of every branch made or removed, in the same transaction as the row. */
+  readonly listeners: BranchListener[] = [];
+
   constructor(private readonly db: Kysely<Database>) {}
 
   findBranch(deploymentId: number, name: string): Promise<ModelBranchRow | undefined> {
@@ -47,6 +52,11 @@ export class ModelRepo {
     return this.db.selectFrom('model_branch').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Every deployment's branches in id order, a page after `afterId`. */
+  branchPage(afterId: number, limit: number): Promise<ModelBranchRow[]> {
+    return this.db.selectFrom('model_branch').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+  }
+
   /** Shared branches and the dev branches of one credential, by name. */
   listBranches(deploymentId: number, ownerKey: string): Promise<ModelBranchRow[]> {
     return this.db
@@ -61,12 +71,17 @@ export class ModelRepo {
 
   /** One insert: a branch costs the same whatever the size of the model it points at. Undefined when the name is taken. */
   insertBranch(values: Parameters<ReturnType<Kysely<Database>['insertInto']>['values']>[0] & object): Promise<ModelBranchRow | undefined> {
-    return this.db
-      .insertInto('model_branch')
-      .values(values as never)
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    // The listeners' rows commit with the branch or not at all: no branch is ever seen without them.
+    return transaction(this.db, async () => {
+      const row = await this.db
+        .insertInto('model_branch')
+        .values(values as never)
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (row) for (const listener of this.listeners) await listener.created(row);
+      return row;
+    });
   }
 
   /** Moves a branch head only if it is still where the caller read it: false when another writer won. */
@@ -96,6 +111,7 @@ export class ModelRepo {
       .where('branch_name', '=', branch.name)
       .execute();
     await this.db.deleteFrom('model_branch').where('id', '=', branch.id).execute();
+    for (const listener of this.listeners) await listener.deleted(branch);
   }
 
   async insertCommit(values: {

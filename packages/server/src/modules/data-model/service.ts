@@ -13,7 +13,14 @@ import { mergeTrees } from './merge.js';
 import { ObjectStore, treeHash } from './objects.js';
 import { checkBranchName } from './paths.js';
 import { ModelRepo } from './repo.js';
-import { credentialKey, DEFAULT_BRANCH, type CommitTreeInput, type CommitTreeResult, type DataModelStore } from './public.js';
+import {
+  credentialKey,
+  DEFAULT_BRANCH,
+  type BranchListener,
+  type CommitTreeInput,
+  type CommitTreeResult,
+  type DataModelStore,
+} from './public.js';
 
 /**
  * Attempts at moving a head whose compare-and-swap keeps losing to other writers, each after a
@@ -154,6 +161,14 @@ export class DataModelService implements DataModelStore {
     });
     if (!row) throw conflict(`Branch ${name} already exists`);
     return row;
+  }
+
+  onBranchChange(listener: BranchListener): void {
+    this.repo.listeners.push(listener);
+  }
+
+  branchPage(afterId: number, limit: number): Promise<ModelBranchRow[]> {
+    return this.repo.branchPage(afterId, limit);
   }
 
   async deleteBranch(accountId: number, deploymentId: number, name: string): Promise<void> {

@@ -40,4 +40,9 @@ export const cases: OperationCase[] = [
     method: 'POST',
     prepare: async (account) => ({ url: `${await production(account)}/tokens-for-meta-sync`, body: { security_context: {} } }),
   },
+  {
+    operation: 'rotateDeploymentEnvironmentSqlPassword',
+    method: 'POST',
+    prepare: async (account) => ({ url: `${await production(account)}/sql-credentials/rotate` }),
+  },
 ];

@@ -6,6 +6,7 @@ import { deploymentParam, requires } from '../../http/requirement.js';
 import {
   CreateDeploymentEnvironmentTokenInput,
   DeploymentEnvironmentsListResponse,
+  DeploymentEnvironmentSqlCredentialResponse,
   DeploymentEnvironmentTokenResponse,
   DeploymentEnvironmentTokensListResponse,
   EnvironmentParams,
@@ -75,4 +76,20 @@ export const environmentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ),
     });
   }
+
+  app.post('/api/v1/deployments/:deploymentId/environments/:environmentId/sql-credentials/rotate', {
+    // Whoever may mint the environment's tokens may replace its SQL password: both reach its data.
+    config: { auth: requires('DeploymentUpdate', { resource: deploymentParam(), doing: "rotate an environment's SQL password" }) },
+    schema: {
+      operationId: 'rotateDeploymentEnvironmentSqlPassword',
+      tags,
+      summary: "Rotate a deployment environment's SQL password",
+      description:
+        "A new password for the environment's SQL API user, answered this once. New connections with the old password are refused at once; sessions already open stay open until they end.",
+      params: EnvironmentParams,
+      response: { 200: Type.Ref(DeploymentEnvironmentSqlCredentialResponse) },
+    },
+    handler: async (request) =>
+      ops.rotateSqlPassword(principalOf(request), request.params.deploymentId, request.params.environmentId, baseUrlOf(request)),
+  });
 };

@@ -46,6 +46,15 @@ export const DeploymentEnvironmentsListResponse = Type.Object(
   { $id: 'DeploymentEnvironmentsListResponse' },
 );
 
+export const DeploymentEnvironmentSqlCredentialResponse = Type.Object(
+  {
+    data: Type.Ref(DeploymentEnvironmentApiCredential, {
+      description: 'The SQL API credential with its new password: the old one is refused from the next connection on.',
+    }),
+  },
+  { $id: 'DeploymentEnvironmentSqlCredentialResponse' },
+);
+
 export const DeploymentEnvironmentToken = Type.Object(
   {
     token: Type.String(),
@@ -98,6 +107,7 @@ export const environmentSchemas = [
   DeploymentEnvironment,
   DeploymentsPagination,
   DeploymentEnvironmentsListResponse,
+  DeploymentEnvironmentSqlCredentialResponse,
   DeploymentEnvironmentToken,
   DeploymentEnvironmentTokensListResponse,
   DeploymentEnvironmentTokenResponse,

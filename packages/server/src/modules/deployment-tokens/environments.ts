@@ -7,7 +7,7 @@ import type { Database, DeploymentEnvironmentTokenTable, ModelBranchRow } from '
 import type { Selectable } from 'kysely';
 import { credentialKey } from '../data-model/public.js';
 import type { Services } from '../module.js';
-import { databaseOf } from '../sql-api/public.js';
+import { databaseOf, type SqlCredential } from '../sql-api/public.js';
 import type { DeploymentSecrets } from './secrets.js';
 import { mintDataToken } from './tokens.js';
 import { ENVIRONMENT_TOKEN_MAX_SECONDS, type ENVIRONMENT_TYPES } from './environment-schemas.js';
@@ -105,6 +105,20 @@ export class EnvironmentOps {
     return { data: this.tokenView(row) };
   }
 
+  /**
+   * A new password for the environment's SQL user, shown this once (the list shows it again
+   * after). 404 as for its tokens when the environment is not the caller's to see.
+   */
+  async rotateSqlPassword(principal: Principal, deploymentId: number, environmentId: number, baseUrl: string) {
+    const environment = await this.environment(principal, deploymentId, environmentId, baseUrl);
+    const { sqlApi } = this.services;
+    const port = sqlApi.port;
+    if (port === null) throw badRequest('The SQL API is off on this server (PLINTH_SQL_PORT=off): there is no SQL password to rotate');
+    const rotated = await sqlApi.rotatePassword(principal.accountId, deploymentId, environment.id);
+    if (!rotated) throw notFound(`Environment ${environmentId} of deployment ${deploymentId} has no SQL user`);
+    return { data: this.sqlCredential(deploymentId, baseUrl, port, rotated) };
+  }
+
   /** 404 for an id that is not one of the caller's environments of the deployment (another's dev branch included). */
   private async environment(principal: Principal, deploymentId: number, environmentId: number, baseUrl: string) {
     const found = (await this.environments(principal, deploymentId, baseUrl)).find((e) => e.id === String(environmentId));
@@ -139,17 +153,23 @@ export class EnvironmentOps {
     const { sqlApi } = this.services;
     const port = sqlApi.port;
     if (port === null) return views;
-    const refs = views.map((v) => ({ id: v.id, branch: v.branch ?? '' }));
-    const credentials = await sqlApi.environmentCredentials(accountId, deploymentId, refs);
-    const host = new URL(baseUrl).hostname;
-    const database = databaseOf(deploymentId);
+    const credentials = await sqlApi.environmentCredentials(
+      accountId,
+      deploymentId,
+      views.map((v) => v.id),
+    );
     for (const view of views) {
       const credential = credentials.get(view.id);
-      if (!credential) continue;
-      const url = `postgresql://${encodeURIComponent(credential.user)}@${host}:${port}/${database}`;
-      view.api_credentials.push({ type: 'sql', version: 1, url, host, port, database, ...credential });
+      if (credential) view.api_credentials.push(this.sqlCredential(deploymentId, baseUrl, port, credential));
     }
     return views;
+  }
+
+  private sqlCredential(deploymentId: number, baseUrl: string, port: number, credential: SqlCredential) {
+    const host = new URL(baseUrl).hostname;
+    const database = databaseOf(deploymentId);
+    const url = `postgresql://${encodeURIComponent(credential.user)}@${host}:${port}/${database}`;
+    return { type: 'sql' as const, version: 1 as const, url, host, port, database, ...credential };
   }
 
   private tokenView(row: Selectable<DeploymentEnvironmentTokenTable>) {

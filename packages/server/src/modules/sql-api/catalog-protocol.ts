@@ -1,4 +1,4 @@
-import type { ModelCatalog, BackendMessage } from './catalog.js';
+import type { BackendMessage, CatalogSession } from './catalog.js';
 import type { Binding, Outcome, Shape } from './plans.js';
 
 /** A frontend message of the extended protocol, to send to the catalog as a client would. */
@@ -51,7 +51,7 @@ function failed(messages: BackendMessage[]): void {
 }
 
 /** The parameter types and columns PostgreSQL gives a statement on the catalog. */
-export async function catalogDescribe(catalog: ModelCatalog, sql: string, paramOids: readonly number[]): Promise<Shape> {
+export async function catalogDescribe(catalog: CatalogSession, sql: string, paramOids: readonly number[]): Promise<Shape> {
   const messages = await catalog.exchange(Buffer.concat([parse(sql, paramOids), frontend('D', [Buffer.from('S'), cstr('')]), SYNC]));
   failed(messages);
   const params = messages.find((m) => m.type === 't');
@@ -65,7 +65,7 @@ export async function catalogDescribe(catalog: ModelCatalog, sql: string, paramO
 }
 
 /** Runs a statement on the catalog; its rows come back as PostgreSQL encoded them, in the formats asked. */
-export async function catalogRun(catalog: ModelCatalog, sql: string, paramOids: readonly number[], binding: Binding): Promise<Outcome> {
+export async function catalogRun(catalog: CatalogSession, sql: string, paramOids: readonly number[], binding: Binding): Promise<Outcome> {
   const messages = await catalog.exchange(
     Buffer.concat([
       parse(sql, paramOids),

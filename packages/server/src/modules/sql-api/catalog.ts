@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import type { MetaCube } from '@plinth/semantic';
 import { createPGlite } from '../../store/pglite-create.js';
-import { catalogDdl, MEASURE_FUNCTION } from './catalog-ddl.js';
+import { catalogDdl, MEASURE_FUNCTION, quoteIdent } from './catalog-ddl.js';
 
 /** Catalogs kept at once: each is a PostgreSQL (PGlite) of some tens of MB. */
 const MAX_CATALOGS = 8;
@@ -38,28 +38,28 @@ export class SqlCatalogs {
     this.sweeper.unref();
   }
 
-  /** The catalog of `cubes` (what one caller sees of build `buildId`). */
-  get(buildId: number, cubes: readonly MetaCube[]): Promise<ModelCatalog> {
+  /** The catalog of `cubes` (what one caller sees of build `buildId`), as database `database`, the name the client connected to. */
+  get(buildId: number, cubes: readonly MetaCube[], database: string): Promise<ModelCatalog> {
     let digest = this.digests.get(cubes);
     if (digest === undefined) {
       digest = createHash('sha256').update(JSON.stringify(cubes)).digest('base64url');
       this.digests.set(cubes, digest);
     }
-    const key = `${buildId}:${digest}`;
+    const key = `${buildId}:${digest}:${database}`;
     const found = this.entries.get(key);
     if (found) {
       found.usedAt = Date.now();
       return found.catalog;
     }
     if (this.entries.size >= MAX_CATALOGS) this.evictOldest();
-    const catalog = this.make(cubes);
+    const catalog = this.make(cubes, database);
     const entry: Entry = { catalog, usedAt: Date.now() };
     this.entries.set(key, entry);
     catalog.catch(() => this.entries.get(key) === entry && this.entries.delete(key));
     return catalog;
   }
 
-  private async make(cubes: readonly MetaCube[]): Promise<ModelCatalog> {
+  private async make(cubes: readonly MetaCube[], database: string): Promise<ModelCatalog> {
     let db: PGlite;
     try {
       db = await createPGlite({ loadDataDir: await this.templateBlob() });
@@ -69,8 +69,14 @@ export class SqlCatalogs {
       db = await createPGlite({ loadDataDir: await this.templateBlob() });
     }
     try {
+      // Every SQL user reads the tables (clients ask has_table_privilege(current_user, …)).
+      await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}\ngrant select on all tables in schema public to public;`);
+      // The database is the one the client named: current_database(), current_catalog,
+      // pg_database and information_schema all read this row. The open database cannot be
+      // renamed by ALTER DATABASE, but its row can be, by its superuser.
+      await db.query('update pg_catalog.pg_database set datname = $1 where datname = current_database()', [database]);
       // Read-only from here on: a catalog is shared by every session that sees the same model.
-      await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}\nset default_transaction_read_only = on;`);
+      await db.exec('set default_transaction_read_only = on;');
     } catch (error) {
       await db.close();
       throw error;
@@ -142,12 +148,36 @@ export class ModelCatalog {
    * changes, and BI tools and dashboards send the same texts again and again.
    */
   private readonly routes = new Map<string, boolean | undefined>();
+  /** The SQL users made roles here so far. */
+  private readonly roles = new Set<string>();
 
   constructor(private readonly db: PGlite) {}
 
-  /** Runs `messages` (ending in Sync) and answers the backend messages, split. */
-  exchange(messages: Buffer): Promise<BackendMessage[]> {
-    const run = this.queue.then(async () => splitMessages(Buffer.from(await this.db.execProtocolRaw(messages, { syncToFs: false }))));
+  /** The catalog as one SQL user sees it: current_user, session_user and user answer its name. */
+  as(user: string): CatalogSession {
+    return { exchange: (messages) => this.exchange(messages, user), readsModel: (sql) => this.readsModel(sql) };
+  }
+
+  /**
+   * Makes `user` the session's user before each exchange, since sessions of several users share
+   * the catalog; set every time, so no statement of one caller (a set_config of
+   * session_authorization) carries over to another's. A role is made the first time a user comes.
+   */
+  private async actAs(user: string): Promise<void> {
+    const role = quoteIdent(user);
+    if (!this.roles.has(user)) {
+      await this.db.exec(`set session authorization postgres; begin read write; create role ${role} nologin; commit;`);
+      this.roles.add(user);
+    }
+    await this.db.exec(`set session authorization ${role}`);
+  }
+
+  /** Runs `messages` (ending in Sync) as `user` and answers the backend messages, split. */
+  exchange(messages: Buffer, user: string): Promise<BackendMessage[]> {
+    const run = this.queue.then(async () => {
+      await this.actAs(user);
+      return splitMessages(Buffer.from(await this.db.execProtocolRaw(messages, { syncToFs: false })));
+    });
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -156,6 +186,9 @@ export class ModelCatalog {
   async readsModel(sql: string): Promise<boolean | undefined> {
     if (this.routes.has(sql)) return this.routes.get(sql);
     const run = this.queue.then(async () => {
+      // Planned as the catalog's owner: where a statement goes does not depend on who sends it,
+      // and what it may not do is then refused by running it as the user, as PostgreSQL refuses it.
+      await this.db.exec('set session authorization postgres');
       try {
         const [result] = await this.db.exec(`explain (generic_plan, verbose, format json) ${sql}`);
         const plan = JSON.stringify(result?.rows[0] ?? {});
@@ -174,6 +207,12 @@ export class ModelCatalog {
   close(): Promise<void> {
     return this.db.close();
   }
+}
+
+/** What a session's statements use of its model's catalog, as its SQL user. */
+export interface CatalogSession {
+  exchange(messages: Buffer): Promise<BackendMessage[]>;
+  readsModel(sql: string): Promise<boolean | undefined>;
 }
 
 export interface BackendMessage {

@@ -129,8 +129,10 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     await writer.write(wire.backendKeyData(key.pid, key.secret));
     for (const [name, value] of statuses) await writer.write(wire.parameterStatus(name, value));
     const current = caller!;
+    // Who and where the client said it is: what current_user and current_database() answer.
+    const login = { user: params.user, database: params.database || params.user };
     session = new SqlSession(
-      () => deps.served(current),
+      () => deps.served(current, login),
       (error) => deps.log(error),
     );
     deps.keys.register(key, session);
@@ -143,6 +145,10 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
         return fatal('08P01', 'unsupported frontend protocol: this is a PostgreSQL server (protocol 3.0)');
       }
       if (code === GSSENC_REQUEST) return [Buffer.from('N')];
+      // pg-gateway refuses every start-up without TLS once TLS is configured; unless TLS is
+      // required, this client (which did not ask for it) is served in the clear, as PostgreSQL serves it.
+      if (code === STARTUP_3_0 && connection!.options.tls && !connection!.tlsInfo && !deps.tlsRequired())
+        connection!.options.tls = undefined;
       if (code === CANCEL_REQUEST && data.length === 16) {
         const view = Buffer.from(data);
         deps.keys.cancel(view.readInt32BE(8), view.readInt32BE(12));

@@ -4,12 +4,6 @@ import { createScramSha256Data, type ScramSha256Data } from 'pg-gateway';
 import type { SecretBox } from '../../lib/secrets.js';
 import type { Database } from '../../store/schema.js';
 
-/** An environment as the environments operations list it: the branch it is. */
-export interface EnvironmentRef {
-  id: string;
-  branch: string;
-}
-
 /** A SQL API credential as shown: who to connect as, with which password. */
 export interface SqlCredential {
   user: string;
@@ -34,10 +28,19 @@ function newPassword(): string {
 /** The SQL user of an environment: `env_<id>`, one per environment of the deployment. */
 export const userOf = (environmentId: string) => `env_${environmentId}`;
 
+/** A branch as the credentials need it: each deployment environment is one. */
+export interface BranchRef {
+  id: number;
+  account_id: number;
+  deployment_id: number;
+  name: string;
+}
+
 /**
- * The SQL API's credentials, one per deployment environment, made the first time the environment
- * is listed. The password is kept as its SCRAM-SHA-256 verifier, which authentication uses, and
- * sealed, for the environments operations to show again.
+ * The SQL API's credentials, one per branch (so one per deployment environment), made with the
+ * branch, in its transaction, and never by a read: listing environments only reads them. The
+ * password is kept as its SCRAM-SHA-256 verifier, which authentication uses, and sealed, for the
+ * environments operations to show again.
  */
 export class SqlCredentials {
   constructor(
@@ -45,39 +48,77 @@ export class SqlCredentials {
     private readonly box: SecretBox,
   ) {}
 
-  /** The credentials of these environments of a deployment, made for those that have none yet. */
-  async ensure(accountId: number, deploymentId: number, environments: readonly EnvironmentRef[]): Promise<Map<string, SqlCredential>> {
-    if (environments.length === 0) return new Map();
-    const ids = environments.map((e) => e.id);
-    const found = await this.rows(deploymentId, ids);
-    const missing = environments.filter((e) => !found.some((row) => row.environment_id === e.id));
-    for (const environment of missing) {
-      const password = newPassword();
-      const scram = await createScramSha256Data(password);
-      await this.db
-        .insertInto('sql_api_credential')
-        .values({
-          account_id: accountId,
-          deployment_id: deploymentId,
-          environment_id: environment.id,
-          branch_name: environment.branch,
-          user_name: userOf(environment.id),
-          scram_salt: scram.salt,
-          scram_iterations: scram.iterations,
-          scram_stored_key: scram.storedKey,
-          scram_server_key: scram.serverKey,
-          password_sealed: this.box.seal(password),
-        })
-        // Two listings at once: the first one's password stands, and both show it.
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-    }
-    const rows = missing.length > 0 ? await this.rows(deploymentId, ids) : found;
+  /** Makes the branch's credential unless it has one: two makers at once keep the first one's password. */
+  async provision(branch: BranchRef): Promise<void> {
+    const password = newPassword();
+    await this.db
+      .insertInto('sql_api_credential')
+      .values({
+        account_id: branch.account_id,
+        deployment_id: branch.deployment_id,
+        environment_id: String(branch.id),
+        branch_name: branch.name,
+        user_name: userOf(String(branch.id)),
+        ...(await this.secret(password)),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+
+  /** The branch is gone: its SQL user with it, so no connection authenticates as it any more. */
+  async remove(deploymentId: number, environmentId: string): Promise<void> {
+    await this.db
+      .deleteFrom('sql_api_credential')
+      .where('deployment_id', '=', deploymentId)
+      .where('environment_id', '=', environmentId)
+      .execute();
+  }
+
+  /** Of these branch ids, those that have no credential yet (branches made before credentials came with them). */
+  async missing(deploymentId: number, environmentIds: readonly string[]): Promise<Set<string>> {
+    const found = environmentIds.length === 0 ? [] : await this.rows(deploymentId, environmentIds);
+    const have = new Set(found.map((row) => row.environment_id));
+    return new Set(environmentIds.filter((id) => !have.has(id)));
+  }
+
+  /** The credentials of these environments of a deployment: a read, nothing made. */
+  async shown(accountId: number, deploymentId: number, environmentIds: readonly string[]): Promise<Map<string, SqlCredential>> {
+    if (environmentIds.length === 0) return new Map();
+    const rows = await this.rows(deploymentId, environmentIds);
     return new Map(
       rows
         .filter((row) => row.account_id === accountId)
         .map((row) => [row.environment_id, { user: row.user_name, password: this.box.open(row.password_sealed) }]),
     );
+  }
+
+  /**
+   * A new password for the environment's SQL user, answered once. Authentication reads the
+   * verifier on every connection, so the old password is refused from the next one on; sessions
+   * already open go on, as PostgreSQL's do after ALTER ROLE … PASSWORD. Undefined when it has none.
+   */
+  async rotate(accountId: number, deploymentId: number, environmentId: string): Promise<SqlCredential | undefined> {
+    const password = newPassword();
+    const row = await this.db
+      .updateTable('sql_api_credential')
+      .set(await this.secret(password))
+      .where('account_id', '=', accountId)
+      .where('deployment_id', '=', deploymentId)
+      .where('environment_id', '=', environmentId)
+      .returning('user_name')
+      .executeTakeFirst();
+    return row ? { user: row.user_name, password } : undefined;
+  }
+
+  private async secret(password: string) {
+    const scram = await createScramSha256Data(password);
+    return {
+      scram_salt: scram.salt,
+      scram_iterations: scram.iterations,
+      scram_stored_key: scram.storedKey,
+      scram_server_key: scram.serverKey,
+      password_sealed: this.box.seal(password),
+    };
   }
 
   private rows(deploymentId: number, environmentIds: readonly string[]) {

@@ -8,13 +8,21 @@ import type { SqlCredentials } from './credentials.js';
 import type { Served } from './plans.js';
 import type { SqlSession } from './session.js';
 
+/** The user and database a client connected as, by the names it gave. */
+export interface SqlLoginName {
+  user: string;
+  database: string;
+}
+
 /** What a connection needs of the server. */
 export interface SqlListenerDeps {
   pipeline: RequestPipeline;
   credentials: SqlCredentials;
-  served: (caller: SqlCaller) => Promise<Served>;
+  served: (caller: SqlCaller, login: SqlLoginName) => Promise<Served>;
   keys: CancelKeys;
   tls: TlsOptions | undefined;
+  /** Read at each connection's start: whether one that did not ask for TLS is refused. */
+  tlsRequired: () => boolean;
   log: (error: unknown) => void;
 }
 

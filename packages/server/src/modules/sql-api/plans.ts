@@ -1,6 +1,6 @@
 import { answerSql, describeSql, SqlTranslationError, type MetaCube, type SqlColumn } from '@plinth/semantic';
 import type { Query } from '@plinth/semantic';
-import type { ModelCatalog } from './catalog.js';
+import type { CatalogSession } from './catalog.js';
 import { catalogDescribe, catalogRun } from './catalog-protocol.js';
 import { SqlFailure } from './errors.js';
 import { inlineParams, leadingWords, paramCount, stripComments } from './statements.js';
@@ -10,7 +10,7 @@ import { dataRow, rowDescription, type WireField } from './wire.js';
 /** What a statement's run needs of its connection: the caller's model, its catalog and its load. */
 export interface Served {
   cubes: readonly MetaCube[];
-  catalog: ModelCatalog;
+  catalog: CatalogSession;
   load: (query: Query, signal: AbortSignal) => Promise<{ data: Array<Record<string, unknown>>; lastRefreshTime?: string }>;
 }
 

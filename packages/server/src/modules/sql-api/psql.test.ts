@@ -1,25 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
 import { asToken, dataDirOverride } from '../data-api/test-fixtures.js';
-import { listen, sqlDeployment, type SqlLogin } from './test-fixtures.js';
-
-const PSQL = '/usr/bin/psql';
-
-/** Runs Debian's psql with the login and its arguments; resolves to its exit code and output. */
-function psql(login: SqlLogin, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const conninfo = `host=${login.host} port=${login.port} dbname=${login.database} user=${login.user} sslmode=disable`;
-  return new Promise((resolve) => {
-    execFile(
-      PSQL,
-      ['-X', '-v', 'ON_ERROR_STOP=1', conninfo, ...args],
-      { env: { PATH: process.env.PATH!, PGPASSWORD: login.password, PGCONNECT_TIMEOUT: '20' }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+import { listen, PSQL, psql, sqlDeployment } from './test-fixtures.js';
 
 // psql is Debian's postgresql-client (CI installs it): without it locally these tests say so and skip.
 (existsSync(PSQL) ? describeOnStores : (name: string) => it.skip(`${name}: ${PSQL} is not installed (apt-get install postgresql-client)`))(

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { beforeAll, expect, it } from 'vitest';
 import { describeOnStores } from '../../test-support/server.js';
 import { dataDirOverride } from '../data-api/test-fixtures.js';
-import { connect, listen, sqlDeployment } from './test-fixtures.js';
+import { connect, listen, psql, sqlDeployment } from './test-fixtures.js';
 
 /** A self-signed certificate for 127.0.0.1, made with the machine's openssl. */
 function selfSigned(): { PLINTH_SQL_TLS_CERT: string; PLINTH_SQL_TLS_KEY: string } {
@@ -56,12 +56,26 @@ describeOnStores(
       set = await sqlDeployment(server(), address);
     });
 
-    it('with TLS configured, a connection without it is refused and a token travels only over it', async () => {
+    it('with TLS offered, psql connects with sslmode=require over TLS and with sslmode=disable in the clear', async () => {
+      const query = ['-A', '-t', '-c', 'SELECT MEASURE(count) FROM orders', '-c', '\\conninfo'];
+      const secure = await psql(set.login, query, 'require');
+      expect(secure.stderr).toBe('');
+      expect(secure.stdout).toMatch(/SSL connection \(protocol: TLS/);
+      const clear = await psql(set.login, query, 'disable');
+      expect(clear.stderr).toBe('');
+      expect(clear.stdout).not.toMatch(/SSL connection/);
+      expect(clear.stdout.split('\n')[0]).toBe(secure.stdout.split('\n')[0]);
+    });
+
+    it('with TLS required, a connection without it is refused and a token travels only over it', async () => {
       const ssl = { rejectUnauthorized: false };
-      const plain = await connect(set.tokenLogin(set.token)).then(
-        () => 'connected',
-        (error: { code?: string }) => error.code,
-      );
+      server().config.sql.tlsRequired = true;
+      const plain = await connect(set.tokenLogin(set.token))
+        .then(
+          () => 'connected',
+          (error: { code?: string }) => error.code,
+        )
+        .finally(() => (server().config.sql.tlsRequired = false));
       expect(plain).toBe('08P01');
       const client = new pg.Client({ ...set.tokenLogin(set.token), ssl });
       await client.connect();

@@ -4,12 +4,14 @@ import type { PlinthApp } from '../../app.js';
 import type { ServiceContext } from '../module.js';
 import type { SqlCaller } from './callers.js';
 import { SqlCatalogs } from './catalog.js';
-import { SqlCredentials, type EnvironmentRef, type SqlCredential } from './credentials.js';
-import { CancelKeys, SqlListener } from './listener.js';
+import { SqlCredentials, type SqlCredential } from './credentials.js';
+import { CancelKeys, SqlListener, type SqlLoginName } from './listener.js';
 import type { Served } from './plans.js';
 
 /** Pause between asks while a long query runs on (the data API answers `Continue wait` meanwhile). */
 const CONTINUE_WAIT_RETRY_MS = 50;
+/** Branches read at once when catching up on those without a credential. */
+const BACKFILL_PAGE = 500;
 
 /**
  * The SQL API: the environments' SQL credentials, the catalogs of the models served, and the
@@ -23,16 +25,51 @@ export class SqlApiService {
 
   constructor(private readonly ctx: ServiceContext) {
     this.credentials = new SqlCredentials(ctx.db, ctx.secrets);
+    // Each environment is a branch: its SQL user comes and goes with it.
+    ctx.services.dataModel.onBranchChange({
+      created: (branch) => this.credentials.provision(branch),
+      deleted: (branch) => this.credentials.remove(branch.deployment_id, String(branch.id)),
+    });
   }
 
   /** The SQL credentials of these environments, for the environments operations (none while the listener is off). */
   async environmentCredentials(
     accountId: number,
     deploymentId: number,
-    environments: readonly EnvironmentRef[],
+    environmentIds: readonly string[],
   ): Promise<Map<string, SqlCredential>> {
     if (this.ctx.config.sql.port === null) return new Map();
-    return this.credentials.ensure(accountId, deploymentId, environments);
+    return this.credentials.shown(accountId, deploymentId, environmentIds);
+  }
+
+  /** A new password for an environment's SQL user, answered once; undefined when the environment has no SQL user. */
+  rotatePassword(accountId: number, deploymentId: number, environmentId: string): Promise<SqlCredential | undefined> {
+    return this.credentials.rotate(accountId, deploymentId, environmentId);
+  }
+
+  /**
+   * Gives a credential to each branch made before credentials came with their branches; run by
+   * the server at start, before it serves. Idempotent, so servers starting at once are safe: the
+   * first insert of a branch's credential stands and the others insert nothing. Answers how many were made.
+   */
+  async provisionMissing(): Promise<number> {
+    let made = 0;
+    for (let after = 0; ;) {
+      const page = await this.ctx.services.dataModel.branchPage(after, BACKFILL_PAGE);
+      if (page.length === 0) return made;
+      after = page[page.length - 1]!.id;
+      for (const deploymentId of new Set(page.map((b) => b.deployment_id))) {
+        const branches = page.filter((b) => b.deployment_id === deploymentId);
+        const missing = await this.credentials.missing(
+          deploymentId,
+          branches.map((b) => String(b.id)),
+        );
+        for (const branch of branches.filter((b) => missing.has(String(b.id)))) {
+          await this.credentials.provision(branch);
+          made += 1;
+        }
+      }
+    }
   }
 
   /** Where clients connect: the listener's port once it listens, else the configured one; null when off. */
@@ -47,9 +84,10 @@ export class SqlApiService {
     this.listener = new SqlListener({
       pipeline: app.pipeline,
       credentials: this.credentials,
-      served: (caller) => this.served(caller),
+      served: (caller, login) => this.served(caller, login),
       keys: new CancelKeys(),
       tls: tls ? { cert: toArrayBuffer(tls.cert), key: toArrayBuffer(tls.key) } : undefined,
+      tlsRequired: () => this.ctx.config.sql.tlsRequired,
       log,
     });
     return this.listener.listen(port, this.ctx.config.host);
@@ -60,10 +98,10 @@ export class SqlApiService {
   }
 
   /** What a statement of `caller` is answered from: the model as its policies show it, its catalog, its load. */
-  private async served({ context, target }: SqlCaller): Promise<Served> {
+  private async served({ context, target }: SqlCaller, login: SqlLoginName): Promise<Served> {
     const { dataApi } = this.ctx.services;
     const { cubes } = await dataApi.meta(context, target);
-    const catalog = await this.catalogs.get(target.deploymentId, cubes);
+    const catalog = (await this.catalogs.get(target.deploymentId, cubes, login.database)).as(login.user);
     const load = async (query: Query, signal: AbortSignal) => {
       for (;;) {
         signal.throwIfAborted();

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import type { TestServer } from '../../test-support/server.js';
@@ -47,4 +48,19 @@ export async function connect(login: SqlLogin): Promise<pg.Client> {
 /** Starts the test server's SQL listener on a free port (closed with the app). */
 export function listen(server: TestServer): Promise<AddressInfo> {
   return server.services.sqlApi.listen(server.app, 0);
+}
+
+export const PSQL = '/usr/bin/psql';
+
+/** Runs Debian's psql with the login and its arguments; resolves to its exit code and output. */
+export function psql(login: SqlLogin, args: string[], sslmode = 'disable'): Promise<{ code: number; stdout: string; stderr: string }> {
+  const conninfo = `host=${login.host} port=${login.port} dbname=${login.database} user=${login.user} sslmode=${sslmode}`;
+  return new Promise((resolve) => {
+    execFile(
+      PSQL,
+      ['-X', '-v', 'ON_ERROR_STOP=1', conninfo, ...args],
+      { env: { PATH: process.env.PATH!, PGPASSWORD: login.password, PGCONNECT_TIMEOUT: '20' }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
