@@ -45,6 +45,8 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
   // eslint-disable-next-line prefer-const -- read by the hooks above its assignment
   let connection: PostgresConnection | undefined;
 
+  let closeGone: () => void = () => undefined;
+  const gone = new Promise<void>((resolve) => (closeGone = resolve));
   const fatal = (code: string, message: string) => [wire.errorResponse({ severity: 'FATAL', code, message }), closeSignal];
 
   const onStartup = async () => {
@@ -133,7 +135,7 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     }
     if (state.step === 'PerformingAuthentication') return checkScramProof(data);
     if (!state.isAuthenticated || !session) return undefined;
-    return respond(session, data);
+    return respond(session, data, gone);
   };
 
   connection = await fromNodeSocket(socket, {
@@ -145,13 +147,19 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     onMessage: onMessage as never,
   });
   socket.once('close', () => {
-    session?.cancel();
+    closeGone();
+    session?.close();
     deps.keys.forget(key);
   });
 }
 
-/** Runs one message through the session, streaming what it sends to the socket as it comes. */
-function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Array | typeof closeSignal> {
+/**
+ * Runs one message through the session, streaming what it sends to the socket as it comes: the
+ * session waits while HIGH_WATER chunks are queued, and pg-gateway takes the next only once the
+ * socket took the last (its writer waits for 'drain'). Once the connection is `gone`, what the
+ * session still sends is dropped and nothing waits.
+ */
+function respond(session: SqlSession, data: Uint8Array, gone: Promise<void>): AsyncIterable<Uint8Array | typeof closeSignal> {
   const type = String.fromCharCode(data[0]!);
   if (type === 'X') {
     return (async function* (): AsyncGenerator<typeof closeSignal> {
@@ -164,10 +172,17 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
   let finished = false;
   let closing = false;
   let yielded = false;
+  let closed = false;
+  void gone.then(() => {
+    closed = true;
+    queue.length = 0;
+    drained?.();
+  });
   const send = async (chunk: Buffer) => {
+    if (closed) return;
     queue.push(chunk);
     wake?.();
-    if (queue.length >= HIGH_WATER) await new Promise<void>((resolve) => (drained = resolve));
+    if (queue.length >= HIGH_WATER) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), gone]);
   };
   const work = (async () => {
     try {
@@ -184,6 +199,8 @@ function respond(session: SqlSession, data: Uint8Array): AsyncIterable<Uint8Arra
       wake?.();
     }
   })();
+  // Past a lost connection nobody awaits the work: its failure must not become an unhandled rejection.
+  work.catch(() => undefined);
   return (async function* () {
     for (;;) {
       if (queue.length > 0) {

@@ -10,6 +10,8 @@ import type { Served } from './plans.js';
 
 /** Pause between asks while a long query runs on (the data API answers `Continue wait` meanwhile). */
 const CONTINUE_WAIT_RETRY_MS = 50;
+/** Rows read from the warehouse at a time for a streamed statement: what one connection holds of its result. */
+const STREAM_BATCH_ROWS = 1000;
 
 /**
  * The SQL API: the environments' SQL credentials, the catalogs of the models served, and the
@@ -72,7 +74,9 @@ export class SqlApiService {
         await new Promise((resolve) => setTimeout(resolve, CONTINUE_WAIT_RETRY_MS));
       }
     };
-    return { cubes, catalog, load };
+    const stream = (query: Query, signal: AbortSignal) =>
+      dataApi.stream(context, target, query as Readonly<Record<string, unknown>>, { signal, batchRows: STREAM_BATCH_ROWS });
+    return { cubes, catalog, load, stream };
   }
 
   async close(): Promise<void> {
