@@ -107,7 +107,8 @@ export async function runQuery(
 }
 
 async function* encodedRows(rows: AsyncIterable<unknown[]> | unknown[][], columns: readonly SqlColumn[], formats: readonly number[]) {
-  for await (const row of rows) yield dataRow(row.map((value, i) => encodeValue(value, columns[i]!.type, formats[i] ?? 0)));
+  for await (const row of rows)
+    yield dataRow(row.map((value: unknown, i: number) => encodeValue(value, columns[i]!.type, formats[i] ?? 0)));
 }
 
 /** The SQL text of `COPY (query) TO STDOUT [WITH (...)]`: its query and whether CSV was asked for. */
