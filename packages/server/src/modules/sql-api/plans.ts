@@ -32,6 +32,13 @@ export interface Outcome {
   tag: (sent: number) => string;
 }
 
+/** Ends a stream: its iteration returns, and the abort releases a warehouse cursor it is still reading. */
+export function endStream(outcome: Outcome | undefined, controller: AbortController): void {
+  controller.abort();
+  const ended = outcome?.rows.return?.();
+  if (ended instanceof Promise) ended.catch(() => undefined);
+}
+
 /** A statement's shape without running it (Describe of a statement). */
 export interface Shape {
   paramOids: number[];

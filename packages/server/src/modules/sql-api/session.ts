@@ -1,10 +1,11 @@
 import { CatalogError } from './catalog-protocol.js';
-import { describeQuery, NO_BINDING, runQuery, type Binding, type Outcome, type Served } from './plans.js';
+import { describeQuery, endStream, NO_BINDING, runQuery, type Binding, type Outcome, type Served } from './plans.js';
 import { copyOut } from './copy.js';
 import { commandOf, type SessionState } from './commands.js';
 import { parseClose, parseDeclare, parseFetch } from './cursors.js';
 import { leadingWords, splitStatements } from './statements.js';
 import { cancelled, SqlFailure, untilAborted, wireErrorOf } from './errors.js';
+import { duplicate, notAQuery, transactionAborted } from './refusals.js';
 import * as wire from './wire.js';
 
 interface Prepared {
@@ -137,7 +138,7 @@ export class SqlSession {
         (await this.withCancel(controller, async (signal) => runQuery(sql, paramOids, binding, await this.served(), signal)));
       if (portal) portal.outcome = outcome;
       if (describe) await this.send(outcome.description ?? wire.noData());
-      const sent = await this.running_(controller, () => this.sendRows(outcome, maxRows, controller.signal));
+      const sent = await this.asRunning(controller, () => this.sendRows(outcome, maxRows, controller.signal));
       if (sent.suspended) {
         await this.send(wire.portalSuspended());
         if (portal) portal.sent += sent.count;
@@ -177,7 +178,7 @@ export class SqlSession {
   }
 
   /** Runs `work` as the session's running statement, the one a CancelRequest ends. */
-  private async running_<T>(controller: AbortController, work: () => Promise<T>): Promise<T> {
+  private async asRunning<T>(controller: AbortController, work: () => Promise<T>): Promise<T> {
     if (this.closed) controller.abort();
     this.running = controller;
     try {
@@ -223,7 +224,7 @@ export class SqlSession {
     if (!move && describe) await this.send(outcome.description ?? wire.noData());
     const sent = portal.done
       ? { count: 0, suspended: false }
-      : await this.running_(portal.controller, () =>
+      : await this.asRunning(portal.controller, () =>
           this.sendRows(outcome, count === Infinity ? 0 : count, portal.controller.signal, move),
         ).catch((error: unknown) => {
           portal.done = true;
@@ -395,26 +396,3 @@ export class SqlSession {
     return found;
   }
 }
-
-/** Ends a stream: its iteration returns, and the abort releases a warehouse cursor it is still reading. */
-function endStream(outcome: Outcome | undefined, controller: AbortController): void {
-  controller.abort();
-  const ended = outcome?.rows.return?.();
-  if (ended instanceof Promise) ended.catch(() => undefined);
-}
-
-const transactionAborted = () => new SqlFailure('25P02', 'current transaction is aborted, commands ignored until end of transaction block');
-const duplicate = (what: string, name: string) => new SqlFailure(what === 'cursor' ? '42P03' : '42P05', `${what} "${name}" already exists`);
-/** Statements PostgreSQL knows that the SQL API does not run: anything else is a syntax error there. */
-const KNOWN = new Set(
-  'INSERT UPDATE DELETE MERGE CREATE ALTER DROP TRUNCATE GRANT REVOKE COMMENT VACUUM ANALYZE CLUSTER REINDEX LOCK EXPLAIN PREPARE EXECUTE CALL DO NOTIFY LOAD IMPORT REFRESH SECURITY CHECKPOINT'.split(
-    ' ',
-  ),
-);
-const notAQuery = (word: string) =>
-  !KNOWN.has(word)
-    ? new SqlFailure('42601', `syntax error at or near "${word}"`)
-    : new SqlFailure(
-        '0A000',
-        `${word || 'This statement'} is not supported: the SQL API answers queries (SELECT, WITH, VALUES, SHOW, COPY (query) TO STDOUT) and session commands`,
-      );
