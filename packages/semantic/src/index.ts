@@ -8,7 +8,7 @@ export type { Annotation, MemberAnnotation } from './planner/annotation.js';
 export type { Dialect, ParamType } from './dialects/dialect.js';
 export { duckdbDialect } from './dialects/duckdb.js';
 export { postgresDialect } from './dialects/postgres.js';
-export type { Warehouse, QueryOptions, QueryResult } from './drivers/warehouse.js';
+export type { Warehouse, QueryOptions, QueryResult, StreamOptions } from './drivers/warehouse.js';
 export { DuckDBWarehouse, type DuckDBOptions } from './drivers/duckdb.js';
 export { PostgresWarehouse, WarehouseUnreachableError, DEFAULT_CONNECT_TIMEOUT_MS, type PostgresOptions } from './drivers/postgres.js';
 export { openWarehouse } from './drivers/open.js';
@@ -23,6 +23,7 @@ export {
   type LoadResponse,
   type MultiLoadResponse,
 } from './load.js';
+export { streamLoad, type StreamedLoad, type StreamLoadOptions } from './stream.js';
 export { fanOut, pivotQueryOf, type FannedOut, type PivotQuery, type QueryType } from './planner/fan-out.js';
 export { meta, type MetaCube, type MetaMember } from './meta.js';
 export { writeSample, sampleModelFiles, type SampleOptions } from './sample/sample.js';

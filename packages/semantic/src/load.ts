@@ -22,7 +22,7 @@ export interface LoadOptions extends QueryOptions {
 }
 
 /** The rollups a load may read: without a store, only those kept in the warehouse. */
-function offeredRollups(options: LoadOptions): readonly AvailableRollup[] {
+export function offeredRollups(options: LoadOptions): readonly AvailableRollup[] {
   const rollups = options.rollups ?? [];
   return options.rollupStore ? rollups : rollups.filter((rollup) => rollup.inWarehouse);
 }

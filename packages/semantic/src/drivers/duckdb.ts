@@ -2,7 +2,7 @@ import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { duckdbDialect } from '../dialects/duckdb.js';
 import { QueryTimeoutError, WarehouseUnavailableError } from '../errors.js';
 import { StatementCache } from './duckdb-statements.js';
-import { withCancellation, type QueryOptions, type QueryResult, type Warehouse } from './warehouse.js';
+import { withCancellation, type QueryOptions, type QueryResult, type StreamOptions, type Warehouse } from './warehouse.js';
 
 export interface DuckDBOptions {
   /** A database file, or `:memory:` (the default) for an embedded in-memory database. */
@@ -78,6 +78,41 @@ export class DuckDBWarehouse implements Warehouse {
     } finally {
       if (this.closed) connection.closeSync();
       else this.idle.push(pooled);
+    }
+  }
+
+  /**
+   * DuckDB's streaming result on a connection of its own, one vector (up to 2,048 rows) at a time:
+   * the query runs ahead of the consumer by at most what DuckDB buffers. An abort interrupts it;
+   * the connection closes with the iteration, however it ends.
+   */
+  async *stream(sql: string, params: readonly unknown[], options?: StreamOptions): AsyncGenerator<Array<Record<string, unknown>>> {
+    if (this.closed) throw new Error('Warehouse is closed');
+    options?.signal?.throwIfAborted();
+    const connection = await this.instance.connect();
+    const interrupt = () => connection.interrupt();
+    options?.signal?.addEventListener('abort', interrupt, { once: true });
+    const guarded = <T>(run: () => Promise<T>) =>
+      withCancellation(
+        run,
+        interrupt,
+        options,
+        () => new QueryTimeoutError(),
+        () => new QueryTimeoutError('Query was cancelled'),
+      );
+    try {
+      const statement = await guarded(() => connection.prepare(sql));
+      statement.bind(params.map(toDuckDB));
+      const result = await guarded(() => statement.stream());
+      const batches = result.yieldRowObjectJson();
+      for (;;) {
+        const next = await guarded(() => batches.next());
+        if (next.done) break;
+        yield next.value as Array<Record<string, unknown>>;
+      }
+    } finally {
+      options?.signal?.removeEventListener('abort', interrupt);
+      connection.closeSync();
     }
   }
 

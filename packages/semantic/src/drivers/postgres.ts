@@ -2,7 +2,14 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { postgresDialect } from '../dialects/postgres.js';
 import { QueryTimeoutError } from '../errors.js';
-import { withCancellation, type QueryOptions, type QueryResult, type Warehouse } from './warehouse.js';
+import {
+  DEFAULT_BATCH_ROWS,
+  withCancellation,
+  type QueryOptions,
+  type QueryResult,
+  type StreamOptions,
+  type Warehouse,
+} from './warehouse.js';
 
 /**
  * `pg`, required with the first PostgreSQL warehouse: some 4 MiB and 25-60 ms that a process serving
@@ -126,6 +133,82 @@ export class PostgresWarehouse implements Warehouse {
       // A cancelled client may still be finishing its statement, a lost one is dead: neither goes
       // to the next query, which gets a fresh connection instead.
       client.release(broken);
+    }
+  }
+
+  /**
+   * A server-side cursor in a read-only transaction of its own pooled connection, read a batch
+   * (FETCH) at a time. An early end rolls the transaction back, which closes the cursor; an abort
+   * while the consumer holds a batch destroys the connection, which ends the backend's transaction.
+   */
+  async *stream(sql: string, params: readonly unknown[], options?: StreamOptions): AsyncGenerator<Array<Record<string, unknown>>> {
+    const batch = Math.max(1, Math.floor(options?.batchRows ?? DEFAULT_BATCH_ROWS));
+    options?.signal?.throwIfAborted();
+    const client = await this.connect();
+    let released = false;
+    let running = false;
+    let finished = false;
+    const release = (destroy: boolean) => {
+      if (released) return;
+      released = true;
+      client.release(destroy);
+    };
+    const onError = (error: Error) => {
+      this.lost(error.message);
+      release(true);
+    };
+    const onAbort = () => {
+      if (!running) release(true);
+    };
+    client.on('error', onError);
+    options?.signal?.addEventListener('abort', onAbort, { once: true });
+    const run = async (text: string, values: readonly unknown[] = []) => {
+      if (released) throw new QueryTimeoutError('Query was cancelled');
+      running = true;
+      try {
+        return await withCancellation(
+          () => client.query({ text, values: values as unknown[], types }),
+          () => {
+            const pid = (client as unknown as { processID?: number }).processID;
+            if (pid !== undefined) this.pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+            release(true);
+          },
+          options,
+          () => new QueryTimeoutError(),
+          () => new QueryTimeoutError('Query was cancelled'),
+        );
+      } finally {
+        running = false;
+      }
+    };
+    try {
+      await run('BEGIN READ ONLY');
+      await run(`DECLARE plinth_stream NO SCROLL CURSOR FOR ${sql}`, params);
+      for (;;) {
+        const { rows } = await run(`FETCH ${batch} FROM plinth_stream`);
+        this.answered();
+        if (rows.length > 0) yield rows as Array<Record<string, unknown>>;
+        if (rows.length < batch) break;
+      }
+      await run('COMMIT');
+      finished = true;
+    } catch (error) {
+      if (!endsConnection(error)) throw error;
+      release(true);
+      const reason = error instanceof Error ? error.message : String(error);
+      this.lost(reason);
+      throw new WarehouseUnreachableError(`The connection to the PostgreSQL warehouse at ${this.where} was lost: ${reason}`);
+    } finally {
+      options?.signal?.removeEventListener('abort', onAbort);
+      client.removeListener('error', onError);
+      if (!finished && !released) {
+        // Ended early (the consumer stopped, or a statement failed): the rollback closes the cursor.
+        await client.query('ROLLBACK').then(
+          () => release(false),
+          () => release(true),
+        );
+      }
+      release(false);
     }
   }
 

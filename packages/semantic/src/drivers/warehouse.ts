@@ -16,8 +16,22 @@ export interface Warehouse {
   readonly dialect: Dialect;
   /** Runs one statement (DuckDB rejects several; PostgreSQL does when there are parameters). */
   query(sql: string, params: readonly unknown[], options?: QueryOptions): Promise<QueryResult>;
+  /**
+   * Runs one statement and gives its rows in batches as the warehouse produces them, holding one
+   * batch at a time: the next is read only when the consumer asks. Ending the iteration early
+   * (`return()`), the signal aborting or an error release the warehouse's cursor and connection.
+   * `timeoutMs` bounds each batch's wait, not the whole stream, whose pace is the consumer's.
+   */
+  stream?(sql: string, params: readonly unknown[], options?: StreamOptions): AsyncIterable<ReadonlyArray<Record<string, unknown>>>;
   close(): Promise<void>;
 }
+
+export interface StreamOptions extends QueryOptions {
+  /** Rows per batch (a PostgreSQL FETCH; DuckDB gives its own vectors of up to 2,048 rows). */
+  readonly batchRows?: number;
+}
+
+export const DEFAULT_BATCH_ROWS = 1000;
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 

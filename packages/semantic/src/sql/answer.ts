@@ -26,6 +26,12 @@ export interface SqlOptions {
   params?: readonly unknown[];
   /** Runs one semantic query under the caller's policies: the only way the SQL API reads data. */
   load: (query: Query) => Promise<SqlLoadResult>;
+  /**
+   * Streams one semantic query's rows under the caller's policies, in batches: given, a pushed-down
+   * statement's rows come from it as they are read, with the statement's LIMIT as the only limit.
+   * The promise settles once the query is planned, before any row is read. Post-processed statements still read their pushed-down results whole through `load`.
+   */
+  stream?: (query: Query) => Promise<AsyncIterable<ReadonlyArray<Readonly<Record<string, unknown>>>>>;
   signal?: AbortSignal;
   /**
    * The most rows post-processing reads from one semantic query (the data API's row limit, 50,000
@@ -98,6 +104,16 @@ export async function describeSql(sql: string, options: { model: SqlModel }): Pr
 export async function answerSql(sql: string, options: SqlOptions): Promise<SqlAnswer> {
   const plan = await planned(sql, options.model, new Params(options.params ?? []));
   options.signal?.throwIfAborted();
+  if (plan.kind === 'pushdown' && options.stream) {
+    const { columns } = plan;
+    const batches = await options.stream(plan.query);
+    return {
+      columns: columns.map((c) => columnOf(c.name, pgTypeOf(c.item.member))),
+      rows: (async function* () {
+        for await (const batch of batches) for (const row of batch) yield columns.map((c) => row[c.item.key] ?? null);
+      })(),
+    };
+  }
   if (plan.kind === 'pushdown') {
     const answer = await options.load(plan.query);
     return {

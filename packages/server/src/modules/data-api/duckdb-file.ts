@@ -5,6 +5,7 @@ import {
   WarehouseUnavailableError,
   type QueryOptions,
   type QueryResult,
+  type StreamOptions,
   type Warehouse,
 } from '@plinth/semantic';
 
@@ -48,6 +49,17 @@ export class DuckDBFile implements Warehouse {
     const opened = await this.acquire();
     try {
       return await opened.warehouse.query(sql, params, options);
+    } finally {
+      opened.users -= 1;
+      if (opened !== this.current && opened.users === 0) void opened.warehouse.close();
+    }
+  }
+
+  /** A stream holds its file in use until it ends, as a query does, however long its reader takes. */
+  async *stream(sql: string, params: readonly unknown[], options?: StreamOptions): AsyncGenerator<Array<Record<string, unknown>>> {
+    const opened = await this.acquire();
+    try {
+      yield* opened.warehouse.stream(sql, params, options);
     } finally {
       opened.users -= 1;
       if (opened !== this.current && opened.users === 0) void opened.warehouse.close();

@@ -8,6 +8,8 @@ import {
   type DataModel,
   type LoadResponse,
   type MultiLoadResponse,
+  streamLoad,
+  type DataRows,
   type Warehouse,
   WarehouseUnavailableError,
 } from '@plinth/semantic';
@@ -282,6 +284,47 @@ export class DataApiService {
     if (answer === CONTINUE_WAIT) return { error: 'Continue wait' } satisfies ContinueWait;
     if (whenCached && !renew && served.servedBy) this.offerCached(key, answer, served.servedBy, whenCached);
     return answer;
+  }
+
+  /**
+   * One query's rows streamed from the warehouse in batches (the SQL API's pushed-down statements):
+   * planned as `load` plans it for the context's caller, policies and rollups included, but read
+   * past the result cache and without the data API's row limit, since a stream holds one batch at
+   * a time (streamLoad). Settles once the query is planned; the warehouse's refusals while reading
+   * are the caller's 400, as `load`'s are.
+   */
+  async stream(
+    context: AuthenticatedContext,
+    target: DataTarget,
+    query: Readonly<Record<string, unknown>>,
+    options: { signal?: AbortSignal; batchRows?: number } = {},
+  ): Promise<AsyncIterable<DataRows>> {
+    const served = await this.served(context, target);
+    const preAggregations = this.ctx.services.preAggregations;
+    const rollups = served.rollups?.length
+      ? { rollups: preAggregations.forQuery(served.rollups), rollupStore: await preAggregations.duck() }
+      : {};
+    let rows: AsyncIterable<DataRows>;
+    try {
+      assertWithinBounds(query);
+      ({ rows } = streamLoad(served.model, query, {
+        warehouse: served.warehouse,
+        caller: served.caller,
+        timeoutMs: served.timeoutMs,
+        ...rollups,
+        ...options,
+      }));
+    } catch (error) {
+      return toBadRequest(error);
+    }
+    return (async function* () {
+      try {
+        yield* rows;
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        toBadRequest(error);
+      }
+    })();
   }
 
   /** Tells `whenCached` of an answer the result cache of this process holds (never with Redis, whose results live elsewhere). */

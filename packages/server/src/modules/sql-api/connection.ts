@@ -63,6 +63,8 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
   let connection: PostgresConnection | undefined;
   const held: Held = { chunks: [], bytes: 0 };
 
+  let closeGone: () => void = () => undefined;
+  const gone = new Promise<void>((resolve) => (closeGone = resolve));
   const fatal = (code: string, message: string) => [wire.errorResponse({ severity: 'FATAL', code, message }), closeSignal];
 
   const onStartup = async () => {
@@ -157,7 +159,7 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     }
     if (state.step === 'PerformingAuthentication') return checkScramProof(data);
     if (!state.isAuthenticated || !session) return undefined;
-    return respond(session, data, held);
+    return respond(session, data, held, gone);
   };
 
   connection = await fromNodeSocket(socket, {
@@ -169,13 +171,19 @@ export async function serveConnection(socket: Socket, deps: SqlListenerDeps): Pr
     onMessage: onMessage as never,
   });
   socket.once('close', () => {
-    session?.cancel();
+    closeGone();
+    session?.close();
     deps.keys.forget(key);
   });
 }
 
-/** Runs one message through the session, streaming what it sends to the socket as it comes. */
-function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterable<Uint8Array | typeof closeSignal> {
+/**
+ * Runs one message through the session, streaming what it sends to the socket as it comes: the
+ * session waits while HIGH_WATER chunks are queued, and pg-gateway takes the next only once the
+ * socket took the last (its writer waits for 'drain'). Once the connection is `gone`, what the
+ * session still sends is dropped and nothing waits.
+ */
+function respond(session: SqlSession, data: Uint8Array, held: Held, gone: Promise<void>): AsyncIterable<Uint8Array | typeof closeSignal> {
   const type = String.fromCharCode(data[0]!);
   if (type === 'X') {
     return (async function* (): AsyncGenerator<typeof closeSignal> {
@@ -187,10 +195,19 @@ function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterab
   let drained: (() => void) | undefined;
   let finished = false;
   let closing = false;
+  let closed = false;
+  void gone.then(() => {
+    closed = true;
+    queue.length = 0;
+    held.chunks.length = 0;
+    held.bytes = 0;
+    drained?.();
+  });
   const send = async (chunk: Buffer) => {
+    if (closed) return;
     queue.push(chunk);
     wake?.();
-    if (queue.length >= HIGH_WATER) await new Promise<void>((resolve) => (drained = resolve));
+    if (queue.length >= HIGH_WATER) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), gone]);
   };
   const work = (async () => {
     try {
@@ -207,6 +224,8 @@ function respond(session: SqlSession, data: Uint8Array, held: Held): AsyncIterab
       wake?.();
     }
   })();
+  // Past a lost connection nobody awaits the work: its failure must not become an unhandled rejection.
+  work.catch(() => undefined);
   const release = () => {
     const batch = Buffer.concat(held.chunks.splice(0));
     held.bytes = 0;

@@ -1,5 +1,6 @@
 import { textValuesOf } from './catalog-protocol.js';
 import { copyQueryOf, NO_BINDING, runQuery, type Served } from './plans.js';
+import { untilAborted } from './errors.js';
 import * as wire from './wire.js';
 
 /** A value in COPY's text format: backslash escapes, `\N` for NULL. */
@@ -10,7 +11,7 @@ const textField = (value: string | null) =>
 const csvField = (value: string | null) => (value === null ? '' : /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /**
- * `COPY (query) TO STDOUT`: the query's rows as CopyData lines, one row at a time as they come,
+ * `COPY (query) TO STDOUT`: the query's rows as CopyData lines, one row at a time as they stream,
  * in PostgreSQL's text format or as CSV. The rows are encoded as text by whichever engine answers
  * the query, then written out without being gathered.
  */
@@ -27,12 +28,17 @@ export async function copyOut(
   const line = (values: (string | null)[]) => `${values.map(csv ? csvField : textField).join(csv ? ',' : '\t')}\n`;
   if (header) await send(wire.copyData(Buffer.from(line(names), 'utf8')));
   let count = 0;
-  for (;;) {
-    signal.throwIfAborted();
-    const next = await outcome.rows.next();
-    if (next.done) break;
-    await send(wire.copyData(Buffer.from(line(textValuesOf(next.value)), 'utf8')));
-    count += 1;
+  try {
+    for (;;) {
+      const next = await untilAborted(outcome.rows.next(), signal);
+      if (next.done) break;
+      await send(wire.copyData(Buffer.from(line(textValuesOf(next.value)), 'utf8')));
+      count += 1;
+    }
+  } finally {
+    // Ended early (an error, a cancellation): the stream's warehouse cursor is released. Not awaited:
+    // a read still pending (a warehouse slow to heed the abort) would hold the answer back.
+    Promise.resolve(outcome.rows.return?.()).catch(() => undefined);
   }
   await send(wire.copyDone());
   await send(wire.commandComplete(`COPY ${count}`));

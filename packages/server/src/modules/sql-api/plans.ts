@@ -3,7 +3,7 @@ import type { Query } from '@plinth/semantic';
 import type { CatalogSession } from './catalog.js';
 import { catalogDescribe, catalogRun } from './catalog-protocol.js';
 import { SqlFailure } from './errors.js';
-import { inlineParams, leadingWords, paramCount, stripComments } from './statements.js';
+import { leadingWords, paramCount, stripComments } from './statements.js';
 import { decodeParam, encodeValue } from './values.js';
 import { dataRow, rowDescription, type WireField } from './wire.js';
 
@@ -12,6 +12,8 @@ export interface Served {
   cubes: readonly MetaCube[];
   catalog: CatalogSession;
   load: (query: Query, signal: AbortSignal) => Promise<{ data: Array<Record<string, unknown>>; lastRefreshTime?: string }>;
+  /** One pushed-down query's rows from the warehouse in batches, under the caller's policies; settles once planned. */
+  stream: (query: Query, signal: AbortSignal) => Promise<AsyncIterable<ReadonlyArray<Readonly<Record<string, unknown>>>>>;
 }
 
 /** Bind's parameters as sent: values (null for NULL), their format codes, and the result format codes. */
@@ -28,6 +30,13 @@ export interface Outcome {
   description: Buffer | null;
   rows: AsyncIterator<Buffer> | Iterator<Buffer>;
   tag: (sent: number) => string;
+}
+
+/** Ends a stream: its iteration returns, and the abort releases a warehouse cursor it is still reading. */
+export function endStream(outcome: Outcome | undefined, controller: AbortController): void {
+  controller.abort();
+  const ended = outcome?.rows.return?.();
+  if (ended instanceof Promise) ended.catch(() => undefined);
 }
 
 /** A statement's shape without running it (Describe of a statement). */
@@ -64,16 +73,10 @@ export async function describeQuery(sql: string, paramOids: readonly number[], s
   if ((await routeOf(sql, served)) === 'catalog' || leadingWords(sql, 1)[0] === 'SHOW') {
     return catalogDescribe(served.catalog, sql, paramOids);
   }
-  // Described with a placeholder for each parameter: the columns do not depend on their values.
+  // Described without values: a parameter's type is the one its use gives it, text when it says nothing.
   const count = Math.max(paramCount(sql), paramOids.length);
-  const described = await describeSql(
-    inlineParams(
-      sql,
-      Array.from({ length: count }, () => '0'),
-    ),
-    { model: { cubes: served.cubes } },
-  );
-  const oids = Array.from({ length: count }, (_, i) => paramOids[i] || 25);
+  const described = await describeSql(sql, { model: { cubes: served.cubes } });
+  const oids = Array.from({ length: count }, (_, i) => paramOids[i] || (described.paramTypes[i]?.oid ?? 25));
   return { paramOids: oids, description: rowDescription(fieldsOf(described.columns)) };
 }
 
@@ -89,13 +92,18 @@ export async function runQuery(
     return catalogRun(served.catalog, sql, paramOids, binding);
   }
   const params = binding.values.map((v, i) => decodeParam(v, formatOf(binding.paramFormats, i), paramOids[i] ?? 0));
-  let inlined: string;
-  try {
-    inlined = inlineParams(sql, params);
-  } catch (error) {
-    throw new SqlFailure('08P01', (error as Error).message);
+  const wanted = paramCount(sql);
+  if (wanted > params.length) {
+    throw new SqlFailure('08P01', `bind message supplies ${params.length} parameters, but prepared statement requires ${wanted}`);
   }
-  const answer = await answerSql(inlined, { model: { cubes: served.cubes }, load: (query) => served.load(query, signal), signal });
+  // Values go to the translation as parameters, never spliced into the SQL text.
+  const answer = await answerSql(sql, {
+    model: { cubes: served.cubes },
+    params,
+    load: (query) => served.load(query, signal),
+    stream: (query) => served.stream(query, signal),
+    signal,
+  });
   const { columns } = answer;
   const formats = columns.map((_, i) => formatOf(binding.resultFormats, i));
   return {
@@ -106,7 +114,8 @@ export async function runQuery(
 }
 
 async function* encodedRows(rows: AsyncIterable<unknown[]> | unknown[][], columns: readonly SqlColumn[], formats: readonly number[]) {
-  for await (const row of rows) yield dataRow(row.map((value, i) => encodeValue(value, columns[i]!.type, formats[i] ?? 0)));
+  for await (const row of rows)
+    yield dataRow(row.map((value: unknown, i: number) => encodeValue(value, columns[i]!.type, formats[i] ?? 0)));
 }
 
 /** The SQL text of `COPY (query) TO STDOUT [WITH (...)]`: its query and whether CSV was asked for. */

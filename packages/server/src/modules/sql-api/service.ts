@@ -12,6 +12,8 @@ import type { Served } from './plans.js';
 const CONTINUE_WAIT_RETRY_MS = 50;
 /** Branches read at once when catching up on those without a credential. */
 const BACKFILL_PAGE = 500;
+/** Rows read from the warehouse at a time for a streamed statement: what one connection holds of its result. */
+const STREAM_BATCH_ROWS = 1000;
 
 /**
  * The SQL API: the environments' SQL credentials, the catalogs of the models served, and the
@@ -110,7 +112,9 @@ export class SqlApiService {
         await new Promise((resolve) => setTimeout(resolve, CONTINUE_WAIT_RETRY_MS));
       }
     };
-    return { cubes, catalog, load };
+    const stream = (query: Query, signal: AbortSignal) =>
+      dataApi.stream(context, target, query as Readonly<Record<string, unknown>>, { signal, batchRows: STREAM_BATCH_ROWS });
+    return { cubes, catalog, load, stream };
   }
 
   async close(): Promise<void> {

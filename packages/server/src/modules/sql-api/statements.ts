@@ -95,66 +95,15 @@ export function leadingWords(statement: string, count = 2): string[] {
     .map((w) => w.toUpperCase());
 }
 
-/**
- * The statement with `$n` replaced by its value as a literal (quoted and escaped as a string
- * unless it is a plain number; NULL for null), outside quotes and comments. The translation
- * reads a statement's literals, so a prepared statement's values reach it as literals would.
- */
-export function inlineParams(sql: string, values: readonly unknown[]): string {
-  let out = '';
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (c === "'" || c === '"') {
-      const end = endOfQuoted(sql, i, c);
-      out += sql.slice(i, end);
-      i = end;
-      continue;
-    }
-    if (c === '-' && sql[i + 1] === '-') {
-      const end = sql.indexOf('\n', i);
-      const stop = end < 0 ? sql.length : end + 1;
-      out += sql.slice(i, stop);
-      i = stop;
-      continue;
-    }
-    if (c === '/' && sql[i + 1] === '*') {
-      const end = endOfBlockComment(sql, i);
-      out += sql.slice(i, end);
-      i = end;
-      continue;
-    }
-    const param = c === '$' ? /^\$([1-9][0-9]*)/.exec(sql.slice(i)) : null;
-    if (param) {
-      const index = Number(param[1]) - 1;
-      if (index >= values.length) throw new RangeError(`there is no parameter $${index + 1}`);
-      out += literalOf(values[index]);
-      i += param[0].length;
-      continue;
-    }
-    out += c;
-    i += 1;
-  }
-  return out;
-}
-
-function literalOf(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  const text = String(value);
-  if (typeof value !== 'string' && /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) return text;
-  return `'${text.replace(/'/g, "''")}'`;
-}
-
 /** How many parameters (`$n`, the highest n) a statement takes. */
 export function paramCount(sql: string): number {
   let highest = 0;
-  const probe = inlineParamsProbe(sql);
+  const probe = withoutQuoted(sql);
   for (const match of probe.matchAll(/\$([1-9][0-9]*)/g)) highest = Math.max(highest, Number(match[1]));
   return highest;
 }
 
 /** The statement with its quoted text and comments blanked, so `$n` inside them is not counted. */
-function inlineParamsProbe(sql: string): string {
+function withoutQuoted(sql: string): string {
   return stripComments(sql).replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"/g, "''");
 }

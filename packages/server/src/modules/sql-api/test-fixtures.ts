@@ -19,9 +19,20 @@ export interface SqlLogin {
  * production environment's SQL credential (as the environments operation shows it) and a data
  * API token of the deployment.
  */
-export async function sqlDeployment(server: TestServer, address: AddressInfo) {
-  const set = await sampleDeployment(server, server.services.dataApi);
+export async function sqlDeployment(
+  server: TestServer,
+  address: AddressInfo,
+  files?: Record<string, string>,
+  variables: Record<string, string> = {},
+) {
+  const set = await sampleDeployment(server, server.services.dataApi, files);
   const { account, deploymentId } = set;
+  if (Object.keys(variables).length > 0) {
+    const body = { variables: Object.entries(variables).map(([name, value]) => ({ name, value })) };
+    const url = `/api/v1/deployments/${deploymentId}/variables`;
+    const saved = await account.request({ method: 'POST', url, as: account.admin, body });
+    if (saved.status >= 300) throw new Error(`variables: ${saved.status} ${saved.text}`);
+  }
   const listed = await account.request({ method: 'GET', url: `/api/v1/deployments/${deploymentId}/environments`, as: account.admin });
   if (listed.status !== 200) throw new Error(`environments: ${listed.status} ${listed.text}`);
   const production = listed.body.data.find((e: { type: string }) => e.type === 'production');
