@@ -6,6 +6,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { MetaCube } from '@plinth/semantic';
 import { createPGlite } from '../../store/pglite-create.js';
 import { catalogDdl, MEASURE_FUNCTION, quoteIdent } from './catalog-ddl.js';
+import { CATALOG_REVOKES, catalogPlanProblem } from './catalog-guard.js';
+import { SqlFailure } from './errors.js';
 
 /** Catalogs kept at once: each is a PostgreSQL (PGlite) of some tens of MB. */
 const MAX_CATALOGS = 8;
@@ -70,7 +72,9 @@ export class SqlCatalogs {
     }
     try {
       // Every SQL user reads the tables (clients ask has_table_privilege(current_user, …)).
-      await db.exec(`${MEASURE_FUNCTION}\n${catalogDdl(cubes)}\ngrant select on all tables in schema public to public;`);
+      await db.exec(
+        `${MEASURE_FUNCTION}\n${catalogDdl(cubes)}\ngrant select on all tables in schema public to public;\n${CATALOG_REVOKES}`,
+      );
       // The database is the one the client named: current_database(), current_catalog,
       // pg_database and information_schema all read this row. The open database cannot be
       // renamed by ALTER DATABASE, but its row can be, by its superuser.
@@ -147,7 +151,7 @@ export class ModelCatalog {
    * readsModel's answers by statement text: the catalog is read-only, so a text's answer never
    * changes, and BI tools and dashboards send the same texts again and again.
    */
-  private readonly routes = new Map<string, boolean | undefined>();
+  private readonly routes = new Map<string, boolean | SqlFailure | undefined>();
   /** The SQL users made roles here so far. */
   private readonly roles = new Set<string>();
 
@@ -182,17 +186,24 @@ export class ModelCatalog {
     return run;
   }
 
-  /** Whether `sql` reads a cube or view (a relation of schema public); undefined when PostgreSQL cannot plan it. */
+  /**
+   * Whether `sql` reads a cube or view (a relation of schema public); undefined when PostgreSQL
+   * cannot plan it. A statement for the catalog that it will not run (catalog-guard) is refused.
+   */
   async readsModel(sql: string): Promise<boolean | undefined> {
-    if (this.routes.has(sql)) return this.routes.get(sql);
+    const known = this.routes.get(sql);
+    if (known instanceof SqlFailure) throw known;
+    if (known !== undefined || this.routes.has(sql)) return known;
     const run = this.queue.then(async () => {
       // Planned as the catalog's owner: where a statement goes does not depend on who sends it,
       // and what it may not do is then refused by running it as the user, as PostgreSQL refuses it.
       await this.db.exec('set session authorization postgres');
       try {
         const [result] = await this.db.exec(`explain (generic_plan, verbose, format json) ${sql}`);
-        const plan = JSON.stringify(result?.rows[0] ?? {});
-        return /"Schema":"public"/.test(plan);
+        const row = result?.rows[0] ?? {};
+        if (/"Schema":"public"/.test(JSON.stringify(row))) return true;
+        const problem = catalogPlanProblem(Object.values(row)[0]);
+        return problem ? new SqlFailure('54000', problem) : false;
       } catch {
         return undefined;
       }
@@ -201,6 +212,7 @@ export class ModelCatalog {
     const reads = await run;
     if (this.routes.size >= ROUTES_KEPT) this.routes.delete(this.routes.keys().next().value!);
     this.routes.set(sql, reads);
+    if (reads instanceof SqlFailure) throw reads;
     return reads;
   }
 

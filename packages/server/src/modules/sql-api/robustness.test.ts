@@ -103,6 +103,30 @@ describeOnStores(
       expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       await client.end();
     });
+
+    // The catalog runs on the server's thread and is shared: a statement that would hold it is refused before it runs.
+    it.each([
+      ['a count over a hundred million generated rows', 'SELECT count(*) FROM generate_series(1, 100000000)', '54000', /too costly/],
+      ['a generated set of a million rows and more', 'SELECT * FROM generate_series(1, 2000000)', '54000', /too many rows/],
+      [
+        'a recursive CTE',
+        'WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t) SELECT count(*) FROM t',
+        '54000',
+        /WITH RECURSIVE/,
+      ],
+      ['pg_sleep', 'SELECT pg_sleep(600)', '42501', /permission denied for function pg_sleep/],
+    ])('a catalog statement that would stall every session is refused: %s', async (_name, sql, code, message) => {
+      const client = new pg.Client({ ...set.tokenLogin(set.token), ssl: { rejectUnauthorized: false } });
+      await client.connect();
+      try {
+        const error = (await client.query(sql).catch((e: unknown) => e)) as { code?: string; message?: string };
+        expect(error.code).toBe(code);
+        expect(error.message).toMatch(message);
+        expect((await client.query('SELECT count(*)::int AS n FROM generate_series(1, 1000)')).rows).toEqual([{ n: 1000 }]);
+      } finally {
+        await client.end();
+      }
+    });
   },
   { ...dataDirOverride(), ...selfSigned() },
 );
