@@ -78,11 +78,16 @@ export function report(x: Figures): string {
   });
   const probe = x.probe.bigRefused
     ? `\`LIMIT ${x.bigRows.toLocaleString('en')}\` is refused (${x.probe.bigRefused}); so the large result measured is the most one query may return, ${x.probe.cap.toLocaleString('en')} rows (PLINTH_DATA_API_MAX_LIMIT=50000, the engine's maximum), against a tenth of it.`
-    : `\`LIMIT ${x.bigRows.toLocaleString('en')}\` answers ${x.probe.bigRows} rows.`;
+    : `\`LIMIT ${x.bigRows.toLocaleString('en')}\` answers ${x.probe.bigRows?.toLocaleString('en')} rows.`;
+  const noLimit =
+    x.probe.noLimitRows === x.bigRows
+      ? `A query over \`bench_rows\` without LIMIT answers all ${x.probe.noLimitRows.toLocaleString('en')} rows (streamed, as Cube's SQL API streams).`
+      : `A query over \`bench_rows\` without LIMIT answers ${x.probe.noLimitRows.toLocaleString('en')} rows of ${x.bigRows.toLocaleString('en')}.`;
+  const busy = Number(x.loadStart[0]) > 2 || Number(x.loadEnd[0]) > 3;
   return [
     `## SQL API over the PostgreSQL wire (${when} UTC, code ${x.commit})`,
     '',
-    `Run: \`npm run bench:sql-api -- --duration ${x.duration}\` (ROUNDS=${x.rounds}). Machine: ${x.machine}; load average ${x.loadStart.join(', ')} at the start, ${x.loadEnd.join(', ')} at the end. **Shared machine**: other helpers were running builds and tests meanwhile; these figures are to be re-run on a quiet machine.`,
+    `Run: \`npm run bench:sql-api -- --duration ${x.duration}\` (ROUNDS=${x.rounds}). Machine: ${x.machine}; load average ${x.loadStart.join(', ')} at the start, ${x.loadEnd.join(', ')} at the end${busy ? '. **Busy machine**: other work ran meanwhile; compare ratios, not absolute times' : ', nothing else running'}.`,
     `Server: the built \`plinth-server\`, metadata on PGlite, the sample model and data (${x.lineItems.toLocaleString('en')} line items) in the deployment's embedded DuckDB, plus \`bench_rows\` (${x.bigRows.toLocaleString('en')} rows). One data API token is the HTTP caller and the SQL login (user \`token\`).`,
     `Queries: the ${x.queries.length} pushed-down queries of the SQL API's query set (sql-equivalents.ts); /load is sent the very semantic query the SQL API sends the data API for each. One request at a time on one connection, ${x.rounds} rounds, each query's three surfaces back to back in a turning order. Cache warm: default TTL, every query asked once on each surface first, so all three read the result cache. Cache off: PLINTH_RESULT_CACHE_TTL_MS=0, every request runs on DuckDB. Server CPU per request: /proc/<pid>/stat user + system over as many requests again, each surface alone (steadier than latency on a busy machine: 10 ms ticks over ${x.rounds * x.queries.length} requests).`,
     '',
@@ -95,7 +100,7 @@ export function report(x: Figures): string {
     '',
     `${x.load.connections} connections for ${x.load.seconds.toFixed(0)} s (cache warm, the same queries in turn, simple and extended protocol alternately): ${x.load.queries.toLocaleString('en')} queries, **${x.load.errors} errors**${x.load.firstError ? ` (first: ${x.load.firstError})` : ''}, ${x.load.perSecond.toFixed(0)} queries/s, p50 ${f(x.load.p50)} ms, p95 ${f(x.load.p95)} ms, p99 ${f(x.load.p99)} ms.`,
     '',
-    `Large results (cache off; psql reading, the server's VmRSS sampled every 10 ms from /proc). A query over \`bench_rows\` without LIMIT answers ${x.probe.noLimitRows.toLocaleString('en')} rows (the data API's default limit, with no notice to the client). ${probe}`,
+    `Large results (cache off; psql reading, the server's VmRSS sampled every 10 ms from /proc). ${noLimit} ${probe}`,
     '',
     '| how | rows asked | rows read | time | RSS before MiB | peak MiB | peak − before MiB | KiB per row | error |',
     '|---|---|---|---|---|---|---|---|---|',
