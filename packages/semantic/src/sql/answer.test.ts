@@ -34,6 +34,35 @@ describe.each(sampleTargets())('SQL answers equal the data API answers on $name'
     expect(rows.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['an answer under the row limit comes from load alone', 'SELECT status, MEASURE(count) FROM orders GROUP BY 1', 1000, 'load'],
+    ['a LIMIT within the row limit is loaded as asked', 'SELECT id FROM orders LIMIT 3', 3, 'load'],
+    ['an answer that fills the row limit is streamed whole', 'SELECT id FROM orders', 2, 'stream'],
+    ['a LIMIT past the row limit is streamed', 'SELECT id FROM orders LIMIT 5', 2, 'stream'],
+  ])('with a stream: %s', async (_name, sql, maxRows, way) => {
+    const loads: Query[] = [];
+    const streams: Query[] = [];
+    const stream = async (q: Query) => {
+      streams.push(q);
+      const { data } = await run(q);
+      return (async function* () {
+        yield data;
+      })();
+    };
+    const model = meta(db.model);
+    const answer = await answerSql(sql, { model, load: (q) => (loads.push(q), run(q)), stream, maxRows });
+    const rows = await rowsOf(answer.rows);
+    const all = await rowsOf((await answerSql(sql, { model, load: run, maxRows: 50_000 })).rows);
+    expect(sorted(rows)).toEqual(sorted(all));
+    expect(loads).toHaveLength(1);
+    expect(streams).toHaveLength(way === 'stream' ? 1 : 0);
+    if (way === 'stream') {
+      // The probe reads up to the row limit; the stream carries the statement's own LIMIT (none, or 5).
+      expect(loads[0]!.limit).toBe(maxRows);
+      expect(streams[0]!.limit).toBe(/LIMIT (\d+)/.exec(sql) ? Number(/LIMIT (\d+)/.exec(sql)![1]) : undefined);
+    }
+  });
+
   it('columns carry PostgreSQL types, the same in the answer and in Describe', async () => {
     const model = meta(db.model);
     const sql =

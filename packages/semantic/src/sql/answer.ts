@@ -104,18 +104,24 @@ export async function describeSql(sql: string, options: { model: SqlModel }): Pr
 export async function answerSql(sql: string, options: SqlOptions): Promise<SqlAnswer> {
   const plan = await planned(sql, options.model, new Params(options.params ?? []));
   options.signal?.throwIfAborted();
-  if (plan.kind === 'pushdown' && options.stream) {
-    const { columns } = plan;
-    const batches = await options.stream(plan.query);
-    return {
-      columns: columns.map((c) => columnOf(c.name, pgTypeOf(c.item.member))),
-      rows: (async function* () {
-        for await (const batch of batches) for (const row of batch) yield columns.map((c) => row[c.item.key] ?? null);
-      })(),
-    };
-  }
   if (plan.kind === 'pushdown') {
-    const answer = await options.load(plan.query);
+    // Through load while the answer fits in one (the result cache and the executor's queue serve it,
+    // as they serve /load); streamed only when it may not: no LIMIT, or one past the row limit, and
+    // the first maxRows rows came back full. That re-reads a large result once, and a dashboard's
+    // LIMIT-less aggregate is answered from the cache instead of a warehouse cursor every time.
+    const maxRows = options.maxRows ?? MAX_LIMIT;
+    const fits = plan.query.limit !== undefined && plan.query.limit <= maxRows;
+    const answer = await options.load(fits || !options.stream ? plan.query : { ...plan.query, limit: maxRows });
+    if (options.stream && !fits && answer.data.length >= maxRows) {
+      const { columns } = plan;
+      const batches = await options.stream(plan.query);
+      return {
+        columns: columns.map((c) => columnOf(c.name, pgTypeOf(c.item.member))),
+        rows: (async function* () {
+          for await (const batch of batches) for (const row of batch) yield columns.map((c) => row[c.item.key] ?? null);
+        })(),
+      };
+    }
     return {
       columns: plan.columns.map((c) => columnOf(c.name, pgTypeOf(c.item.member))),
       rows: answer.data.map((row) => plan.columns.map((c) => row[c.item.key] ?? null)),

@@ -12,6 +12,8 @@ export interface Served {
   cubes: readonly MetaCube[];
   catalog: CatalogSession;
   load: (query: Query, signal: AbortSignal) => Promise<{ data: Array<Record<string, unknown>>; lastRefreshTime?: string }>;
+  /** The most rows one load may return (the data API's limit): past it a statement is streamed, or refused by post-processing. */
+  maxRows: number;
   /** One pushed-down query's rows from the warehouse in batches, under the caller's policies; settles once planned. */
   stream: (query: Query, signal: AbortSignal) => Promise<AsyncIterable<ReadonlyArray<Readonly<Record<string, unknown>>>>>;
 }
@@ -102,6 +104,7 @@ export async function runQuery(
     params,
     load: (query) => served.load(query, signal),
     stream: (query) => served.stream(query, signal),
+    maxRows: served.maxRows,
     signal,
   });
   const { columns } = answer;

@@ -114,7 +114,7 @@ export class SqlApiService {
     };
     const stream = (query: Query, signal: AbortSignal) =>
       dataApi.stream(context, target, query as Readonly<Record<string, unknown>>, { signal, batchRows: STREAM_BATCH_ROWS });
-    return { cubes, catalog, load, stream };
+    return { cubes, catalog, load, stream, maxRows: dataApi.maxLimit };
   }
 
   async close(): Promise<void> {
