@@ -16,7 +16,7 @@ const SERVER = join(ROOT, 'packages/server/dist/main.js');
 const COUNTER = ['--import', new URL('./count-executions.mjs', import.meta.url).href];
 /** More node flags for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where a request's time goes. */
 const NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const KEY = `sk-${'b'.repeat(40)}`;
+export const KEY = `sk-${'b'.repeat(40)}`;
 
 /** What bench/count-executions.mjs counted in a server since it started. */
 export interface Counts {

@@ -13,7 +13,8 @@
  *      with it off (a server with PLINTH_RESULT_CACHE_TTL_MS=0: every request runs on DuckDB).
  *   2. CONNECTIONS (64) node-postgres connections asking the same queries for --duration seconds.
  *   3. The server's VmRSS (/proc) while psql reads a BIG_ROWS-row result (simple query, then
- *      COPY … TO STDOUT) and a tenth of it, on the cache-off server.
+ *      COPY … TO STDOUT) and a tenth of it, on the cache-off server: from the embedded DuckDB, and
+ *      from a PostgreSQL database (BENCH_PG_ADMIN_URL) whose query state is outside the process.
  *
  *   npm run bench:sql-api   (--duration S, default 60; ROUNDS, default 10; LINE_ITEMS, default 200000;
  *                            BIG_ROWS, default 1000000; --no-build skips the build; --no-write prints only;
@@ -29,6 +30,7 @@ import { deploySample, plinth, ROOT, tokenOf } from './data-api-server.js';
 import { freePort, machine } from './lib.js';
 import { type BenchQuery, concurrent, connect, footprint, http, latencies, type SqlLogin, wire } from './sql-api-runs.js';
 import { limitProbe, report } from './sql-api-report.js';
+import { postgresSource } from './sql-api-source.js';
 
 const option = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -117,11 +119,20 @@ const probe = await limitProbe(login, BIG_ROWS);
 const pid = server.child.pid!;
 const big = (rows: number) => `SELECT id, label, amount, created_at FROM bench_rows LIMIT ${rows}`;
 const sizes = probe.bigRefused ? [probe.cap / 10, probe.cap] : [BIG_ROWS / 10, BIG_ROWS];
+log(`a PostgreSQL source with ${BIG_ROWS} bench rows`);
+const source = await postgresSource(server, BIG_MODEL, BIG_ROWS);
+const logins = {
+  DuckDB: login,
+  PostgreSQL: { ...login, database: `deployment-${source.deploymentId}`, password: source.token },
+};
 const memory = [];
-for (const rows of sizes) {
-  memory.push({ how: 'simple query', asked: rows, ...(await footprint(pid, login, big(rows))) });
-  memory.push({ how: 'COPY TO STDOUT', asked: rows, ...(await footprint(pid, login, `COPY (${big(rows)}) TO STDOUT`)) });
+for (const [warehouse, through] of Object.entries(logins)) {
+  for (const rows of sizes) {
+    memory.push({ how: `${warehouse}, simple query`, asked: rows, ...(await footprint(pid, through, big(rows))) });
+    memory.push({ how: `${warehouse}, COPY TO STDOUT`, asked: rows, ...(await footprint(pid, through, `COPY (${big(rows)}) TO STDOUT`)) });
+  }
 }
+await source.drop();
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 
