@@ -135,7 +135,7 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     segments: supported(undefined, within('named', 'segment')),
     joins: supported(undefined, within('named', 'join')),
     pre_aggregations: supported(
-      'rollups built into Plinth\'s store and read by the planner when they answer a query exactly; see "Pre-aggregations" below',
+      'rollups built into Plinth\'s store (or, `external: false`, the source warehouse) and read by the planner when they answer a query exactly; see "Pre-aggregations" below',
       within('named', 'pre_aggregation'),
     ),
   },
@@ -248,7 +248,9 @@ export const KEYWORDS: Record<ContextName, Record<string, Keyword>> = {
     refresh_range_start: supported('older name of `build_range_start`'),
     refresh_range_end: supported('older name of `build_range_end`'),
     indexes: supported('checked (columns must be dimensions of the rollup); the store scans rollups, so they change no answer'),
-    external: flag("false: the rollup is kept in the source warehouse instead of Plinth's store"),
+    external: flag(
+      "false: each partition is built as a table of the source warehouse (PostgreSQL or DuckDB), `prod_pre_aggregations.<partition>_<version>`, and read there with the source's SQL, instead of Plinth's rollup store; a refresh builds a new table and switches to it, the old one is dropped after a grace period. A read-only source, or a `count_distinct_approx` measure on PostgreSQL (no mergeable sketch), fails the refresh with the reason",
+    ),
     allow_non_strict_date_range_match: flag('a date range not aligned to the granularity may still read the rollup'),
     rollups: supported(
       'of a rollup_join: the rollups it joins; it is built from the source as one rollup over its members, so it answers as they would',
