@@ -1,4 +1,5 @@
 import { meta, type Caller, type DataModel, type MetaCube } from '@plinth/semantic';
+import { stableJson } from './query-input.js';
 
 /** Callers' answers kept per model: past this many (embed users, each their own), the model's are dropped and made again. */
 const PER_MODEL = 1_000;
@@ -15,7 +16,8 @@ export class MetaCache {
   of(model: DataModel, caller: Caller): { cubes: MetaCube[] } {
     let answers = this.byModel.get(model);
     if (!answers) this.byModel.set(model, (answers = new Map()));
-    const key = JSON.stringify([caller.groups, caller.userAttributes, caller.securityContext]);
+    // The whole caller, as the result cache keys it: meta answers by every part of it.
+    const key = stableJson(caller);
     let answer = answers.get(key);
     if (!answer) {
       if (answers.size >= PER_MODEL) answers.clear();

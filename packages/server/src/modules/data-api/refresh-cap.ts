@@ -6,25 +6,18 @@ function cubesRead(plans: readonly QueryPlan[]): Set<string> {
   return new Set(plans.flatMap((plan) => (plan.rollup ? [] : plan.cubes)));
 }
 
-/**
- * The shortest interval `refresh_key.every` (in seconds) among the cubes a request's warehouse plans
- * read, the underlying cubes of a view included: the longest its answer is reused, as Cube's
- * refresh keys bound it. Undefined when none of them has one, so a query of a cube without one is
- * not cut short by another cube's.
- */
-export function refreshEverySeconds(model: DataModel, plans: readonly QueryPlan[]): number | undefined {
-  let shortest: number | undefined;
-  for (const name of cubesRead(plans)) {
-    const every = model.cubes.get(name)?.refreshKey?.everySeconds;
-    if (every !== undefined && every > 0 && (shortest === undefined || every < shortest)) shortest = every;
-  }
-  return shortest;
+/** Whether any cube of the model has a `refresh_key.every`: without one no answer needs its plans for the key. */
+export function hasRefreshEvery(model: DataModel): boolean {
+  for (const cube of model.cubes.values()) if (cube.refreshKey?.every !== undefined) return true;
+  return false;
 }
 
 /**
  * For the result cache's key: the current slot of `now` (milliseconds) in each `every` of the cubes
  * read (an interval counted from the epoch, or the next run of a cron expression, in UTC as the
- * rollups' keys are), so a cached answer is not found once any of them moves on. Null when none has one.
+ * rollups' keys are), so a cached answer is not found once any of them moves on; its shortest
+ * every is then the longest an answer is reused, as Cube's refresh keys bound it, and a cube
+ * without one is never cut short by another's. Null when none of the cubes read has one.
  */
 export function refreshSlots(model: DataModel, plans: readonly QueryPlan[], now: number): string[] | null {
   const slots: string[] = [];

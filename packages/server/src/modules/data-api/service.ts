@@ -25,7 +25,7 @@ import { MetaCache } from './meta-cache.js';
 import { ModelCache } from './models.js';
 import { assertReaches, type ServedBranch } from './reach.js';
 import { dryRunOf, sqlOf } from './plans.js';
-import { refreshSlots } from './refresh-cap.js';
+import { hasRefreshEvery, refreshSlots } from './refresh-cap.js';
 import { assertWithinBounds, cacheControls, capLimit, renewsCache, stableJson, type CacheMode } from './query-input.js';
 import { Warehouses } from './warehouses.js';
 
@@ -249,17 +249,20 @@ export class DataApiService {
     // refresh keys do. A refreshed partition has a new version, so its answers are never the
     // cache's old ones either.
     const now = new Date();
-    let slots: string[] | null;
-    try {
-      const plans = planFannedOut(served.model, fanOut(capped, now), {
-        dialect: served.warehouse.dialect,
-        caller: served.caller,
-        now,
-        ...(offered ? { rollups: offered } : {}),
-      });
-      slots = refreshSlots(served.model, plans, now.getTime());
-    } catch (error) {
-      return toBadRequest(error);
+    let slots: string[] | null = null;
+    // A model no cube of which has an every needs no plans for the key: the hot path stays a lookup.
+    if (hasRefreshEvery(served.model)) {
+      try {
+        const plans = planFannedOut(served.model, fanOut(capped, now), {
+          dialect: served.warehouse.dialect,
+          caller: served.caller,
+          now,
+          ...(offered ? { rollups: offered } : {}),
+        });
+        slots = refreshSlots(served.model, plans, now.getTime());
+      } catch (error) {
+        return toBadRequest(error);
+      }
     }
     const versions = (served.rollups ?? []).map((rollup) => [rollup.id, rollup.versions]);
     const key = stableJson([served.buildId, capped, queryType ?? null, served.caller, versions, slots]);
