@@ -139,14 +139,13 @@ export class JobRunner {
   async runUntilIdle(): Promise<number> {
     let ran = 0;
     for (;;) {
-      const claimed = await Promise.all(
-        [...this.queues].map(async ([name, queue]) => {
-          const jobs = await this.queue.claim(this.workerId, { leaseMs: queue.leaseMs, limit: queue.concurrency });
-          await Promise.all(jobs.map((job) => this.run(job, name)));
-          return jobs.length;
-        }),
+      const queues = [...this.queues];
+      const claimed = await this.queue.claimEach(
+        this.workerId,
+        queues.map(([, queue]) => ({ leaseMs: queue.leaseMs, limit: queue.concurrency })),
       );
-      const count = claimed.reduce((a, b) => a + b, 0);
+      await Promise.all(claimed.flatMap((jobs, i) => jobs.map((job) => this.run(job, queues[i]![0]))));
+      const count = claimed.reduce((sum, jobs) => sum + jobs.length, 0);
       if (count === 0) return ran;
       ran += count;
     }
@@ -165,12 +164,17 @@ export class JobRunner {
     let claimedAll = false;
     try {
       await this.beatDue();
-      for (const [name, queue] of this.queues) {
-        const free = queue.concurrency - [...this.inFlight.values()].filter((f) => f.queue === name).length;
-        if (free <= 0 || !this.running) continue;
-        const jobs = await this.queue.claim(this.workerId, { leaseMs: queue.leaseMs, limit: free });
-        for (const job of jobs) void this.run(job, name);
-        if (jobs.length === free) claimedAll = true;
+      if (this.running) {
+        const queues = [...this.queues].map(([name, queue]) => {
+          const free = queue.concurrency - [...this.inFlight.values()].filter((f) => f.queue === name).length;
+          return { name, leaseMs: queue.leaseMs, limit: Math.max(0, free) };
+        });
+        const claimed = await this.queue.claimEach(this.workerId, queues);
+        claimed.forEach((jobs, i) => {
+          const { name, limit } = queues[i]!;
+          for (const job of jobs) void this.run(job, name);
+          if (limit > 0 && jobs.length === limit) claimedAll = true;
+        });
       }
       // After the claims, so a woken poll starts its job first; once per poll period, not at every wake-up.
       if (this.running && this.now() - this.lastTick >= this.options.pollMs) {

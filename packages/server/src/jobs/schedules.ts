@@ -133,11 +133,30 @@ export class Scheduler {
   /** Enqueues the jobs of every schedule now due; answers how many. Each schedule is its own transaction. */
   async tick(): Promise<number> {
     await this.register();
+    // Most ticks find nothing due: one read of every cron schedule, and one look per row schedule,
+    // decide that without a transaction; only what is due pays for the claiming one.
+    const dueCrons = await this.dueCronNames();
     let enqueued = 0;
     for (const schedule of this.schedules) {
-      enqueued += schedule.type === 'cron' ? await this.tickCron(schedule) : await this.tickRows(schedule);
+      if (schedule.type === 'cron') {
+        if (dueCrons.has(schedule.name)) enqueued += await this.tickCron(schedule);
+      } else if ((await schedule.due(this.db, new Date(this.now()), 1)).length > 0) {
+        enqueued += await this.tickRows(schedule);
+      }
     }
     return enqueued;
+  }
+
+  private async dueCronNames(): Promise<Set<string>> {
+    const names = this.schedules.filter((schedule) => schedule.type === 'cron').map((schedule) => schedule.name);
+    if (names.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('job_schedule')
+      .select('name')
+      .where('name', 'in', names)
+      .where('next_run_at', '<=', new Date(this.now()))
+      .execute();
+    return new Set(rows.map((row) => row.name));
   }
 
   private tickCron(schedule: CronSchedule): Promise<number> {

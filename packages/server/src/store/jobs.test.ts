@@ -85,6 +85,27 @@ describe.each(storeKinds)('store/jobs: the job queue (issue 11, section 2) [%s]'
     }
   });
 
+  it('claimEach takes each set of kinds up to its own limit, in one pass, oldest first within each', async () => {
+    const queue = queueOf();
+    const [a, b, idle] = [kindName(), kindName(), kindName()];
+    const as = [];
+    for (let i = 0; i < 3; i++) as.push(await queue.enqueue({ kind: a, runAt: new Date(clock - 3_000 + i) }));
+    const bs = [await queue.enqueue({ kind: b }), await queue.enqueue({ kind: b })];
+    const [ofA, ofB, ofIdle, none] = await queue.claimEach('w1', [
+      { leaseMs: { [a]: 5_000 }, limit: 2 },
+      { leaseMs: { [b]: 60_000 }, limit: 5 },
+      { leaseMs: { [idle]: 5_000 }, limit: 5 },
+      { leaseMs: {}, limit: 5 },
+    ]);
+    expect(ofA!.map((j) => j.id)).toEqual([as[0]!.id, as[1]!.id]);
+    expect(ofB!.map((j) => j.id).sort()).toEqual(bs.map((j) => j.id).sort());
+    expect([ofIdle, none]).toEqual([[], []]);
+    // Each kind's lease is its own, though one statement claimed them all.
+    expect(ofA![0]!.leaseUntil.getTime()).toBe(clock + 5_000);
+    expect(ofB![0]!.leaseUntil.getTime()).toBe(clock + 60_000);
+    expect((await queue.claimEach('w2', [{ leaseMs: { [a]: 5_000 }, limit: 5 }]))[0]!.map((j) => j.id)).toEqual([as[2]!.id]);
+  });
+
   it('a job whose lease expired is claimed again as another attempt; the old holder is refused', async () => {
     const queue = queueOf();
     const k = kindName();

@@ -108,20 +108,36 @@ export class JobQueue {
    * ones whose lease expired (their process died), which counts as an attempt. One statement, so
    * two workers racing for a job never both get it: SKIP LOCKED passes over rows another holds.
    */
-  async claim(workerId: string, { leaseMs, limit }: ClaimOptions): Promise<Job[]> {
-    const kinds = Object.keys(leaseMs);
-    if (kinds.length === 0 || limit <= 0) return [];
+  async claim(workerId: string, options: ClaimOptions): Promise<Job[]> {
+    return (await this.claimEach(workerId, [options]))[0]!;
+  }
+
+  /**
+   * `claim` for several sets of kinds at once, each with its own limit (a runner's queues): the
+   * same two statements whatever their number, so an idle runner's poll costs two round trips,
+   * not two per queue. The kinds of two sets must not overlap. Answers each set's jobs in order.
+   */
+  async claimEach(workerId: string, sets: readonly ClaimOptions[]): Promise<Job[][]> {
+    const wanted = sets.filter((set) => set.limit > 0 && Object.keys(set.leaseMs).length > 0);
+    if (wanted.length === 0) return sets.map(() => []);
+    const leaseMs: Record<string, number> = Object.assign({}, ...wanted.map((set) => set.leaseMs));
+    const limits = wanted.map((set) => ({ kinds: Object.keys(set.leaseMs), limit: set.limit }));
     const now = new Date(this.now());
-    await this.buryAbandoned(kinds, now);
+    await this.buryAbandoned(Object.keys(leaseMs), now);
+    // One lateral pick per set, each ordered and limited on its own; SKIP LOCKED works inside each.
     const { rows } = await sql<JobRow>`
-      with picked as (
-        select id from job
-        where kind = any(${kinds}::text[])
-          and ((state = 'queued' and run_at <= ${now})
-            or (state = 'running' and lease_until < ${now} and attempts < max_attempts and not cancel_requested))
-        order by run_at, id
-        limit ${limit}
-        for update skip locked)
+      with sets as (
+        select array(select jsonb_array_elements_text(s -> 'kinds')) as kinds, (s ->> 'limit')::int as max_jobs
+        from jsonb_array_elements(${JSON.stringify(limits)}::jsonb) as s),
+      picked as (
+        select j.id from sets cross join lateral (
+          select id from job
+          where kind = any(sets.kinds)
+            and ((state = 'queued' and run_at <= ${now})
+              or (state = 'running' and lease_until < ${now} and attempts < max_attempts and not cancel_requested))
+          order by run_at, id
+          limit sets.max_jobs
+          for update skip locked) j)
       update job set
         state = 'running',
         attempts = job.attempts + 1,
@@ -129,7 +145,8 @@ export class JobQueue {
         lease_until = ${now}::timestamptz + (${JSON.stringify(leaseMs)}::jsonb ->> job.kind)::float8 * interval '1 millisecond'
       from picked where job.id = picked.id
       returning job.*`.execute(this.db);
-    return rows.map(toJob).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+    const jobs = rows.map(toJob).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+    return sets.map((set) => jobs.filter((job) => Object.hasOwn(set.leaseMs, job.kind)));
   }
 
   /**
