@@ -76,7 +76,11 @@ export function serverProcesses() {
     async start(env: Record<string, string>, options: { until?: RegExp | string } = {}): Promise<ServerProcess> {
       const server = await startServerProcess(env, options);
       running.push(server);
-      if (server.child.exitCode !== null) throw new Error(`plinth-server exited: ${server.output()}`);
+      const { exitCode, signalCode } = server.child;
+      // A process killed by a signal has no exit code: it exited all the same.
+      if (exitCode !== null || signalCode !== null) {
+        throw new Error(`plinth-server exited (${signalCode ?? `code ${exitCode}`}): ${server.output()}`);
+      }
       return server;
     },
     async stopAll(): Promise<void> {
