@@ -8,68 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { load, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
+import { bareTarget, freshPostgres, integrationTarget, SERVER, type Target } from './platform-targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER = join(ROOT, 'packages/server/dist/main.js');
-const BARE = join(ROOT, 'bench/bare-server.mjs');
-const KEY = 'sk-benchbenchbenchbenchbenchbench01';
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const PG_BENCH_DB = 'plinth_bench';
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** The three routes are measured in turn this many times; the bare figure alone moves ±10% between runs. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-async function freshPostgres(): Promise<string> {
-  const admin = new pg.Client(PG_ADMIN_URL);
-  await admin.connect();
-  await admin.query(`drop database if exists ${PG_BENCH_DB} with (force)`);
-  await admin.query(`create database ${PG_BENCH_DB}`);
-  await admin.end();
-  return PG_ADMIN_URL.replace(/\/[^/]*$/, `/${PG_BENCH_DB}`);
-}
-
-interface Target {
-  url: string;
-  headers?: Record<string, string>;
-  stop(): Promise<void>;
-}
-
-async function bareTarget(): Promise<Target> {
-  const bare = await spawnServer(BARE, {});
-  return { url: `http://127.0.0.1:${bare.port}/constant`, stop: bare.stop };
-}
-
-/** A Plinth server with one OAuth integration, and the URL that reads it. */
-async function integrationTarget(env: Record<string, string>): Promise<Target> {
-  const server = await spawnServer(SERVER, { ...env, PLINTH_BOOTSTRAP_API_KEY: KEY });
-  try {
-    const base = `http://127.0.0.1:${server.port}`;
-    const headers = { authorization: `Api-Key ${KEY}`, 'content-type': 'application/json' };
-    const created = await fetch(`${base}/api/v1/oauth-integrations`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        name: 'bench',
-        type: 'snowflake',
-        authUrl: 'https://a.example.com/auth',
-        tokenUrl: 'https://a.example.com/token',
-        clientId: 'client',
-        clientSecret: 'secret',
-        redirectUri: 'https://a.example.com/cb',
-        scopes: ['a'],
-        config: { x: 1 },
-      }),
-    });
-    const { id } = (await created.json()) as { id: number };
-    return { url: `${base}/api/v1/oauth-integrations/${id}`, headers, stop: server.stop };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-}
 
 async function measureStart(): Promise<{ empty: number; existing: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'plinth-bench-start-'));
@@ -91,7 +37,7 @@ async function main() {
   const targets = {
     bare: await bareTarget(),
     pglite: await integrationTarget({ PLINTH_DATA_DIR: join(dataDir, 'pglite') }),
-    postgres: await integrationTarget({ PLINTH_DATA_DIR: join(dataDir, 'postgres'), DATABASE_URL: await freshPostgres() }),
+    postgres: await integrationTarget({ PLINTH_DATA_DIR: join(dataDir, 'postgres'), DATABASE_URL: await freshPostgres('plinth_bench') }),
   };
   const rounds: Array<Record<keyof typeof targets, LoadResult>> = [];
   for (let round = 0; round < ROUNDS; round++) {
