@@ -68,16 +68,19 @@ async function serve(config: Config, role: ProcessRole): Promise<void> {
   const boot = await bootstrap(store, services, config);
   const log = createServerLog(config.logLevel);
   const app = await buildApp({ config, store, services, log });
-  // Environments made before SQL credentials came with them get theirs once, here rather than in a
-  // migration, which has no secret box key to seal the passwords with; idempotent, so servers
-  // starting together are safe.
-  const provisioned = await services.sqlApi.provisionMissing();
-  if (provisioned > 0) app.log.info({ environments: provisioned }, 'gave SQL API credentials to the environments without');
   await app.listen({ port: config.port, host: config.host });
   // The SQL API's PostgreSQL-wire listener, closed with the app (PLINTH_SQL_PORT=off for none).
   const sql = config.sql.port === null ? undefined : await services.sqlApi.listen(app);
   // Background work starts once the server serves, and stops (below) before the store closes.
   const jobs = await startJobs({ store, services, config }, app.log, role);
+  // Environments made before SQL credentials came with them get theirs from a maintenance job
+  // (not a migration, which has no secret box key to seal the passwords with) that the server
+  // queues once it serves, so readiness waits on one insert however many environments there are,
+  // and servers starting together queue one run. A failure to queue it is only logged: the next
+  // start queues it again.
+  await services.sqlApi
+    .provisionMissingLater()
+    .catch((error: unknown) => app.log.error({ err: error }, 'queueing the SQL API credentials of older environments failed'));
   // The compile thread starts with the first build, not here: warming it at start cost every
   // process some 25 MiB and competed for the CPU with the first requests, for a build that may never come.
 

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
+import { createJobRunner } from '../../jobs/index.js';
 import { scopedKey } from '../../test-support/authorization-scope.js';
 import { describeOnStores, type TestAccount } from '../../test-support/server.js';
 import { dataDirOverride } from '../data-api/test-fixtures.js';
+import { PROVISION_MISSING_JOB, provisionMissingJob } from './provision-job.js';
 import { connect, listen, PSQL, psql, sqlDeployment, type SqlLogin } from './test-fixtures.js';
 
 interface Listed {
@@ -91,20 +93,75 @@ const sqlOf = (body: Listed) => new Map(body.data.map((e) => [e.id, e.api_creden
       expect((await credentialRows(id)).map((r) => r.environment_id)).toEqual(await branchIds(id));
     });
 
-    it('environments made before credentials came with them get theirs once, however many servers start at once', async () => {
+    /** A deployment whose environments lost their SQL users, as if made before SQL users came with them. */
+    const olderDeployment = async (name: string) => {
       const { account } = set;
-      const created = await account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body: { name: 'old' } });
+      const created = await account.request({ method: 'POST', url: '/api/v1/deployments', as: account.admin, body: { name } });
+      expect(created.status, created.text).toBe(201);
       const id = created.body.id as number;
+      // The first listing makes the deployment's main branch, and with it its SQL user.
       expect((await environments(account, id, `Api-Key ${account.admin.apiKey}`)).status).toBe(200);
       await db().deleteFrom('sql_api_credential').where('deployment_id', '=', id).execute();
       const listed = await environments(account, id, `Api-Key ${account.admin.apiKey}`);
       expect([...sqlOf(listed.body as Listed).values()]).toEqual([undefined]);
+      return id;
+    };
 
+    it('environments made before credentials came with them get theirs from one job, however many servers queue it at once', async () => {
+      // Two deployments, so one page of branches spans them.
+      const ids = [await olderDeployment('old'), await olderDeployment('older')];
       const { sqlApi } = server().services;
+      const queued = await Promise.all([sqlApi.provisionMissingLater(), sqlApi.provisionMissingLater()]);
+      expect(queued.filter((q) => q.created)).toHaveLength(1);
+      expect(queued[1]!.id).toBe(queued[0]!.id);
+      await server().jobs.runUntilIdle();
+      for (const id of ids) expect((await credentialRows(id)).map((r) => r.environment_id)).toEqual(await branchIds(id));
+      const job = await provisionMissingJob.find(db(), queued[0]!.id);
+      expect(job).toMatchObject({ state: 'succeeded', result: { environments: 2 } });
+
+      // Two runs at once (a retry whose lease lapsed while the first still works) make each credential once.
+      await db().deleteFrom('sql_api_credential').where('deployment_id', '=', ids[0]!).execute();
       const made = await Promise.all([sqlApi.provisionMissing(), sqlApi.provisionMissing()]);
       expect(made[0]! + made[1]!).toBeGreaterThanOrEqual(1);
-      expect((await credentialRows(id)).map((r) => r.environment_id)).toEqual(await branchIds(id));
+      expect((await credentialRows(ids[0]!)).map((r) => r.environment_id)).toEqual(await branchIds(ids[0]!));
       expect(await sqlApi.provisionMissing()).toBe(0);
+    });
+
+    it('a provisioning run that fails is logged and retried while the server goes on serving', async () => {
+      const id = await olderDeployment('failing');
+      const { sqlApi } = server().services;
+      const failing = vi.spyOn(sqlApi, 'provisionMissing').mockRejectedValueOnce(new Error('the store went away'));
+      const logged: Array<{ message: string; kind?: string }> = [];
+      const log = {
+        warn: (details: { kind?: string }, message: string) => logged.push({ ...details, message }),
+        error: (details: { kind?: string }, message: string) => logged.push({ ...details, message }),
+      };
+      const { store, services, config } = server();
+      const runner = createJobRunner({ store, services, config }, log);
+      try {
+        const { id: jobId } = await sqlApi.provisionMissingLater();
+        await runner.runUntilIdle();
+        expect(logged).toEqual([expect.objectContaining({ kind: PROVISION_MISSING_JOB, message: 'job runner: job failed, retrying' })]);
+        expect(await provisionMissingJob.find(db(), jobId)).toMatchObject({
+          state: 'queued',
+          last_error: expect.stringContaining('the store went away'),
+        });
+        // Requests and SQL sessions are answered meanwhile.
+        expect((await environments(set.account, id, `Api-Key ${set.account.admin.apiKey}`)).status).toBe(200);
+        const client = await connect(set.login);
+        try {
+          expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+        } finally {
+          await client.end();
+        }
+        // The retry, once due, makes what the failed run did not.
+        runner.queue.now = () => Date.now() + 3_600_000;
+        await runner.runUntilIdle();
+        expect(await provisionMissingJob.find(db(), jobId)).toMatchObject({ state: 'succeeded', result: { environments: 1 } });
+        expect((await credentialRows(id)).map((r) => r.environment_id)).toEqual(await branchIds(id));
+      } finally {
+        failing.mockRestore();
+      }
     });
 
     it('current_user, session_user, user, current_database() and current_catalog answer who connected to which database', async () => {

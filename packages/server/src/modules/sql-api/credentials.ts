@@ -74,11 +74,24 @@ export class SqlCredentials {
       .execute();
   }
 
-  /** Of these branch ids, those that have no credential yet (branches made before credentials came with them). */
-  async missing(deploymentId: number, environmentIds: readonly string[]): Promise<Set<string>> {
-    const found = environmentIds.length === 0 ? [] : await this.rows(deploymentId, environmentIds);
-    const have = new Set(found.map((row) => row.environment_id));
-    return new Set(environmentIds.filter((id) => !have.has(id)));
+  /**
+   * Of these branches, of any deployments, those that have no credential yet (made before
+   * credentials came with their branches): one statement, on the (deployment, environment) index.
+   */
+  async without<B extends BranchRef>(branches: readonly B[]): Promise<B[]> {
+    if (branches.length === 0) return [];
+    const found = await this.db
+      .selectFrom('sql_api_credential')
+      .select(['deployment_id', 'environment_id'])
+      .where('deployment_id', 'in', [...new Set(branches.map((b) => b.deployment_id))])
+      .where(
+        'environment_id',
+        'in',
+        branches.map((b) => String(b.id)),
+      )
+      .execute();
+    const have = new Set(found.map((row) => `${row.deployment_id}/${row.environment_id}`));
+    return branches.filter((b) => !have.has(`${b.deployment_id}/${b.id}`));
   }
 
   /** The credentials of these environments of a deployment: a read, nothing made. */

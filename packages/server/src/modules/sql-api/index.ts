@@ -1,4 +1,5 @@
 import type { PlinthModule } from '../module.js';
+import { provisionMissingJob } from './provision-job.js';
 import { SqlApiService } from './service.js';
 
 declare module '../module.js' {
@@ -17,6 +18,7 @@ export const sqlApiModule: PlinthModule = {
   name: 'sql-api',
   services: { sqlApi: (ctx) => new SqlApiService(ctx) },
   tables: ['sql_api_credential'],
+  jobs: [provisionMissingJob],
   // No route: only the listener's and the catalogs' end when the app closes.
   routes: async (app) => {
     app.addHook('onClose', () => app.services.sqlApi.close());

@@ -7,6 +7,7 @@ import { SqlCatalogs } from './catalog.js';
 import { SqlCredentials, type SqlCredential } from './credentials.js';
 import { CancelKeys, SqlListener, type SqlLoginName } from './listener.js';
 import type { Served } from './plans.js';
+import { PROVISION_MISSING_JOB, provisionMissingJob } from './provision-job.js';
 
 /** Pause between asks while a long query runs on (the data API answers `Continue wait` meanwhile). */
 const CONTINUE_WAIT_RETRY_MS = 50;
@@ -50,27 +51,32 @@ export class SqlApiService {
   }
 
   /**
-   * Gives a credential to each branch made before credentials came with their branches; run by
-   * the server at start, before it serves. Idempotent, so servers starting at once are safe: the
-   * first insert of a branch's credential stands and the others insert nothing. Answers how many were made.
+   * Queues the run of `provisionMissing` (provision-job.ts) that any process running the
+   * maintenance queue takes; a run already queued or running is the one asked for, so servers
+   * starting at once make one between them.
    */
-  async provisionMissing(): Promise<number> {
+  provisionMissingLater() {
+    return provisionMissingJob.enqueue(this.ctx.db, {}, { dedupeKey: PROVISION_MISSING_JOB });
+  }
+
+  /**
+   * Gives a credential to each branch made before credentials came with their branches; the job
+   * queued at every server start runs it. Idempotent, so two runs at once are safe: the first
+   * insert of a branch's credential stands and the others insert nothing. Two statements a page of
+   * branches, however many deployments they belong to; `between` is called after each page (the
+   * job's heartbeat). Answers how many were made.
+   */
+  async provisionMissing(between: () => Promise<void> = async () => undefined): Promise<number> {
     let made = 0;
     for (let after = 0; ;) {
       const page = await this.ctx.services.dataModel.branchPage(after, BACKFILL_PAGE);
       if (page.length === 0) return made;
       after = page[page.length - 1]!.id;
-      for (const deploymentId of new Set(page.map((b) => b.deployment_id))) {
-        const branches = page.filter((b) => b.deployment_id === deploymentId);
-        const missing = await this.credentials.missing(
-          deploymentId,
-          branches.map((b) => String(b.id)),
-        );
-        for (const branch of branches.filter((b) => missing.has(String(b.id)))) {
-          await this.credentials.provision(branch);
-          made += 1;
-        }
+      for (const branch of await this.credentials.without(page)) {
+        await this.credentials.provision(branch);
+        made += 1;
       }
+      await between();
     }
   }
 

@@ -10,15 +10,27 @@ import { describeOnStores, type TestServer } from '../../test-support/server.js'
 import { dataDirOverride } from '../data-api/test-fixtures.js';
 import { connect, listen, sqlDeployment } from './test-fixtures.js';
 
-const ROWS = 200_000;
-/** A whole 200,000-row read on a loaded 2-core machine: a bound on a hang, not a measure. */
+/**
+ * The data API's row limit in these tests (PLINTH_DATA_API_MAX_LIMIT): a statement streams once a
+ * load comes back full at it, so a lower limit streams the same way with fewer rows to read.
+ */
+const MAX_LIMIT = 1_000;
+/** Many times the limit, and many of the warehouse's batches (DuckDB's 2,048 rows, PostgreSQL's 1,000). */
+const ROWS = 20_000;
+/**
+ * Wide enough that ROWS rows with their padding (some 24 MB on the wire) outgrow what the sockets
+ * buffer between the server and a client that stopped reading, so the server meets backpressure with
+ * its warehouse cursor open: the cancel and gone-client cases need that. Fewer, wider rows cost far less to stream.
+ */
+const PADDING = 1_200;
+/** A whole read on a loaded 2-core machine: a bound on a hang, not a measure. */
 const WHOLE_READ_MS = 180_000;
 const PG_URL = process.env.DATABASE_URL;
 const HERE = fileURLToPath(new URL('./clients/', import.meta.url));
 const hasPsql = existsSync('/usr/bin/psql');
 const hasPsycopg2 = existsSync('/usr/lib/python3/dist-packages/psycopg2');
 
-/** A cube of ROWS generated rows, each wide enough that the whole result outgrows the sockets' buffers. */
+/** A cube of ROWS generated rows, each padded so that the whole result outgrows the sockets' buffers. */
 const numbersModel = (from: string) => ({
   'model/numbers.yml': `cubes:
   - name: numbers
@@ -39,12 +51,12 @@ const numbersModel = (from: string) => ({
 });
 
 const SOURCES = [
-  { source: 'DuckDB', from: `SELECT range AS id, repeat('x', 100) AS padding FROM range(${ROWS})`, variables: {} },
+  { source: 'DuckDB', from: `SELECT range AS id, repeat('x', ${PADDING}) AS padding FROM range(${ROWS})`, variables: {} },
   ...(PG_URL
     ? [
         {
           source: 'PostgreSQL',
-          from: `SELECT g AS id, repeat('x', 100) AS padding FROM generate_series(0, ${ROWS - 1}) g`,
+          from: `SELECT g AS id, repeat('x', ${PADDING}) AS padding FROM generate_series(0, ${ROWS - 1}) g`,
           variables: pgVariables(PG_URL),
         },
       ]
@@ -137,7 +149,9 @@ describeOnStores(
             expect(result.rows.slice(0, 2).map((r) => Number(r.id))).toEqual([0, 1]);
             expect(Number(result.rows[ROWS - 1].id)).toBe(ROWS - 1);
             expect(result.rows.every((r, i) => Number(r.id) === i)).toBe(true);
-            expect((await client.query('SELECT id FROM numbers ORDER BY id LIMIT 60000')).rows).toHaveLength(60_000);
+            // A LIMIT past the data API's limit (MAX_LIMIT) streams too, and stops at its LIMIT.
+            const limited = (ROWS * 3) / 5;
+            expect((await client.query(`SELECT id FROM numbers ORDER BY id LIMIT ${limited}`)).rows).toHaveLength(limited);
           } finally {
             await client.end();
           }
@@ -319,5 +333,5 @@ describeOnStores(
       });
     });
   },
-  dataDirOverride(),
+  { ...dataDirOverride(), PLINTH_DATA_API_MAX_LIMIT: String(MAX_LIMIT) },
 );
