@@ -114,8 +114,9 @@ export class EnvironmentOps {
     const { sqlApi } = this.services;
     const port = sqlApi.port;
     if (port === null) throw badRequest('The SQL API is off on this server (PLINTH_SQL_PORT=off): there is no SQL password to rotate');
-    const rotated = await sqlApi.rotatePassword(principal.accountId, deploymentId, environment.id);
-    if (!rotated) throw notFound(`Environment ${environmentId} of deployment ${deploymentId} has no SQL user`);
+    // An environment is a branch (its id, its name), which the SQL user is made for if it had none yet.
+    const branch = { id: environmentId, account_id: principal.accountId, deployment_id: deploymentId, name: environment.branch! };
+    const rotated = await sqlApi.rotatePassword(branch);
     return { data: this.sqlCredential(deploymentId, baseUrl, port, rotated) };
   }
 

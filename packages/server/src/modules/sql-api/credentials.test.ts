@@ -164,6 +164,32 @@ const sqlOf = (body: Listed) => new Map(body.data.map((e) => [e.id, e.api_creden
       }
     });
 
+    it('rotating the password of an older environment not yet provisioned makes its SQL user, with the new password', async () => {
+      const { account } = set;
+      const id = await olderDeployment('rotated-before-provisioning');
+      const [environmentId] = await branchIds(id);
+      expect(await credentialRows(id)).toEqual([]);
+      const url = `/api/v1/deployments/${id}/environments/${environmentId}/sql-credentials/rotate`;
+      const rotated = await account.request({ method: 'POST', url, as: account.admin });
+      expect(rotated.status, rotated.text).toBe(200);
+      const made = rotated.body.data as SqlLogin;
+      expect(made).toMatchObject({ user: `env_${environmentId}`, password: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+      expect(await credentialRows(id)).toEqual([{ environment_id: environmentId, user_name: `env_${environmentId}` }]);
+      // Where the test's server listens, as the rotation's own answer names the account's host.
+      const client = await connect({ ...set.login, user: made.user, password: made.password, database: made.database });
+      try {
+        // Authenticated as that environment: its deployment was never built, which is what it answers.
+        await expect(client.query('SELECT 1 AS one')).rejects.toThrow('No successful build of branch main yet');
+      } finally {
+        await client.end();
+      }
+      // The provisioning run that comes later keeps it.
+      expect(await server().services.sqlApi.provisionMissing()).toBe(0);
+      expect(sqlOf((await environments(account, id, `Api-Key ${account.admin.apiKey}`)).body as Listed).get(environmentId!)?.password).toBe(
+        made.password,
+      );
+    });
+
     it('current_user, session_user, user, current_database() and current_catalog answer who connected to which database', async () => {
       const who = 'SELECT current_user AS cu, session_user AS su, user AS u, current_database() AS db, current_catalog AS cat';
       const wanted = (user: string, database: string) => ({ cu: user, su: user, u: user, db: database, cat: database });

@@ -36,6 +36,32 @@ export interface BranchRef {
   name: string;
 }
 
+/** What is kept of a password: its SCRAM-SHA-256 verifier, and the password sealed. */
+async function passwordSecret(box: SecretBox, password: string) {
+  const scram = await createScramSha256Data(password);
+  return {
+    scram_salt: scram.salt,
+    scram_iterations: scram.iterations,
+    scram_stored_key: scram.storedKey,
+    scram_server_key: scram.serverKey,
+    password_sealed: box.seal(password),
+  };
+}
+type PasswordSecret = Awaited<ReturnType<typeof passwordSecret>>;
+
+/** The credential row of a branch, its SQL user named after it, with its password's secret parts. */
+function rowOf(branch: BranchRef, secret: PasswordSecret) {
+  const environmentId = String(branch.id);
+  return {
+    account_id: branch.account_id,
+    deployment_id: branch.deployment_id,
+    environment_id: environmentId,
+    branch_name: branch.name,
+    user_name: userOf(environmentId),
+    ...secret,
+  };
+}
+
 /**
  * The SQL API's credentials, one per branch (so one per deployment environment), made with the
  * branch, in its transaction, and never by a read: listing environments only reads them. The
@@ -50,17 +76,9 @@ export class SqlCredentials {
 
   /** Makes the branch's credential unless it has one: two makers at once keep the first one's password. */
   async provision(branch: BranchRef): Promise<void> {
-    const password = newPassword();
     await this.db
       .insertInto('sql_api_credential')
-      .values({
-        account_id: branch.account_id,
-        deployment_id: branch.deployment_id,
-        environment_id: String(branch.id),
-        branch_name: branch.name,
-        user_name: userOf(String(branch.id)),
-        ...(await this.secret(password)),
-      })
+      .values(rowOf(branch, await passwordSecret(this.box, newPassword())))
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
@@ -106,32 +124,21 @@ export class SqlCredentials {
   }
 
   /**
-   * A new password for the environment's SQL user, answered once. Authentication reads the
-   * verifier on every connection, so the old password is refused from the next one on; sessions
-   * already open go on, as PostgreSQL's do after ALTER ROLE … PASSWORD. Undefined when it has none.
+   * A new password for the branch's SQL user, answered once; the user is made with it when the
+   * branch has none yet (made before credentials came with branches, and not yet provisioned).
+   * Authentication reads the verifier on every connection, so the old password is refused from
+   * the next one on; sessions already open go on, as PostgreSQL's do after ALTER ROLE … PASSWORD.
    */
-  async rotate(accountId: number, deploymentId: number, environmentId: string): Promise<SqlCredential | undefined> {
+  async rotate(branch: BranchRef): Promise<SqlCredential> {
     const password = newPassword();
+    const secret = await passwordSecret(this.box, password);
     const row = await this.db
-      .updateTable('sql_api_credential')
-      .set(await this.secret(password))
-      .where('account_id', '=', accountId)
-      .where('deployment_id', '=', deploymentId)
-      .where('environment_id', '=', environmentId)
+      .insertInto('sql_api_credential')
+      .values(rowOf(branch, secret))
+      .onConflict((oc) => oc.columns(['deployment_id', 'environment_id']).doUpdateSet(secret))
       .returning('user_name')
-      .executeTakeFirst();
-    return row ? { user: row.user_name, password } : undefined;
-  }
-
-  private async secret(password: string) {
-    const scram = await createScramSha256Data(password);
-    return {
-      scram_salt: scram.salt,
-      scram_iterations: scram.iterations,
-      scram_stored_key: scram.storedKey,
-      scram_server_key: scram.serverKey,
-      password_sealed: this.box.seal(password),
-    };
+      .executeTakeFirstOrThrow();
+    return { user: row.user_name, password };
   }
 
   private rows(deploymentId: number, environmentIds: readonly string[]) {

@@ -4,7 +4,7 @@ import type { PlinthApp } from '../../app.js';
 import type { ServiceContext } from '../module.js';
 import type { SqlCaller } from './callers.js';
 import { SqlCatalogs } from './catalog.js';
-import { SqlCredentials, type SqlCredential } from './credentials.js';
+import { SqlCredentials, type BranchRef, type SqlCredential } from './credentials.js';
 import { CancelKeys, SqlListener, type SqlLoginName } from './listener.js';
 import type { Served } from './plans.js';
 import { PROVISION_MISSING_JOB, provisionMissingJob } from './provision-job.js';
@@ -45,9 +45,9 @@ export class SqlApiService {
     return this.credentials.shown(accountId, deploymentId, environmentIds);
   }
 
-  /** A new password for an environment's SQL user, answered once; undefined when the environment has no SQL user. */
-  rotatePassword(accountId: number, deploymentId: number, environmentId: string): Promise<SqlCredential | undefined> {
-    return this.credentials.rotate(accountId, deploymentId, environmentId);
+  /** A new password for the SQL user of an environment (a branch), answered once; made with it if the branch had none. */
+  rotatePassword(branch: BranchRef): Promise<SqlCredential> {
+    return this.credentials.rotate(branch);
   }
 
   /**
