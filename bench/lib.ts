@@ -2,8 +2,21 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 /** Shared plumbing for the HTTP benchmarks: free ports, child servers, load runs, machine facts. */
+
+const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A database of its own on the benchmark's PostgreSQL (BENCH_PG_ADMIN_URL), made afresh; answers its URL. */
+export async function freshPostgres(name: string): Promise<string> {
+  const admin = new pg.Client(PG_ADMIN_URL);
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { machine, median } from './lib.js';
-import { bareTarget, freshPostgres, integrationTarget, type Target } from './platform-targets.js';
+import { freshPostgres, machine, median } from './lib.js';
+import { bareTarget, integrationTarget, type Target } from './platform-targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 32;

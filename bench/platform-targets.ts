@@ -4,14 +4,12 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { spawnServer } from './lib.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SERVER = join(ROOT, 'packages/server/dist/main.js');
 const BARE = join(ROOT, 'bench/bare-server.mjs');
 const KEY = 'sk-benchbenchbenchbenchbenchbench01';
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export interface Target {
   url: string;
@@ -19,16 +17,6 @@ export interface Target {
   /** The server's process, whose CPU time a benchmark may read. */
   pid: number;
   stop(): Promise<void>;
-}
-
-/** A database of its own on the benchmark's PostgreSQL, made afresh; answers its URL. */
-export async function freshPostgres(name: string): Promise<string> {
-  const admin = new pg.Client(PG_ADMIN_URL);
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  return PG_ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
 }
 
 export async function bareTarget(): Promise<Target> {

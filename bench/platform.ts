@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
-import { bareTarget, freshPostgres, integrationTarget, SERVER, type Target } from './platform-targets.js';
+import { freshPostgres, load, machine, median, ms, spawnServer, type LoadResult } from './lib.js';
+import { bareTarget, integrationTarget, SERVER, type Target } from './platform-targets.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = 32;

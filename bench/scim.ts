@@ -14,13 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freePort, machine, ms } from './lib.js';
+import { freePort, freshPostgres, machine, ms } from './lib.js';
 import { CredentialService } from '../packages/server/src/modules/credentials/service.js';
 import { openStore } from '../packages/server/src/store/store.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = join(ROOT, 'packages/server/src/main.ts');
-const PG_ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = 'plinth_bench_scim';
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const CONNECTIONS = 16;
@@ -28,15 +27,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** Entra ID's gallery: 25 requests per second from 25 connections, for 60 s, p99 under 50 ms. */
 const SUSTAINED = { connections: 25, rate: 25, seconds: Number(process.env.BENCH_SUSTAINED_SECONDS ?? 60), p99Ms: 50 };
 const SUSTAINED_ONLY = process.argv.includes('--sustained');
-
-async function freshDatabase(): Promise<string> {
-  const admin = new pg.Client(PG_ADMIN_URL);
-  await admin.connect();
-  await admin.query(`drop database if exists ${DB} with (force)`);
-  await admin.query(`create database ${DB}`);
-  await admin.end();
-  return PG_ADMIN_URL.replace(/\/[^/]*$/, `/${DB}`);
-}
 
 async function startServer(databaseUrl: string) {
   const port = await freePort();
@@ -137,7 +127,7 @@ async function sustained(base: string, token: string, path: () => string): Promi
 }
 
 async function main() {
-  const url = await freshDatabase();
+  const url = await freshPostgres(DB);
   const server = await startServer(url);
   try {
     const token = await seed(url);
