@@ -9,7 +9,7 @@ export type { StoreKind } from '../store/store.js';
 export { createJobRunner } from '../jobs/index.js';
 export { createGitRepo, type TestGitRepo } from '../git/test-repos.js';
 export { ownDatabase } from './database-url.js';
-export { freePort, startServerProcess, type ServerProcess } from './server-process.js';
+export { freePort, READY_LINE, startServerProcess, type ServerProcess } from './server-process.js';
 export { startTestServer, type TestServer } from './server.js';
 export { storeKinds } from './stores.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { freePort, ownDatabase, startServerProcess, type ServerProcess } from '../../test-support/index.js';
+import { freePort, ownDatabase, READY_LINE, startServerProcess, type ServerProcess } from '../../test-support/index.js';
 import { PROVISION_MISSING_JOB } from './provision-job.js';
 
 it('plinth-server listens for PostgreSQL clients on PLINTH_SQL_PORT and says where in its start line', async () => {
@@ -40,7 +40,12 @@ it.skipIf(!process.env.DATABASE_URL)(
     const client = new pg.Client({ connectionString: database.url });
     try {
       // A server that runs no job gets ready all the same, the provisioning queued for whoever runs maintenance.
-      const server = await startServerProcess({ ...env, PLINTH_SQL_PORT: String(await freePort()) }, { args: ['--queues', 'none'] });
+      // The key's line comes after the ready line, in a write of its own: wait for it, not for the ready line.
+      const server = await startServerProcess(
+        { ...env, PLINTH_SQL_PORT: String(await freePort()) },
+        { args: ['--queues', 'none'], until: /Admin API key \(shown once\): sk-\w+\n/ },
+      );
+      expect(server.output()).toContain(READY_LINE);
       started.push(server);
       const apiKey = /Admin API key \(shown once\): (sk-\w+)/.exec(server.output())?.[1];
       expect(apiKey, server.output()).toBeDefined();
