@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import type { TestServer } from '../../test-support/server.js';
-import { mint, sampleDeployment } from '../data-api/test-fixtures.js';
+import { beforeAll, it } from 'vitest';
+import { describeOnStores, type TestServer } from '../../test-support/server.js';
+import { dataDirOverride, mint, sampleDeployment } from '../data-api/test-fixtures.js';
 import { databaseOf, TOKEN_USER } from './callers.js';
 
 /** A connection's settings as a BI tool's form takes them. */
@@ -62,6 +64,31 @@ export function listen(server: TestServer): Promise<AddressInfo> {
 }
 
 export const PSQL = '/usr/bin/psql';
+
+export type SqlDeployment = Awaited<ReturnType<typeof sqlDeployment>>;
+
+/**
+ * describeOnStores for tests that run Debian's psql, each store's server with its SQL listener and
+ * the sample deployment (`deployment()`, once `beforeAll` made it). Without psql (CI installs
+ * postgresql-client) the tests say so and skip.
+ */
+export function describeWithPsql(name: string, body: (server: () => TestServer, deployment: () => SqlDeployment) => void): void {
+  if (!existsSync(PSQL)) {
+    it.skip(`${name}: ${PSQL} is not installed (apt-get install postgresql-client)`);
+    return;
+  }
+  describeOnStores(
+    name,
+    (server) => {
+      let made: SqlDeployment | undefined;
+      beforeAll(async () => {
+        made = await sqlDeployment(server(), await listen(server()));
+      });
+      body(server, () => made!);
+    },
+    dataDirOverride(),
+  );
+}
 
 /** Runs Debian's psql with the login and its arguments; resolves to its exit code and output. */
 export function psql(login: SqlLogin, args: string[], sslmode = 'disable'): Promise<{ code: number; stdout: string; stderr: string }> {
