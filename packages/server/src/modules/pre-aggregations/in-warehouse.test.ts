@@ -5,7 +5,7 @@ import { describeOnStores, type TestAccount } from '../../test-support/server.js
 import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js';
 import { asToken, tokenOf } from '../data-api/test-fixtures.js';
 import { RETIRED_FILE_GRACE_MS } from './service.js';
-import { eventSource, eventsModel, eventsQuery, sourceKinds, type EventSource } from './test-fixtures.js';
+import { eventSource, eventsModel, eventsQuery, requestBuild, sourceKinds, type EventSource } from './test-fixtures.js';
 import { dropTables, quotedTable } from './warehouse-tables.js';
 
 type Answer = { data: Array<Record<string, unknown>>; usedPreAggregations?: Record<string, { targetTableName: string }> };
@@ -140,13 +140,7 @@ describeOnStores('pre-aggregations kept in the source warehouse (external: false
       const before = await tables();
       const listedBefore = await offered();
       await source.add(`${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)} 12:00:00`, '1000.50');
-      const build = await account.request({
-        method: 'POST',
-        url: `/api/v1/deployments/${deploymentId}/pre-aggregations/build`,
-        as: account.admin,
-        body: {},
-      });
-      expect(build.status, build.text).toBe(200);
+      await requestBuild(account, deploymentId);
       // Loads go on beside the rebuild: every one is answered from a rollup, none meets a missing table.
       const readers = Array.from({ length: 20 }, () => load({ ...eventsQuery(), renewQuery: true }));
       await server().jobs.runUntilIdle();

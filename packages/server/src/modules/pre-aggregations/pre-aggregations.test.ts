@@ -9,7 +9,7 @@ import { adminOf, commitFiles, newDeployment } from '../builds/test-fixtures.js'
 import { asToken, dataDirOverride, tokenOf } from '../data-api/test-fixtures.js';
 import { cases } from './authorization.cases.js';
 import { RETIRED_FILE_GRACE_MS } from './service.js';
-import { dayBefore, eventSource, eventsModel, eventsQuery, sourceKinds, type EventSource } from './test-fixtures.js';
+import { dayBefore, eventSource, eventsModel, eventsQuery, requestBuild, sourceKinds, type EventSource } from './test-fixtures.js';
 
 type Answer = { data: unknown[]; usedPreAggregations?: Record<string, { targetTableName: string }> };
 
@@ -86,13 +86,7 @@ describeOnStores(
         const oldFiles = await filesOf();
         await source.add(`${dayBefore(2)} 12:00:00`, '1000.50');
         expect((await load(eventsQuery())).data).toEqual(before.data);
-        const build = await account.request({
-          method: 'POST',
-          url: `/api/v1/deployments/${deploymentId}/pre-aggregations/build`,
-          as: account.admin,
-          body: {},
-        });
-        expect(build.status, build.text).toBe(200);
+        const build = await requestBuild(account, deploymentId);
         expect(build.body.items).toEqual([expect.objectContaining({ preAggregation: 'events.daily', state: 'queued', partitions: null })]);
         await server().jobs.runUntilIdle();
         const after = await load(eventsQuery());

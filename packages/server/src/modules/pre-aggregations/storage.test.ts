@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBWarehouse, type RollupColumn } from '@plinth/semantic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RollupPartitionRow } from '../../store/schema.js';
 import { availableRollups } from './manifest.js';
 import { rollupFile, storedType, writePartition } from './storage.js';
+import { partitionRow } from './test-fixtures.js';
 
 const columns: RollupColumn[] = [
   { name: 'orders__status', type: 'string', role: 'dimension', member: 'orders.status' },
@@ -15,26 +15,7 @@ const columns: RollupColumn[] = [
   { name: 'orders__users', type: 'list', role: 'measure-part', member: 'orders.users', part: 'distinct_values' },
 ];
 
-const partition = (name: string, file: string | null, version = 'v1'): RollupPartitionRow => ({
-  id: 1,
-  account_id: 1,
-  deployment_id: 1,
-  build_id: 1,
-  rollup_id: 'orders.main',
-  name,
-  range_start: null,
-  range_end: null,
-  version,
-  refresh_key: 'every:1',
-  file,
-  warehouse_table: null,
-  row_count: 0,
-  bytes: 0,
-  built_at: new Date(),
-  build_ms: 1,
-  last_error: null,
-  error_at: null,
-});
+const partition = (name: string, file: string | null, version = 'v1') => partitionRow({ name, file, version });
 
 describe('pre-aggregations: partitions stored as Parquet', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'plinth-rollup-storage-'));

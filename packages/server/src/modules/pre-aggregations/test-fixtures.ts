@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PostgresWarehouse, type Warehouse } from '@plinth/semantic';
 import type { ApiKeyPrincipal } from '../../http/principal.js';
 import type { Services } from '../../services.js';
+import type { RollupPartitionRow } from '../../store/schema.js';
+import type { TestAccount } from '../../test-support/server.js';
 
 export type SourceKind = 'duckdb' | 'postgres';
 export const sourceKinds: SourceKind[] = process.env.DATABASE_URL ? ['duckdb', 'postgres'] : ['duckdb'];
@@ -131,3 +133,39 @@ export async function eventSource(
 /** A model whose rollup reads a literal query: it builds on any warehouse, the embedded one with no data included. */
 export const literalModel = (): Record<string, string> =>
   eventsModel('', '', `sql: "SELECT 1 AS id, 'a' AS kind, 1.5 AS amount, TIMESTAMP '2024-01-02 03:00:00' AS created_at"`);
+
+/** A manifest row of a built partition, for tests of what readers make of the manifest. */
+export function partitionRow(fields: Pick<RollupPartitionRow, 'name'> & Partial<RollupPartitionRow>): RollupPartitionRow {
+  return {
+    id: 1,
+    account_id: 1,
+    deployment_id: 1,
+    build_id: 1,
+    rollup_id: 'orders.main',
+    range_start: null,
+    range_end: null,
+    version: 'v1',
+    refresh_key: 'every:1',
+    file: null,
+    warehouse_table: null,
+    row_count: 0,
+    bytes: 0,
+    built_at: new Date(),
+    build_ms: 1,
+    last_error: null,
+    error_at: null,
+    ...fields,
+  };
+}
+
+/** Asks for the deployment's pre-aggregations to be built now, as the admin; answers the accepted response. */
+export async function requestBuild(account: TestAccount, deploymentId: number) {
+  const build = await account.request({
+    method: 'POST',
+    url: `/api/v1/deployments/${deploymentId}/pre-aggregations/build`,
+    as: account.admin,
+    body: {},
+  });
+  if (build.status !== 200) throw new Error(`the build was refused: ${build.status} ${build.text}`);
+  return build;
+}

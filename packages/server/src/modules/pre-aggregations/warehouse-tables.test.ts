@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RollupColumn } from '@plinth/semantic';
-import type { RollupPartitionRow } from '../../store/schema.js';
 import { availableRollups } from './manifest.js';
+import { partitionRow } from './test-fixtures.js';
 import { quotedTable, warehouseFrom, warehouseTable } from './warehouse-tables.js';
 
 const columns: RollupColumn[] = [
@@ -32,26 +32,17 @@ describe('tables of rollups kept in the source warehouse', () => {
     expect(warehouseFrom(['s.a', 's.b'], columns)).toBe(
       '(SELECT "orders__status", "orders__count" FROM "s"."a"\nUNION ALL\nSELECT "orders__status", "orders__count" FROM "s"."b")',
     );
-    const row = (name: string, table: string, start: string, end: string): RollupPartitionRow => ({
-      id: 1,
-      account_id: 1,
-      deployment_id: 1,
-      build_id: 1,
-      rollup_id: 'orders.main',
-      name,
-      range_start: start,
-      range_end: end,
-      version: table.slice(-2),
-      refresh_key: 'every:1',
-      file: null,
-      warehouse_table: table,
-      row_count: 1,
-      bytes: null,
-      built_at: new Date('2024-03-01T00:00:00Z'),
-      build_ms: 1,
-      last_error: null,
-      error_at: null,
-    });
+    const row = (name: string, table: string, start: string, end: string) =>
+      partitionRow({
+        name,
+        range_start: start,
+        range_end: end,
+        version: table.slice(-2),
+        warehouse_table: table,
+        row_count: 1,
+        bytes: null,
+        built_at: new Date('2024-03-01T00:00:00Z'),
+      });
     const [rollup] = availableRollups(
       '/data',
       [
