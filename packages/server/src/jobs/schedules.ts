@@ -52,6 +52,17 @@ export function nextCronRun(cron: string, timezone: string, after: Date): Date |
   return new Cron(cron, { timezone, paused: true }).nextRun(after);
 }
 
+/**
+ * The current period of a refresh key's `every`, as text that changes exactly when the period
+ * passes: an interval counted from the epoch (`every:<n>`), or, for a cron expression, its next
+ * slot in UTC (`cron:<iso>`), as Cube derives both. Undefined without a usable `every`.
+ */
+export function everyPeriod(key: { readonly everySeconds?: number; readonly every?: string }, now: number): string | undefined {
+  if (key.everySeconds !== undefined) return key.everySeconds > 0 ? `every:${Math.floor(now / 1000 / key.everySeconds)}` : undefined;
+  if (key.every === undefined) return undefined;
+  return `cron:${nextCronRun(key.every, 'UTC', new Date(now))?.toISOString() ?? 'never'}`;
+}
+
 /** Declares a cron schedule; a bad expression or time zone fails here, when the module loads, naming the schedule. */
 export function cronSchedule<Payload>(schedule: Omit<CronSchedule<Payload>, 'type'>): CronSchedule<Payload> {
   try {

@@ -67,13 +67,13 @@ describe('the result cache’s refresh_key cap', () => {
   it('keys an answer by the slot of each cube read: it moves once an every has passed, never for a query without one', () => {
     const at = Date.UTC(2026, 0, 1, 12, 0, 5);
     const slots = (request: unknown, ms: number) => refreshSlots(model, plans(request), at + ms);
-    expect(slots(ordersCount, 0)).toEqual([`orders:${Math.floor(at / 30_000)}`]);
+    expect(slots(ordersCount, 0)).toEqual([`orders:every:${Math.floor(at / 30_000)}`]);
     expect(slots(ordersCount, 20_000)).toEqual(slots(ordersCount, 0));
     expect(slots(ordersCount, 30_000)).not.toEqual(slots(ordersCount, 0));
     expect(slots(customersCount, 0)).toBeNull();
     expect(slots(customersCount, 3_600_000)).toBeNull();
     const joined = { measures: ['line_items.count'], dimensions: ['products.category', 'orders.status'] };
-    expect(slots(joined, 0)).toEqual([`orders:${Math.floor(at / 30_000)}`, `products:${Math.floor(at / 3_600_000)}`]);
+    expect(slots(joined, 0)).toEqual([`orders:every:${Math.floor(at / 30_000)}`, `products:every:${Math.floor(at / 3_600_000)}`]);
   });
 
   it('takes a cron every as its next run', () => {
@@ -82,9 +82,9 @@ describe('the result cache’s refresh_key cap', () => {
     const at = Date.UTC(2026, 0, 1, 12, 10);
     const slots = (ms: number) =>
       refreshSlots(hourly.model, planFannedOut(hourly.model, fanOut(customersCount, now), { dialect: duckdbDialect, now }), at + ms);
-    expect(slots(0)).toEqual(['customers:2026-01-01T13:00:00.000Z']);
+    expect(slots(0)).toEqual(['customers:cron:2026-01-01T13:00:00.000Z']);
     expect(slots(49 * 60_000)).toEqual(slots(0));
-    expect(slots(50 * 60_000)).toEqual(['customers:2026-01-01T14:00:00.000Z']);
+    expect(slots(50 * 60_000)).toEqual(['customers:cron:2026-01-01T14:00:00.000Z']);
   });
 });
 

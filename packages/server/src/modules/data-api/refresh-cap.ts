@@ -1,5 +1,5 @@
 import type { DataModel, QueryPlan } from '@plinth/semantic';
-import { nextCronRun } from '../../jobs/schedules.js';
+import { everyPeriod } from '../../jobs/schedules.js';
 
 /** The cubes whose rows a request's warehouse plans read; a plan a rollup answers is keyed by the partition versions it read instead, as in Cube. */
 function cubesRead(plans: readonly QueryPlan[]): Set<string> {
@@ -23,10 +23,8 @@ export function refreshSlots(model: DataModel, plans: readonly QueryPlan[], now:
   const slots: string[] = [];
   for (const name of [...cubesRead(plans)].sort()) {
     const key = model.cubes.get(name)?.refreshKey;
-    if (key?.everySeconds !== undefined && key.everySeconds > 0) slots.push(`${name}:${Math.floor(now / 1000 / key.everySeconds)}`);
-    else if (key?.every !== undefined && key.everySeconds === undefined) {
-      slots.push(`${name}:${nextCronRun(key.every, 'UTC', new Date(now))?.toISOString() ?? 'never'}`);
-    }
+    const period = key && everyPeriod(key, now);
+    if (period) slots.push(`${name}:${period}`);
   }
   return slots.length ? slots : null;
 }

@@ -1,6 +1,6 @@
 import type { DataModel, RollupDefinition, Warehouse } from '@plinth/semantic';
 import { refreshKeyPlan } from '@plinth/semantic';
-import { nextCronRun } from '../../jobs/schedules.js';
+import { everyPeriod } from '../../jobs/schedules.js';
 
 /** Without `refresh_key`, a rollup is looked at hourly, as Cube's pre-aggregations are. */
 export const DEFAULT_EVERY_MS = 3_600_000;
@@ -32,7 +32,7 @@ export type RefreshKeyReader = (range: KeyRange) => Promise<string>;
  * does not read the range costs one query however many partitions there are.
  */
 export function refreshKeyReader(model: DataModel, definition: RollupDefinition, warehouse: Warehouse, now: number): RefreshKeyReader {
-  const { everySeconds, every, hasSql } = definition.refreshKey;
+  const { hasSql } = definition.refreshKey;
   const answers = new Map<string, Promise<string>>();
   return async (range) => {
     const plan = hasSql ? refreshKeyPlan(model, definition.id, warehouse.dialect, range) : undefined;
@@ -42,13 +42,7 @@ export function refreshKeyReader(model: DataModel, definition: RollupDefinition,
       if (!answer) answers.set(key, (answer = sqlValue(warehouse, plan.sql, plan.params)));
       return answer;
     }
-    if (everySeconds !== undefined) return `every:${Math.floor(now / 1000 / everySeconds)}`;
-    if (every !== undefined) {
-      // The next slot names the current period: it moves on exactly when a slot passes.
-      const next = nextCronRun(every, 'UTC', new Date(now));
-      return `cron:${next ? next.toISOString() : 'never'}`;
-    }
-    return `every:${Math.floor(now / DEFAULT_EVERY_MS)}`;
+    return everyPeriod(definition.refreshKey, now) ?? `every:${Math.floor(now / DEFAULT_EVERY_MS)}`;
   };
 }
 
